@@ -1,0 +1,43 @@
+/* Built-in bots: in-process policies, usable as `builtin:NAME[:ARG]`.
+ *
+ * A policy decides through the game interface. Game-specific policies may
+ * read their game's state struct directly for speed, but must use only what
+ * their seat could see (the same information view(seat) holds). */
+#ifndef ARENA_POLICY_H
+#define ARENA_POLICY_H
+
+#include "game.h"
+#include "rng.h"
+
+typedef struct arena_policy_vt {
+    const char *name;    /* "random", "big-money", "bm-with" */
+    const char *game;    /* game name, or NULL for any game */
+    const char *summary; /* one line for `arena bots` / --help */
+    bool takes_arg;      /* `bm-with:Smithy` -> arg "Smithy" */
+    /* Returns NULL and fills err on a bad argument. seed drives any
+     * randomness the policy uses, so builtin games are reproducible. */
+    void *(*create)(const char *arg, int seat, uint64_t seed, char *err, size_t errlen);
+    /* Fills choice (capacity d->n_options) and returns how many indices. */
+    int (*decide)(void *self, const arena_game *g, const arena_decision *d, int *choice);
+    void (*free)(void *self);
+} arena_policy_vt;
+
+/* Looks up `name` ("bm-with:Smithy" splits at the first ':') for a game;
+ * game-specific policies win over generic ones. NULL if none. */
+const arena_policy_vt *arena_find_policy(const char *game, const char *name, const char **arg);
+/* NULL-terminated list of every built-in policy. */
+const arena_policy_vt *const *arena_policies(void);
+
+/* Uniformly random legal choice: a count uniform in [pick_min, pick_max],
+ * then that many distinct indices uniformly (shuffled when ordered).
+ * Used by builtin:random and by the referee's fallback. Returns the count. */
+int arena_random_choice(arena_rng *rng, const arena_decision *d, int *choice);
+
+extern const arena_policy_vt arena_policy_random;
+
+/* Per-game policy tables, NULL-terminated, defined in agents/<game>/. */
+extern const arena_policy_vt *const dominion_policies[];
+extern const arena_policy_vt *const pacifica_policies[];
+extern const arena_policy_vt *const xibalba_policies[];
+
+#endif

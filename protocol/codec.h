@@ -1,0 +1,54 @@
+/* Framing and the two codecs of protocol.md §1.
+ *
+ *  msgpack: 4-byte big-endian length N, then N bytes holding one msgpack map.
+ *  json:    one JSON object per line, UTF-8, ended by '\n'.
+ *
+ * The agent speaks first; its first byte picks the codec: 0x00 -> msgpack,
+ * '{' -> json, anything else is a protocol error. */
+#ifndef ARENA_CODEC_H
+#define ARENA_CODEC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "util.h"
+#include "value.h"
+
+typedef enum { CODEC_NONE = 0, CODEC_MSGPACK, CODEC_JSON } codec_kind;
+
+#define PROTO_MAX_FRAME_DEFAULT ((size_t)1 << 20)
+
+const char *codec_name(codec_kind c); /* "msgpack", "json", "none" */
+/* Parses "msgpack" / "json"; CODEC_NONE if neither. */
+codec_kind codec_parse(const char *name);
+
+/* Appends one complete frame holding msg (normally a map) to out. */
+void codec_encode(codec_kind c, const av *msg, abuf *out);
+
+/* Streaming decoder: feed bytes in any split (one byte at a time works),
+ * pull whole messages. Once it reports an error it stays failed. */
+typedef struct frame_decoder {
+    codec_kind codec; /* CODEC_NONE until the first byte picks it */
+    size_t max_frame; /* payload cap in bytes (msgpack: N; json: line w/o '\n') */
+    abuf in;
+    size_t scan; /* json: bytes of `in` already searched for '\n' */
+    bool failed;
+    char error[200]; /* one line, set when failed */
+} frame_decoder;
+
+/* forced: CODEC_NONE to detect from the first byte, else that codec. */
+void frame_decoder_init(frame_decoder *d, size_t max_frame, codec_kind forced);
+void frame_decoder_feed(frame_decoder *d, const void *p, size_t n);
+/* 1: *msg holds a decoded map (caller frees); 0: need more bytes;
+ * -1: protocol error, reason in d->error (oversized frame, undecodable bytes,
+ * top level not a map, non-string map key, unknown first byte). */
+int frame_decoder_next(frame_decoder *d, av **msg);
+/* Bytes buffered but not yet returned as messages. */
+size_t frame_decoder_pending(const frame_decoder *d);
+void frame_decoder_free(frame_decoder *d);
+
+/* Whole-buffer helpers (tests, logs). Return NULL and fill err on failure. */
+av *msgpack_decode(const void *p, size_t n, char *err, size_t errlen);
+av *json_decode(const char *text, size_t n, char *err, size_t errlen);
+
+#endif

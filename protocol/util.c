@@ -1,0 +1,112 @@
+#include "util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void oom(void)
+{
+    fputs("arena: out of memory\n", stderr);
+    abort();
+}
+
+void *xmalloc(size_t n)
+{
+    void *p = malloc(n ? n : 1);
+    if (!p) oom();
+    return p;
+}
+
+void *xcalloc(size_t n, size_t size)
+{
+    void *p = calloc(n ? n : 1, size ? size : 1);
+    if (!p) oom();
+    return p;
+}
+
+void *xrealloc(void *p, size_t n)
+{
+    p = realloc(p, n ? n : 1);
+    if (!p) oom();
+    return p;
+}
+
+char *xstrdup(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    return memcpy(xmalloc(n), s, n);
+}
+
+char *xvasprintf(const char *fmt, va_list ap)
+{
+    va_list ap2;
+    va_copy(ap2, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap2);
+    va_end(ap2);
+    if (n < 0) oom();
+    char *s = xmalloc((size_t)n + 1);
+    vsnprintf(s, (size_t)n + 1, fmt, ap);
+    return s;
+}
+
+char *xasprintf(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *s = xvasprintf(fmt, ap);
+    va_end(ap);
+    return s;
+}
+
+void abuf_reserve(abuf *b, size_t extra)
+{
+    if (b->len + extra + 1 <= b->cap) return;
+    size_t cap = b->cap ? b->cap : 256;
+    while (cap < b->len + extra + 1) cap *= 2;
+    b->data = xrealloc(b->data, cap);
+    b->cap = cap;
+}
+
+void abuf_add(abuf *b, const void *p, size_t n)
+{
+    abuf_reserve(b, n);
+    if (n) memcpy(b->data + b->len, p, n);
+    b->len += n;
+    b->data[b->len] = 0;
+}
+
+void abuf_addc(abuf *b, char c) { abuf_add(b, &c, 1); }
+void abuf_adds(abuf *b, const char *s) { abuf_add(b, s, strlen(s)); }
+
+void abuf_addf(abuf *b, const char *fmt, ...)
+{
+    va_list ap, ap2;
+    va_start(ap, fmt);
+    va_copy(ap2, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap2);
+    va_end(ap2);
+    if (n > 0) {
+        abuf_reserve(b, (size_t)n);
+        vsnprintf((char *)b->data + b->len, (size_t)n + 1, fmt, ap);
+        b->len += (size_t)n;
+    }
+    va_end(ap);
+}
+
+void abuf_consume(abuf *b, size_t n)
+{
+    if (n >= b->len) {
+        b->len = 0;
+    } else {
+        memmove(b->data, b->data + n, b->len - n);
+        b->len -= n;
+    }
+    if (b->data) b->data[b->len] = 0;
+}
+
+void abuf_free(abuf *b)
+{
+    free(b->data);
+    b->data = NULL;
+    b->len = b->cap = 0;
+}

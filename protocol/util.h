@@ -1,0 +1,30 @@
+/* Allocation helpers that abort on failure, and a growable byte buffer. */
+#ifndef ARENA_UTIL_H
+#define ARENA_UTIL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+char *xvasprintf(const char *fmt, va_list ap);
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Growable byte buffer; data is always NUL-terminated past len for text use. */
+typedef struct abuf {
+    uint8_t *data;
+    size_t len, cap;
+} abuf;
+
+void abuf_reserve(abuf *b, size_t extra);
+void abuf_add(abuf *b, const void *p, size_t n);
+void abuf_addc(abuf *b, char c);
+void abuf_adds(abuf *b, const char *s);
+void abuf_addf(abuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void abuf_consume(abuf *b, size_t n); /* drop n bytes from the front */
+void abuf_free(abuf *b);
+
+#endif

@@ -1,0 +1,223 @@
+#include "value.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+static av *av_new(av_type t)
+{
+    av *v = xcalloc(1, sizeof *v);
+    v->type = t;
+    return v;
+}
+
+av *av_nil(void) { return av_new(AV_NIL); }
+
+av *av_bool(bool b)
+{
+    av *v = av_new(AV_BOOL);
+    v->u.b = b;
+    return v;
+}
+
+av *av_int(int64_t i)
+{
+    av *v = av_new(AV_INT);
+    v->u.i = i;
+    return v;
+}
+
+av *av_float(double f)
+{
+    av *v = av_new(AV_FLOAT);
+    v->u.f = f;
+    return v;
+}
+
+av *av_strn(const char *s, size_t n)
+{
+    av *v = av_new(AV_STR);
+    v->u.str.s = xmalloc(n + 1);
+    if (n) memcpy(v->u.str.s, s, n);
+    v->u.str.s[n] = '\0';
+    v->u.str.len = n;
+    return v;
+}
+
+av *av_str(const char *s) { return av_strn(s, strlen(s)); }
+
+av *av_strf(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *s = xvasprintf(fmt, ap);
+    va_end(ap);
+    av *v = av_new(AV_STR);
+    v->u.str.s = s;
+    v->u.str.len = strlen(s);
+    return v;
+}
+
+av *av_list(void) { return av_new(AV_LIST); }
+av *av_map(void) { return av_new(AV_MAP); }
+
+av *av_push(av *list, av *item)
+{
+    if (list->u.list.len == list->u.list.cap) {
+        list->u.list.cap = list->u.list.cap ? 2 * list->u.list.cap : 4;
+        list->u.list.items =
+            xrealloc(list->u.list.items, list->u.list.cap * sizeof *list->u.list.items);
+    }
+    list->u.list.items[list->u.list.len++] = item;
+    return list;
+}
+
+static ptrdiff_t map_find(const av *map, const char *key)
+{
+    if (!map || map->type != AV_MAP) return -1;
+    for (size_t i = 0; i < map->u.map.len; i++)
+        if (strcmp(map->u.map.keys[i], key) == 0) return (ptrdiff_t)i;
+    return -1;
+}
+
+av *av_set(av *map, const char *key, av *val)
+{
+    ptrdiff_t at = map_find(map, key);
+    if (at >= 0) {
+        av_free(map->u.map.vals[at]);
+        map->u.map.vals[at] = val;
+        return map;
+    }
+    if (map->u.map.len == map->u.map.cap) {
+        map->u.map.cap = map->u.map.cap ? 2 * map->u.map.cap : 4;
+        map->u.map.keys = xrealloc(map->u.map.keys, map->u.map.cap * sizeof *map->u.map.keys);
+        map->u.map.vals = xrealloc(map->u.map.vals, map->u.map.cap * sizeof *map->u.map.vals);
+    }
+    map->u.map.keys[map->u.map.len] = xstrdup(key);
+    map->u.map.vals[map->u.map.len] = val;
+    map->u.map.len++;
+    return map;
+}
+
+av *av_set_int(av *map, const char *key, int64_t i) { return av_set(map, key, av_int(i)); }
+av *av_set_str(av *map, const char *key, const char *s) { return av_set(map, key, av_str(s)); }
+av *av_set_bool(av *map, const char *key, bool b) { return av_set(map, key, av_bool(b)); }
+
+const av *av_get(const av *map, const char *key)
+{
+    ptrdiff_t at = map_find(map, key);
+    return at < 0 ? NULL : map->u.map.vals[at];
+}
+
+av *av_take(av *map, const char *key)
+{
+    ptrdiff_t at = map_find(map, key);
+    if (at < 0) return NULL;
+    av *v = map->u.map.vals[at];
+    free(map->u.map.keys[at]);
+    size_t rest = map->u.map.len - (size_t)at - 1;
+    memmove(&map->u.map.keys[at], &map->u.map.keys[at + 1], rest * sizeof(char *));
+    memmove(&map->u.map.vals[at], &map->u.map.vals[at + 1], rest * sizeof(av *));
+    map->u.map.len--;
+    return v;
+}
+
+bool av_get_int(const av *map, const char *key, int64_t *out)
+{
+    const av *v = av_get(map, key);
+    if (!v || v->type != AV_INT) return false;
+    *out = v->u.i;
+    return true;
+}
+
+const char *av_get_str(const av *map, const char *key)
+{
+    const av *v = av_get(map, key);
+    return v && v->type == AV_STR ? v->u.str.s : NULL;
+}
+
+size_t av_len(const av *v)
+{
+    if (!v) return 0;
+    switch (v->type) {
+    case AV_STR: return v->u.str.len;
+    case AV_LIST: return v->u.list.len;
+    case AV_MAP: return v->u.map.len;
+    default: return 0;
+    }
+}
+
+av *av_copy(const av *v)
+{
+    if (!v) return NULL;
+    switch (v->type) {
+    case AV_NIL: return av_nil();
+    case AV_BOOL: return av_bool(v->u.b);
+    case AV_INT: return av_int(v->u.i);
+    case AV_FLOAT: return av_float(v->u.f);
+    case AV_STR: return av_strn(v->u.str.s, v->u.str.len);
+    case AV_LIST: {
+        av *l = av_list();
+        for (size_t i = 0; i < v->u.list.len; i++) av_push(l, av_copy(v->u.list.items[i]));
+        return l;
+    }
+    case AV_MAP: {
+        av *m = av_map();
+        for (size_t i = 0; i < v->u.map.len; i++)
+            av_set(m, v->u.map.keys[i], av_copy(v->u.map.vals[i]));
+        return m;
+    }
+    }
+    return NULL;
+}
+
+bool av_equal(const av *a, const av *b)
+{
+    if (!a || !b) return a == b;
+    if (a->type != b->type) return false;
+    switch (a->type) {
+    case AV_NIL: return true;
+    case AV_BOOL: return a->u.b == b->u.b;
+    case AV_INT: return a->u.i == b->u.i;
+    case AV_FLOAT: return a->u.f == b->u.f;
+    case AV_STR:
+        return a->u.str.len == b->u.str.len && memcmp(a->u.str.s, b->u.str.s, a->u.str.len) == 0;
+    case AV_LIST:
+        if (a->u.list.len != b->u.list.len) return false;
+        for (size_t i = 0; i < a->u.list.len; i++)
+            if (!av_equal(a->u.list.items[i], b->u.list.items[i])) return false;
+        return true;
+    case AV_MAP:
+        /* Order-insensitive: codecs may reorder keys. */
+        if (a->u.map.len != b->u.map.len) return false;
+        for (size_t i = 0; i < a->u.map.len; i++)
+            if (!av_equal(a->u.map.vals[i], av_get(b, a->u.map.keys[i]))) return false;
+        return true;
+    }
+    return false;
+}
+
+void av_free(av *v)
+{
+    if (!v) return;
+    switch (v->type) {
+    case AV_STR: free(v->u.str.s); break;
+    case AV_LIST:
+        for (size_t i = 0; i < v->u.list.len; i++) av_free(v->u.list.items[i]);
+        free(v->u.list.items);
+        break;
+    case AV_MAP:
+        for (size_t i = 0; i < v->u.map.len; i++) {
+            free(v->u.map.keys[i]);
+            av_free(v->u.map.vals[i]);
+        }
+        free(v->u.map.keys);
+        free(v->u.map.vals);
+        break;
+    default: break;
+    }
+    free(v);
+}

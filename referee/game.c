@@ -1,0 +1,29 @@
+#include "game.h"
+
+#include <string.h>
+
+const char *arena_check_choice(const arena_decision *d, const int *choice, int n)
+{
+    if (n < d->pick_min) return "too few options picked";
+    if (n > d->pick_max) return "too many options picked";
+    for (int i = 0; i < n; i++) {
+        if (choice[i] < 0 || choice[i] >= d->n_options) return "option index out of range";
+        for (int j = 0; j < i; j++)
+            if (choice[j] == choice[i]) return "option picked twice";
+    }
+    return NULL;
+}
+
+void arena_rank_by_score(int players, const int64_t *scores, const int64_t *tiebreak, int *ranks)
+{
+    for (int s = 0; s < players; s++) {
+        int better = 0;
+        for (int t = 0; t < players; t++) {
+            if (t == s) continue;
+            if (scores[t] > scores[s] ||
+                (scores[t] == scores[s] && tiebreak && tiebreak[t] < tiebreak[s]))
+                better++;
+        }
+        ranks[s] = better + 1;
+    }
+}

@@ -1,0 +1,141 @@
+/* The game interface. Every game is a module behind this one vtable; the
+ * referee, the tournament runner, in-process bots and the tests drive games
+ * only through it.
+ *
+ * Contract for implementers:
+ *  - Pure and deterministic: the same seed, settings and choices give the same
+ *    decisions, labels, views and events, byte for byte. All randomness comes
+ *    from the game's own rng seeded in create(); no time, no global state.
+ *  - At any moment exactly one seat decides (or the game is over).
+ *  - Options are complete and every option is legal: ANY list of distinct
+ *    indices whose length is within [pick_min, pick_max] must be accepted by
+ *    apply(). Games therefore never rely on an "extra constraint" in the
+ *    prompt; they split a choice into several decisions instead. This is what
+ *    lets the referee's fallback and builtin:random play uniformly at random.
+ *  - When pick_ordered is false the order of the indices must not matter.
+ *  - Labels are deterministic for a given state and stable strings
+ *    ("buy:Smithy", "pass"); labels within one decision are distinct.
+ *  - view(seat) holds only what that seat may see at the table. Seat -1 is
+ *    the omniscient view (replay, debugging), never sent to an agent.
+ *  - Events are appended to a per-game list; each event has a visibility set.
+ *    The referee forwards event i to seat s only if event(g, i, s) != NULL.
+ */
+#ifndef ARENA_GAME_H
+#define ARENA_GAME_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "value.h"
+
+#define ARENA_MAX_SEATS 8
+
+/* Flags for create(). */
+enum {
+    /* Record no events and skip all presentation work: for self-play fuzzing
+     * and benchmarks. Decisions and outcomes must be identical either way. */
+    ARENA_GAME_NO_EVENTS = 1u << 0,
+};
+
+typedef struct arena_game_vt arena_game_vt;
+
+/* Every game state struct starts with this header. */
+typedef struct arena_game {
+    const arena_game_vt *vt;
+} arena_game;
+
+typedef struct arena_decision {
+    int seat;         /* who decides */
+    const char *kind; /* static string: "buy", "militia-discard", ... */
+    int n_options;    /* >= 1 */
+    int pick_min;     /* 0 <= pick_min <= pick_max <= n_options */
+    int pick_max;
+    bool pick_ordered;
+    int turn; /* the game's turn counter, for logs and printing */
+} arena_decision;
+
+typedef struct arena_result {
+    bool over;
+    int ranks[ARENA_MAX_SEATS]; /* by seat, 1 = best, equal = tie */
+    int64_t scores[ARENA_MAX_SEATS];
+    int turns; /* turns played (the game's own notion) */
+} arena_result;
+
+typedef struct arena_setting {
+    const char *key;
+    const char *value;
+} arena_setting;
+
+typedef struct arena_option_doc {
+    const char *key;
+    const char *values; /* e.g. "first-game|random|<10 card names>" */
+    const char *dflt;
+    const char *help;
+} arena_option_doc;
+
+struct arena_game_vt {
+    const char *name;  /* "dominion" */
+    const char *title; /* "Dominion (Base + Seaside, 1st editions)" */
+    int min_players, max_players;
+    const arena_option_doc *options; /* terminated by {NULL} */
+
+    /* Returns NULL and writes a one-line message into err on bad settings
+     * (unknown key, bad value, unsupported player count). */
+    arena_game *(*create)(const arena_setting *settings, size_t n_settings, uint64_t seed,
+                          int players, unsigned flags, char *err, size_t errlen);
+    /* Deep copy of the state; the copy records no events (for search bots). */
+    arena_game *(*clone)(const arena_game *g);
+    void (*free)(arena_game *g);
+
+    /* The current decision; returns false when the game is over. */
+    bool (*decision)(const arena_game *g, arena_decision *d);
+    /* Label of option i of the current decision, written into buf. */
+    void (*label)(const arena_game *g, int i, char *buf, size_t len);
+    /* Human-readable prompt of the current decision. */
+    void (*prompt)(const arena_game *g, char *buf, size_t len);
+    /* Applies a choice for the current decision. The referee has already
+     * checked count, range and distinctness. Returns false (state unchanged)
+     * if the game rejects it; with the contract above that never happens for
+     * a choice that passes the generic checks. */
+    bool (*apply)(arena_game *g, const int *choice, int n);
+
+    /* What seat may see now (seat -1: everything). Caller frees. */
+    av *(*view)(const arena_game *g, int seat);
+    size_t (*event_count)(const arena_game *g);
+    /* Event i as seen by seat (-1: omniscient), or NULL if hidden from it.
+     * Borrowed pointer, valid until the game is freed. */
+    const av *(*event)(const arena_game *g, size_t i, int seat);
+    /* The resolved settings (e.g. the actual kingdom), sent in `hello`. */
+    av *(*settings)(const arena_game *g);
+    void (*result)(const arena_game *g, arena_result *r);
+};
+
+/* Convenience wrappers. */
+static inline bool game_decision(const arena_game *g, arena_decision *d)
+{
+    return g->vt->decision(g, d);
+}
+static inline bool game_apply(arena_game *g, const int *c, int n) { return g->vt->apply(g, c, n); }
+static inline void game_free(arena_game *g)
+{
+    if (g) g->vt->free(g);
+}
+
+/* Generic check of a choice against a decision: count within pick, each index
+ * in range, all distinct. Returns NULL when fine, else a static reason. */
+const char *arena_check_choice(const arena_decision *d, const int *choice, int n);
+
+/* The game registry. */
+const arena_game_vt *arena_find_game(const char *name);
+/* NULL-terminated list of games; hidden (test-only) games are included only
+ * when include_hidden is set. */
+const arena_game_vt *const *arena_games(bool include_hidden);
+
+/* Ranks from scores with a tie-break key: higher score is better; on equal
+ * score, lower tiebreak is better (e.g. fewer turns); equal both -> shared
+ * rank. A helper most games use to fill arena_result.ranks. */
+void arena_rank_by_score(int players, const int64_t *scores, const int64_t *tiebreak,
+                         int *ranks);
+
+#endif

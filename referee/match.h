@@ -1,0 +1,119 @@
+/* The match runner: agents and matches hosted on one libevent loop.
+ *
+ * An agent is a connection to one bot (a spawned process, a TCP peer, or a
+ * built-in policy). It lives across many games: the runner sends `hello`
+ * for each game and `bye` only when the agent is closed. A match is one game
+ * between agents seated in order. Many matches run concurrently on one loop;
+ * an agent plays in at most one match at a time.
+ *
+ * Everything is asynchronous: match_start returns at once and calls `done`
+ * from the loop when the game has ended (normally, by forfeit or aborted). */
+#ifndef ARENA_MATCH_H
+#define ARENA_MATCH_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "game.h"
+
+struct event_base;
+
+typedef enum { CLOCK_WALL, CLOCK_CPU } clock_mode;
+typedef enum { FAULT_FORFEIT, FAULT_FALLBACK } fault_policy;
+typedef enum {
+    CAUSE_NONE = 0,
+    CAUSE_TIMEOUT,
+    CAUSE_ILLEGAL,
+    CAUSE_CRASH,
+    CAUSE_PROTOCOL,
+} fault_cause;
+
+const char *fault_cause_name(fault_cause c); /* "timeout", ... ; "" for NONE */
+
+typedef struct clock_config {
+    int64_t move_ms;    /* per decision */
+    int64_t bank_ms;    /* shared reserve per game */
+    int64_t game_ms;    /* total per game; < 0: none */
+    int64_t startup_ms; /* spawn/connect -> join, and hello -> ready */
+    clock_mode mode;
+} clock_config;
+
+/* Defaults of `arena play`: 1000 ms a move, 10 s bank, no game cap, 5 s
+ * startup, wall clock. */
+void clock_config_default(clock_config *c);
+
+typedef struct agent_limits {
+    int64_t as_mb;    /* address space (RLIMIT_AS), MiB; 0 = unlimited */
+    int64_t cpu_s;    /* CPU seconds over the process lifetime (RLIMIT_CPU) */
+    int64_t nproc;    /* processes of the agent's user (RLIMIT_NPROC) */
+    int64_t fsize_mb; /* largest file it may write (RLIMIT_FSIZE), MiB */
+} agent_limits;
+
+void agent_limits_default(agent_limits *l);
+
+typedef struct agent_config {
+    const char *spec;          /* builtin:NAME, cmd:LINE, tcp:HOST:PORT, or a path */
+    const char *name;          /* display name; NULL: the join name or spec */
+    const char *game;          /* for builtin policy lookup */
+    agent_limits limits;       /* spawned agents only */
+    int64_t startup_ms;        /* spawn/connect -> join */
+    int64_t exit_grace_ms;     /* after bye: wait this long, then SIGKILL group */
+    size_t max_frame;          /* 0: PROTO_MAX_FRAME_DEFAULT */
+    bool sandbox;              /* bubblewrap (spawned agents) */
+    uint64_t seed;             /* builtin policies' randomness */
+} agent_config;
+
+typedef struct arena_agent arena_agent;
+
+/* Creates (spawns/dials/instantiates) an agent; the join handshake runs in
+ * the background and a match waits for it. NULL + err on immediate failure
+ * (unknown builtin, unparsable spec, exec impossible). */
+arena_agent *agent_new(struct event_base *base, const agent_config *cfg, char *err,
+                       size_t errlen);
+/* The name the agent joined with (or the configured/display name). */
+const char *agent_name(const arena_agent *a);
+/* False once the agent crashed, broke the protocol or was closed: make a
+ * new one to play on. */
+bool agent_alive(const arena_agent *a);
+bool agent_busy(const arena_agent *a); /* seated in a running match */
+/* Sends bye (if connected), closes stdin, waits exit_grace_ms, then kills the
+ * process group; frees the agent when done. `closed` (may be NULL) is called
+ * from the loop once everything is released. */
+void agent_close(arena_agent *a, void (*closed)(void *ctx), void *ctx);
+
+typedef struct match_config {
+    const arena_game_vt *game;
+    const arena_setting *settings;
+    size_t n_settings;
+    clock_config clock;
+    fault_policy on_fault;
+    int max_strikes;      /* fallback mode: strikes before forfeit */
+    const char *log_path; /* JSON-lines match log; NULL: none */
+    const char *match_id; /* sent in hello; NULL: derived from the seed */
+    bool send_events;     /* also send `event` messages between decisions */
+} match_config;
+
+typedef struct match_outcome {
+    int players;
+    int ranks[ARENA_MAX_SEATS]; /* forfeited seats ranked last */
+    int64_t scores[ARENA_MAX_SEATS];
+    const char *reason; /* "normal" | "forfeit" | "aborted" */
+    fault_cause forfeit[ARENA_MAX_SEATS];
+    int strikes[ARENA_MAX_SEATS];
+    int turns;
+    long decisions[ARENA_MAX_SEATS];
+    double time_ms[ARENA_MAX_SEATS]; /* charged time */
+    uint64_t seed;
+    char error[256]; /* "aborted": why */
+} match_outcome;
+
+typedef void (*match_done_fn)(const match_outcome *o, void *ctx);
+
+/* Seats agents[0..players-1] (distinct, alive, not busy) in a new game.
+ * Returns 0, or -1 + err when the game cannot be created (bad settings,
+ * player count). `done` is always called exactly once after a 0 return. */
+int match_start(struct event_base *base, const match_config *cfg, arena_agent *const *agents,
+                int players, uint64_t seed, match_done_fn done, void *ctx, char *err,
+                size_t errlen);
+
+#endif

@@ -1,0 +1,226 @@
+/* "nim": the tiny test-only game that lets the referee core be tested without
+ * a real game. A pile of stones; on your turn you take 1..max_take of them by
+ * picking that many "stone:k" options (an unordered multi-pick, so the pick
+ * machinery is exercised); whoever takes the last stone ranks first, everyone
+ * else shares second place. Each seat also holds a secret number that only it
+ * may see (in its view and in one private event), so the visibility tests
+ * have something to catch. Hidden from `arena games` unless --all. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "events.h"
+#include "game.h"
+#include "rng.h"
+#include "util.h"
+
+typedef struct nim {
+    arena_game base;
+    int players, turn_seat, turns;
+    long stones, initial, max_take;
+    int winner; /* -1 while running */
+    int64_t secret[ARENA_MAX_SEATS];
+    long taken[ARENA_MAX_SEATS];
+    arena_events ev;
+} nim;
+
+extern const arena_game_vt testgame_game;
+
+static const arena_option_doc nim_options[] = {
+    {"stones", "integer >= 1", "21", "stones in the pile at the start"},
+    {"max_take", "integer 1..64", "3", "most stones one turn may take"},
+    {0},
+};
+
+static bool parse_long(const char *s, long lo, long hi, long *out)
+{
+    char *end;
+    long v = strtol(s, &end, 10);
+    if (*s == '\0' || *end != '\0' || v < lo || v > hi) return false;
+    *out = v;
+    return true;
+}
+
+static arena_game *nim_create(const arena_setting *set, size_t nset, uint64_t seed, int players,
+                              unsigned flags, char *err, size_t errlen)
+{
+    long stones = 21, max_take = 3;
+    for (size_t i = 0; i < nset; i++) {
+        if (strcmp(set[i].key, "stones") == 0) {
+            if (!parse_long(set[i].value, 1, 1000000000L, &stones)) {
+                snprintf(err, errlen, "stones must be an integer from 1 to 1000000000");
+                return NULL;
+            }
+        } else if (strcmp(set[i].key, "max_take") == 0) {
+            if (!parse_long(set[i].value, 1, 64, &max_take)) {
+                snprintf(err, errlen, "max_take must be an integer from 1 to 64");
+                return NULL;
+            }
+        } else {
+            snprintf(err, errlen, "nim has no setting '%s' (known: stones, max_take)", set[i].key);
+            return NULL;
+        }
+    }
+    if (players < 2 || players > 4) {
+        snprintf(err, errlen, "nim is for 2 to 4 players, not %d", players);
+        return NULL;
+    }
+    nim *g = xcalloc(1, sizeof *g);
+    g->base.vt = &testgame_game;
+    g->players = players;
+    g->stones = stones;
+    g->initial = stones;
+    g->max_take = max_take;
+    g->winner = -1;
+    g->ev.disabled = (flags & ARENA_GAME_NO_EVENTS) != 0;
+    arena_rng rng;
+    arena_rng_seed(&rng, seed);
+    for (int s = 0; s < players; s++) {
+        g->secret[s] = (int64_t)arena_rng_below(&rng, 1000000);
+        if (!g->ev.disabled) {
+            av *e = av_map();
+            av_set_str(e, "type", "secret");
+            av_set_int(e, "seat", s);
+            av_set_int(e, "secret", g->secret[s]);
+            events_push(&g->ev, EVENTS_SEAT(s), e);
+        }
+    }
+    return &g->base;
+}
+
+static arena_game *nim_clone(const arena_game *gg)
+{
+    const nim *g = (const nim *)gg;
+    nim *c = xmalloc(sizeof *c);
+    *c = *g;
+    memset(&c->ev, 0, sizeof c->ev);
+    c->ev.disabled = 1;
+    return &c->base;
+}
+
+static void nim_free(arena_game *gg)
+{
+    nim *g = (nim *)gg;
+    events_free(&g->ev);
+    free(g);
+}
+
+static long can_take(const nim *g) { return g->stones < g->max_take ? g->stones : g->max_take; }
+
+static bool nim_decision(const arena_game *gg, arena_decision *d)
+{
+    const nim *g = (const nim *)gg;
+    if (g->winner >= 0) return false;
+    d->seat = g->turn_seat;
+    d->kind = "take";
+    d->n_options = (int)can_take(g);
+    d->pick_min = 1;
+    d->pick_max = d->n_options;
+    d->pick_ordered = false;
+    d->turn = g->turns + 1;
+    return true;
+}
+
+static void nim_label(const arena_game *gg, int i, char *buf, size_t len)
+{
+    (void)gg;
+    snprintf(buf, len, "stone:%d", i + 1);
+}
+
+static void nim_prompt(const arena_game *gg, char *buf, size_t len)
+{
+    const nim *g = (const nim *)gg;
+    snprintf(buf, len, "%ld stones left; pick 1 to %ld stones to take", g->stones, can_take(g));
+}
+
+static bool nim_apply(arena_game *gg, const int *choice, int n)
+{
+    nim *g = (nim *)gg;
+    (void)choice; /* which stones does not matter, only how many */
+    if (g->winner >= 0 || n < 1 || n > can_take(g)) return false;
+    int s = g->turn_seat;
+    g->stones -= n;
+    g->taken[s] += n;
+    g->turns++;
+    if (!g->ev.disabled) {
+        av *e = av_map();
+        av_set_str(e, "type", "take");
+        av_set_int(e, "seat", s);
+        av_set_int(e, "n", n);
+        av_set_int(e, "left", g->stones);
+        events_push(&g->ev, EVENTS_ALL, e);
+    }
+    if (g->stones == 0)
+        g->winner = s;
+    else
+        g->turn_seat = (s + 1) % g->players;
+    return true;
+}
+
+static av *nim_view(const arena_game *gg, int seat)
+{
+    const nim *g = (const nim *)gg;
+    av *v = av_map();
+    av_set_int(v, "stones", g->stones);
+    av_set_int(v, "max_take", g->max_take);
+    av_set_int(v, "to_move", g->turn_seat);
+    av *taken = av_list();
+    for (int s = 0; s < g->players; s++) av_push(taken, av_int(g->taken[s]));
+    av_set(v, "taken", taken);
+    if (seat >= 0) {
+        av_set_int(v, "secret", g->secret[seat]);
+    } else {
+        av *all = av_list();
+        for (int s = 0; s < g->players; s++) av_push(all, av_int(g->secret[s]));
+        av_set(v, "secrets", all);
+    }
+    return v;
+}
+
+static size_t nim_event_count(const arena_game *gg) { return ((const nim *)gg)->ev.len; }
+
+static const av *nim_event(const arena_game *gg, size_t i, int seat)
+{
+    return events_get(&((const nim *)gg)->ev, i, seat);
+}
+
+static av *nim_settings(const arena_game *gg)
+{
+    const nim *g = (const nim *)gg;
+    av *m = av_map();
+    av_set_int(m, "stones", g->initial);
+    av_set_int(m, "max_take", g->max_take);
+    return m;
+}
+
+static void nim_result(const arena_game *gg, arena_result *r)
+{
+    const nim *g = (const nim *)gg;
+    memset(r, 0, sizeof *r);
+    r->over = g->winner >= 0;
+    r->turns = g->turns;
+    for (int s = 0; s < g->players; s++) {
+        r->scores[s] = s == g->winner ? 1 : 0;
+        r->ranks[s] = !r->over ? 0 : s == g->winner ? 1 : 2;
+    }
+}
+
+const arena_game_vt testgame_game = {
+    .name = "nim",
+    .title = "Nim (test-only game)",
+    .min_players = 2,
+    .max_players = 4,
+    .options = nim_options,
+    .create = nim_create,
+    .clone = nim_clone,
+    .free = nim_free,
+    .decision = nim_decision,
+    .label = nim_label,
+    .prompt = nim_prompt,
+    .apply = nim_apply,
+    .view = nim_view,
+    .event_count = nim_event_count,
+    .event = nim_event,
+    .settings = nim_settings,
+    .result = nim_result,
+};
