@@ -1,0 +1,484 @@
+/* Agents: spawned processes, TCP peers and in-process built-ins, all driven
+ * from one libevent loop. This file owns bytes, processes and sockets; what
+ * the messages mean for a game is match.c's business. */
+#include <errno.h>
+#include <event2/event.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "runner.h"
+#include "spawn.h"
+#include "util.h"
+
+#define STDERR_LINE_MAX 4096
+
+/* Every spawned agent, for SIGCHLD reaping. */
+typedef struct agent_list_node {
+    arena_agent *a;
+    struct agent_list_node *next;
+} agent_list_node;
+static agent_list_node *spawned_list;
+static struct event *sigchld_ev;
+
+static void agent_finish_close(arena_agent *a);
+static void on_read(evutil_socket_t fd, short what, void *arg);
+
+static void list_remove(arena_agent *a)
+{
+    for (agent_list_node **p = &spawned_list; *p; p = &(*p)->next) {
+        if ((*p)->a == a) {
+            agent_list_node *n = *p;
+            *p = n->next;
+            free(n);
+            return;
+        }
+    }
+}
+
+static void reap(arena_agent *a)
+{
+    if (a->pid <= 0 || a->exited) return;
+    int st;
+    pid_t r = waitpid(a->pid, &st, WNOHANG);
+    if (r == a->pid) {
+        a->exited = true;
+        a->exit_status = st;
+        /* Whatever the leader left behind in its group goes with it. */
+        kill(-a->pid, SIGKILL);
+    }
+}
+
+static void on_sigchld(evutil_socket_t sig, short what, void *arg)
+{
+    (void)sig, (void)what, (void)arg;
+    for (agent_list_node *n = spawned_list, *next; n; n = next) {
+        next = n->next;
+        arena_agent *a = n->a;
+        bool was = a->exited;
+        reap(a);
+        if (!was && a->exited) {
+            if (a->closing) {
+                agent_finish_close(a);
+            } else if (a->alive) {
+                /* Drain what it wrote before dying, then judge: EOF on
+                 * stdout will follow, but a grandchild may hold the pipe. */
+                if (a->rfd >= 0) on_read(a->rfd, EV_READ, a);
+                agent_fail(a, CAUSE_CRASH, !a->joined, "the agent process exited (%s %d)",
+                           WIFSIGNALED(a->exit_status) ? "signal" : "status",
+                           WIFSIGNALED(a->exit_status) ? WTERMSIG(a->exit_status)
+                                                       : WEXITSTATUS(a->exit_status));
+            }
+        }
+    }
+}
+
+const char *agent_name(const arena_agent *a)
+{
+    if (a->display) return a->display;
+    if (a->join_name) return a->join_name;
+    return a->spec;
+}
+
+bool agent_alive(const arena_agent *a) { return a->alive; }
+bool agent_busy(const arena_agent *a) { return a->match != NULL; }
+codec_kind agent_codec(const arena_agent *a) { return a->dec.codec; }
+
+static void stop_io(arena_agent *a)
+{
+    if (a->ev_read) event_del(a->ev_read);
+    if (a->ev_write) event_del(a->ev_write);
+    if (a->ev_timer) event_del(a->ev_timer);
+}
+
+void agent_fail(arena_agent *a, fault_cause cause, bool at_startup, const char *fmt, ...)
+{
+    if (!a->alive) return;
+    a->alive = false;
+    a->dead_cause = cause;
+    a->dead_at_startup = at_startup;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(a->dead_reason, sizeof a->dead_reason, fmt, ap);
+    va_end(ap);
+    stop_io(a);
+    if (a->pid > 0 && !a->exited) kill(-a->pid, SIGKILL);
+    if (a->match) match_on_dead(a->match, a->seat);
+}
+
+static void flush_out(arena_agent *a)
+{
+    while (a->out.len > 0) {
+        ssize_t w = write(a->wfd, a->out.data, a->out.len);
+        if (w > 0) {
+            abuf_consume(&a->out, (size_t)w);
+            continue;
+        }
+        if (w < 0 && errno == EINTR) continue;
+        if (w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+            event_add(a->ev_write, NULL);
+            return;
+        }
+        agent_fail(a, CAUSE_CRASH, !a->joined, "writing to the agent failed: %s",
+                   w < 0 ? strerror(errno) : "closed");
+        return;
+    }
+    event_del(a->ev_write);
+    if (a->match) match_on_sent(a->match, a->seat, clock_now_ms());
+}
+
+static void on_write(evutil_socket_t fd, short what, void *arg)
+{
+    (void)fd, (void)what;
+    arena_agent *a = arg;
+    if (a->closing) {
+        /* Flush the bye, then close stdin so the agent sees EOF. */
+        while (a->out.len > 0) {
+            ssize_t w = write(a->wfd, a->out.data, a->out.len);
+            if (w <= 0) break;
+            abuf_consume(&a->out, (size_t)w);
+        }
+        if (a->out.len == 0 || errno != EAGAIN) {
+            event_del(a->ev_write);
+            if (a->kind == AGENT_TCP)
+                shutdown(a->wfd, SHUT_WR);
+            else if (a->wfd >= 0) {
+                close(a->wfd);
+                a->wfd = -1;
+            }
+        }
+        return;
+    }
+    if (a->alive) flush_out(a);
+}
+
+void agent_send(arena_agent *a, const msg *m)
+{
+    if (!a->alive || a->kind == AGENT_BUILTIN) return;
+    av *v = msg_encode(m);
+    /* The agent's first byte picked its codec; before join it is unknown,
+     * and the referee never speaks first. */
+    codec_kind c = a->dec.codec != CODEC_NONE ? a->dec.codec : CODEC_MSGPACK;
+    codec_encode(c, v, &a->out);
+    av_free(v);
+    flush_out(a);
+}
+
+static void handle_message(arena_agent *a, av *raw, double now)
+{
+    if (a->match) match_log_in(a->match, a->seat, raw);
+    msg m;
+    char why[200];
+    if (msg_decode(raw, &m, why, sizeof why) != 0) {
+        agent_fail(a, CAUSE_PROTOCOL, !a->joined, "bad message: %s", why);
+        return;
+    }
+    if (m.type == MSG_LOG) {
+        msg_free(&m);
+        return;
+    }
+    if (!a->joined) {
+        if (m.type != MSG_JOIN) {
+            agent_fail(a, CAUSE_PROTOCOL, true, "first message was '%s', not 'join'",
+                       msg_type_name(m.type));
+            msg_free(&m);
+            return;
+        }
+        a->joined = true;
+        a->join = m.u.join;
+        a->join_name = xstrdup(m.u.join.name);
+        event_del(a->ev_timer);
+        if (a->match) match_on_joined(a->match, a->seat);
+        return;
+    }
+    if (m.type == MSG_ACT && a->stale_id && m.u.act.id == a->stale_id) {
+        msg_free(&m); /* the late answer to a decision that timed out */
+        return;
+    }
+    if (!a->match) {
+        agent_fail(a, CAUSE_PROTOCOL, false, "'%s' sent between games", msg_type_name(m.type));
+        msg_free(&m);
+        return;
+    }
+    match_on_message(a->match, a->seat, &m, now);
+}
+
+static void on_read(evutil_socket_t fd, short what, void *arg)
+{
+    (void)what;
+    arena_agent *a = arg;
+    uint8_t buf[65536];
+    /* Bounded per wake-up so one chatty agent cannot starve the others. */
+    for (int rounds = 0; rounds < 16 && a->alive; rounds++) {
+        ssize_t r = read(fd, buf, sizeof buf);
+        if (r < 0 && errno == EINTR) continue;
+        if (r < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) return;
+        double now = clock_now_ms();
+        if (r <= 0) {
+            agent_fail(a, CAUSE_CRASH, !a->joined, "the agent closed its output (%s)",
+                       r == 0 ? "EOF" : strerror(errno));
+            return;
+        }
+        frame_decoder_feed(&a->dec, buf, (size_t)r);
+        av *raw;
+        int got;
+        while (a->alive && (got = frame_decoder_next(&a->dec, &raw)) != 0) {
+            if (got < 0) {
+                agent_fail(a, CAUSE_PROTOCOL, !a->joined, "protocol error: %s", a->dec.error);
+                return;
+            }
+            handle_message(a, raw, now);
+            av_free(raw);
+        }
+        if ((size_t)r < sizeof buf) return;
+    }
+}
+
+static void on_stderr(evutil_socket_t fd, short what, void *arg)
+{
+    (void)what;
+    arena_agent *a = arg;
+    char buf[65536];
+    for (int rounds = 0; rounds < 16; rounds++) {
+        ssize_t r = read(fd, buf, sizeof buf);
+        if (r < 0 && errno == EINTR) continue;
+        if (r <= 0) {
+            if (r == 0 || (errno != EAGAIN && errno != EWOULDBLOCK)) event_del(a->ev_err);
+            return;
+        }
+        for (ssize_t i = 0; i < r; i++) {
+            if (buf[i] == '\n' || a->errline.len >= STDERR_LINE_MAX) {
+                if (a->match)
+                    match_on_stderr(a->match, a->seat, (const char *)a->errline.data,
+                                    a->errline.len);
+                abuf_consume(&a->errline, a->errline.len);
+                if (buf[i] == '\n') continue;
+            }
+            abuf_addc(&a->errline, buf[i]);
+        }
+    }
+}
+
+static void on_timer(evutil_socket_t fd, short what, void *arg)
+{
+    (void)fd, (void)what;
+    arena_agent *a = arg;
+    if (a->closing) {
+        /* exit_grace_ms is over: kill the whole group and reap it. */
+        if (a->pid > 0 && !a->exited) {
+            kill(-a->pid, SIGKILL);
+            int st;
+            while (waitpid(a->pid, &st, 0) < 0 && errno == EINTR) {
+            }
+            a->exited = true;
+        }
+        agent_finish_close(a);
+        return;
+    }
+    if (!a->joined)
+        agent_fail(a, CAUSE_TIMEOUT, true, "no 'join' within startup_ms (%lld ms)",
+                   (long long)a->cfg.startup_ms);
+}
+
+static struct timeval tv_ms(double ms)
+{
+    if (ms < 0) ms = 0;
+    struct timeval tv = {(time_t)(ms / 1000), (suseconds_t)((long long)(ms * 1000) % 1000000)};
+    return tv;
+}
+
+static int tcp_dial(const char *hostport, int64_t timeout_ms, char *err, size_t errlen)
+{
+    char *host = xstrdup(hostport);
+    char *colon = strrchr(host, ':');
+    if (!colon || colon == host || !colon[1]) {
+        snprintf(err, errlen, "tcp agent '%s' is not HOST:PORT", hostport);
+        free(host);
+        return -1;
+    }
+    *colon = 0;
+    const char *h = host;
+    if (h[0] == '[') { /* [::1]:port */
+        h++;
+        char *rb = strchr(h, ']');
+        if (rb) *rb = 0;
+    }
+    struct addrinfo hints = {.ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM}, *res;
+    int rc = getaddrinfo(h, colon + 1, &hints, &res);
+    if (rc != 0) {
+        snprintf(err, errlen, "cannot resolve '%s': %s", hostport, gai_strerror(rc));
+        free(host);
+        return -1;
+    }
+    int fd = -1;
+    for (struct addrinfo *ai = res; ai; ai = ai->ai_next) {
+        fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC, ai->ai_protocol);
+        if (fd < 0) continue;
+        struct timeval tv = tv_ms((double)timeout_ms);
+        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
+        if (connect(fd, ai->ai_addr, ai->ai_addrlen) == 0) break;
+        close(fd);
+        fd = -1;
+    }
+    freeaddrinfo(res);
+    if (fd < 0) snprintf(err, errlen, "cannot connect to %s: %s", hostport, strerror(errno));
+    free(host);
+    if (fd >= 0) {
+        int one = 1;
+        setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+        evutil_make_socket_nonblocking(fd);
+    }
+    return fd;
+}
+
+arena_agent *agent_new(struct event_base *base, const agent_config *cfg, char *err, size_t errlen)
+{
+    arena_agent *a = xcalloc(1, sizeof *a);
+    a->base = base;
+    a->cfg = *cfg;
+    a->spec = xstrdup(cfg->spec);
+    a->display = cfg->name ? xstrdup(cfg->name) : NULL;
+    a->game = cfg->game ? xstrdup(cfg->game) : NULL;
+    a->cfg.spec = a->spec;
+    a->cfg.name = a->display;
+    a->cfg.game = a->game;
+    a->rfd = a->wfd = a->efd = -1;
+    a->seat = -1;
+    size_t max_frame = cfg->max_frame ? cfg->max_frame : PROTO_MAX_FRAME_DEFAULT;
+    frame_decoder_init(&a->dec, max_frame, CODEC_NONE);
+
+    const char *spec = cfg->spec;
+    if (strncmp(spec, "builtin:", 8) == 0) {
+        a->kind = AGENT_BUILTIN;
+        a->pv = arena_find_policy(cfg->game, spec + 8, &a->parg);
+        if (!a->pv) {
+            snprintf(err, errlen, "no built-in bot '%s' for %s (see `arena bots`)", spec + 8,
+                     cfg->game ? cfg->game : "this game");
+            goto fail;
+        }
+        a->joined = true;
+        a->join_name = xstrdup(spec);
+        a->alive = true;
+        return a;
+    }
+
+    if (strncmp(spec, "tcp:", 4) == 0) {
+        a->kind = AGENT_TCP;
+        int fd = tcp_dial(spec + 4, cfg->startup_ms, err, errlen);
+        if (fd < 0) goto fail;
+        a->rfd = a->wfd = fd;
+    } else {
+        a->kind = AGENT_SPAWNED;
+        bool shell = strncmp(spec, "cmd:", 4) == 0;
+        spawned sp;
+        if (spawn_agent(shell ? spec + 4 : spec, shell, &cfg->limits, cfg->sandbox, &sp, err,
+                        errlen) != 0)
+            goto fail;
+        a->pid = sp.pid;
+        a->rfd = sp.from_fd;
+        a->wfd = sp.to_fd;
+        a->efd = sp.err_fd;
+        if (!sigchld_ev) {
+            sigchld_ev = evsignal_new(base, SIGCHLD, on_sigchld, NULL);
+            event_add(sigchld_ev, NULL);
+        }
+        agent_list_node *n = xmalloc(sizeof *n);
+        n->a = a;
+        n->next = spawned_list;
+        spawned_list = n;
+        a->ev_err = event_new(base, a->efd, EV_READ | EV_PERSIST, on_stderr, a);
+        event_add(a->ev_err, NULL);
+    }
+    a->alive = true;
+    a->ev_read = event_new(base, a->rfd, EV_READ | EV_PERSIST, on_read, a);
+    a->ev_write = event_new(base, a->wfd, EV_WRITE | EV_PERSIST, on_write, a);
+    a->ev_timer = evtimer_new(base, on_timer, a);
+    event_add(a->ev_read, NULL);
+    struct timeval tv = tv_ms((double)cfg->startup_ms);
+    event_add(a->ev_timer, &tv);
+    return a;
+fail:
+    frame_decoder_free(&a->dec);
+    free(a->spec);
+    free(a->display);
+    free(a->game);
+    free(a);
+    return NULL;
+}
+
+static void agent_free(arena_agent *a)
+{
+    if (a->ev_read) event_free(a->ev_read);
+    if (a->ev_write) event_free(a->ev_write);
+    if (a->ev_err) event_free(a->ev_err);
+    if (a->ev_timer) event_free(a->ev_timer);
+    if (a->rfd >= 0) close(a->rfd);
+    if (a->wfd >= 0 && a->wfd != a->rfd) close(a->wfd);
+    if (a->efd >= 0) close(a->efd);
+    if (a->joined && a->kind != AGENT_BUILTIN) {
+        msg jm = {.type = MSG_JOIN, .u.join = a->join};
+        msg_free(&jm);
+    }
+    frame_decoder_free(&a->dec);
+    abuf_free(&a->out);
+    abuf_free(&a->errline);
+    free(a->join_name);
+    free(a->spec);
+    free(a->display);
+    free(a->game);
+    free(a);
+}
+
+static void agent_finish_close(arena_agent *a)
+{
+    list_remove(a);
+    if (!spawned_list && sigchld_ev) {
+        event_free(sigchld_ev);
+        sigchld_ev = NULL;
+    }
+    void (*cb)(void *) = a->closed;
+    void *ctx = a->closed_ctx;
+    agent_free(a);
+    if (cb) cb(ctx);
+}
+
+void agent_close(arena_agent *a, void (*closed)(void *ctx), void *ctx)
+{
+    a->closed = closed;
+    a->closed_ctx = ctx;
+    if (a->kind == AGENT_BUILTIN || a->pid <= 0) {
+        if (a->kind == AGENT_TCP && a->alive && a->joined) {
+            msg bye = {.type = MSG_BYE};
+            agent_send(a, &bye);
+        }
+        a->closing = true;
+        stop_io(a);
+        agent_finish_close(a);
+        return;
+    }
+    bool polite = a->alive && a->joined && !a->exited;
+    if (polite) {
+        msg bye = {.type = MSG_BYE};
+        agent_send(a, &bye);
+    }
+    a->closing = true;
+    a->alive = false;
+    if (a->ev_read) event_del(a->ev_read);
+    if (a->exited) {
+        agent_finish_close(a);
+        return;
+    }
+    /* Close stdin once the bye is out (at once if it already is). */
+    event_add(a->ev_write, NULL);
+    struct timeval tv = tv_ms(polite ? (double)a->cfg.exit_grace_ms : 0);
+    event_add(a->ev_timer, &tv);
+}

@@ -1,0 +1,160 @@
+/* arena — a referee for bot competitions. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli.h"
+#include "game.h"
+#include "policy.h"
+#include "util.h"
+#ifdef ARENA_HAVE_TOURNAMENTS
+#include "commands.h"
+/* TRANSITIONAL: weak until every tournament command has landed. */
+#pragma weak cmd_tournament
+#pragma weak cmd_report
+#pragma weak cmd_sprt
+#pragma weak cmd_elo
+#endif
+
+#ifndef ARENA_VERSION
+#define ARENA_VERSION "dev"
+#endif
+
+typedef struct command {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *usage;
+} command;
+
+static const command commands[] = {
+    {"play", cmd_play, "play GAME AGENT AGENT... [options]   play games between agents"},
+    {"replay", cmd_replay, "replay LOG [--seat N]                 re-run a match log and print it"},
+    {"games", cmd_games, "games [--all]                         list games and their settings"},
+    {"bots", cmd_bots, "bots [GAME]                           list built-in bots"},
+#ifdef ARENA_HAVE_TOURNAMENTS
+    {"tournament", cmd_tournament, "tournament FILE | --resume DB | flags  run a tournament"},
+    {"report", cmd_report, "report DB [--format text|json|html]  report on a tournament"},
+    {"sprt", cmd_sprt, "sprt --game G --agent A=SPEC --agent B=SPEC ...  sequential test"},
+    {"elo", cmd_elo, "elo FILE [--prior N] [--anchor NAME]  ratings from a results file"},
+#endif
+};
+#define N_COMMANDS (sizeof commands / sizeof commands[0])
+
+static void usage(FILE *out)
+{
+    fprintf(out, "arena %s: a referee for bot competitions\n\nusage: arena COMMAND [ARGS]\n\n",
+            ARENA_VERSION);
+    for (size_t i = 0; i < N_COMMANDS; i++) fprintf(out, "  arena %s\n", commands[i].usage);
+    fprintf(out, "\n`arena COMMAND --help` describes a command. Protocol and games: docs/.\n");
+}
+
+const char *cli_game_list(void)
+{
+    static char buf[256];
+    buf[0] = 0;
+    for (const arena_game_vt *const *g = arena_games(false); *g; g++) {
+        if (buf[0]) strncat(buf, ", ", sizeof buf - strlen(buf) - 1);
+        strncat(buf, (*g)->name, sizeof buf - strlen(buf) - 1);
+    }
+    return buf;
+}
+
+int cli_mkdirs(const char *path)
+{
+    char *p = xstrdup(path);
+    for (char *s = p + 1; *s; s++) {
+        if (*s != '/') continue;
+        *s = 0;
+        if (mkdir(p, 0777) != 0 && errno != EEXIST) {
+            free(p);
+            return -1;
+        }
+        *s = '/';
+    }
+    int rc = mkdir(p, 0777) != 0 && errno != EEXIST ? -1 : 0;
+    free(p);
+    return rc;
+}
+
+int cmd_games(int argc, char **argv)
+{
+    bool all = false;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--all"))
+            all = true;
+        else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            printf("usage: arena games [--all]\n\nLists the games with their player counts and "
+                   "settings (--set KEY=VALUE).\n--all also lists the test-only games.\n");
+            return 0;
+        } else {
+            fprintf(stderr, "arena: games takes no argument '%s'\n", argv[i]);
+            return 2;
+        }
+    }
+    for (const arena_game_vt *const *g = arena_games(all); *g; g++) {
+        printf("%-10s %d-%d players  %s\n", (*g)->name, (*g)->min_players, (*g)->max_players,
+               (*g)->title);
+        for (const arena_option_doc *o = (*g)->options; o && o->key; o++)
+            printf("    --set %s=%s  (default %s)\n        %s\n", o->key, o->values,
+                   o->dflt ? o->dflt : "-", o->help);
+    }
+    return 0;
+}
+
+int cmd_bots(int argc, char **argv)
+{
+    const char *game = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            printf("usage: arena bots [GAME]\n\nLists the built-in bots (agents `builtin:NAME`), "
+                   "for one game or all.\n");
+            return 0;
+        }
+        if (game) {
+            fprintf(stderr, "arena: bots takes at most one GAME\n");
+            return 2;
+        }
+        game = argv[i];
+        if (!arena_find_game(game)) {
+            fprintf(stderr, "arena: unknown game '%s' (games: %s)\n", game, cli_game_list());
+            return 2;
+        }
+    }
+    for (const arena_policy_vt *const *p = arena_policies(); *p; p++) {
+        const arena_policy_vt *v = *p;
+        if (game && v->game && strcmp(v->game, game) != 0) continue;
+        char name[64];
+        snprintf(name, sizeof name, "builtin:%s%s", v->name, v->takes_arg ? ":ARG" : "");
+        printf("%-24s %-9s %s\n", name, v->game ? v->game : "any game", v->summary);
+    }
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return 2;
+    }
+    const char *c = argv[1];
+    if (!strcmp(c, "--help") || !strcmp(c, "-h") || !strcmp(c, "help")) {
+        usage(stdout);
+        return 0;
+    }
+    if (!strcmp(c, "--version") || !strcmp(c, "version")) {
+        printf("arena %s (protocol 1)\n", ARENA_VERSION);
+        return 0;
+    }
+    for (size_t i = 0; i < N_COMMANDS; i++) {
+        if (strcmp(c, commands[i].name) != 0) continue;
+        if (!commands[i].run) {
+            fprintf(stderr, "arena: '%s' is not built yet\n", c);
+            return 1;
+        }
+        return commands[i].run(argc - 1, argv + 1);
+    }
+    fprintf(stderr, "arena: unknown command '%s' (see `arena --help`)\n", c);
+    return 2;
+}

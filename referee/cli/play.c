@@ -1,0 +1,338 @@
+/* arena play GAME AGENT AGENT… — plays games between agents, one after the
+ * other with the same agent processes, rotating seats. */
+#include <errno.h>
+#include <event2/event.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "cli.h"
+#include "matchlog.h"
+#include "rng.h"
+#include "runopts.h"
+#include "util.h"
+
+typedef struct play_run {
+    struct event_base *base;
+    const arena_game_vt *game;
+    run_options opts;
+    int n_agents;
+    char **specs;
+    arena_agent *agents[ARENA_MAX_SEATS];
+    int games, played, aborted;
+    uint64_t seed;
+    const char *log_arg;
+    bool log_is_dir;
+    bool json;
+    bool events;
+    int open_agents;
+    char *log_path;
+    int seat_of[ARENA_MAX_SEATS]; /* seat -> command-line agent index */
+} play_run;
+
+static void play_next(play_run *r);
+
+static void on_closed(void *ctx)
+{
+    play_run *r = ctx;
+    r->open_agents--;
+}
+
+static void close_all(play_run *r)
+{
+    for (int i = 0; i < r->n_agents; i++) {
+        if (!r->agents[i]) continue;
+        r->open_agents++;
+        agent_close(r->agents[i], on_closed, r);
+        r->agents[i] = NULL;
+    }
+}
+
+static const char *ordinal(int n)
+{
+    static char buf[16];
+    const char *suf = (n % 100 >= 11 && n % 100 <= 13) ? "th"
+                      : n % 10 == 1                    ? "st"
+                      : n % 10 == 2                    ? "nd"
+                      : n % 10 == 3                    ? "rd"
+                                                       : "th";
+    snprintf(buf, sizeof buf, "%d%s", n, suf);
+    return buf;
+}
+
+static void print_outcome(play_run *r, const match_outcome *o, uint64_t seed)
+{
+    if (r->json) {
+        av *m = av_map();
+        av_set_str(m, "game", r->game->name);
+        av_set_int(m, "seed", (int64_t)seed);
+        char err[256];
+        arena_game *g = r->game->create(r->opts.settings, r->opts.n_settings, seed, o->players,
+                                        ARENA_GAME_NO_EVENTS, err, sizeof err);
+        av_set(m, "options", g ? r->game->settings(g) : av_nil());
+        game_free(g);
+        av *names = av_list();
+        for (int s = 0; s < o->players; s++) av_push(names, av_str(agent_name(r->agents[r->seat_of[s]])));
+        av_set(m, "agents", names);
+        av *res = outcome_to_av(o);
+        for (size_t i = 0; i < res->u.map.len; i++)
+            av_set(m, res->u.map.keys[i], av_copy(res->u.map.vals[i]));
+        av_free(res);
+        av_set(m, "log", r->log_path ? av_str(r->log_path) : av_nil());
+        char *s = av_to_json(m);
+        printf("%s\n", s);
+        free(s);
+        av_free(m);
+    } else {
+        printf("game %d/%d  seed %" PRIu64 "  %s, %d turns\n", r->played + 1, r->games, seed,
+               o->reason, o->turns);
+        for (int s = 0; s < o->players; s++) {
+            printf("  seat %d  %-24s %s  score %" PRId64, s, agent_name(r->agents[r->seat_of[s]]),
+                   ordinal(o->ranks[s]), o->scores[s]);
+            if (o->forfeit[s] != CAUSE_NONE)
+                printf("  FORFEIT (%s)", fault_cause_name(o->forfeit[s]));
+            else if (o->strikes[s])
+                printf("  %d strike%s", o->strikes[s], o->strikes[s] == 1 ? "" : "s");
+            printf("\n");
+        }
+        if (o->error[0]) printf("  error: %s\n", o->error);
+        if (r->log_path) printf("  log: %s\n", r->log_path);
+    }
+    fflush(stdout);
+}
+
+static void on_done(const match_outcome *o, void *ctx)
+{
+    play_run *r = ctx;
+    print_outcome(r, o, r->seed + (uint64_t)r->played);
+    if (strcmp(o->reason, "aborted") == 0) r->aborted++;
+    r->played++;
+    free(r->log_path);
+    r->log_path = NULL;
+    play_next(r);
+}
+
+static arena_agent *make_agent(play_run *r, int i, char *err, size_t errlen)
+{
+    agent_config ac;
+    run_options_agent(&r->opts, r->game->name, r->specs[i], &ac);
+    ac.seed = arena_seed_mix(r->seed, 77 + (uint64_t)i);
+    return agent_new(r->base, &ac, err, errlen);
+}
+
+static void play_next(play_run *r)
+{
+    if (r->played >= r->games) {
+        close_all(r);
+        return;
+    }
+    char err[512];
+    int g = r->played;
+    uint64_t seed = r->seed + (uint64_t)g;
+    arena_agent *seats[ARENA_MAX_SEATS];
+    for (int s = 0; s < r->n_agents; s++) {
+        int i = (s + g) % r->n_agents;
+        r->seat_of[s] = i;
+        /* A crashed agent gets a fresh process for the next game. */
+        if (r->agents[i] && !agent_alive(r->agents[i]) && g > 0) {
+            r->open_agents++;
+            agent_close(r->agents[i], on_closed, r);
+            r->agents[i] = make_agent(r, i, err, sizeof err);
+            if (!r->agents[i]) {
+                fprintf(stderr, "arena: %s\n", err);
+                r->aborted++;
+                close_all(r);
+                return;
+            }
+        }
+        seats[s] = r->agents[i];
+    }
+    match_config mc;
+    run_options_match(&r->opts, r->game, &mc);
+    mc.send_events = r->events;
+    char id[96];
+    snprintf(id, sizeof id, "%s-%" PRIu64, r->game->name, seed);
+    mc.match_id = id;
+    if (r->log_arg) {
+        r->log_path = r->log_is_dir ? xasprintf("%s/%s.jsonl", r->log_arg, id) : xstrdup(r->log_arg);
+        mc.log_path = r->log_path;
+    }
+    if (match_start(r->base, &mc, seats, r->n_agents, seed, on_done, r, err, sizeof err) != 0) {
+        fprintf(stderr, "arena: %s\n", err);
+        free(r->log_path);
+        r->log_path = NULL;
+        r->aborted++;
+        close_all(r);
+    }
+}
+
+static void play_help(FILE *out)
+{
+    fprintf(out,
+            "usage: arena play GAME AGENT AGENT... [options]\n"
+            "\n"
+            "Plays games between agents and prints each result. With --games N the same\n"
+            "agent processes play N games in a row, seats rotating one place per game.\n"
+            "\n"
+            "AGENT is one of:\n"
+            "  builtin:NAME[:ARG]   a built-in bot (see `arena bots GAME`)\n"
+            "  cmd:COMMAND LINE     a program started with /bin/sh -c (stdin/stdout protocol)\n"
+            "  tcp:HOST:PORT        an agent server the referee connects to\n"
+            "  PATH                 an executable file\n"
+            "\n"
+            "options:\n"
+            "  --seed N                     seed of game 1; game i uses N+i-1 [random]\n"
+            "  --games N                    games to play [1]\n"
+            "  --log FILE|DIR               write match logs (a DIR gets one file per game;\n"
+            "                               with --games > 1 the path is always a DIR)\n"
+            "  --json                       one JSON object per game on stdout\n"
+            "  --events                     also send `event` messages between decisions\n");
+    run_options_help(out);
+    fprintf(out, "\nExit status: 0 when every game was played (forfeits included), 1 when a\n"
+                 "game could not be played, 2 on bad arguments.\n");
+}
+
+static bool parse_u64(const char *s, uint64_t max, uint64_t *out)
+{
+    char *end;
+    errno = 0;
+    if (*s == '-' || *s == '\0') return false;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno || *end || v > max) return false;
+    *out = v;
+    return true;
+}
+
+static uint64_t fresh_seed(void)
+{
+    uint64_t x = 0;
+    FILE *f = fopen("/dev/urandom", "rb");
+    if (!f || fread(&x, sizeof x, 1, f) != 1) x = (uint64_t)time(NULL) ^ (uint64_t)clock();
+    if (f) fclose(f);
+    return x & ((1ull << 53) - 1); /* exact in JSON readers that use doubles */
+}
+
+int cmd_play(int argc, char **argv)
+{
+    play_run r;
+    memset(&r, 0, sizeof r);
+    run_options_default(&r.opts);
+    r.games = 1;
+    bool have_seed = false;
+    const char *game_name = NULL;
+    char *specs[ARENA_MAX_SEATS + 1];
+    int n_specs = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        int rc = run_options_parse(&r.opts, argc, argv, &i);
+        if (rc < 0) return 2;
+        if (rc > 0) continue;
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            play_help(stdout);
+            return 0;
+        } else if (!strcmp(a, "--json")) {
+            r.json = true;
+        } else if (!strcmp(a, "--events")) {
+            r.events = true;
+        } else if (!strcmp(a, "--seed") || !strcmp(a, "--games") || !strcmp(a, "--log")) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "arena: %s needs a value\n", a);
+                return 2;
+            }
+            const char *v = argv[++i];
+            uint64_t n;
+            if (!strcmp(a, "--seed")) {
+                if (!parse_u64(v, (uint64_t)INT64_MAX - 1000000, &n)) {
+                    fprintf(stderr, "arena: --seed wants an integer from 0 to 2^63-1e6, not '%s'\n",
+                            v);
+                    return 2;
+                }
+                r.seed = n;
+                have_seed = true;
+            } else if (!strcmp(a, "--games")) {
+                if (!parse_u64(v, 1000000, &n) || n == 0) {
+                    fprintf(stderr, "arena: --games wants an integer from 1 to 1000000, not '%s'\n",
+                            v);
+                    return 2;
+                }
+                r.games = (int)n;
+            } else {
+                r.log_arg = v;
+            }
+        } else if (a[0] == '-' && a[1] == '-') {
+            fprintf(stderr, "arena: unknown option '%s' (see `arena play --help`)\n", a);
+            return 2;
+        } else if (!game_name) {
+            game_name = a;
+        } else {
+            if (n_specs == ARENA_MAX_SEATS) {
+                fprintf(stderr, "arena: at most %d agents\n", ARENA_MAX_SEATS);
+                return 2;
+            }
+            specs[n_specs++] = argv[i];
+        }
+    }
+    if (!game_name) {
+        fprintf(stderr, "arena: play needs a GAME and its AGENTs (see `arena play --help`)\n");
+        return 2;
+    }
+    r.game = arena_find_game(game_name);
+    if (!r.game) {
+        fprintf(stderr, "arena: unknown game '%s' (games: %s)\n", game_name, cli_game_list());
+        return 2;
+    }
+    if (n_specs < r.game->min_players || n_specs > r.game->max_players) {
+        fprintf(stderr, "arena: %s is for %d to %d players; %d agent%s given\n", r.game->name,
+                r.game->min_players, r.game->max_players, n_specs, n_specs == 1 ? "" : "s");
+        return 2;
+    }
+    if (!have_seed) r.seed = fresh_seed();
+    r.specs = specs;
+    r.n_agents = n_specs;
+
+    /* Settings are checked before any agent is started. */
+    char err[512];
+    arena_game *probe = r.game->create(r.opts.settings, r.opts.n_settings, r.seed, n_specs,
+                                       ARENA_GAME_NO_EVENTS, err, sizeof err);
+    if (!probe) {
+        fprintf(stderr, "arena: %s\n", err);
+        return 2;
+    }
+    game_free(probe);
+
+    if (r.log_arg) {
+        struct stat st;
+        size_t len = strlen(r.log_arg);
+        r.log_is_dir = r.games > 1 || (stat(r.log_arg, &st) == 0 && S_ISDIR(st.st_mode)) ||
+                       (len && r.log_arg[len - 1] == '/');
+        if (r.log_is_dir && cli_mkdirs(r.log_arg) != 0) {
+            fprintf(stderr, "arena: cannot create log directory '%s': %s\n", r.log_arg,
+                    strerror(errno));
+            return 1;
+        }
+    }
+
+    signal(SIGPIPE, SIG_IGN);
+    r.base = event_base_new();
+    for (int i = 0; i < n_specs; i++) {
+        r.agents[i] = make_agent(&r, i, err, sizeof err);
+        if (!r.agents[i]) {
+            fprintf(stderr, "arena: agent %d (%s): %s\n", i + 1, specs[i], err);
+            close_all(&r);
+            event_base_dispatch(r.base);
+            event_base_free(r.base);
+            return strstr(err, "no built-in bot") ? 2 : 1;
+        }
+    }
+    if (!r.json)
+        printf("%s: %d game%s, seed %" PRIu64 "\n", r.game->name, r.games, r.games == 1 ? "" : "s",
+               r.seed);
+    play_next(&r);
+    event_base_dispatch(r.base);
+    event_base_free(r.base);
+    return r.aborted ? 1 : 0;
+}

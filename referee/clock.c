@@ -1,0 +1,118 @@
+#include "clock.h"
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+void clock_config_default(clock_config *c)
+{
+    c->move_ms = 1000;
+    c->bank_ms = 10000;
+    c->game_ms = -1;
+    c->startup_ms = 5000;
+    c->mode = CLOCK_WALL;
+}
+
+void seat_clock_start(seat_clock *c, const clock_config *cfg)
+{
+    c->bank_left = (double)cfg->bank_ms;
+    c->game_left = cfg->game_ms < 0 ? -1.0 : (double)cfg->game_ms;
+}
+
+double clock_allowance(const clock_config *cfg, const seat_clock *c)
+{
+    double a = (double)cfg->move_ms + (c->bank_left > 0 ? c->bank_left : 0);
+    if (c->game_left >= 0 && c->game_left < a) a = c->game_left;
+    return a;
+}
+
+bool clock_charge(const clock_config *cfg, seat_clock *c, double used)
+{
+    bool ok = true;
+    double over = used - (double)cfg->move_ms;
+    if (over > 0) {
+        c->bank_left -= over;
+        if (c->bank_left < 0) {
+            c->bank_left = 0;
+            ok = false;
+        }
+    }
+    if (c->game_left >= 0) {
+        c->game_left -= used;
+        if (c->game_left < 0) {
+            c->game_left = 0;
+            ok = false;
+        }
+    }
+    return ok;
+}
+
+double clock_wall_cap(const clock_config *cfg) { return 10.0 * (double)cfg->move_ms; }
+
+double clock_now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* utime + stime (fields 14 and 15) of one process, in clock ticks. */
+static long long proc_ticks(pid_t pid)
+{
+    char path[64], buf[1024];
+    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+    FILE *f = fopen(path, "r");
+    if (!f) return -1;
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = 0;
+    /* The command name may hold spaces and parens: fields start after the
+     * last ')'. */
+    char *p = strrchr(buf, ')');
+    if (!p) return -1;
+    unsigned long long ut = 0, st = 0;
+    if (sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &ut, &st) != 2)
+        return -1;
+    return (long long)(ut + st);
+}
+
+/* Walks /proc/PID/task/TID/children recursively. Descendants that already
+ * exited and were reaped count through their parent's cutime/cstime only
+ * when the parent waited for them; bots that fork short-lived helpers
+ * without waiting escape the count, which the docs state. */
+static long long tree_ticks(pid_t pid, int depth)
+{
+    long long total = proc_ticks(pid);
+    if (total < 0 || depth > 16) return total;
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%d/task", (int)pid);
+    DIR *d = opendir(path);
+    if (!d) return total;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (e->d_name[0] == '.') continue;
+        char cpath[300];
+        snprintf(cpath, sizeof cpath, "/proc/%d/task/%s/children", (int)pid, e->d_name);
+        FILE *f = fopen(cpath, "r");
+        if (!f) continue;
+        int child;
+        while (fscanf(f, "%d", &child) == 1) {
+            long long t = tree_ticks((pid_t)child, depth + 1);
+            if (t > 0) total += t;
+        }
+        fclose(f);
+    }
+    closedir(d);
+    return total;
+}
+
+double proc_tree_cpu_ms(pid_t pid)
+{
+    static long hz;
+    if (!hz) hz = sysconf(_SC_CLK_TCK);
+    long long t = tree_ticks(pid, 0);
+    return t < 0 ? -1.0 : (double)t * 1000.0 / (double)hz;
+}

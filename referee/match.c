@@ -1,0 +1,731 @@
+/* One game between seated agents: the handshake, the decision loop, the
+ * clock of protocol.md §4, the faults of §5, the match log.
+ *
+ * Game progress only ever happens in the match's own `step` callback, never
+ * inside an agent's I/O callback: an agent reports a message, the match
+ * records it and schedules a step. So a done-callback that closes agents or
+ * starts the next game never runs under an agent's feet. */
+#include <event2/event.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clock.h"
+#include "fault.h"
+#include "matchlog.h"
+#include "runner.h"
+#include "util.h"
+
+#define STDERR_LOG_CAP (256 * 1024) /* bytes of stderr logged per seat per game */
+#define BUILTIN_BATCH 256           /* in-process decisions before yielding */
+
+typedef enum { M_WAIT_JOIN, M_WAIT_READY, M_PLAYING, M_DONE } match_state;
+
+typedef struct seat_state {
+    arena_agent *agent;
+    bool ready;
+    fault_cause forfeit;
+    int strikes;
+    seat_clock clock;
+    size_t ev_cursor;
+    long decisions;
+    double time_ms;
+    void *policy; /* built-in seat's policy instance */
+    size_t stderr_logged, stderr_dropped;
+} seat_state;
+
+struct match {
+    struct event_base *base;
+    match_config cfg;
+    arena_setting *settings;
+    char *match_id;
+    const arena_game_vt *gvt;
+    arena_game *g;
+    int players;
+    uint64_t seed;
+    seat_state seat[ARENA_MAX_SEATS];
+    match_state state;
+    const char *end_reason;
+    match_done_fn done;
+    void *done_ctx;
+    arena_rng fallback_rng;
+    uint64_t next_id;
+
+    /* The decision waiting for an agent. */
+    bool pending;
+    arena_decision pd;
+    uint64_t pid;
+    bool sent;
+    double t_sent, cpu0, allowance;
+    /* An answer that arrived, to be judged in step(). */
+    bool answered;
+    msg answer;
+    double answered_at;
+
+    struct event *ev_step, *ev_timer;
+    matchlog *log;
+    int *choice;
+    size_t choice_cap;
+    char error[256];
+};
+
+static void schedule_step(struct match *m) { event_active(m->ev_step, 0, 0); }
+
+static int live_seats(const struct match *m)
+{
+    int n = 0;
+    for (int s = 0; s < m->players; s++) n += m->seat[s].forfeit == CAUSE_NONE;
+    return n;
+}
+
+static void end_match(struct match *m, const char *reason)
+{
+    if (m->state == M_DONE) return;
+    m->state = M_DONE;
+    m->end_reason = reason;
+    event_del(m->ev_timer);
+    schedule_step(m);
+}
+
+static void send_msg(struct match *m, int s, const msg *out)
+{
+    arena_agent *a = m->seat[s].agent;
+    if (!a->alive || a->kind == AGENT_BUILTIN) return;
+    if (m->log) {
+        av *v = msg_encode(out);
+        matchlog_msg(m->log, s, "out", v);
+        av_free(v);
+    }
+    agent_send(a, out);
+}
+
+static void send_error(struct match *m, int s, uint64_t id, const char *code, const char *text)
+{
+    seat_state *st = &m->seat[s];
+    msg e = {.type = MSG_ERROR};
+    e.u.error.id = id;
+    e.u.error.code = (char *)code;
+    e.u.error.message = (char *)text;
+    e.u.error.strikes_left = fault_strikes_left(m->cfg.on_fault, m->cfg.max_strikes, st->strikes);
+    if (st->forfeit != CAUSE_NONE) e.u.error.strikes_left = 0;
+    send_msg(m, s, &e);
+}
+
+static void forfeit(struct match *m, int s, fault_cause cause, const char *why)
+{
+    seat_state *st = &m->seat[s];
+    if (st->forfeit != CAUSE_NONE) return;
+    st->forfeit = cause;
+    if (m->log) matchlog_fault(m->log, s, fault_cause_name(cause), why, st->strikes, true);
+    if (m->pending && m->pd.seat == s) {
+        m->pending = false;
+        event_del(m->ev_timer);
+    }
+    /* With fewer than two seats left there is no game to play on. */
+    if (live_seats(m) < 2)
+        end_match(m, "forfeit");
+    else if (m->state == M_PLAYING)
+        schedule_step(m);
+}
+
+/* A timeout or illegal answer: forfeit, or strike + random choice. Returns
+ * true when the caller should play the fallback choice. */
+static bool judge_fault(struct match *m, int s, fault_cause cause, uint64_t id, const char *why)
+{
+    seat_state *st = &m->seat[s];
+    fault_verdict v = fault_judge(m->cfg.on_fault, m->cfg.max_strikes, &st->strikes, cause, false);
+    if (v == VERDICT_FORFEIT) st->forfeit = cause; /* set first: error says 0 strikes left */
+    send_error(m, s, id, fault_cause_name(cause), why);
+    if (v == VERDICT_FORFEIT) {
+        st->forfeit = CAUSE_NONE;
+        forfeit(m, s, cause, why);
+        return false;
+    }
+    if (m->log) matchlog_fault(m->log, s, fault_cause_name(cause), why, st->strikes, false);
+    return true;
+}
+
+static void ensure_choice_cap(struct match *m, int n)
+{
+    if ((size_t)n > m->choice_cap) {
+        m->choice_cap = (size_t)n * 2;
+        m->choice = xrealloc(m->choice, m->choice_cap * sizeof *m->choice);
+    }
+}
+
+static void apply_choice(struct match *m, const arena_decision *d, int n, const char *by,
+                         double ms, uint64_t id)
+{
+    if (m->log) {
+        char lab[256];
+        av *labels = av_list(), *idx = av_list();
+        for (int i = 0; i < n; i++) {
+            m->gvt->label(m->g, m->choice[i], lab, sizeof lab);
+            av_push(labels, av_str(lab));
+            av_push(idx, av_int(m->choice[i]));
+        }
+        matchlog_choice(m->log, d->seat, id, d->kind, d->turn, idx, labels, by, ms);
+    }
+    if (!game_apply(m->g, m->choice, n)) {
+        /* The game broke its own contract: abort rather than guess. */
+        snprintf(m->error, sizeof m->error, "game rejected a valid choice at '%s' (game bug)",
+                 d->kind);
+        end_match(m, "aborted");
+        return;
+    }
+    m->seat[d->seat].decisions++;
+}
+
+static void play_fallback(struct match *m, const arena_decision *d, uint64_t id)
+{
+    ensure_choice_cap(m, d->n_options);
+    int n = arena_random_choice(&m->fallback_rng, d, m->choice);
+    apply_choice(m, d, n, "fallback", 0, id);
+}
+
+static av *events_for(struct match *m, int s)
+{
+    av *list = av_list();
+    size_t n = m->gvt->event_count(m->g);
+    for (size_t i = m->seat[s].ev_cursor; i < n; i++) {
+        const av *e = m->gvt->event(m->g, i, s);
+        if (e) av_push(list, av_copy(e));
+    }
+    m->seat[s].ev_cursor = n;
+    return list;
+}
+
+static void clock_msg(const struct match *m, int s, msg_clock *c, bool with_startup)
+{
+    const clock_config *cc = &m->cfg.clock;
+    c->move_ms = cc->move_ms;
+    c->bank_ms = with_startup ? cc->bank_ms : (int64_t)m->seat[s].clock.bank_left;
+    c->game_ms = with_startup ? cc->game_ms : (int64_t)m->seat[s].clock.game_left;
+    c->startup_ms = with_startup ? cc->startup_ms : -1;
+    snprintf(c->mode, sizeof c->mode, "%s",
+             with_startup ? (cc->mode == CLOCK_CPU ? "cpu" : "wall") : "");
+}
+
+static struct timeval tv_ms(double ms)
+{
+    if (ms < 0) ms = 0;
+    struct timeval tv = {(time_t)(ms / 1000), (suseconds_t)((long long)(ms * 1000) % 1000000)};
+    return tv;
+}
+
+static void arm_timer(struct match *m, double ms)
+{
+    struct timeval tv = tv_ms(ms);
+    event_add(m->ev_timer, &tv);
+}
+
+static void send_decide(struct match *m, const arena_decision *d)
+{
+    int s = d->seat;
+    msg out = {.type = MSG_DECIDE};
+    msg_decide *dm = &out.u.decide;
+    char prompt[512];
+    m->gvt->prompt(m->g, prompt, sizeof prompt);
+    dm->id = m->pid = ++m->next_id;
+    dm->kind = (char *)d->kind;
+    dm->prompt = prompt;
+    dm->n_options = (size_t)d->n_options;
+    dm->labels = xmalloc((size_t)d->n_options * sizeof *dm->labels);
+    for (int i = 0; i < d->n_options; i++) {
+        dm->labels[i] = xmalloc(128);
+        m->gvt->label(m->g, i, dm->labels[i], 128);
+    }
+    dm->pick.min = d->pick_min;
+    dm->pick.max = d->pick_max;
+    dm->pick.ordered = d->pick_ordered;
+    dm->view = m->gvt->view(m->g, s);
+    dm->events = events_for(m, s);
+    clock_msg(m, s, &dm->clock, false);
+
+    m->pending = true;
+    m->pd = *d;
+    m->sent = false;
+    m->allowance = clock_allowance(&m->cfg.clock, &m->seat[s].clock);
+    /* Until the last byte is out nothing is charged, but an agent that never
+     * reads must still time out. */
+    arm_timer(m, m->allowance + 1000);
+    send_msg(m, s, &out);
+
+    for (size_t i = 0; i < dm->n_options; i++) free(dm->labels[i]);
+    free(dm->labels);
+    av_free(dm->view);
+    av_free(dm->events);
+}
+
+void match_on_sent(struct match *m, int s, double when)
+{
+    if (!m->pending || m->pd.seat != s || m->sent) return;
+    m->sent = true;
+    m->t_sent = when;
+    const clock_config *cc = &m->cfg.clock;
+    if (cc->mode == CLOCK_CPU) {
+        m->cpu0 = proc_tree_cpu_ms(m->seat[s].agent->pid);
+        double first = m->allowance < clock_wall_cap(cc) ? m->allowance : clock_wall_cap(cc);
+        arm_timer(m, first);
+    } else {
+        arm_timer(m, m->allowance);
+    }
+}
+
+/* Time the pending decision has used so far, in the configured mode. */
+static double used_ms(struct match *m, double now)
+{
+    if (!m->sent) return 0;
+    if (m->cfg.clock.mode == CLOCK_CPU) {
+        double c = proc_tree_cpu_ms(m->seat[m->pd.seat].agent->pid);
+        return c < 0 ? 0 : c - m->cpu0;
+    }
+    return now - m->t_sent;
+}
+
+static void decision_timed_out(struct match *m, double used)
+{
+    int s = m->pd.seat;
+    arena_decision d = m->pd;
+    uint64_t id = m->pid;
+    m->pending = false;
+    m->seat[s].agent->stale_id = id;
+    m->seat[s].time_ms += used;
+    clock_charge(&m->cfg.clock, &m->seat[s].clock, used);
+    char why[160];
+    snprintf(why, sizeof why, "no answer within %.0f ms (move %lld ms + bank)", m->allowance,
+             (long long)m->cfg.clock.move_ms);
+    if (judge_fault(m, s, CAUSE_TIMEOUT, id, why)) play_fallback(m, &d, id);
+    schedule_step(m);
+}
+
+static void on_timer(evutil_socket_t fd, short what, void *arg)
+{
+    (void)fd, (void)what;
+    struct match *m = arg;
+    if (m->state == M_WAIT_READY) {
+        for (int s = 0; s < m->players; s++) {
+            seat_state *st = &m->seat[s];
+            if (st->forfeit == CAUSE_NONE && !st->ready) {
+                if (m->log)
+                    matchlog_fault(m->log, s, "timeout", "no 'ready' within startup_ms", 0, true);
+                st->forfeit = CAUSE_TIMEOUT;
+            }
+        }
+        if (live_seats(m) < 2)
+            end_match(m, "forfeit");
+        else {
+            m->state = M_PLAYING;
+            schedule_step(m);
+        }
+        return;
+    }
+    if (!m->pending) return;
+    double now = clock_now_ms();
+    if (!m->sent) {
+        decision_timed_out(m, m->allowance);
+        return;
+    }
+    double used = used_ms(m, now);
+    double wall = now - m->t_sent;
+    const clock_config *cc = &m->cfg.clock;
+    if (cc->mode == CLOCK_CPU && used < m->allowance && wall < clock_wall_cap(cc)) {
+        /* Not out of CPU time yet: look again when it could be. */
+        double next = m->allowance - used;
+        if (next < 2) next = 2;
+        if (wall + next > clock_wall_cap(cc)) next = clock_wall_cap(cc) - wall;
+        arm_timer(m, next);
+        return;
+    }
+    if (cc->mode == CLOCK_CPU && used < m->allowance) used = m->allowance; /* wall cap hit */
+    decision_timed_out(m, used);
+}
+
+static void judge_answer(struct match *m)
+{
+    msg *in = &m->answer;
+    m->answered = false;
+    int s = m->pd.seat;
+    seat_state *st = &m->seat[s];
+    arena_decision d = m->pd;
+    uint64_t id = m->pid;
+    double used = used_ms(m, m->answered_at);
+    m->pending = false;
+    event_del(m->ev_timer);
+    st->time_ms += used;
+    bool in_time = used <= m->allowance && clock_charge(&m->cfg.clock, &st->clock, used);
+    if (!in_time) {
+        char why[160];
+        snprintf(why, sizeof why, "answer took %.0f ms, more than the %.0f ms allowed", used,
+                 m->allowance);
+        if (judge_fault(m, s, CAUSE_TIMEOUT, id, why)) play_fallback(m, &d, id);
+        msg_free(in);
+        return;
+    }
+    int n = (int)in->u.act.n_choice;
+    ensure_choice_cap(m, n > 0 ? n : 1);
+    bool fits = true;
+    for (int i = 0; i < n; i++) {
+        if (in->u.act.choice[i] < 0 || in->u.act.choice[i] >= d.n_options) fits = false;
+        m->choice[i] = fits ? (int)in->u.act.choice[i] : -1;
+    }
+    const char *why = fits ? arena_check_choice(&d, m->choice, n) : "option index out of range";
+    msg_free(in);
+    if (why) {
+        char text[200];
+        snprintf(text, sizeof text, "illegal choice for '%s': %s (pick %d..%d of %d options)",
+                 d.kind, why, d.pick_min, d.pick_max, d.n_options);
+        if (judge_fault(m, s, CAUSE_ILLEGAL, id, text)) play_fallback(m, &d, id);
+        return;
+    }
+    apply_choice(m, &d, n, "agent", used, id);
+}
+
+void match_on_message(struct match *m, int s, msg *in, double arrived)
+{
+    seat_state *st = &m->seat[s];
+    arena_agent *a = st->agent;
+    if (in->type == MSG_READY && m->state == M_WAIT_READY && !st->ready) {
+        msg_free(in);
+        st->ready = true;
+        schedule_step(m);
+        return;
+    }
+    if (in->type == MSG_ACT && m->pending && m->pd.seat == s && !m->answered &&
+        m->state == M_PLAYING) {
+        if (in->u.act.id != m->pid) {
+            char why[120];
+            snprintf(why, sizeof why, "act for id %" PRIu64 ", expected %" PRIu64, in->u.act.id,
+                     m->pid);
+            msg_free(in);
+            agent_fail(a, CAUSE_PROTOCOL, false, "%s", why);
+            return;
+        }
+        m->answer = *in;
+        m->answered = true;
+        m->answered_at = arrived;
+        schedule_step(m);
+        return;
+    }
+    const char *t = msg_type_name(in->type);
+    msg_free(in);
+    agent_fail(a, CAUSE_PROTOCOL, false, "unexpected '%s' message", t);
+}
+
+void match_on_joined(struct match *m, int s)
+{
+    (void)s;
+    if (m->state == M_WAIT_JOIN) schedule_step(m);
+}
+
+void match_on_dead(struct match *m, int s)
+{
+    arena_agent *a = m->seat[s].agent;
+    if (m->log && a->dead_reason[0]) matchlog_note(m->log, s, a->dead_reason);
+    if (m->state == M_DONE) return;
+    forfeit(m, s, a->dead_cause, a->dead_reason);
+    if (m->state == M_WAIT_JOIN || m->state == M_WAIT_READY) schedule_step(m);
+}
+
+void match_on_stderr(struct match *m, int s, const char *line, size_t len)
+{
+    seat_state *st = &m->seat[s];
+    if (st->stderr_logged + len > STDERR_LOG_CAP) {
+        st->stderr_dropped += len + 1;
+        return;
+    }
+    st->stderr_logged += len + 1;
+    if (m->log) matchlog_stderr(m->log, s, line, len);
+}
+
+void match_log_in(struct match *m, int s, const av *raw)
+{
+    if (m->log) matchlog_msg(m->log, s, "in", raw);
+}
+
+static void send_hellos(struct match *m)
+{
+    for (int s = 0; s < m->players; s++) {
+        seat_state *st = &m->seat[s];
+        seat_clock_start(&st->clock, &m->cfg.clock);
+        if (st->forfeit != CAUSE_NONE) continue;
+        if (st->agent->kind == AGENT_BUILTIN) {
+            st->ready = true;
+            continue;
+        }
+        msg h = {.type = MSG_HELLO};
+        msg_hello *hm = &h.u.hello;
+        hm->protocol = PROTOCOL_VERSION;
+        hm->game = (char *)m->gvt->name;
+        hm->options = m->gvt->settings(m->g);
+        hm->seat = s;
+        hm->players = m->players;
+        char *names[ARENA_MAX_SEATS];
+        for (int t = 0; t < m->players; t++) names[t] = (char *)agent_name(m->seat[t].agent);
+        hm->names = names;
+        hm->n_names = (size_t)m->players;
+        hm->match = m->match_id;
+        clock_msg(m, s, &hm->clock, true);
+        send_msg(m, s, &h);
+        av_free(hm->options);
+    }
+}
+
+static void finish(struct match *m);
+
+/* Drives the match as far as it can go without waiting for an agent. */
+static void on_step(evutil_socket_t fd, short what, void *arg)
+{
+    (void)fd, (void)what;
+    struct match *m = arg;
+    if (m->state == M_WAIT_JOIN) {
+        for (int s = 0; s < m->players; s++) {
+            arena_agent *a = m->seat[s].agent;
+            if (m->seat[s].forfeit == CAUSE_NONE && a->alive && !a->joined) return;
+        }
+        if (m->state == M_DONE) goto done;
+        m->state = M_WAIT_READY;
+        send_hellos(m);
+        arm_timer(m, (double)m->cfg.clock.startup_ms);
+    }
+    if (m->state == M_WAIT_READY) {
+        for (int s = 0; s < m->players; s++)
+            if (m->seat[s].forfeit == CAUSE_NONE && !m->seat[s].ready) return;
+        event_del(m->ev_timer);
+        m->state = M_PLAYING;
+    }
+    if (m->state == M_PLAYING && m->answered) judge_answer(m);
+done:
+    if (m->state == M_DONE) {
+        finish(m);
+        return;
+    }
+    if (m->pending) return;
+
+    arena_decision d;
+    for (int batch = 0; m->state == M_PLAYING; batch++) {
+        if (!game_decision(m->g, &d)) {
+            end_match(m, live_seats(m) < m->players ? "forfeit" : "normal");
+            break;
+        }
+        seat_state *st = &m->seat[d.seat];
+        if (batch >= BUILTIN_BATCH) {
+            schedule_step(m); /* let other matches and agents breathe */
+            return;
+        }
+        if (st->forfeit != CAUSE_NONE) {
+            play_fallback(m, &d, 0);
+            continue;
+        }
+        if (st->agent->kind == AGENT_BUILTIN) {
+            ensure_choice_cap(m, d.n_options);
+            double t0 = clock_now_ms();
+            int n = st->agent->pv->decide(st->policy, m->g, &d, m->choice);
+            double ms = clock_now_ms() - t0;
+            st->time_ms += ms;
+            if (arena_check_choice(&d, m->choice, n)) {
+                /* A built-in bot is our own code: a bad choice is a bug. */
+                snprintf(m->error, sizeof m->error, "built-in bot %s made an invalid choice at %s",
+                         agent_name(st->agent), d.kind);
+                end_match(m, "aborted");
+                break;
+            }
+            apply_choice(m, &d, n, "builtin", ms, 0);
+            continue;
+        }
+        send_decide(m, &d);
+        return;
+    }
+    if (m->state == M_DONE) finish(m);
+}
+
+static void finish(struct match *m)
+{
+    match_outcome o;
+    memset(&o, 0, sizeof o);
+    arena_result r;
+    m->gvt->result(m->g, &r);
+    o.players = m->players;
+    o.turns = r.turns;
+    o.seed = m->seed;
+    o.reason = m->end_reason ? m->end_reason : "aborted";
+    snprintf(o.error, sizeof o.error, "%s", m->error);
+    int live = live_seats(m);
+    for (int s = 0; s < m->players; s++) {
+        seat_state *st = &m->seat[s];
+        o.scores[s] = r.scores[s];
+        o.forfeit[s] = st->forfeit;
+        o.strikes[s] = st->strikes;
+        o.decisions[s] = st->decisions;
+        o.time_ms[s] = st->time_ms;
+        if (st->forfeit != CAUSE_NONE) {
+            o.ranks[s] = live + 1;
+            continue;
+        }
+        /* Survivors ranked among themselves by the game (shared first
+         * place when the game was cut short). */
+        int better = 0;
+        if (r.over)
+            for (int t = 0; t < m->players; t++)
+                if (m->seat[t].forfeit == CAUSE_NONE && r.ranks[t] < r.ranks[s]) better++;
+        o.ranks[s] = better + 1;
+    }
+    if (strcmp(o.reason, "normal") == 0 && live < m->players) o.reason = "forfeit";
+
+    for (int s = 0; s < m->players; s++) {
+        arena_agent *a = m->seat[s].agent;
+        if (!a->alive || a->kind == AGENT_BUILTIN) continue;
+        msg ov = {.type = MSG_OVER};
+        msg_over *om = &ov.u.over;
+        int64_t ranks[ARENA_MAX_SEATS], scores[ARENA_MAX_SEATS];
+        msg_forfeit ff[ARENA_MAX_SEATS];
+        size_t nf = 0;
+        for (int t = 0; t < m->players; t++) {
+            ranks[t] = o.ranks[t];
+            scores[t] = o.scores[t];
+            if (o.forfeit[t] != CAUSE_NONE) {
+                ff[nf].seat = t;
+                snprintf(ff[nf].cause, sizeof ff[nf].cause, "%s", fault_cause_name(o.forfeit[t]));
+                nf++;
+            }
+        }
+        om->ranks = ranks;
+        om->scores = scores;
+        om->n_seats = (size_t)m->players;
+        om->reason = (char *)o.reason;
+        om->forfeits = ff;
+        om->n_forfeits = nf;
+        om->view = m->gvt->view(m->g, s);
+        send_msg(m, s, &ov);
+        av_free(om->view);
+    }
+    if (m->log) {
+        for (int s = 0; s < m->players; s++)
+            if (m->seat[s].stderr_dropped)
+                matchlog_note(m->log, s, "stderr beyond the log cap was dropped");
+        matchlog_result(m->log, &o);
+        matchlog_close(m->log);
+        m->log = NULL;
+    }
+    match_done_fn done = m->done;
+    void *ctx = m->done_ctx;
+    for (int s = 0; s < m->players; s++) {
+        seat_state *st = &m->seat[s];
+        st->agent->match = NULL;
+        st->agent->seat = -1;
+        if (st->policy) st->agent->pv->free(st->policy);
+    }
+    if (m->answered) msg_free(&m->answer);
+    event_free(m->ev_step);
+    event_free(m->ev_timer);
+    game_free(m->g);
+    for (size_t i = 0; i < m->cfg.n_settings; i++) {
+        free((char *)m->settings[i].key);
+        free((char *)m->settings[i].value);
+    }
+    free(m->settings);
+    free(m->match_id);
+    free(m->choice);
+    free(m);
+    done(&o, ctx);
+}
+
+int match_start(struct event_base *base, const match_config *cfg, arena_agent *const *agents,
+                int players, uint64_t seed, match_done_fn done, void *ctx, char *err,
+                size_t errlen)
+{
+    const arena_game_vt *gvt = cfg->game;
+    if (players < gvt->min_players || players > gvt->max_players) {
+        snprintf(err, errlen, "%s is for %d to %d players, not %d", gvt->name, gvt->min_players,
+                 gvt->max_players, players);
+        return -1;
+    }
+    for (int s = 0; s < players; s++) {
+        if (agents[s]->match) {
+            snprintf(err, errlen, "agent %s is already playing", agent_name(agents[s]));
+            return -1;
+        }
+        for (int t = 0; t < s; t++)
+            if (agents[t] == agents[s]) {
+                snprintf(err, errlen, "one agent cannot take two seats");
+                return -1;
+            }
+    }
+    arena_game *g = gvt->create(cfg->settings, cfg->n_settings, seed, players, 0, err, errlen);
+    if (!g) return -1;
+
+    struct match *m = xcalloc(1, sizeof *m);
+    m->base = base;
+    m->cfg = *cfg;
+    m->settings = xcalloc(cfg->n_settings + 1, sizeof *m->settings);
+    for (size_t i = 0; i < cfg->n_settings; i++) {
+        m->settings[i].key = xstrdup(cfg->settings[i].key);
+        m->settings[i].value = xstrdup(cfg->settings[i].value);
+    }
+    m->cfg.settings = m->settings;
+    m->match_id = cfg->match_id ? xstrdup(cfg->match_id)
+                                : xasprintf("%s-%016" PRIx64, gvt->name, seed);
+    m->cfg.match_id = m->match_id;
+    m->cfg.log_path = NULL; /* not kept: only used here */
+    m->gvt = gvt;
+    m->g = g;
+    m->players = players;
+    m->seed = seed;
+    m->done = done;
+    m->done_ctx = ctx;
+    arena_rng_seed(&m->fallback_rng, arena_seed_mix(seed, 0xfa11bacc));
+    m->ev_step = event_new(base, -1, 0, on_step, m);
+    m->ev_timer = evtimer_new(base, on_timer, m);
+    if (cfg->log_path) {
+        m->log = matchlog_open(cfg->log_path, err, errlen);
+        if (!m->log) {
+            event_free(m->ev_step);
+            event_free(m->ev_timer);
+            game_free(g);
+            for (size_t i = 0; i < cfg->n_settings; i++) {
+                free((char *)m->settings[i].key);
+                free((char *)m->settings[i].value);
+            }
+            free(m->settings);
+            free(m->match_id);
+            free(m);
+            return -1;
+        }
+    }
+    const char *names[ARENA_MAX_SEATS];
+    for (int s = 0; s < players; s++) {
+        seat_state *st = &m->seat[s];
+        arena_agent *a = agents[s];
+        st->agent = a;
+        names[s] = agent_name(a);
+        a->match = m;
+        a->seat = s;
+        if (a->kind == AGENT_BUILTIN) {
+            char perr[200];
+            st->policy = a->pv->create(a->parg, s, arena_seed_mix(seed, 0xb0700 + (uint64_t)s),
+                                       perr, sizeof perr);
+            if (!st->policy) {
+                snprintf(m->error, sizeof m->error, "%s", perr);
+                st->forfeit = CAUSE_CRASH;
+            }
+        }
+    }
+    if (m->log) {
+        av *opts = gvt->settings(g);
+        matchlog_header(m->log, m->match_id, gvt->name, seed, players, names, m->settings,
+                        cfg->n_settings, opts, &cfg->clock, cfg->on_fault, cfg->max_strikes);
+        av_free(opts);
+    }
+    m->state = M_WAIT_JOIN;
+    /* Agents that died before the game began forfeit it. */
+    for (int s = 0; s < players; s++) {
+        arena_agent *a = agents[s];
+        if (!a->alive && m->seat[s].forfeit == CAUSE_NONE)
+            forfeit(m, s, a->dead_cause ? a->dead_cause : CAUSE_CRASH,
+                    a->dead_reason[0] ? a->dead_reason : "agent not running");
+    }
+    schedule_step(m);
+    return 0;
+}

@@ -1,0 +1,170 @@
+#include "matchlog.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clock.h"
+#include "util.h"
+
+struct matchlog {
+    FILE *f;
+    double t0;
+};
+
+matchlog *matchlog_open(const char *path, char *err, size_t errlen)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        snprintf(err, errlen, "cannot write match log '%s': %s", path, strerror(errno));
+        return NULL;
+    }
+    matchlog *l = xcalloc(1, sizeof *l);
+    l->f = f;
+    l->t0 = clock_now_ms();
+    return l;
+}
+
+static av *line(matchlog *l, const char *type, int seat)
+{
+    av *m = av_map();
+    av_set_str(m, "type", type);
+    av_set(m, "t", av_float((double)(long long)((clock_now_ms() - l->t0) * 1000) / 1000.0));
+    if (seat >= 0) av_set_int(m, "seat", seat);
+    return m;
+}
+
+static void emit(matchlog *l, av *m)
+{
+    char *s = av_to_json(m);
+    fputs(s, l->f);
+    fputc('\n', l->f);
+    free(s);
+    av_free(m);
+}
+
+void matchlog_header(matchlog *l, const char *match_id, const char *game, uint64_t seed,
+                     int players, const char *const *names, const arena_setting *settings,
+                     size_t n_settings, const av *options, const clock_config *clock,
+                     fault_policy on_fault, int max_strikes)
+{
+    av *m = line(l, "match", -1);
+    av_set_int(m, "protocol", 1);
+    av_set_str(m, "match", match_id);
+    av_set_str(m, "game", game);
+    av_set_int(m, "seed", (int64_t)seed);
+    av_set_int(m, "players", players);
+    av *n = av_list();
+    for (int s = 0; s < players; s++) av_push(n, av_str(names[s]));
+    av_set(m, "agents", n);
+    av *set = av_list();
+    for (size_t i = 0; i < n_settings; i++) {
+        av *kv = av_list();
+        av_push(kv, av_str(settings[i].key));
+        av_push(kv, av_str(settings[i].value));
+        av_push(set, kv);
+    }
+    av_set(m, "settings", set);
+    av_set(m, "options", av_copy(options));
+    av *c = av_map();
+    av_set_int(c, "move_ms", clock->move_ms);
+    av_set_int(c, "bank_ms", clock->bank_ms);
+    av_set(c, "game_ms", clock->game_ms < 0 ? av_nil() : av_int(clock->game_ms));
+    av_set_int(c, "startup_ms", clock->startup_ms);
+    av_set_str(c, "mode", clock->mode == CLOCK_CPU ? "cpu" : "wall");
+    av_set(m, "clock", c);
+    av_set_str(m, "on_fault", on_fault == FAULT_FALLBACK ? "fallback" : "forfeit");
+    av_set_int(m, "max_strikes", max_strikes);
+    emit(l, m);
+}
+
+void matchlog_msg(matchlog *l, int seat, const char *dir, const av *msg)
+{
+    av *m = line(l, "msg", seat);
+    av_set_str(m, "dir", dir);
+    av_set(m, "msg", av_copy(msg));
+    emit(l, m);
+}
+
+void matchlog_choice(matchlog *l, int seat, uint64_t id, const char *kind, int turn, av *idx,
+                     av *labels, const char *by, double ms)
+{
+    av *m = line(l, "choice", seat);
+    av_set_int(m, "id", (int64_t)id);
+    av_set_str(m, "kind", kind);
+    av_set_int(m, "turn", turn);
+    av_set(m, "choice", idx);
+    av_set(m, "labels", labels);
+    av_set_str(m, "by", by);
+    av_set(m, "ms", av_float((double)(long long)(ms * 1000) / 1000.0));
+    emit(l, m);
+}
+
+void matchlog_fault(matchlog *l, int seat, const char *cause, const char *why, int strikes,
+                    bool forfeit)
+{
+    av *m = line(l, "fault", seat);
+    av_set_str(m, "cause", cause);
+    av_set_str(m, "message", why);
+    av_set_int(m, "strikes", strikes);
+    av_set_str(m, "verdict", forfeit ? "forfeit" : "fallback");
+    emit(l, m);
+}
+
+void matchlog_note(matchlog *l, int seat, const char *text)
+{
+    av *m = line(l, "note", seat);
+    av_set_str(m, "text", text);
+    emit(l, m);
+}
+
+void matchlog_stderr(matchlog *l, int seat, const char *text, size_t len)
+{
+    av *m = line(l, "stderr", seat);
+    av_set(m, "text", av_strn(text, len));
+    emit(l, m);
+}
+
+av *outcome_to_av(const match_outcome *o)
+{
+    av *m = av_map();
+    av *ranks = av_list(), *scores = av_list(), *ff = av_list(), *dec = av_list(),
+       *tm = av_list();
+    for (int s = 0; s < o->players; s++) {
+        av_push(ranks, av_int(o->ranks[s]));
+        av_push(scores, av_int(o->scores[s]));
+        av_push(dec, av_int(o->decisions[s]));
+        av_push(tm, av_float((double)(long long)(o->time_ms[s] * 1000) / 1000.0));
+        if (o->forfeit[s] != CAUSE_NONE) {
+            av *f = av_map();
+            av_set_int(f, "seat", s);
+            av_set_str(f, "cause", fault_cause_name(o->forfeit[s]));
+            av_push(ff, f);
+        }
+    }
+    av_set(m, "ranks", ranks);
+    av_set(m, "scores", scores);
+    av_set_str(m, "reason", o->reason);
+    av_set(m, "forfeits", ff);
+    av_set_int(m, "turns", o->turns);
+    av_set(m, "decisions", dec);
+    av_set(m, "time_ms", tm);
+    if (o->error[0]) av_set_str(m, "error", o->error);
+    return m;
+}
+
+void matchlog_result(matchlog *l, const match_outcome *o)
+{
+    av *m = line(l, "result", -1);
+    av *r = outcome_to_av(o);
+    for (size_t i = 0; i < r->u.map.len; i++) av_set(m, r->u.map.keys[i], av_copy(r->u.map.vals[i]));
+    av_free(r);
+    emit(l, m);
+}
+
+void matchlog_close(matchlog *l)
+{
+    fclose(l->f);
+    free(l);
+}

@@ -1,0 +1,77 @@
+/* Internals shared by agent.c (transports, processes) and match.c (games,
+ * clock, faults). Not part of the public match.h API. */
+#ifndef ARENA_RUNNER_H
+#define ARENA_RUNNER_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+#include "codec.h"
+#include "match.h"
+#include "messages.h"
+#include "policy.h"
+
+struct match;
+
+typedef enum { AGENT_SPAWNED, AGENT_TCP, AGENT_BUILTIN } agent_kind;
+
+struct arena_agent {
+    struct event_base *base;
+    agent_kind kind;
+    char *spec, *display, *game;
+    agent_config cfg;
+
+    /* Process / connection (not for builtins). */
+    pid_t pid; /* 0 when none; the process group id otherwise */
+    int rfd, wfd, efd;
+    struct event *ev_read, *ev_write, *ev_err, *ev_timer;
+    frame_decoder dec;
+    abuf out;
+    bool exited;
+    int exit_status;
+
+    bool joined;
+    char *join_name;
+    msg_join join; /* as received */
+    bool alive;
+    fault_cause dead_cause;
+    bool dead_at_startup;
+    char dead_reason[240];
+
+    /* Current match. */
+    struct match *match;
+    int seat;
+    uint64_t stale_id; /* an id that timed out: its late answer is dropped */
+
+    /* Builtins. */
+    const arena_policy_vt *pv;
+    const char *parg;
+    void *policy;
+
+    /* stderr lines being assembled. */
+    abuf errline;
+
+    /* Closing. */
+    bool closing;
+    void (*closed)(void *ctx);
+    void *closed_ctx;
+    struct agent_list_node *node;
+};
+
+/* agent.c -> the rest */
+void agent_send(arena_agent *a, const msg *m);
+codec_kind agent_codec(const arena_agent *a);
+/* Marks the agent dead (kills a process) and tells its match. */
+void agent_fail(arena_agent *a, fault_cause cause, bool at_startup, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+/* match.c callbacks from agent.c */
+void match_on_joined(struct match *m, int seat);
+void match_on_message(struct match *m, int seat, msg *in, double arrived_ms);
+void match_on_sent(struct match *m, int seat, double when_ms); /* out buffer drained */
+void match_on_dead(struct match *m, int seat);
+void match_on_stderr(struct match *m, int seat, const char *line, size_t len);
+/* Logs a raw incoming message (before validation) into the match log. */
+void match_log_in(struct match *m, int seat, const av *raw);
+
+#endif

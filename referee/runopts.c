@@ -1,0 +1,204 @@
+#include "runopts.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "codec.h"
+
+void run_options_default(run_options *o)
+{
+    memset(o, 0, sizeof *o);
+    clock_config_default(&o->clock);
+    o->on_fault = FAULT_FORFEIT;
+    o->max_strikes = 3;
+    agent_limits_default(&o->limits);
+    o->exit_grace_ms = 2000;
+    o->max_frame = PROTO_MAX_FRAME_DEFAULT;
+}
+
+static bool parse_i64(const char *s, int64_t lo, int64_t hi, int64_t *out)
+{
+    char *end;
+    errno = 0;
+    long long v = strtoll(s, &end, 10);
+    if (errno || *s == '\0' || *end != '\0' || v < lo || v > hi) return false;
+    *out = v;
+    return true;
+}
+
+typedef enum { F_INT, F_CLOCK, F_FAULT, F_SET, F_BOOL } flag_kind;
+
+typedef struct flag_doc {
+    const char *name;
+    flag_kind kind;
+    int64_t lo, hi;
+    const char *arg, *help;
+} flag_doc;
+
+static const flag_doc flags[] = {
+    {"--set", F_SET, 0, 0, "KEY=VALUE", "game setting (repeatable; see `arena games`)"},
+    {"--move-ms", F_INT, 1, 86400000, "N", "time per decision"},
+    {"--bank-ms", F_INT, 0, 86400000, "N", "reserve per game for decisions over --move-ms"},
+    {"--game-ms", F_INT, 0, 864000000, "N", "total time per seat per game (default: none)"},
+    {"--startup-ms", F_INT, 1, 3600000, "N", "spawn->join and hello->ready limit"},
+    {"--clock", F_CLOCK, 0, 0, "wall|cpu", "charge wall time, or CPU time of the agent's tree"},
+    {"--on-fault", F_FAULT, 0, 0, "forfeit|fallback", "what a timeout or illegal answer costs"},
+    {"--max-strikes", F_INT, 1, 1000000, "N", "fallback mode: the Nth strike forfeits"},
+    {"--exit-grace-ms", F_INT, 0, 600000, "N", "after bye, wait this long before killing"},
+    {"--max-frame", F_INT, 64, 1 << 30, "BYTES", "largest message an agent may send"},
+    {"--limit-as", F_INT, 0, 1 << 24, "MIB", "agent address space (0: unlimited)"},
+    {"--limit-cpu", F_INT, 0, 1 << 30, "S", "agent CPU seconds per process (0: unlimited)"},
+    {"--limit-procs", F_INT, 0, 1 << 20, "N", "agent processes (RLIMIT_NPROC; 0: unlimited)"},
+    {"--limit-fsize", F_INT, 0, 1 << 24, "MIB", "largest file an agent may write (0: unlimited)"},
+    {"--sandbox", F_BOOL, 0, 0, NULL, "run spawned agents under bubblewrap (bwrap)"},
+};
+#define N_FLAGS (sizeof flags / sizeof flags[0])
+
+static int64_t *int_target(run_options *o, const char *name)
+{
+    static int64_t strikes, frame;
+    if (!strcmp(name, "--move-ms")) return &o->clock.move_ms;
+    if (!strcmp(name, "--bank-ms")) return &o->clock.bank_ms;
+    if (!strcmp(name, "--game-ms")) return &o->clock.game_ms;
+    if (!strcmp(name, "--startup-ms")) return &o->clock.startup_ms;
+    if (!strcmp(name, "--exit-grace-ms")) return &o->exit_grace_ms;
+    if (!strcmp(name, "--limit-as")) return &o->limits.as_mb;
+    if (!strcmp(name, "--limit-cpu")) return &o->limits.cpu_s;
+    if (!strcmp(name, "--limit-procs")) return &o->limits.nproc;
+    if (!strcmp(name, "--limit-fsize")) return &o->limits.fsize_mb;
+    if (!strcmp(name, "--max-strikes")) return &strikes;
+    if (!strcmp(name, "--max-frame")) return &frame;
+    return NULL;
+}
+
+int run_options_parse(run_options *o, int argc, char **argv, int *i)
+{
+    const char *arg = argv[*i];
+    const char *eq = strchr(arg, '=');
+    size_t nlen = eq && strncmp(arg, "--set", 5) != 0 ? (size_t)(eq - arg) : strlen(arg);
+    if (!strncmp(arg, "--set=", 6)) nlen = 5;
+    const flag_doc *f = NULL;
+    for (size_t k = 0; k < N_FLAGS; k++)
+        if (strlen(flags[k].name) == nlen && !strncmp(flags[k].name, arg, nlen)) f = &flags[k];
+    if (!f) return 0;
+    if (f->kind == F_BOOL) {
+        if (arg[nlen] == '=') {
+            fprintf(stderr, "arena: %s takes no value\n", f->name);
+            return -1;
+        }
+        o->sandbox = true;
+        return 1;
+    }
+    const char *val;
+    if (arg[nlen] == '=') {
+        val = arg + nlen + 1;
+    } else {
+        if (*i + 1 >= argc) {
+            fprintf(stderr, "arena: %s needs a value (%s)\n", f->name, f->arg);
+            return -1;
+        }
+        val = argv[++*i];
+    }
+    switch (f->kind) {
+    case F_INT: {
+        int64_t v;
+        if (!parse_i64(val, f->lo, f->hi, &v)) {
+            fprintf(stderr, "arena: %s wants an integer from %lld to %lld, not '%s'\n", f->name,
+                    (long long)f->lo, (long long)f->hi, val);
+            return -1;
+        }
+        *int_target(o, f->name) = v;
+        if (!strcmp(f->name, "--max-strikes")) o->max_strikes = (int)v;
+        if (!strcmp(f->name, "--max-frame")) o->max_frame = (size_t)v;
+        return 1;
+    }
+    case F_CLOCK:
+        if (!strcmp(val, "wall"))
+            o->clock.mode = CLOCK_WALL;
+        else if (!strcmp(val, "cpu"))
+            o->clock.mode = CLOCK_CPU;
+        else {
+            fprintf(stderr, "arena: --clock is 'wall' or 'cpu', not '%s'\n", val);
+            return -1;
+        }
+        return 1;
+    case F_FAULT:
+        if (!strcmp(val, "forfeit"))
+            o->on_fault = FAULT_FORFEIT;
+        else if (!strcmp(val, "fallback"))
+            o->on_fault = FAULT_FALLBACK;
+        else {
+            fprintf(stderr, "arena: --on-fault is 'forfeit' or 'fallback', not '%s'\n", val);
+            return -1;
+        }
+        return 1;
+    case F_SET: {
+        const char *e = strchr(val, '=');
+        if (!e || e == val) {
+            fprintf(stderr, "arena: --set wants KEY=VALUE, not '%s'\n", val);
+            return -1;
+        }
+        if (o->n_settings == RUNOPTS_MAX_SETTINGS) {
+            fprintf(stderr, "arena: at most %d --set options\n", RUNOPTS_MAX_SETTINGS);
+            return -1;
+        }
+        /* Key and value are split in place: argv strings are ours to edit. */
+        char *kv = (char *)val;
+        kv[e - val] = '\0';
+        o->settings[o->n_settings].key = kv;
+        o->settings[o->n_settings].value = kv + (e - val) + 1;
+        o->n_settings++;
+        return 1;
+    }
+    case F_BOOL: break;
+    }
+    return 0;
+}
+
+void run_options_help(FILE *out)
+{
+    run_options d;
+    run_options_default(&d);
+    for (size_t k = 0; k < N_FLAGS; k++) {
+        const flag_doc *f = &flags[k];
+        char left[64];
+        snprintf(left, sizeof left, "%s%s%s", f->name, f->arg ? " " : "", f->arg ? f->arg : "");
+        char dflt[48] = "";
+        if (f->kind == F_INT && strcmp(f->name, "--game-ms") != 0) {
+            run_options tmp = d;
+            int64_t v = *int_target(&tmp, f->name);
+            if (!strcmp(f->name, "--max-strikes")) v = d.max_strikes;
+            if (!strcmp(f->name, "--max-frame")) v = (int64_t)d.max_frame;
+            snprintf(dflt, sizeof dflt, " [%lld]", (long long)v);
+        } else if (f->kind == F_CLOCK) {
+            snprintf(dflt, sizeof dflt, " [wall]");
+        } else if (f->kind == F_FAULT) {
+            snprintf(dflt, sizeof dflt, " [forfeit]");
+        }
+        fprintf(out, "  %-28s %s%s\n", left, f->help, dflt);
+    }
+}
+
+void run_options_match(const run_options *o, const arena_game_vt *game, match_config *m)
+{
+    memset(m, 0, sizeof *m);
+    m->game = game;
+    m->settings = o->settings;
+    m->n_settings = o->n_settings;
+    m->clock = o->clock;
+    m->on_fault = o->on_fault;
+    m->max_strikes = o->max_strikes;
+}
+
+void run_options_agent(const run_options *o, const char *game, const char *spec, agent_config *a)
+{
+    memset(a, 0, sizeof *a);
+    a->spec = spec;
+    a->game = game;
+    a->limits = o->limits;
+    a->startup_ms = o->clock.startup_ms;
+    a->exit_grace_ms = o->exit_grace_ms;
+    a->max_frame = o->max_frame;
+    a->sandbox = o->sandbox;
+}

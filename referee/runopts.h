@@ -1,0 +1,43 @@
+/* Command-line options shared by every command that runs matches
+ * (`arena play`, `arena tournament`, `arena sprt`, `arena serve`): clock,
+ * fault policy, agent limits, game settings. One parser, so every command
+ * spells and documents them the same way. */
+#ifndef ARENA_RUNOPTS_H
+#define ARENA_RUNOPTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "match.h"
+
+#define RUNOPTS_MAX_SETTINGS 64
+
+typedef struct run_options {
+    clock_config clock;
+    fault_policy on_fault;
+    int max_strikes;
+    agent_limits limits;
+    int64_t exit_grace_ms;
+    size_t max_frame;
+    bool sandbox;
+    arena_setting settings[RUNOPTS_MAX_SETTINGS]; /* --set KEY=VALUE (strings point into argv) */
+    size_t n_settings;
+} run_options;
+
+void run_options_default(run_options *o);
+
+/* If argv[*i] is one of the shared flags, consumes it (and its value,
+ * advancing *i) and returns 1; returns 0 if it is not a shared flag; on a bad
+ * value prints one line "arena: ..." to stderr and returns -1 (the caller
+ * exits 2). Accepts both "--flag VALUE" and "--flag=VALUE". */
+int run_options_parse(run_options *o, int argc, char **argv, int *i);
+
+/* Prints the help lines of the shared flags, with their defaults. */
+void run_options_help(FILE *out);
+
+/* Fills the match and agent configs from the options. */
+void run_options_match(const run_options *o, const arena_game_vt *game, match_config *m);
+void run_options_agent(const run_options *o, const char *game, const char *spec, agent_config *a);
+
+#endif

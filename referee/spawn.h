@@ -1,0 +1,26 @@
+/* Starting an agent process: its own process group, pipes for stdin,
+ * stdout and stderr (non-blocking on our side), resource limits, and
+ * optionally a bubblewrap sandbox. */
+#ifndef ARENA_SPAWN_H
+#define ARENA_SPAWN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "match.h"
+
+typedef struct spawned {
+    pid_t pid;  /* also the process group id */
+    int to_fd;  /* the child's stdin */
+    int from_fd; /* the child's stdout */
+    int err_fd;  /* the child's stderr */
+} spawned;
+
+/* command: for `cmd:LINE` the line, run by /bin/sh -c "exec LINE"; for a
+ * bare path the path itself (argv = {path}). Returns 0, or -1 with err when
+ * the program cannot be started (not found, not executable). */
+int spawn_agent(const char *command, bool shell, const agent_limits *lim, bool sandbox,
+                spawned *out, char *err, size_t errlen);
+
+#endif
