@@ -1,3 +1,4 @@
+#include <stdbool.h>
 #include <string.h>
 
 #include "policy.h"
@@ -26,6 +27,19 @@ const arena_policy_vt *const *arena_policies(void)
     return all;
 }
 
+/* Bot names match ignoring '-' and '_', so `bigmoney` finds `big-money`. */
+static bool same_name(const char *a, const char *b, size_t blen)
+{
+    size_t i = 0, j = 0;
+    for (;;) {
+        while (a[i] == '-' || a[i] == '_') i++;
+        while (j < blen && (b[j] == '-' || b[j] == '_')) j++;
+        if (!a[i] || j == blen) return !a[i] && j == blen;
+        if (a[i] != b[j]) return false;
+        i++, j++;
+    }
+}
+
 const arena_policy_vt *arena_find_policy(const char *game, const char *name, const char **arg)
 {
     const char *colon = strchr(name, ':');
@@ -33,7 +47,7 @@ const arena_policy_vt *arena_find_policy(const char *game, const char *name, con
     const arena_policy_vt *generic = NULL;
     for (const arena_policy_vt *const *p = arena_policies(); *p; p++) {
         const arena_policy_vt *v = *p;
-        if (strlen(v->name) != len || strncmp(v->name, name, len) != 0) continue;
+        if (!same_name(v->name, name, len)) continue;
         if (colon && !v->takes_arg) continue;
         if (!colon && v->takes_arg) continue;
         if (v->game && game && strcmp(v->game, game) == 0) {

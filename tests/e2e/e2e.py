@@ -1,0 +1,179 @@
+#!/usr/bin/python3
+"""End-to-end tests of the real `arena` binary with real agent processes.
+
+Usage: e2e.py ARENA CASE — runs one named case, exits 0 on success. Each case
+asserts on what a user sees: exit codes, the --json lines, the match logs."""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+ARENA = os.path.abspath(sys.argv[1])
+HERE = os.path.dirname(os.path.abspath(__file__))
+BOTS = os.path.join(HERE, "bots")
+JSON_BOT = os.path.join(BOTS, "json_random.py")
+BURNER = os.path.join(BOTS, "cpu_burner.py")
+
+
+def arena(*args, timeout=120):
+    p = subprocess.run([ARENA, *args], capture_output=True, text=True, timeout=timeout)
+    return p.returncode, p.stdout, p.stderr
+
+
+def games(stdout):
+    return [json.loads(line) for line in stdout.splitlines() if line.startswith("{")]
+
+
+def check(cond, what):
+    if not cond:
+        raise AssertionError(what)
+
+
+def case_python_json_bot_plays_full_games():
+    rc, out, err = arena("play", "nim", JSON_BOT, "builtin:random", "--games", "4",
+                         "--seed", "11", "--set", "stones=60", "--json")
+    check(rc == 0, f"exit {rc}: {err}")
+    gs = games(out)
+    check(len(gs) == 4, f"4 JSON lines, got {len(gs)}")
+    keys = {"game", "seed", "options", "agents", "ranks", "scores", "reason", "forfeits",
+            "turns", "decisions", "time_ms", "log"}
+    for i, g in enumerate(gs):
+        check(keys <= set(g), f"missing keys {keys - set(g)}")
+        check(g["reason"] == "normal" and g["forfeits"] == [], f"game {i}: {g}")
+        check(g["seed"] == 11 + i, "game i uses seed + i")
+        check(sorted(g["ranks"]) == [1, 2], f"ranks {g['ranks']}")
+        check(sum(g["decisions"]) == g["turns"], "one decision a turn in nim")
+    # Seats rotate: the JSON bot sits in seat 0, then 1, then 0 ...
+    check([g["agents"].index("json-random") for g in gs] == [0, 1, 0, 1], "seat rotation")
+
+
+def case_replay_reproduces_and_detects_tampering():
+    with tempfile.TemporaryDirectory() as d:
+        log = os.path.join(d, "m.jsonl")
+        rc, out, err = arena("play", "nim", JSON_BOT, "builtin:random", "--seed", "5",
+                             "--set", "stones=30", "--log", log, "--json")
+        check(rc == 0 and os.path.exists(log), f"play failed: {err}")
+        check(games(out)[0]["log"] == log, "log path reported")
+        rc, out, err = arena("replay", log)
+        check(rc == 0 and "replay OK" in out and "result matches" in out, f"replay: {out}{err}")
+        rc, out, _ = arena("replay", log, "--seat", "0")
+        check(rc == 0 and "final view:" in out, "seat view printed")
+        check('"secrets"' not in out, "a seat's replay must not show the omniscient view")
+        lines = open(log).read().splitlines()
+        with open(log, "w") as f:
+            for line in lines:
+                e = json.loads(line)
+                if e["type"] == "choice" and e["turn"] == 3:
+                    e["labels"] = ["stone:9"]
+                f.write(json.dumps(e) + "\n")
+        rc, out, err = arena("replay", log)
+        check(rc == 1 and "does not reproduce" in err, f"tampered log accepted: {rc} {err}")
+
+
+def strip_times(path):
+    out = []
+    for line in open(path):
+        e = json.loads(line)
+        e.pop("t", None)
+        e.pop("ms", None)
+        if e.get("type") == "result":
+            e.pop("time_ms", None)
+        out.append(json.dumps(e, sort_keys=True))
+    return out
+
+
+def case_same_seed_same_log():
+    with tempfile.TemporaryDirectory() as d:
+        logs = []
+        for run in range(2):
+            log = os.path.join(d, f"r{run}.jsonl")
+            rc, _, err = arena("play", "nim", "builtin:random", "cmd:" + JSON_BOT + " 3",
+                               "--seed", "77", "--log", log, "--set", "stones=40")
+            check(rc == 0, err)
+            logs.append(strip_times(log))
+        check(logs[0] == logs[1], "same seed and same choices must give the same log")
+
+
+def case_bad_arguments_exit_2_with_one_line():
+    for args in (["play"], ["play", "chess", "builtin:random", "builtin:random"],
+                 ["play", "nim", "builtin:random"], ["play", "nim", "builtin:x", "builtin:random"],
+                 ["play", "nim", "builtin:random", "builtin:random", "--move-ms", "0"],
+                 ["play", "nim", "builtin:random", "builtin:random", "--set", "stones=0"],
+                 ["play", "nim", "builtin:random", "builtin:random", "--bogus"],
+                 ["frobnicate"]):
+        rc, out, err = arena(*args)
+        check(rc == 2, f"{args}: exit {rc}")
+        check(len(err.strip().splitlines()) == 1 and err.startswith("arena: "),
+              f"{args}: stderr {err!r}")
+
+
+def case_help_is_complete():
+    rc, out, _ = arena("--help")
+    check(rc == 0 and "play" in out and "replay" in out, "top help")
+    rc, out, _ = arena("play", "--help")
+    for flag in ("--seed", "--set", "--games", "--move-ms", "--bank-ms", "--game-ms",
+                 "--startup-ms", "--clock", "--on-fault", "--max-strikes", "--log", "--json",
+                 "--exit-grace-ms", "--limit-as", "--limit-cpu", "--limit-procs",
+                 "--limit-fsize", "--sandbox"):
+        check(flag in out, f"play --help lacks {flag}")
+    rc, out, _ = arena("games")
+    check(rc == 0 and "dominion" in out and "nim" not in out, "games hides test games")
+    rc, out, _ = arena("games", "--all")
+    check("nim" in out and "stones" in out, "games --all lists nim and its settings")
+
+
+def case_cpu_clock_charges_cpu_not_sleep():
+    # Sleeping 150 ms a move costs no CPU: fine under a 50 ms cpu clock as long
+    # as the 10 x move_ms wall cap (500 ms) is not reached.
+    rc, out, err = arena("play", "nim", "cmd:" + BURNER + " sleep 150", "builtin:random",
+                         "--clock", "cpu", "--move-ms", "50", "--bank-ms", "0", "--json",
+                         "--seed", "1")
+    g = games(out)[0]
+    check(rc == 0 and g["reason"] == "normal", f"sleeper under cpu clock: {g} {err}")
+    # The same sleep under a wall clock times out.
+    rc, out, _ = arena("play", "nim", "cmd:" + BURNER + " sleep 150", "builtin:random",
+                       "--move-ms", "50", "--bank-ms", "0", "--json", "--seed", "1")
+    g = games(out)[0]
+    check(g["forfeits"] == [{"seat": 0, "cause": "timeout"}], f"wall clock: {g}")
+    # Burning 300 ms of CPU a move exceeds a 50 ms cpu clock.
+    rc, out, _ = arena("play", "nim", "cmd:" + BURNER + " burn 300", "builtin:random",
+                       "--clock", "cpu", "--move-ms", "50", "--bank-ms", "0", "--json",
+                       "--seed", "1")
+    g = games(out)[0]
+    check(g["forfeits"] == [{"seat": 0, "cause": "timeout"}], f"burner under cpu clock: {g}")
+    # Sleeping past the wall cap (10 x 20 ms) times out even in cpu mode.
+    rc, out, _ = arena("play", "nim", "cmd:" + BURNER + " sleep 400", "builtin:random",
+                       "--clock", "cpu", "--move-ms", "20", "--bank-ms", "0", "--json",
+                       "--seed", "1")
+    g = games(out)[0]
+    check(g["forfeits"] == [{"seat": 0, "cause": "timeout"}], f"wall cap in cpu mode: {g}")
+
+
+def case_bank_absorbs_overruns():
+    # 120 ms a move against move 100 + bank 1000: ~20 ms a move from the bank,
+    # fine for a nim game of ~10 own moves.
+    rc, out, err = arena("play", "nim", "cmd:" + BURNER + " sleep 120", "builtin:random",
+                         "--move-ms", "100", "--bank-ms", "1000", "--json", "--seed", "2",
+                         "--set", "stones=30")
+    g = games(out)[0]
+    check(g["reason"] == "normal", f"bank should absorb: {g} {err}")
+    check(g["time_ms"][0] >= 120 * g["decisions"][0], "charged time covers the sleeps")
+
+
+def case_game_cap_times_out():
+    rc, out, _ = arena("play", "nim", "cmd:" + BURNER + " sleep 60", "builtin:random",
+                       "--move-ms", "100", "--game-ms", "200", "--json", "--seed", "3",
+                       "--set", "stones=60")
+    g = games(out)[0]
+    check(g["forfeits"] == [{"seat": 0, "cause": "timeout"}], f"game cap: {g}")
+
+
+CASES = {k[5:]: v for k, v in globals().items() if k.startswith("case_")}
+
+if __name__ == "__main__":
+    name = sys.argv[2]
+    t0 = time.monotonic()
+    CASES[name]()
+    print(f"ok {name} ({time.monotonic() - t0:.1f}s)")

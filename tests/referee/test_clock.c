@@ -1,0 +1,100 @@
+/* Clock arithmetic of protocol.md §4. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <unistd.h>
+
+#include "clock.h"
+
+static clock_config cfg(int64_t move, int64_t bank, int64_t game)
+{
+    clock_config c;
+    clock_config_default(&c);
+    c.move_ms = move;
+    c.bank_ms = bank;
+    c.game_ms = game;
+    return c;
+}
+
+static void test_clock_move_time_is_free_of_bank(void **st)
+{
+    (void)st;
+    clock_config c = cfg(100, 500, -1);
+    seat_clock s;
+    seat_clock_start(&s, &c);
+    assert_true(clock_charge(&c, &s, 99.0));
+    assert_true(clock_charge(&c, &s, 100.0));
+    assert_true(s.bank_left == 500.0);
+}
+
+static void test_clock_overrun_comes_out_of_bank(void **st)
+{
+    (void)st;
+    clock_config c = cfg(100, 500, -1);
+    seat_clock s;
+    seat_clock_start(&s, &c);
+    assert_true(clock_charge(&c, &s, 350.0));
+    assert_true(s.bank_left == 250.0);
+    assert_true(clock_allowance(&c, &s) == 350.0);
+}
+
+static void test_clock_exhausted_bank_times_out(void **st)
+{
+    (void)st;
+    clock_config c = cfg(100, 500, -1);
+    seat_clock s;
+    seat_clock_start(&s, &c);
+    assert_true(clock_charge(&c, &s, 600.0)); /* exactly move + bank */
+    assert_true(s.bank_left == 0.0);
+    assert_false(clock_charge(&c, &s, 100.5));
+    assert_true(clock_allowance(&c, &s) == 100.0);
+}
+
+static void test_clock_game_cap_limits_allowance(void **st)
+{
+    (void)st;
+    clock_config c = cfg(100, 1000, 250);
+    seat_clock s;
+    seat_clock_start(&s, &c);
+    assert_true(clock_allowance(&c, &s) == 250.0);
+    assert_true(clock_charge(&c, &s, 90.0));
+    assert_true(s.game_left == 160.0);
+    assert_true(clock_charge(&c, &s, 90.0));
+    assert_false(clock_charge(&c, &s, 90.0)); /* 270 > 250 */
+}
+
+static void test_clock_cpu_wall_cap_is_ten_moves(void **st)
+{
+    (void)st;
+    clock_config c = cfg(50, 0, -1);
+    assert_true(clock_wall_cap(&c) == 500.0);
+}
+
+static void test_clock_cpu_time_of_self_grows(void **st)
+{
+    (void)st;
+    double a = proc_tree_cpu_ms(getpid());
+    volatile double x = 0;
+    double t0 = clock_now_ms();
+    while (clock_now_ms() - t0 < 60) x += 1.0;
+    double b = proc_tree_cpu_ms(getpid());
+    assert_true(a >= 0);
+    assert_true(b > a); /* 60 ms of spinning registers at 10 ms tick resolution */
+    assert_true(proc_tree_cpu_ms(999999999) < 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_clock_move_time_is_free_of_bank),
+        cmocka_unit_test(test_clock_overrun_comes_out_of_bank),
+        cmocka_unit_test(test_clock_exhausted_bank_times_out),
+        cmocka_unit_test(test_clock_game_cap_limits_allowance),
+        cmocka_unit_test(test_clock_cpu_wall_cap_is_ten_moves),
+        cmocka_unit_test(test_clock_cpu_time_of_self_grows),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
