@@ -170,6 +170,62 @@ def case_game_cap_times_out():
     check(g["forfeits"] == [{"seat": 0, "cause": "timeout"}], f"game cap: {g}")
 
 
+def case_tcp_dial_agent_plays():
+    srv = subprocess.Popen([os.path.join(BOTS, "tcp_agent_server.py")], stdout=subprocess.PIPE,
+                           text=True)
+    try:
+        port = int(srv.stdout.readline())
+        rc, out, err = arena("play", "nim", f"tcp:127.0.0.1:{port}", "builtin:random",
+                             "--games", "2", "--json", "--seed", "9")
+        gs = games(out)
+        check(rc == 0 and len(gs) == 2, f"tcp play: {rc} {err}")
+        check(all(g["reason"] == "normal" for g in gs), f"tcp games: {gs}")
+        check("tcp-random" in gs[0]["agents"], "join name of the tcp agent")
+        rc, out, err = arena("play", "nim", "tcp:127.0.0.1:1", "builtin:random")
+        check(rc == 1 and "cannot connect" in err, f"refused port: {rc} {err}")
+    finally:
+        srv.kill()
+        srv.wait()
+
+
+def probe_facts(extra_args):
+    import socket
+    srv = socket.socket()
+    srv.bind(("127.0.0.1", 0))
+    srv.listen(1)
+    port = srv.getsockname()[1]
+    try:
+        rc, out, err = arena("play", "nim", f"cmd:{BOTS}/probe.py {port}", "builtin:random",
+                             "--json", "--seed", "1", *extra_args)
+    finally:
+        srv.close()
+    g = games(out)[0]
+    check(rc == 0 and g["reason"] == "normal", f"probe game: {rc} {g} {err}")
+    name = g["agents"][0]
+    check(name.startswith("probe:"), name)
+    return dict(kv.split("=") for kv in name[len("probe:"):].split(","))
+
+
+def case_limits_and_process_group():
+    f = probe_facts(["--limit-as", "3000"])
+    check(f["as"] == "3000", f"RLIMIT_AS from --limit-as: {f}")
+    check(f["core"] == "0", f"no core dumps: {f}")
+    check(f["pgid"] == "1", f"own process group: {f}")
+    check(f["net"] == "1", f"without --sandbox the loopback is reachable: {f}")
+    # A bot that allocates past its address-space limit dies: a crash verdict.
+    hog = "cmd:/usr/bin/python3 -c 'x = bytearray(900 << 20)'"
+    rc, out, _ = arena("play", "nim", hog, "builtin:random", "--limit-as", "400", "--json")
+    g = games(out)[0]
+    check(g["forfeits"] == [{"seat": 0, "cause": "crash"}], f"memory hog: {g}")
+
+
+def case_sandbox_isolates_agent():
+    f = probe_facts(["--sandbox"])
+    check(f["rofs"] == "1", f"read-only root: {f}")
+    check(f["tmp"] == "0", f"private empty /tmp: {f}")
+    check(f["net"] == "0", f"no network: {f}")
+
+
 CASES = {k[5:]: v for k, v in globals().items() if k.startswith("case_")}
 
 if __name__ == "__main__":
