@@ -193,6 +193,18 @@ static void handle_message(arena_agent *a, av *raw, double now)
             msg_free(&m);
             return;
         }
+        if (a->check) {
+            char why[200] = "refused";
+            if (!a->check(a, m.u.join.name, m.u.join.token, a->check_ctx, why, sizeof why)) {
+                msg e = {.type = MSG_ERROR};
+                e.u.error.code = "protocol";
+                e.u.error.message = why;
+                agent_send(a, &e);
+                msg_free(&m);
+                agent_fail(a, CAUSE_PROTOCOL, true, "join refused: %s", why);
+                return;
+            }
+        }
         a->joined = true;
         a->join = m.u.join;
         a->join_name = xstrdup(m.u.join.name);
@@ -413,6 +425,54 @@ fail:
     free(a->game);
     free(a);
     return NULL;
+}
+
+arena_agent *agent_from_socket(struct event_base *base, int fd, const agent_config *cfg,
+                               agent_join_check check, void *ctx)
+{
+    arena_agent *a = xcalloc(1, sizeof *a);
+    a->base = base;
+    a->cfg = *cfg;
+    a->kind = AGENT_TCP;
+    a->spec = xstrdup(cfg->spec ? cfg->spec : "tcp-listen");
+    a->display = cfg->name ? xstrdup(cfg->name) : NULL;
+    a->game = cfg->game ? xstrdup(cfg->game) : NULL;
+    a->cfg.spec = a->spec;
+    a->cfg.name = a->display;
+    a->cfg.game = a->game;
+    a->efd = -1;
+    a->rfd = a->wfd = fd;
+    a->seat = -1;
+    a->check = check;
+    a->check_ctx = ctx;
+    frame_decoder_init(&a->dec, cfg->max_frame ? cfg->max_frame : PROTO_MAX_FRAME_DEFAULT,
+                       CODEC_NONE);
+    evutil_make_socket_nonblocking(fd);
+    int one = 1;
+    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    a->alive = true;
+    a->ev_read = event_new(base, fd, EV_READ | EV_PERSIST, on_read, a);
+    a->ev_write = event_new(base, fd, EV_WRITE | EV_PERSIST, on_write, a);
+    a->ev_timer = evtimer_new(base, on_timer, a);
+    event_add(a->ev_read, NULL);
+    struct timeval tv = tv_ms((double)cfg->startup_ms);
+    event_add(a->ev_timer, &tv);
+    return a;
+}
+
+arena_agent *agent_absent(const char *name, fault_cause cause, const char *why)
+{
+    arena_agent *a = xcalloc(1, sizeof *a);
+    a->kind = AGENT_TCP;
+    a->spec = xstrdup(name);
+    a->display = xstrdup(name);
+    a->rfd = a->wfd = a->efd = -1;
+    a->seat = -1;
+    a->dead_cause = cause;
+    a->dead_at_startup = true;
+    snprintf(a->dead_reason, sizeof a->dead_reason, "%s", why);
+    frame_decoder_init(&a->dec, PROTO_MAX_FRAME_DEFAULT, CODEC_NONE);
+    return a;
 }
 
 static void agent_free(arena_agent *a)

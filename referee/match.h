@@ -81,6 +81,16 @@ bool agent_busy(const arena_agent *a); /* seated in a running match */
  * from the loop once everything is released. */
 void agent_close(arena_agent *a, void (*closed)(void *ctx), void *ctx);
 
+/* For `arena serve`: an agent on a connection accepted elsewhere. `check`
+ * sees its `join` and may refuse it: the reason goes to the agent in an
+ * `error` message and the connection is closed. */
+typedef bool (*agent_join_check)(arena_agent *a, const char *name, const char *token, void *ctx,
+                                 char *why, size_t whylen);
+arena_agent *agent_from_socket(struct event_base *base, int fd, const agent_config *cfg,
+                               agent_join_check check, void *ctx);
+/* A seat no agent came to fill: it forfeits every game with `cause`. */
+arena_agent *agent_absent(const char *name, fault_cause cause, const char *why);
+
 typedef struct match_config {
     const arena_game_vt *game;
     const arena_setting *settings;

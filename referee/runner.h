@@ -51,6 +51,10 @@ struct arena_agent {
     /* stderr lines being assembled. */
     abuf errline;
 
+    /* arena serve: vets the join's token. */
+    agent_join_check check;
+    void *check_ctx;
+
     /* Closing. */
     bool closing;
     void (*closed)(void *ctx);

@@ -31,6 +31,7 @@ typedef struct command {
 static const command commands[] = {
     {"play", cmd_play, "play GAME AGENT AGENT... [options]   play games between agents"},
     {"replay", cmd_replay, "replay LOG [--seat N]                 re-run a match log and print it"},
+    {"serve", cmd_serve, "serve GAME --listen H:P --tokens FILE   play with remote TCP agents"},
     {"games", cmd_games, "games [--all]                         list games and their settings"},
     {"bots", cmd_bots, "bots [GAME]                           list built-in bots"},
 #ifdef ARENA_HAVE_TOURNAMENTS

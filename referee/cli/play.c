@@ -11,28 +11,12 @@
 #include <time.h>
 
 #include "cli.h"
+#include "play.h"
 #include "matchlog.h"
 #include "rng.h"
 #include "runopts.h"
 #include "util.h"
 
-typedef struct play_run {
-    struct event_base *base;
-    const arena_game_vt *game;
-    run_options opts;
-    int n_agents;
-    char **specs;
-    arena_agent *agents[ARENA_MAX_SEATS];
-    int games, played, aborted;
-    uint64_t seed;
-    const char *log_arg;
-    bool log_is_dir;
-    bool json;
-    bool events;
-    int open_agents;
-    char *log_path;
-    int seat_of[ARENA_MAX_SEATS]; /* seat -> command-line agent index */
-} play_run;
 
 static void play_next(play_run *r);
 
@@ -116,7 +100,7 @@ static void on_done(const match_outcome *o, void *ctx)
     play_next(r);
 }
 
-static arena_agent *make_agent(play_run *r, int i, char *err, size_t errlen)
+arena_agent *play_make_agent(play_run *r, int i, char *err, size_t errlen)
 {
     agent_config ac;
     run_options_agent(&r->opts, r->game->name, r->specs[i], &ac);
@@ -138,10 +122,10 @@ static void play_next(play_run *r)
         int i = (s + g) % r->n_agents;
         r->seat_of[s] = i;
         /* A crashed agent gets a fresh process for the next game. */
-        if (r->agents[i] && !agent_alive(r->agents[i]) && g > 0) {
+        if (r->agents[i] && !agent_alive(r->agents[i]) && g > 0 && !r->fixed[i]) {
             r->open_agents++;
             agent_close(r->agents[i], on_closed, r);
-            r->agents[i] = make_agent(r, i, err, sizeof err);
+            r->agents[i] = play_make_agent(r, i, err, sizeof err);
             if (!r->agents[i]) {
                 fprintf(stderr, "arena: %s\n", err);
                 r->aborted++;
@@ -170,6 +154,18 @@ static void play_next(play_run *r)
     }
 }
 
+void play_flags_help(FILE *out)
+{
+    fprintf(out,
+            "  --seed N                     seed of game 1; game i uses N+i-1 [random]\n"
+            "  --games N                    games to play [1]\n"
+            "  --log FILE|DIR               write match logs (a DIR gets one file per game;\n"
+            "                               with --games > 1 the path is always a DIR)\n"
+            "  --json                       one JSON object per game on stdout\n"
+            "  --events                     also send `event` messages between decisions\n");
+    run_options_help(out);
+}
+
 static void play_help(FILE *out)
 {
     fprintf(out,
@@ -184,14 +180,8 @@ static void play_help(FILE *out)
             "  tcp:HOST:PORT        an agent server the referee connects to\n"
             "  PATH                 an executable file\n"
             "\n"
-            "options:\n"
-            "  --seed N                     seed of game 1; game i uses N+i-1 [random]\n"
-            "  --games N                    games to play [1]\n"
-            "  --log FILE|DIR               write match logs (a DIR gets one file per game;\n"
-            "                               with --games > 1 the path is always a DIR)\n"
-            "  --json                       one JSON object per game on stdout\n"
-            "  --events                     also send `event` messages between decisions\n");
-    run_options_help(out);
+            "options:\n");
+    play_flags_help(out);
     fprintf(out, "\nExit status: 0 when every game was played (forfeits included), 1 when a\n"
                  "game could not be played, 2 on bad arguments.\n");
 }
@@ -216,64 +206,117 @@ static uint64_t fresh_seed(void)
     return x & ((1ull << 53) - 1); /* exact in JSON readers that use doubles */
 }
 
+void play_init(play_run *r)
+{
+    memset(r, 0, sizeof *r);
+    run_options_default(&r->opts);
+    r->games = 1;
+}
+
+int play_parse_flag(play_run *r, int argc, char **argv, int *i)
+{
+    const char *a = argv[*i];
+    int rc = run_options_parse(&r->opts, argc, argv, i);
+    if (rc != 0) return rc;
+    if (!strcmp(a, "--json")) {
+        r->json = true;
+        return 1;
+    }
+    if (!strcmp(a, "--events")) {
+        r->events = true;
+        return 1;
+    }
+    if (strcmp(a, "--seed") && strcmp(a, "--games") && strcmp(a, "--log")) return 0;
+    if (*i + 1 >= argc) {
+        fprintf(stderr, "arena: %s needs a value\n", a);
+        return -1;
+    }
+    const char *v = argv[++*i];
+    uint64_t n;
+    if (!strcmp(a, "--seed")) {
+        if (!parse_u64(v, (uint64_t)INT64_MAX - 1000000, &n)) {
+            fprintf(stderr, "arena: --seed wants an integer from 0 to 2^63-1e6, not '%s'\n", v);
+            return -1;
+        }
+        r->seed = n;
+        r->have_seed = true;
+    } else if (!strcmp(a, "--games")) {
+        if (!parse_u64(v, 1000000, &n) || n == 0) {
+            fprintf(stderr, "arena: --games wants an integer from 1 to 1000000, not '%s'\n", v);
+            return -1;
+        }
+        r->games = (int)n;
+    } else {
+        r->log_arg = v;
+    }
+    return 1;
+}
+
+int play_prepare(play_run *r)
+{
+    if (r->n_agents < r->game->min_players || r->n_agents > r->game->max_players) {
+        fprintf(stderr, "arena: %s is for %d to %d players; %d agent%s given\n", r->game->name,
+                r->game->min_players, r->game->max_players, r->n_agents,
+                r->n_agents == 1 ? "" : "s");
+        return 2;
+    }
+    if (!r->have_seed) r->seed = fresh_seed();
+    /* Settings are checked before any agent is started. */
+    char err[512];
+    arena_game *probe = r->game->create(r->opts.settings, r->opts.n_settings, r->seed,
+                                        r->n_agents, ARENA_GAME_NO_EVENTS, err, sizeof err);
+    if (!probe) {
+        fprintf(stderr, "arena: %s\n", err);
+        return 2;
+    }
+    game_free(probe);
+    if (r->log_arg) {
+        struct stat st;
+        size_t len = strlen(r->log_arg);
+        r->log_is_dir = r->games > 1 || (stat(r->log_arg, &st) == 0 && S_ISDIR(st.st_mode)) ||
+                        (len && r->log_arg[len - 1] == '/');
+        if (r->log_is_dir && cli_mkdirs(r->log_arg) != 0) {
+            fprintf(stderr, "arena: cannot create log directory '%s': %s\n", r->log_arg,
+                    strerror(errno));
+            return 1;
+        }
+    }
+    return 0;
+}
+
+void play_begin(play_run *r)
+{
+    if (!r->json)
+        printf("%s: %d game%s, seed %" PRIu64 "\n", r->game->name, r->games,
+               r->games == 1 ? "" : "s", r->seed);
+    play_next(r);
+}
+
 int cmd_play(int argc, char **argv)
 {
     play_run r;
-    memset(&r, 0, sizeof r);
-    run_options_default(&r.opts);
-    r.games = 1;
-    bool have_seed = false;
+    play_init(&r);
     const char *game_name = NULL;
-    char *specs[ARENA_MAX_SEATS + 1];
-    int n_specs = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        int rc = run_options_parse(&r.opts, argc, argv, &i);
-        if (rc < 0) return 2;
-        if (rc > 0) continue;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             play_help(stdout);
             return 0;
-        } else if (!strcmp(a, "--json")) {
-            r.json = true;
-        } else if (!strcmp(a, "--events")) {
-            r.events = true;
-        } else if (!strcmp(a, "--seed") || !strcmp(a, "--games") || !strcmp(a, "--log")) {
-            if (i + 1 >= argc) {
-                fprintf(stderr, "arena: %s needs a value\n", a);
-                return 2;
-            }
-            const char *v = argv[++i];
-            uint64_t n;
-            if (!strcmp(a, "--seed")) {
-                if (!parse_u64(v, (uint64_t)INT64_MAX - 1000000, &n)) {
-                    fprintf(stderr, "arena: --seed wants an integer from 0 to 2^63-1e6, not '%s'\n",
-                            v);
-                    return 2;
-                }
-                r.seed = n;
-                have_seed = true;
-            } else if (!strcmp(a, "--games")) {
-                if (!parse_u64(v, 1000000, &n) || n == 0) {
-                    fprintf(stderr, "arena: --games wants an integer from 1 to 1000000, not '%s'\n",
-                            v);
-                    return 2;
-                }
-                r.games = (int)n;
-            } else {
-                r.log_arg = v;
-            }
-        } else if (a[0] == '-' && a[1] == '-') {
+        }
+        int rc = play_parse_flag(&r, argc, argv, &i);
+        if (rc < 0) return 2;
+        if (rc > 0) continue;
+        if (a[0] == '-' && a[1] == '-') {
             fprintf(stderr, "arena: unknown option '%s' (see `arena play --help`)\n", a);
             return 2;
         } else if (!game_name) {
             game_name = a;
         } else {
-            if (n_specs == ARENA_MAX_SEATS) {
+            if (r.n_agents == ARENA_MAX_SEATS) {
                 fprintf(stderr, "arena: at most %d agents\n", ARENA_MAX_SEATS);
                 return 2;
             }
-            specs[n_specs++] = argv[i];
+            r.specs[r.n_agents++] = argv[i];
         }
     }
     if (!game_name) {
@@ -285,53 +328,23 @@ int cmd_play(int argc, char **argv)
         fprintf(stderr, "arena: unknown game '%s' (games: %s)\n", game_name, cli_game_list());
         return 2;
     }
-    if (n_specs < r.game->min_players || n_specs > r.game->max_players) {
-        fprintf(stderr, "arena: %s is for %d to %d players; %d agent%s given\n", r.game->name,
-                r.game->min_players, r.game->max_players, n_specs, n_specs == 1 ? "" : "s");
-        return 2;
-    }
-    if (!have_seed) r.seed = fresh_seed();
-    r.specs = specs;
-    r.n_agents = n_specs;
-
-    /* Settings are checked before any agent is started. */
-    char err[512];
-    arena_game *probe = r.game->create(r.opts.settings, r.opts.n_settings, r.seed, n_specs,
-                                       ARENA_GAME_NO_EVENTS, err, sizeof err);
-    if (!probe) {
-        fprintf(stderr, "arena: %s\n", err);
-        return 2;
-    }
-    game_free(probe);
-
-    if (r.log_arg) {
-        struct stat st;
-        size_t len = strlen(r.log_arg);
-        r.log_is_dir = r.games > 1 || (stat(r.log_arg, &st) == 0 && S_ISDIR(st.st_mode)) ||
-                       (len && r.log_arg[len - 1] == '/');
-        if (r.log_is_dir && cli_mkdirs(r.log_arg) != 0) {
-            fprintf(stderr, "arena: cannot create log directory '%s': %s\n", r.log_arg,
-                    strerror(errno));
-            return 1;
-        }
-    }
+    int rc = play_prepare(&r);
+    if (rc) return rc;
 
     signal(SIGPIPE, SIG_IGN);
     r.base = event_base_new();
-    for (int i = 0; i < n_specs; i++) {
-        r.agents[i] = make_agent(&r, i, err, sizeof err);
+    char err[512];
+    for (int i = 0; i < r.n_agents; i++) {
+        r.agents[i] = play_make_agent(&r, i, err, sizeof err);
         if (!r.agents[i]) {
-            fprintf(stderr, "arena: agent %d (%s): %s\n", i + 1, specs[i], err);
+            fprintf(stderr, "arena: agent %d (%s): %s\n", i + 1, r.specs[i], err);
             close_all(&r);
             event_base_dispatch(r.base);
             event_base_free(r.base);
             return strstr(err, "no built-in bot") ? 2 : 1;
         }
     }
-    if (!r.json)
-        printf("%s: %d game%s, seed %" PRIu64 "\n", r.game->name, r.games, r.games == 1 ? "" : "s",
-               r.seed);
-    play_next(&r);
+    play_begin(&r);
     event_base_dispatch(r.base);
     event_base_free(r.base);
     return r.aborted ? 1 : 0;

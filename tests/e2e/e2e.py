@@ -226,6 +226,54 @@ def case_sandbox_isolates_agent():
     check(f["net"] == "0", f"no network: {f}")
 
 
+def free_port():
+    import socket
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
+def case_serve_tokens_seat_remote_agents():
+    client = os.path.join(BOTS, "tcp_client.py")
+    with tempfile.TemporaryDirectory() as d:
+        tokens = os.path.join(d, "tokens")
+        with open(tokens, "w") as f:
+            f.write("# token name\nsecret-a alice\nsecret-b bob\n")
+        port = free_port()
+        srv = subprocess.Popen([ARENA, "serve", "nim", "--listen", f"127.0.0.1:{port}",
+                                "--tokens", tokens, "--games", "2", "--json", "--seed", "4",
+                                "--join-timeout", "20000"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        a = subprocess.Popen([client, str(port), "secret-a", "A"], stdout=subprocess.PIPE,
+                             text=True)
+        time.sleep(0.3)
+        wrong = subprocess.run([client, str(port), "nope"], capture_output=True, text=True,
+                               timeout=20)
+        reused = subprocess.run([client, str(port), "secret-a"], capture_output=True, text=True,
+                                timeout=20)
+        b = subprocess.Popen([client, str(port), "secret-b", "B"], stdout=subprocess.PIPE,
+                             text=True)
+        out, err = srv.communicate(timeout=60)
+        check(srv.returncode == 0, f"serve exit {srv.returncode}: {err}")
+        check(wrong.returncode == 3 and "unknown token" in wrong.stdout, f"wrong: {wrong.stdout}")
+        check(reused.returncode == 3 and "already in use" in reused.stdout,
+              f"reused: {reused.stdout}")
+        check(a.wait(timeout=10) == 0 and b.wait(timeout=10) == 0, "clients end after bye")
+        gs = games(out)
+        check(len(gs) == 2 and all(g["reason"] == "normal" for g in gs), f"games: {gs}")
+        check(gs[0]["agents"] == ["alice", "bob"] and gs[1]["agents"] == ["bob", "alice"],
+              f"names from the tokens file, seats rotating: {gs}")
+        # A seat nobody fills forfeits when the join timeout expires.
+        port = free_port()
+        rc, out, err = arena("serve", "nim", "--listen", f"127.0.0.1:{port}", "--tokens", tokens,
+                             "--json", "--join-timeout", "300")
+        g = games(out)[0]
+        check(rc == 0 and g["reason"] == "forfeit", f"no-shows: {g}")
+        check(len(g["forfeits"]) == 2 and g["forfeits"][0]["cause"] == "timeout", f"{g}")
+
+
 CASES = {k[5:]: v for k, v in globals().items() if k.startswith("case_")}
 
 if __name__ == "__main__":

@@ -1,23 +1,307 @@
-/* PLACEHOLDER until the pacifica module lands: refuses to create a game. */
+/* Pacifica behind the game vtable: setup, decisions, labels, views, events,
+ * settings and results. The rules themselves live in rules.c. */
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
-#include "game.h"
+#include "pacifica.h"
+#include "util.h"
 
-static arena_game *create(const arena_setting *s, size_t ns, uint64_t seed, int players,
-                          unsigned flags, char *err, size_t errlen)
+static const arena_option_doc pac_option_docs[] = {
+    {"cards", "designed|<card file>", "designed",
+     "card set: the designed 112 cards, or a card file (format in docs/games/pacifica.md)"},
+    {0},
+};
+
+static arena_game *pac_create(const arena_setting *set, size_t nset, uint64_t seed, int players,
+                              unsigned flags, char *err, size_t errlen)
 {
-    (void)s, (void)ns, (void)seed, (void)players, (void)flags;
-    snprintf(err, errlen, "pacifica is not implemented yet");
-    return NULL;
+    const char *cards = "designed";
+    for (size_t i = 0; i < nset; i++) {
+        if (strcmp(set[i].key, "cards") == 0)
+            cards = set[i].value;
+        else {
+            snprintf(err, errlen, "pacifica has no setting '%s' (known: cards)", set[i].key);
+            return NULL;
+        }
+    }
+    if (players != 2) {
+        snprintf(err, errlen, "pacifica is for 2 players, not %d", players);
+        return NULL;
+    }
+    pacifica *g = xcalloc(1, sizeof *g);
+    g->base.vt = &pacifica_game;
+    bool ok = strcmp(cards, "designed") == 0
+                  ? pac_parse_cards(pac_designed_cards, "designed", &g->set, err, errlen)
+                  : pac_load_cards(cards, &g->set, err, errlen);
+    if (!ok) {
+        free(g);
+        return NULL;
+    }
+    g->ev.disabled = (flags & ARENA_GAME_NO_EVENTS) != 0;
+    arena_rng_seed(&g->rng, seed);
+    for (int c = 0; c < PAC_NCARDS; c++) {
+        int cat = g->set.c[c].cat;
+        g->where[c] = PL_STACK;
+        g->stack[cat][g->stack_n[cat]++] = (uint8_t)c;
+    }
+    for (int cat = 0; cat < PC_NCAT; cat++)
+        for (int i = PAC_PER_CAT - 1; i > 0; i--) {
+            int j = (int)arena_rng_below(&g->rng, (uint32_t)(i + 1));
+            uint8_t t = g->stack[cat][i];
+            g->stack[cat][i] = g->stack[cat][j];
+            g->stack[cat][j] = t;
+        }
+    for (int i = 0; i < PAC_NIDOLS; i++) g->idol_owner[i] = -1;
+    g->winner = -1;
+    /* Seat 0 moves first (the referee alternates seats across games); the
+     * second player draws 2 cards before play. */
+    g->first = 0;
+    g->seat = 1;
+    g->task[g->n_task++] = (pac_task){PT_SETUP_DRAW, 0, 2};
+    if (!g->ev.disabled) {
+        av *e = av_map();
+        av_set_str(e, "type", "setup");
+        av_set_int(e, "first", g->first);
+        av_set_str(e, "cards", g->set.name);
+        events_push(&g->ev, EVENTS_ALL, e);
+    }
+    pac_advance(g);
+    return &g->base;
 }
 
-static const arena_option_doc no_options[] = {{0}};
+static arena_game *pac_clone(const arena_game *gg)
+{
+    pacifica *c = xmalloc(sizeof *c);
+    memcpy(c, gg, sizeof *c);
+    memset(&c->ev, 0, sizeof c->ev);
+    c->ev.disabled = 1;
+    return &c->base;
+}
+
+static void pac_free(arena_game *gg)
+{
+    pacifica *g = (pacifica *)gg;
+    events_free(&g->ev);
+    free(g);
+}
+
+static const char *kind_of(const pacifica *g)
+{
+    if (g->n_task == 0) return "action";
+    switch (g->task[g->n_task - 1].kind) {
+    case PT_SETUP_DRAW: return "setup-draw";
+    case PT_START_DRAW: return "start-draw";
+    case PT_ACT_PICK: return "activate-pick";
+    case PT_DISCARD: return "discard-pick";
+    case PT_DRAW:
+    case PT_FILL: return "effect-draw";
+    case PT_BONUS_DRAW: return "bonus-draw";
+    case PT_SEARCH_STACK: return "search-stack";
+    case PT_SEARCH_TAKE: return "search-take";
+    case PT_COPY_PICK: return "copy-pick";
+    default: return "?";
+    }
+}
+
+static bool pac_decision(const arena_game *gg, arena_decision *d)
+{
+    const pacifica *g = (const pacifica *)gg;
+    if (g->over) return false;
+    int opts[PAC_MAX_OPTS];
+    d->seat = g->seat;
+    d->kind = kind_of(g);
+    d->n_options = pac_options(g, opts);
+    d->pick_min = d->pick_max = 1;
+    d->pick_ordered = false;
+    d->turn = g->turn;
+    return true;
+}
+
+static void option_label(const pacifica *g, int o, char *buf, size_t len)
+{
+    int a = PO_ARG(o);
+    switch (PO_TYPE(o)) {
+    case PO_DRAW: snprintf(buf, len, "draw:%s", pac_cat_names[a]); break;
+    case PO_PLAY: snprintf(buf, len, "play:%s", g->set.c[a].id); break;
+    case PO_ACTIVATE: snprintf(buf, len, "activate"); break;
+    case PO_END: snprintf(buf, len, "end"); break;
+    case PO_PICK: snprintf(buf, len, "activate:%s", g->set.c[a].id); break;
+    case PO_DONE: snprintf(buf, len, "done"); break;
+    case PO_DISCARD: snprintf(buf, len, "discard:%s", g->set.c[a].id); break;
+    case PO_SKIP: snprintf(buf, len, "skip"); break;
+    case PO_SEARCH: snprintf(buf, len, "search:%s", pac_cat_names[a]); break;
+    case PO_TAKE: snprintf(buf, len, "take:%s", g->set.c[a].id); break;
+    case PO_COPY: snprintf(buf, len, "copy:%s", g->set.c[a].id); break;
+    default: snprintf(buf, len, "?");
+    }
+}
+
+static void pac_label(const arena_game *gg, int i, char *buf, size_t len)
+{
+    const pacifica *g = (const pacifica *)gg;
+    int opts[PAC_MAX_OPTS];
+    int n = pac_options(g, opts);
+    if (i < 0 || i >= n) {
+        snprintf(buf, len, "?");
+        return;
+    }
+    option_label(g, opts[i], buf, len);
+}
+
+static void pac_prompt(const arena_game *gg, char *buf, size_t len)
+{
+    const pacifica *g = (const pacifica *)gg;
+    if (g->over) {
+        snprintf(buf, len, "game over");
+        return;
+    }
+    const char *k = kind_of(g);
+    if (g->n_task == 0) {
+        snprintf(buf, len, "turn %d: action %d of 3 (draw, play, activate up to 2)", g->turn,
+                 4 - g->actions_left);
+        return;
+    }
+    const pac_task *t = &g->task[g->n_task - 1];
+    if (t->kind == PT_DISCARD)
+        snprintf(buf, len, "discard a card showing %c to activate %s",
+                 pac_sym_letters[g->set.c[t->arg].slots[t->n]], g->set.c[t->arg].id);
+    else if (t->kind == PT_ACT_PICK)
+        snprintf(buf, len, "%s card to activate", t->arg ? "second" : "first");
+    else
+        snprintf(buf, len, "%s", k);
+}
+
+static bool pac_apply(arena_game *gg, const int *choice, int n)
+{
+    pacifica *g = (pacifica *)gg;
+    int opts[PAC_MAX_OPTS];
+    if (g->over || n != 1) return false;
+    int k = pac_options(g, opts);
+    if (choice[0] < 0 || choice[0] >= k) return false;
+    pac_apply_option(g, opts[choice[0]]);
+    return true;
+}
+
+static av *card_list(const pacifica *g, const uint8_t *cards, int n, bool with_active)
+{
+    av *l = av_list();
+    for (int i = 0; i < n; i++) {
+        if (!with_active) {
+            av_push(l, av_str(g->set.c[cards[i]].id));
+            continue;
+        }
+        av *m = av_map();
+        av_set_str(m, "id", g->set.c[cards[i]].id);
+        av_set_bool(m, "active", g->active[cards[i]]);
+        av_push(l, m);
+    }
+    return l;
+}
+
+static av *pac_view(const arena_game *gg, int seat)
+{
+    const pacifica *g = (const pacifica *)gg;
+    av *v = av_map();
+    av_set_int(v, "seat", seat);
+    av_set_int(v, "to_move", g->over ? -1 : g->seat);
+    av_set_int(v, "turn", g->turn);
+    av_set_int(v, "actions_left", g->actions_left);
+    if (seat >= 0) {
+        av_set(v, "hand", card_list(g, g->hand[seat], g->hand_n[seat], false));
+    } else {
+        av *h = av_list();
+        for (int s = 0; s < 2; s++) av_push(h, card_list(g, g->hand[s], g->hand_n[s], false));
+        av_set(v, "hands", h);
+    }
+    av *hs = av_list(), *hl = av_list(), *cities = av_list(), *syms = av_list();
+    for (int s = 0; s < 2; s++) {
+        av_push(hs, av_int(g->hand_n[s]));
+        av_push(hl, av_int(pac_hand_limit(g, s)));
+        av_push(cities, card_list(g, g->city[s], g->city_n[s], true));
+        int sym[PS_NSYM];
+        pac_symbols(g, s, -1, sym);
+        av *m = av_map();
+        for (int k = 0; k < PS_NSYM; k++) {
+            char key[2] = {pac_sym_letters[k], 0};
+            av_set_int(m, key, sym[k]);
+        }
+        av_push(syms, m);
+    }
+    av_set(v, "hand_sizes", hs);
+    av_set(v, "hand_limits", hl);
+    av_set(v, "cities", cities);
+    av_set(v, "symbols", syms);
+    av *st = av_map();
+    for (int c = 0; c < PC_NCAT; c++) av_set_int(st, pac_cat_names[c], g->stack_n[c]);
+    av_set(v, "stacks", st);
+    av *idols = av_list();
+    for (int i = 0; i < PAC_NIDOLS; i++) {
+        av *m = av_map();
+        av_set_str(m, "name", i == PAC_DIVERSITY ? "Diversity" : pac_cat_names[i]);
+        av_set_int(m, "owner", g->idol_owner[i]);
+        av_set_int(m, "need", pac_idol_need(i, g->idol_level[i]));
+        av_set_bool(m, "secured", g->idol_level[i] == PAC_SECURED);
+        av_push(idols, m);
+    }
+    av_set(v, "idols", idols);
+    if (g->n_task && g->task[g->n_task - 1].kind == PT_DISCARD)
+        av_set_str(v, "activating", g->set.c[g->task[g->n_task - 1].arg].id);
+    av_set_int(v, "winner", g->winner);
+    if (g->over) av_set_str(v, "end_reason", g->end_reason);
+    return v;
+}
+
+static size_t pac_event_count(const arena_game *gg) { return ((const pacifica *)gg)->ev.len; }
+
+static const av *pac_event(const arena_game *gg, size_t i, int seat)
+{
+    return events_get(&((const pacifica *)gg)->ev, i, seat);
+}
+
+static av *pac_settings(const arena_game *gg)
+{
+    const pacifica *g = (const pacifica *)gg;
+    av *m = av_map();
+    av_set_str(m, "cards", g->set.name);
+    av *l = av_list();
+    for (int c = 0; c < PAC_NCARDS; c++) {
+        char line[160];
+        pac_card_line(&g->set.c[c], line, sizeof line);
+        av_push(l, av_str(line));
+    }
+    av_set(m, "card_list", l);
+    return m;
+}
+
+static void pac_result(const arena_game *gg, arena_result *r)
+{
+    const pacifica *g = (const pacifica *)gg;
+    memset(r, 0, sizeof *r);
+    r->over = g->over;
+    r->turns = g->turn;
+    for (int s = 0; s < 2; s++) {
+        r->scores[s] = pac_idols_owned(g, s, NULL);
+        r->ranks[s] = !g->over ? 0 : g->winner < 0 ? 1 : g->winner == s ? 1 : 2;
+    }
+}
 
 const arena_game_vt pacifica_game = {
     .name = "pacifica",
-    .title = "pacifica (not implemented yet)",
+    .title = "Pacifica (2 players, designed card set)",
     .min_players = 2,
-    .max_players = 4,
-    .options = no_options,
-    .create = create,
+    .max_players = 2,
+    .options = pac_option_docs,
+    .create = pac_create,
+    .clone = pac_clone,
+    .free = pac_free,
+    .decision = pac_decision,
+    .label = pac_label,
+    .prompt = pac_prompt,
+    .apply = pac_apply,
+    .view = pac_view,
+    .event_count = pac_event_count,
+    .event = pac_event,
+    .settings = pac_settings,
+    .result = pac_result,
 };

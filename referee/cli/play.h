@@ -1,0 +1,45 @@
+/* The game series runner behind `arena play` and `arena serve`: N games with
+ * the same agents, seats rotating, results printed as they end. */
+#ifndef ARENA_PLAY_H
+#define ARENA_PLAY_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "match.h"
+#include "runopts.h"
+
+typedef struct play_run {
+    struct event_base *base;
+    const arena_game_vt *game;
+    run_options opts;
+    int n_agents;
+    char *specs[ARENA_MAX_SEATS];        /* how to (re)start agent i */
+    bool fixed[ARENA_MAX_SEATS];         /* remote: cannot be restarted */
+    arena_agent *agents[ARENA_MAX_SEATS];
+    int games, played, aborted;
+    uint64_t seed;
+    bool have_seed;
+    const char *log_arg;
+    bool log_is_dir;
+    bool json;
+    bool events;
+    int open_agents;
+    char *log_path;
+    int seat_of[ARENA_MAX_SEATS]; /* seat -> agent index, this game */
+} play_run;
+
+void play_init(play_run *r);
+/* Consumes a series flag (--seed --games --log --json --events and the
+ * shared run options). 1 consumed, 0 not ours, -1 bad value (printed). */
+int play_parse_flag(play_run *r, int argc, char **argv, int *i);
+/* After parsing: picks a seed, checks the settings, prepares the log
+ * directory. Returns 0, or an exit code after printing one line. */
+int play_prepare(play_run *r);
+/* Starts agent i from its spec. */
+arena_agent *play_make_agent(play_run *r, int i, char *err, size_t errlen);
+/* Plays the series on r->base (agents must exist); run the loop after. */
+void play_begin(play_run *r);
+void play_flags_help(FILE *out);
+
+#endif

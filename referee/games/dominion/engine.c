@@ -1,0 +1,947 @@
+/* Dominion engine: setup, zones, drawing and gaining, the decision
+ * machinery, the turn flow and the game interface. Resolution runs on a
+ * stack of resumable frames so that any step can stop for a decision. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "engine.h"
+#include "util.h"
+
+static const char *const kind_names[DK_COUNT] = {
+    [DK_ACTION] = "action",
+    [DK_BUY] = "buy",
+    [DK_MOAT] = "moat-reveal",
+    [DK_CELLAR] = "cellar-discard",
+    [DK_CHAPEL] = "chapel-trash",
+    [DK_CHANCELLOR] = "chancellor-deck",
+    [DK_WORKSHOP] = "workshop-gain",
+    [DK_BUREAUCRAT] = "bureaucrat-topdeck",
+    [DK_FEAST] = "feast-gain",
+    [DK_MILITIA] = "militia-discard",
+    [DK_REMODEL_TRASH] = "remodel-trash",
+    [DK_REMODEL_GAIN] = "remodel-gain",
+    [DK_SPY] = "spy-discard",
+    [DK_THIEF_TRASH] = "thief-trash",
+    [DK_THIEF_GAIN] = "thief-gain",
+    [DK_THRONE_ROOM] = "throne-room",
+    [DK_LIBRARY] = "library-set-aside",
+    [DK_MINE_TRASH] = "mine-trash",
+    [DK_MINE_GAIN] = "mine-gain",
+    [DK_EMBARGO] = "embargo-pile",
+    [DK_HAVEN] = "haven-set-aside",
+    [DK_NATIVE_VILLAGE] = "native-village",
+    [DK_PEARL_DIVER] = "pearl-diver",
+    [DK_AMBASSADOR_REVEAL] = "ambassador-reveal",
+    [DK_AMBASSADOR_RETURN] = "ambassador-return",
+    [DK_LOOKOUT_TRASH] = "lookout-trash",
+    [DK_LOOKOUT_DISCARD] = "lookout-discard",
+    [DK_SMUGGLERS] = "smugglers-gain",
+    [DK_WAREHOUSE] = "warehouse-discard",
+    [DK_ISLAND] = "island-set-aside",
+    [DK_NAVIGATOR_MODE] = "navigator-mode",
+    [DK_NAVIGATOR_ORDER] = "navigator-order",
+    [DK_PIRATE_MODE] = "pirate-ship-mode",
+    [DK_PIRATE_TRASH] = "pirate-ship-trash",
+    [DK_SALVAGER] = "salvager-trash",
+    [DK_EXPLORER] = "explorer-reveal",
+    [DK_GHOST_SHIP] = "ghost-ship-topdeck",
+    [DK_TREASURY] = "treasury-topdeck",
+};
+
+static const char *const special_words[SP_COUNT] = {
+    [SP_NONE] = "",          [SP_END_ACTIONS] = "end-actions", [SP_END_TURN] = "end-turn",
+    [SP_REVEAL] = "reveal",  [SP_PASS] = "pass",               [SP_DISCARD] = "discard",
+    [SP_KEEP] = "keep",      [SP_SET_ASIDE] = "set-aside",     [SP_TO_MAT] = "to-mat",
+    [SP_TAKE_MAT] = "take-mat", [SP_ATTACK] = "attack",        [SP_COINS] = "coins",
+    [SP_TOP] = "top",        [SP_GAIN] = "gain",               [SP_DISCARD_DECK] = "discard-deck",
+};
+static const char *const prefixes[] = {"card:", "play:", "buy:"};
+
+const char *dom_kind_name(int kind) { return kind_names[kind]; }
+
+/* ---- zones ---- */
+
+bool zremove(dom_zone *z, int c)
+{
+    for (int i = z->n - 1; i >= 0; i--)
+        if (z->c[i] == c) {
+            memmove(&z->c[i], &z->c[i + 1], (size_t)(z->n - i - 1));
+            z->n--;
+            return true;
+        }
+    return false;
+}
+
+void zmove_all(dom_zone *from, dom_zone *to)
+{
+    memcpy(&to->c[to->n], from->c, from->n);
+    to->n += from->n;
+    from->n = 0;
+}
+
+/* ---- events ---- */
+
+static av *ev_new(const char *type, int p)
+{
+    av *e = av_map();
+    av_set_str(e, "type", type);
+    if (p >= 0) av_set_int(e, "seat", p);
+    return e;
+}
+
+void ev_card(dom_game *g, uint32_t vis, const char *type, int p, int card)
+{
+    if (!g->evon) return;
+    av *e = ev_new(type, p);
+    av_set_str(e, "card", dom_cards[card].name);
+    events_push(&g->ev, vis, e);
+}
+
+void ev_cards(dom_game *g, uint32_t vis, const char *type, int p, const uint8_t *cs, int n)
+{
+    if (!g->evon) return;
+    av *e = ev_new(type, p);
+    av *l = av_list();
+    for (int i = 0; i < n; i++) av_push(l, av_str(dom_cards[cs[i]].name));
+    av_set(e, "cards", l);
+    events_push(&g->ev, vis, e);
+}
+
+void ev_simple(dom_game *g, uint32_t vis, const char *type, int p, const char *key, int64_t v)
+{
+    if (!g->evon) return;
+    av *e = ev_new(type, p);
+    if (key) av_set_int(e, key, v);
+    events_push(&g->ev, vis, e);
+}
+
+/* ---- primitives ---- */
+
+static void shuffle_discard(dom_game *g, int p)
+{
+    dom_player *pl = &g->p[p];
+    zmove_all(&pl->z[Z_DISCARD], &pl->z[Z_DECK]);
+    dom_zone *d = &pl->z[Z_DECK];
+    for (int i = d->n - 1; i > 0; i--) {
+        int j = (int)arena_rng_below(&g->rng, (uint32_t)i + 1);
+        uint8_t t = d->c[i];
+        d->c[i] = d->c[j];
+        d->c[j] = t;
+    }
+    ev_simple(g, EVENTS_ALL, "shuffle", p, "deck", d->n);
+}
+
+/* Top card of the deck, shuffling first if needed; -1 if there is none. */
+static int pop_top(dom_game *g, int p)
+{
+    dom_player *pl = &g->p[p];
+    if (pl->z[Z_DECK].n == 0) {
+        if (pl->z[Z_DISCARD].n == 0) return -1;
+        shuffle_discard(g, p);
+    }
+    return pl->z[Z_DECK].c[--pl->z[Z_DECK].n];
+}
+
+int draw(dom_game *g, int p, int n)
+{
+    dom_player *pl = &g->p[p];
+    int got = 0;
+    uint8_t drawn[64];
+    for (; got < n; got++) {
+        int c = pop_top(g, p);
+        if (c < 0) break;
+        zpush(&pl->z[Z_HAND], c);
+        if (got < 64) drawn[got] = (uint8_t)c;
+    }
+    if (g->evon && got > 0) {
+        ev_cards(g, EVENTS_SEAT(p), "draw", p, drawn, got < 64 ? got : 64);
+        ev_simple(g, EVENTS_ALL & ~EVENTS_SEAT(p), "draw", p, "count", got);
+    }
+    return got;
+}
+
+int reveal_top(dom_game *g, int p)
+{
+    int c = pop_top(g, p);
+    if (c >= 0) zpush(&g->p[p].z[Z_ASIDE], c);
+    return c;
+}
+
+static void place(dom_game *g, int p, int card, int dest)
+{
+    dom_player *pl = &g->p[p];
+    zpush(&pl->z[dest == TO_HAND ? Z_HAND : dest == TO_DECK ? Z_DECK : Z_DISCARD], card);
+    if (p == g->cur) pl->gained_last |= 1ull << card;
+}
+
+static const char *dest_name(int dest)
+{
+    return dest == TO_HAND ? "hand" : dest == TO_DECK ? "deck" : "discard";
+}
+
+bool gain(dom_game *g, int p, int card, int dest)
+{
+    if (!g->in_supply[card] || g->supply[card] == 0) return false;
+    g->supply[card]--;
+    place(g, p, card, dest);
+    if (g->evon) {
+        av *e = ev_new("gain", p);
+        av_set_str(e, "card", dom_cards[card].name);
+        av_set_str(e, "to", dest_name(dest));
+        events_push(&g->ev, EVENTS_ALL, e);
+    }
+    return true;
+}
+
+void gain_from_trash(dom_game *g, int p, int card)
+{
+    g->trash[card]--;
+    place(g, p, card, TO_DISCARD);
+    if (g->evon) {
+        av *e = ev_new("gain", p);
+        av_set_str(e, "card", dom_cards[card].name);
+        av_set_str(e, "to", "discard");
+        av_set_str(e, "from", "trash");
+        events_push(&g->ev, EVENTS_ALL, e);
+    }
+}
+
+void trash_from(dom_game *g, int p, int zone, int card)
+{
+    if (zremove(&g->p[p].z[zone], card)) {
+        g->trash[card]++;
+        ev_card(g, EVENTS_ALL, "trash", p, card);
+    }
+}
+
+void discard_from(dom_game *g, int p, int zone, int card)
+{
+    if (zremove(&g->p[p].z[zone], card)) {
+        zpush(&g->p[p].z[Z_DISCARD], card);
+        ev_card(g, EVENTS_ALL, "discard", p, card);
+    }
+}
+
+void topdeck_from(dom_game *g, int p, int zone, int card, bool public_)
+{
+    if (zremove(&g->p[p].z[zone], card)) {
+        zpush(&g->p[p].z[Z_DECK], card);
+        if (public_)
+            ev_card(g, EVENTS_ALL, "topdeck", p, card);
+        else if (g->evon) {
+            ev_card(g, EVENTS_SEAT(p), "topdeck", p, card);
+            ev_simple(g, EVENTS_ALL & ~EVENTS_SEAT(p), "topdeck", p, "count", 1);
+        }
+    }
+}
+
+void mark_stay(dom_game *g, dom_frame *f)
+{
+    g->p[f->player].dur_next[f->card]++;
+    g->p[f->player].any_dur = true;
+    f->flags |= F_STAYED;
+}
+
+bool immune(const dom_frame *f, int seat) { return (f->mask >> seat) & 1u; }
+
+void push_frame(dom_game *g, int kind, int card, int player, int flags)
+{
+    if (g->sp >= DOM_STACK) abort(); /* cannot happen: Throne Room chains are short */
+    dom_frame *f = &g->st[g->sp++];
+    memset(f, 0, sizeof *f);
+    f->kind = (uint8_t)kind;
+    f->card = (uint8_t)card;
+    f->player = (int8_t)player;
+    f->flags = (uint8_t)flags;
+}
+
+/* ---- decisions ---- */
+
+void dec_begin(dom_game *g, int seat, int kind, int prefix)
+{
+    g->dec.seat = (int8_t)seat;
+    g->dec.kind = (uint8_t)kind;
+    g->dec.prefix = (uint8_t)prefix;
+    g->dec.n = 0;
+}
+
+void dec_add(dom_game *g, int special, int card)
+{
+    g->dec.opt[g->dec.n++] = (int16_t)((special << 6) | card);
+}
+
+bool dec_ask(dom_game *g, int pmin, int pmax, bool ordered)
+{
+    dom_decision *d = &g->dec;
+    if (pmax > d->n) pmax = d->n;
+    if (pmin > pmax) pmin = pmax;
+    d->pmin = (int16_t)pmin;
+    d->pmax = (int16_t)pmax;
+    d->ordered = ordered;
+    g->nans = 0;
+    if (pmax == 0) return false;
+    /* Only one possible answer: take it without asking. */
+    if (pmin == d->n && (!ordered || d->n == 1)) {
+        for (int i = 0; i < d->n; i++) g->ans[i] = (int16_t)i;
+        g->nans = d->n;
+        return false;
+    }
+    g->has_dec = true;
+    return true;
+}
+
+bool ask_hand_all(dom_game *g, int seat, int kind, int pmin, int pmax, bool ordered)
+{
+    const dom_zone *h = &g->p[seat].z[Z_HAND];
+    uint8_t cnt[DOM_NCARDS] = {0};
+    for (int i = 0; i < h->n; i++) cnt[h->c[i]]++;
+    dec_begin(g, seat, kind, PFX_CARD);
+    for (int c = 0; c < DOM_NCARDS; c++)
+        for (int k = 0; k < cnt[c]; k++) dec_add(g, 0, c);
+    return dec_ask(g, pmin, pmax, ordered);
+}
+
+bool ask_hand_distinct(dom_game *g, int seat, int kind, unsigned types)
+{
+    const dom_zone *h = &g->p[seat].z[Z_HAND];
+    uint64_t have = 0;
+    for (int i = 0; i < h->n; i++)
+        if (!types || (dom_cards[h->c[i]].types & types)) have |= 1ull << h->c[i];
+    dec_begin(g, seat, kind, PFX_CARD);
+    for (int c = 0; c < DOM_NCARDS; c++)
+        if (have >> c & 1) dec_add(g, 0, c);
+    return dec_ask(g, 1, 1, false);
+}
+
+bool ask_supply(dom_game *g, int seat, int kind, int maxcost, unsigned types)
+{
+    dec_begin(g, seat, kind, PFX_CARD);
+    for (int i = 0; i < g->npiles; i++) {
+        int c = g->piles[i];
+        if (g->supply[c] > 0 && dom_cards[c].cost <= maxcost &&
+            (!types || (dom_cards[c].types & types)))
+            dec_add(g, 0, c);
+    }
+    return dec_ask(g, 1, 1, false);
+}
+
+bool ask_words(dom_game *g, int seat, int kind, int w1, int w2, int card)
+{
+    dec_begin(g, seat, kind, PFX_CARD);
+    dec_add(g, w1, card);
+    dec_add(g, w2, card);
+    return dec_ask(g, 1, 1, false);
+}
+
+/* ---- reaction window ---- */
+
+static bool has_lighthouse(const dom_player *pl)
+{
+    return dom_count(&pl->z[Z_PLAY], C_LIGHTHOUSE) + dom_count(&pl->z[Z_DUR], C_LIGHTHOUSE) > 0;
+}
+
+/* Asks each other player in turn order whether to reveal Moat; Lighthouse
+ * protects without asking. Writes the immunity mask into the parent. */
+static int fr_react(dom_game *g, dom_frame *f)
+{
+    dom_frame *parent = f - 1;
+    for (;;) {
+        if (f->step == 1) {
+            f->step = 0;
+            if (ans_word(g) == SP_REVEAL) {
+                int v = (f->player + f->a) % g->np;
+                parent->mask |= 1u << v;
+                ev_card(g, EVENTS_ALL, "reaction", v, C_MOAT);
+            }
+        }
+        f->a++;
+        if (f->a >= g->np) return R_DONE;
+        int v = (f->player + f->a) % g->np;
+        if (has_lighthouse(&g->p[v])) {
+            if (!(parent->mask >> v & 1)) ev_card(g, EVENTS_ALL, "protected", v, C_LIGHTHOUSE);
+            parent->mask |= 1u << v;
+        }
+        if (dom_count(&g->p[v].z[Z_HAND], C_MOAT) > 0) {
+            f->step = 1;
+            if (ask_words(g, v, DK_MOAT, SP_REVEAL, SP_PASS, C_MOAT)) return R_WAIT;
+            continue;
+        }
+    }
+}
+
+/* ---- playing a card ---- */
+
+static int fr_play(dom_game *g, dom_frame *f)
+{
+    const dom_card_info *ci = &dom_cards[f->card];
+    switch (f->step) {
+    case 0:
+        ev_card(g, EVENTS_ALL, "play", f->player, f->card);
+        f->step = 1;
+        if (ci->types & T_ATTACK) {
+            push_frame(g, FR_REACT, f->card, f->player, 0);
+            return R_PUSH;
+        }
+        FALLTHROUGH;
+    case 1:
+        if (ci->cards) draw(g, f->player, ci->cards);
+        g->actions += ci->actions;
+        g->buys += ci->buys;
+        g->coins += ci->coins;
+        if (ci->d_always) mark_stay(g, f);
+        f->step = 2;
+        FALLTHROUGH;
+    default:
+        return card_special(g, f);
+    }
+}
+
+/* ---- the turn ---- */
+
+enum { TS_START, TS_ACTION, TS_ACTION_ANSWER, TS_BUY_START, TS_BUY, TS_BUY_ANSWER, TS_CLEANUP,
+       TS_CLEANUP_ANSWER };
+
+static bool game_should_end(const dom_game *g)
+{
+    if (g->supply[C_PROVINCE] == 0) return true;
+    if (dom_empty_piles(g) >= 3) return true;
+    if (g->max_turns > 0) {
+        for (int s = 0; s < g->np; s++)
+            if (g->p[s].turns < g->max_turns) return false;
+        return true;
+    }
+    return false;
+}
+
+static void cleanup(dom_game *g, int ntreasury)
+{
+    int p = g->cur;
+    dom_player *pl = &g->p[p];
+    /* last turn's Durations have done their part */
+    zmove_all(&pl->z[Z_DUR], &pl->z[Z_DISCARD]);
+    for (int k = 0; k < ntreasury; k++) zremove(&pl->z[Z_PLAY], C_TREASURY);
+    dom_zone *pz = &pl->z[Z_PLAY];
+    for (int i = 0; i < pz->n; i++) {
+        int c = pz->c[i];
+        if (pl->any_stay && pl->stay[c] > 0) {
+            pl->stay[c]--;
+            zpush(&pl->z[Z_DUR], c);
+        } else {
+            zpush(&pl->z[Z_DISCARD], c);
+        }
+    }
+    pz->n = 0;
+    if (pl->any_stay) memset(pl->stay, 0, sizeof pl->stay);
+    pl->any_stay = false;
+    zmove_all(&pl->z[Z_HAND], &pl->z[Z_DISCARD]);
+    for (int k = 0; k < ntreasury; k++) zpush(&pl->z[Z_DECK], C_TREASURY);
+    if (ntreasury) ev_simple(g, EVENTS_ALL, "treasury_topdeck", p, "count", ntreasury);
+    bool extra = g->outpost && !g->extra_turn;
+    ev_simple(g, EVENTS_ALL, "cleanup", p, NULL, 0);
+    draw(g, p, extra ? 3 : 5);
+    g->turn++;
+    if (game_should_end(g)) {
+        g->over = true;
+        if (g->evon) {
+            av *e = ev_new("game_end", -1);
+            av *sc = av_list();
+            for (int s = 0; s < g->np; s++) av_push(sc, av_int(dom_score(g, s)));
+            av_set(e, "scores", sc);
+            events_push(&g->ev, EVENTS_ALL, e);
+        }
+        return;
+    }
+    if (extra) {
+        g->extra_turn = true;
+    } else {
+        g->extra_turn = false;
+        g->cur = (g->cur + 1) % g->np;
+    }
+}
+
+static int fr_turn(dom_game *g, dom_frame *f)
+{
+    int p = g->cur;
+    dom_player *pl = &g->p[p];
+    for (;;) switch (f->step) {
+        case TS_START:
+            g->actions = 1;
+            g->buys = 1;
+            g->coins = 0;
+            g->outpost = false;
+            g->bought_victory = false;
+            pl->gained_last = 0;
+            if (!g->extra_turn) pl->turns++;
+            if (g->evon) {
+                av *e = ev_new("turn", p);
+                av_set_int(e, "turn", pl->turns);
+                av_set_bool(e, "extra", g->extra_turn);
+                events_push(&g->ev, EVENTS_ALL, e);
+            }
+            start_of_turn_durations(g);
+            f->step = TS_ACTION;
+            break;
+        case TS_ACTION: {
+            f->step = TS_BUY_START;
+            if (g->actions <= 0) break;
+            uint64_t have = 0;
+            const dom_zone *h = &pl->z[Z_HAND];
+            for (int i = 0; i < h->n; i++)
+                if (dom_cards[h->c[i]].types & T_ACTION) have |= 1ull << h->c[i];
+            if (!have) break;
+            dec_begin(g, p, DK_ACTION, PFX_PLAY);
+            for (int c = 0; c < DOM_NCARDS; c++)
+                if (have >> c & 1) dec_add(g, 0, c);
+            dec_add(g, SP_END_ACTIONS, DOM_NOCARD);
+            f->step = TS_ACTION_ANSWER;
+            dec_ask(g, 1, 1, false);
+            return R_WAIT;
+        }
+        case TS_ACTION_ANSWER: {
+            int o = ans_opt(g, 0);
+            if (dom_opt_special(o) == SP_END_ACTIONS) {
+                f->step = TS_BUY_START;
+                break;
+            }
+            int c = dom_opt_card(o);
+            g->actions--;
+            zremove(&pl->z[Z_HAND], c);
+            zpush(&pl->z[Z_PLAY], c);
+            f->step = TS_ACTION;
+            push_frame(g, FR_PLAY, c, p, 0);
+            return R_PUSH;
+        }
+        case TS_BUY_START: {
+            /* Treasures are played automatically. */
+            dom_zone *h = &pl->z[Z_HAND];
+            int j = 0;
+            uint8_t played[DOM_ZCAP];
+            int np = 0;
+            for (int i = 0; i < h->n; i++) {
+                int c = h->c[i];
+                if (dom_cards[c].types & T_TREASURE) {
+                    g->coins += dom_cards[c].coins;
+                    zpush(&pl->z[Z_PLAY], c);
+                    played[np++] = (uint8_t)c;
+                } else {
+                    h->c[j++] = (uint8_t)c;
+                }
+            }
+            h->n = (uint16_t)j;
+            if (np) ev_cards(g, EVENTS_ALL, "play_treasures", p, played, np);
+            f->step = TS_BUY;
+            break;
+        }
+        case TS_BUY:
+            f->step = TS_CLEANUP;
+            if (g->buys <= 0) break;
+            dec_begin(g, p, DK_BUY, PFX_BUY);
+            for (int i = 0; i < g->npiles; i++) {
+                int c = g->piles[i];
+                if (g->supply[c] > 0 && dom_cards[c].cost <= g->coins) dec_add(g, 0, c);
+            }
+            dec_add(g, SP_END_TURN, DOM_NOCARD);
+            f->step = TS_BUY_ANSWER;
+            if (dec_ask(g, 1, 1, false)) return R_WAIT;
+            break;
+        case TS_BUY_ANSWER: {
+            int o = ans_opt(g, 0);
+            if (dom_opt_special(o) == SP_END_TURN) {
+                f->step = TS_CLEANUP;
+                break;
+            }
+            int c = dom_opt_card(o);
+            g->coins -= dom_cards[c].cost;
+            g->buys--;
+            ev_card(g, EVENTS_ALL, "buy", p, c);
+            gain(g, p, c, TO_DISCARD);
+            if (dom_cards[c].types & T_VICTORY) g->bought_victory = true;
+            for (int k = 0; k < g->embargo[c]; k++) gain(g, p, C_CURSE, TO_DISCARD);
+            f->step = TS_BUY;
+            break;
+        }
+        case TS_CLEANUP: {
+            int nt = g->bought_victory ? 0 : dom_count(&pl->z[Z_PLAY], C_TREASURY);
+            if (nt > 0) {
+                dec_begin(g, p, DK_TREASURY, PFX_CARD);
+                for (int k = 0; k < nt; k++) dec_add(g, 0, C_TREASURY);
+                f->step = TS_CLEANUP_ANSWER;
+                dec_ask(g, 0, nt, false);
+                return R_WAIT;
+            }
+            g->nans = 0;
+            f->step = TS_CLEANUP_ANSWER;
+            break;
+        }
+        case TS_CLEANUP_ANSWER:
+            cleanup(g, g->nans);
+            return R_DONE;
+        default:
+            abort();
+        }
+}
+
+/* Runs frames until a decision is needed or the game ends. */
+static void run(dom_game *g)
+{
+    g->has_dec = false;
+    while (!g->over) {
+        if (g->sp == 0) push_frame(g, FR_TURN, 0, g->cur, 0);
+        dom_frame *f = &g->st[g->sp - 1];
+        int r = f->kind == FR_TURN ? fr_turn(g, f) : f->kind == FR_PLAY ? fr_play(g, f) : fr_react(g, f);
+        if (r == R_WAIT) return;
+        if (r == R_DONE) {
+            if (f->kind == FR_PLAY && (f->flags & F_STAYED)) {
+                if (!(f->flags & F_NOSTAY)) {
+                    g->p[f->player].stay[f->card]++;
+                    g->p[f->player].any_stay = true;
+                }
+                if (g->sp >= 2 && g->st[g->sp - 2].kind == FR_PLAY)
+                    g->st[g->sp - 2].flags |= F_CHILD_STAYED;
+            }
+            g->sp--;
+        }
+    }
+    g->has_dec = false;
+}
+
+/* ---- scoring ---- */
+
+int dom_owned(const dom_game *g, int seat)
+{
+    int n = 0;
+    for (int z = 0; z < Z_COUNT; z++) n += g->p[seat].z[z].n;
+    return n;
+}
+
+int dom_owned_count(const dom_game *g, int seat, int card)
+{
+    int n = 0;
+    for (int z = 0; z < Z_COUNT; z++) n += dom_count(&g->p[seat].z[z], card);
+    return n;
+}
+
+int dom_score(const dom_game *g, int seat)
+{
+    int vp = 0, total = 0;
+    for (int z = 0; z < Z_COUNT; z++) {
+        const dom_zone *zz = &g->p[seat].z[z];
+        total += zz->n;
+        for (int i = 0; i < zz->n; i++) vp += dom_cards[zz->c[i]].vp;
+    }
+    vp += dom_owned_count(g, seat, C_GARDENS) * (total / 10);
+    return vp;
+}
+
+int dom_empty_piles(const dom_game *g)
+{
+    int n = 0;
+    for (int i = 0; i < g->npiles; i++) n += g->supply[g->piles[i]] == 0;
+    return n;
+}
+
+/* ---- setup ---- */
+
+static const arena_option_doc dom_options[] = {
+    {"kingdom", "random|first-game|high-seas|buried-treasure|shipwrecks|reach-for-tomorrow|"
+                "repetition|give-and-take|<10 comma-separated card names>",
+     "random", "the 10 kingdom cards"},
+    {"max_turns", "integer 0..1000", "100",
+     "game ends after every player took this many turns (Outpost turns not counted); 0 = none"},
+    {0},
+};
+
+static void list_valid(char *err, size_t errlen, const char *prefix)
+{
+    size_t off = (size_t)snprintf(err, errlen, "%s; valid cards:", prefix);
+    for (int c = DOM_FIRST_KINGDOM; c < DOM_NCARDS && off < errlen; c++)
+        off += (size_t)snprintf(err + off, errlen - off, "%s %s", c == DOM_FIRST_KINGDOM ? "" : ",",
+                                dom_cards[c].name);
+    if (off < errlen)
+        off += (size_t)snprintf(err + off, errlen - off, "; named sets: random");
+    for (int i = 0; i < dom_n_kingdom_sets && off < errlen; i++)
+        off += (size_t)snprintf(err + off, errlen - off, ", %s", dom_kingdom_sets[i].id);
+}
+
+/* Parses the kingdom setting into k[10]; random uses the game rng. */
+static bool parse_kingdom(const char *v, dom_game *g, char *err, size_t errlen)
+{
+    if (strcmp(v, "random") == 0) {
+        int pool[DOM_N_KINGDOM_CARDS];
+        for (int i = 0; i < DOM_N_KINGDOM_CARDS; i++) pool[i] = DOM_FIRST_KINGDOM + i;
+        for (int i = 0; i < 10; i++) {
+            int j = i + (int)arena_rng_below(&g->rng, (uint32_t)(DOM_N_KINGDOM_CARDS - i));
+            int t = pool[i];
+            pool[i] = pool[j];
+            pool[j] = t;
+            g->kingdom[i] = (uint8_t)pool[i];
+        }
+        snprintf(g->kingdom_id, sizeof g->kingdom_id, "random");
+        return true;
+    }
+    for (int i = 0; i < dom_n_kingdom_sets; i++)
+        if (strcmp(v, dom_kingdom_sets[i].id) == 0) {
+            memcpy(g->kingdom, dom_kingdom_sets[i].cards, 10);
+            snprintf(g->kingdom_id, sizeof g->kingdom_id, "%s", v);
+            return true;
+        }
+    if (!strchr(v, ',')) {
+        char msg[128];
+        snprintf(msg, sizeof msg, "unknown kingdom '%.60s' (give a named set or 10 cards)", v);
+        list_valid(err, errlen, msg);
+        return false;
+    }
+    int n = 0;
+    const char *s = v;
+    uint64_t seen = 0;
+    while (*s) {
+        const char *e = strchr(s, ',');
+        size_t len = e ? (size_t)(e - s) : strlen(s);
+        while (len && (*s == ' ')) s++, len--;
+        while (len && s[len - 1] == ' ') len--;
+        char name[40];
+        if (len >= sizeof name) len = sizeof name - 1;
+        memcpy(name, s, len);
+        name[len] = 0;
+        int c = dom_card_by_name(name);
+        if (c < DOM_FIRST_KINGDOM) {
+            char msg[128];
+            snprintf(msg, sizeof msg, "unknown kingdom card '%s'", name);
+            list_valid(err, errlen, msg);
+            return false;
+        }
+        if (seen >> c & 1) {
+            snprintf(err, errlen, "kingdom card '%s' given twice", name);
+            return false;
+        }
+        seen |= 1ull << c;
+        if (n >= 10) {
+            snprintf(err, errlen, "kingdom needs exactly 10 cards, got more");
+            return false;
+        }
+        g->kingdom[n++] = (uint8_t)c;
+        if (!e) break;
+        s = e + 1;
+    }
+    if (n != 10) {
+        snprintf(err, errlen, "kingdom needs exactly 10 cards, got %d", n);
+        return false;
+    }
+    snprintf(g->kingdom_id, sizeof g->kingdom_id, "custom");
+    return true;
+}
+
+static arena_game *dom_create(const arena_setting *set, size_t nset, uint64_t seed, int players,
+                              unsigned flags, char *err, size_t errlen)
+{
+    if (players < 2 || players > 4) {
+        snprintf(err, errlen, "dominion is for 2 to 4 players, not %d", players);
+        return NULL;
+    }
+    const char *kingdom = "random";
+    long max_turns = 100;
+    for (size_t i = 0; i < nset; i++) {
+        if (strcmp(set[i].key, "kingdom") == 0) {
+            kingdom = set[i].value;
+        } else if (strcmp(set[i].key, "max_turns") == 0) {
+            char *end;
+            max_turns = strtol(set[i].value, &end, 10);
+            if (!*set[i].value || *end || max_turns < 0 || max_turns > 1000) {
+                snprintf(err, errlen, "max_turns must be an integer from 0 to 1000");
+                return NULL;
+            }
+        } else {
+            snprintf(err, errlen, "dominion has no setting '%s' (known: kingdom, max_turns)",
+                     set[i].key);
+            return NULL;
+        }
+    }
+    dom_game *g = xcalloc(1, sizeof *g);
+    g->base.vt = &dominion_game;
+    g->np = players;
+    g->max_turns = (int)max_turns;
+    arena_rng_seed(&g->rng, seed);
+    g->evon = !(flags & ARENA_GAME_NO_EVENTS);
+    g->ev.disabled = !g->evon;
+    if (!parse_kingdom(kingdom, g, err, errlen)) {
+        free(g);
+        return NULL;
+    }
+    int big = players > 2;
+    g->supply[C_COPPER] = (uint8_t)(60 - 7 * players);
+    g->supply[C_SILVER] = 40;
+    g->supply[C_GOLD] = 30;
+    g->supply[C_ESTATE] = big ? 12 : 8;
+    g->supply[C_DUCHY] = big ? 12 : 8;
+    g->supply[C_PROVINCE] = big ? 12 : 8;
+    g->supply[C_CURSE] = (uint8_t)(10 * (players - 1));
+    for (int c = 0; c < DOM_FIRST_KINGDOM; c++) g->in_supply[c] = true;
+    for (int i = 0; i < 10; i++) {
+        int c = g->kingdom[i];
+        g->in_supply[c] = true;
+        g->supply[c] = (dom_cards[c].types & T_VICTORY) ? (big ? 12 : 8) : 10;
+    }
+    for (int s = 0; s < players; s++) {
+        dom_player *pl = &g->p[s];
+        for (int k = 0; k < 7; k++) zpush(&pl->z[Z_DISCARD], C_COPPER);
+        for (int k = 0; k < 3; k++) zpush(&pl->z[Z_DISCARD], C_ESTATE);
+        draw(g, s, 5);
+    }
+    for (int c = 0; c < DOM_NCARDS; c++) {
+        g->total_cards += g->supply[c];
+        if (g->in_supply[c]) g->piles[g->npiles++] = (uint8_t)c;
+    }
+    g->total_cards += 10 * players;
+    run(g);
+    return &g->base;
+}
+
+static arena_game *dom_clone(const arena_game *gg)
+{
+    dom_game *c = xmalloc(sizeof *c);
+    memcpy(c, gg, sizeof *c);
+    memset(&c->ev, 0, sizeof c->ev);
+    c->ev.disabled = 1;
+    c->evon = false;
+    return &c->base;
+}
+
+static void dom_free(arena_game *gg)
+{
+    dom_game *g = (dom_game *)gg;
+    events_free(&g->ev);
+    free(g);
+}
+
+static bool dom_get_decision(const arena_game *gg, arena_decision *d)
+{
+    const dom_game *g = (const dom_game *)gg;
+    if (g->over || !g->has_dec) return false;
+    d->seat = g->dec.seat;
+    d->kind = kind_names[g->dec.kind];
+    d->n_options = g->dec.n;
+    d->pick_min = g->dec.pmin;
+    d->pick_max = g->dec.pmax;
+    d->pick_ordered = g->dec.ordered;
+    d->turn = g->turn + 1;
+    return true;
+}
+
+static void dom_label(const arena_game *gg, int i, char *buf, size_t len)
+{
+    const dom_game *g = (const dom_game *)gg;
+    if (i < 0 || i >= g->dec.n) {
+        snprintf(buf, len, "?");
+        return;
+    }
+    int o = g->dec.opt[i], sp = dom_opt_special(o), c = dom_opt_card(o);
+    if (sp) {
+        if (c == DOM_NOCARD)
+            snprintf(buf, len, "%s", special_words[sp]);
+        else
+            snprintf(buf, len, "%s:%s", special_words[sp], dom_cards[c].name);
+        return;
+    }
+    int copy = 1; /* several copies of one card: "card:Copper", "card:Copper#2", ... */
+    for (int j = 0; j < i; j++) copy += g->dec.opt[j] == o;
+    if (copy == 1)
+        snprintf(buf, len, "%s%s", prefixes[g->dec.prefix], dom_cards[c].name);
+    else
+        snprintf(buf, len, "%s%s#%d", prefixes[g->dec.prefix], dom_cards[c].name, copy);
+}
+
+static void dom_prompt(const arena_game *gg, char *buf, size_t len)
+{
+    const dom_game *g = (const dom_game *)gg;
+    if (!g->has_dec) {
+        snprintf(buf, len, "game over");
+        return;
+    }
+    const dom_decision *d = &g->dec;
+    snprintf(buf, len, "%s: pick %d to %d%s (actions %d, buys %d, coins %d)", kind_names[d->kind],
+             d->pmin, d->pmax, d->ordered ? " in order" : "", g->actions, g->buys, g->coins);
+}
+
+static bool dom_apply(arena_game *gg, const int *choice, int n)
+{
+    dom_game *g = (dom_game *)gg;
+    if (g->over || !g->has_dec) return false;
+    const dom_decision *d = &g->dec;
+    if (n < d->pmin || n > d->pmax) return false;
+    uint8_t used[DOM_OPTCAP] = {0};
+    for (int i = 0; i < n; i++) {
+        if (choice[i] < 0 || choice[i] >= d->n || used[choice[i]]) return false;
+        used[choice[i]] = 1;
+        g->ans[i] = (int16_t)choice[i];
+    }
+    g->nans = n;
+    run(g);
+    return true;
+}
+
+static size_t dom_event_count(const arena_game *gg) { return ((const dom_game *)gg)->ev.len; }
+
+static const av *dom_event(const arena_game *gg, size_t i, int seat)
+{
+    return events_get(&((const dom_game *)gg)->ev, i, seat);
+}
+
+static av *dom_settings(const arena_game *gg)
+{
+    const dom_game *g = (const dom_game *)gg;
+    av *m = av_map();
+    av_set_str(m, "kingdom_id", g->kingdom_id);
+    av *k = av_list();
+    for (int i = 0; i < 10; i++) av_push(k, av_str(dom_cards[g->kingdom[i]].name));
+    av_set(m, "kingdom", k);
+    av_set_int(m, "max_turns", g->max_turns);
+    return m;
+}
+
+static void dom_result(const arena_game *gg, arena_result *r)
+{
+    const dom_game *g = (const dom_game *)gg;
+    memset(r, 0, sizeof *r);
+    r->over = g->over;
+    int64_t tb[ARENA_MAX_SEATS] = {0};
+    int maxt = 0;
+    for (int s = 0; s < g->np; s++) {
+        r->scores[s] = dom_score(g, s);
+        tb[s] = g->p[s].turns;
+        if (g->p[s].turns > maxt) maxt = g->p[s].turns;
+    }
+    r->turns = maxt;
+    if (g->over) arena_rank_by_score(g->np, r->scores, tb, r->ranks);
+}
+
+av *dom_view(const arena_game *gg, int seat);
+
+const arena_game_vt dominion_game = {
+    .name = "dominion",
+    .title = "Dominion (Base + Seaside, 1st editions)",
+    .min_players = 2,
+    .max_players = 4,
+    .options = dom_options,
+    .create = dom_create,
+    .clone = dom_clone,
+    .free = dom_free,
+    .decision = dom_get_decision,
+    .label = dom_label,
+    .prompt = dom_prompt,
+    .apply = dom_apply,
+    .view = dom_view,
+    .event_count = dom_event_count,
+    .event = dom_event,
+    .settings = dom_settings,
+    .result = dom_result,
+};
+
+void dom_test_begin_turn(dom_game *g, int seat)
+{
+    g->cur = seat;
+    g->sp = 0;
+    g->extra_turn = false;
+    run(g);
+}

@@ -1,0 +1,233 @@
+/* Card sets: expanding a type table into card instances, and the card-file
+ * loader behind `--set cards=FILE`. Every error is one line naming the file,
+ * the line and the field. */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+#include "xibalba.h"
+
+static bool is_event_effect(int e) { return e >= XE_EV_TRIBUTE; }
+
+/* Checks one type; returns the name of the offending field or NULL. */
+static const char *check_type(const xb_card_type *t, const char **why)
+{
+    if (t->name[0] == '\0') return *why = "missing", "name";
+    if (t->cost < 1 || t->cost > 30) return *why = "must be 1..30", "cost";
+    if (t->faction >= XB_FACTIONS) return *why = "must be 0..7", "faction";
+    if (t->copies < 1 || t->copies > 64) return *why = "must be 1..64", "copies";
+    if (t->arg > 10) return *why = "must be 0..10", "arg";
+    if (t->effect == XE_NONE || t->effect >= XE_EFFECTS) return *why = "unknown", "effect";
+    if ((t->family == XB_EVENT) != is_event_effect(t->effect))
+        return *why = "events need an ev_* effect and only events may have one", "effect";
+    if (t->family == XB_SOLDIER) {
+        if (t->str < 1 || t->str > 20) return *why = "must be 1..20", "str";
+        if (t->res < 1 || t->res > 20) return *why = "must be 1..20", "res";
+        if (t->par > 5) return *why = "must be 0..5", "par";
+    }
+    return NULL;
+}
+
+bool xb_cardset_build(xb_cardset *cs, const xb_card_type *types, int n, char *err, size_t errlen)
+{
+    memset(cs, 0, sizeof *cs);
+    if (n > XB_MAX_TYPES) {
+        snprintf(err, errlen, "too many card types (%d, at most %d)", n, XB_MAX_TYPES);
+        return false;
+    }
+    for (int i = 0; i < n; i++) {
+        const char *why, *field = check_type(&types[i], &why);
+        if (field) {
+            snprintf(err, errlen, "card '%s': field '%s' %s", types[i].name, field, why);
+            return false;
+        }
+        cs->t[i] = types[i];
+        cs->fam_count[types[i].family] += types[i].copies;
+    }
+    cs->n_types = n;
+    static const int need[XB_FAMILIES] = {3, 1, 1, 1};
+    for (int f = 0; f < XB_FAMILIES; f++) {
+        if (cs->fam_count[f] > XB_FAM_MAX || cs->fam_count[f] < need[f]) {
+            snprintf(err, errlen, "%s cards: %d copies, need %d..%d", xb_family_names[f],
+                     cs->fam_count[f], need[f], XB_FAM_MAX);
+            return false;
+        }
+    }
+    /* Instances grouped by family in table order, so ids are stable. */
+    for (int f = 0; f < XB_FAMILIES; f++)
+        for (int i = 0; i < n; i++)
+            if (cs->t[i].family == f)
+                for (int k = 0; k < cs->t[i].copies; k++) cs->type_of[cs->n_cards++] = (int16_t)i;
+    return true;
+}
+
+static int find_name(const char *const *names, int n, const char *s)
+{
+    for (int i = 0; i < n; i++)
+        if (strcmp(names[i], s) == 0) return i;
+    return -1;
+}
+
+static bool parse_int(const char *s, int lo, int hi, int *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (*s == '\0' || *end != '\0' || errno || v < lo || v > hi) return false;
+    *out = (int)v;
+    return true;
+}
+
+bool xb_cardset_load(xb_cardset *cs, const char *path, char *err, size_t errlen)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+        return false;
+    }
+    xb_card_type *types = xcalloc(XB_MAX_TYPES + 1, sizeof *types);
+    int n = 0, lineno = 0;
+    char line[1024];
+    bool ok = true;
+    while (ok && fgets(line, sizeof line, f)) {
+        lineno++;
+        char *p = line;
+        while (isspace((unsigned char)*p)) p++;
+        if (*p == '\0' || *p == '#') continue;
+        if (n == XB_MAX_TYPES) {
+            snprintf(err, errlen, "%s:%d: more than %d card types", path, lineno, XB_MAX_TYPES);
+            ok = false;
+            break;
+        }
+        xb_card_type *t = &types[n];
+        memset(t, 0, sizeof *t);
+        t->copies = 1;
+        /* family word */
+        char *w = p;
+        while (*p && !isspace((unsigned char)*p)) p++;
+        if (*p) *p++ = '\0';
+        int fam = find_name(xb_family_names, XB_FAMILIES, w);
+        if (fam < 0) {
+            snprintf(err, errlen, "%s:%d: field 'family': unknown '%s' (soldier|civilian|building|event)",
+                     path, lineno, w);
+            ok = false;
+            break;
+        }
+        t->family = (uint8_t)fam;
+        t->phase = fam == XB_EVENT ? XB_PH_ACTION : XB_PHASES;
+        bool seen_effect = false, seen_cost = false, seen_str = false, seen_res = false,
+             seen_par = false;
+        while (ok) {
+            while (isspace((unsigned char)*p)) p++;
+            if (*p == '\0' || *p == '#') break;
+            char *key = p;
+            while (*p && *p != '=' && !isspace((unsigned char)*p)) p++;
+            if (*p != '=') {
+                snprintf(err, errlen, "%s:%d: field '%.*s': expected key=value", path, lineno,
+                         (int)(p - key), key);
+                ok = false;
+                break;
+            }
+            *p++ = '\0';
+            char *val = p;
+            if (*p == '"') {
+                val = ++p;
+                while (*p && *p != '"') p++;
+                if (*p != '"') {
+                    snprintf(err, errlen, "%s:%d: field '%s': unterminated quote", path, lineno, key);
+                    ok = false;
+                    break;
+                }
+                *p++ = '\0';
+            } else {
+                while (*p && !isspace((unsigned char)*p)) p++;
+                if (*p) *p++ = '\0';
+            }
+            int v = 0;
+            bool good = true;
+            const char *expect = "";
+            char buf[32];
+            if (strcmp(key, "name") == 0) {
+                good = val[0] != '\0' && strlen(val) < sizeof t->name;
+                expect = "1..31 characters";
+                if (good) snprintf(t->name, sizeof t->name, "%s", val);
+            } else if (strcmp(key, "phase") == 0) {
+                v = find_name(xb_phase_names, XB_PHASES, val);
+                good = v >= 0;
+                expect = "effect|dice|action|permanent";
+                if (good) t->phase = (uint8_t)v;
+            } else if (strcmp(key, "effect") == 0) {
+                v = find_name(xb_effect_names, XE_EFFECTS, val);
+                good = v > 0;
+                expect = "an effect name listed in docs/games/xibalba.md";
+                if (good) t->effect = (uint8_t)v, seen_effect = true;
+            } else {
+                static const struct {
+                    const char *key;
+                    int lo, hi;
+                } ints[] = {{"faction", 0, 7}, {"cost", 1, 30}, {"arg", 0, 10},  {"str", 1, 20},
+                            {"res", 1, 20},    {"par", 0, 5},   {"copies", 1, 64}};
+                int k = -1;
+                for (int i = 0; i < (int)(sizeof ints / sizeof ints[0]); i++)
+                    if (strcmp(key, ints[i].key) == 0) k = i;
+                if (k < 0) {
+                    snprintf(err, errlen, "%s:%d: field '%s': unknown field", path, lineno, key);
+                    ok = false;
+                    break;
+                }
+                snprintf(buf, sizeof buf, "an integer %d..%d", ints[k].lo, ints[k].hi);
+                expect = buf;
+                good = parse_int(val, ints[k].lo, ints[k].hi, &v);
+                if (good) {
+                    switch (k) {
+                    case 0: t->faction = (uint8_t)v; break;
+                    case 1: t->cost = (uint8_t)v, seen_cost = true; break;
+                    case 2: t->arg = (uint8_t)v; break;
+                    case 3: t->str = (uint8_t)v, seen_str = true; break;
+                    case 4: t->res = (uint8_t)v, seen_res = true; break;
+                    case 5: t->par = (uint8_t)v, seen_par = true; break;
+                    default: t->copies = (uint8_t)v; break;
+                    }
+                }
+            }
+            if (!good) {
+                snprintf(err, errlen, "%s:%d: field '%s': bad value '%s' (expected %s)", path,
+                         lineno, key, val, expect);
+                ok = false;
+            }
+        }
+        if (!ok) break;
+        const char *missing = t->name[0] == '\0'        ? "name"
+                              : !seen_cost              ? "cost"
+                              : t->phase == XB_PHASES   ? "phase"
+                              : !seen_effect            ? "effect"
+                              : fam != XB_SOLDIER       ? NULL
+                              : !seen_str               ? "str"
+                              : !seen_res               ? "res"
+                              : !seen_par               ? "par"
+                                                        : NULL;
+        if (missing) {
+            snprintf(err, errlen, "%s:%d: field '%s': missing", path, lineno, missing);
+            ok = false;
+            break;
+        }
+        const char *why, *field = check_type(t, &why);
+        if (field) {
+            snprintf(err, errlen, "%s:%d: field '%s': %s", path, lineno, field, why);
+            ok = false;
+            break;
+        }
+        n++;
+    }
+    fclose(f);
+    if (ok) {
+        char inner[200];
+        ok = xb_cardset_build(cs, types, n, inner, sizeof inner);
+        if (!ok) snprintf(err, errlen, "%s:%d: field 'copies': %s", path, lineno, inner);
+    }
+    free(types);
+    return ok;
+}

@@ -1,0 +1,570 @@
+/* Xibalba presentation: option labels, prompts, views, events, settings.
+ * Everything at the table is public except deck order, so every event is
+ * public; views hide deck order and the lower cards of other players'
+ * stacks (only the top card of a stack shows). */
+#include <stdio.h>
+#include <string.h>
+
+#include "xb_internal.h"
+
+static const char *loc_name(int loc)
+{
+    static const char *const names[] = {"squad", "ark", "slot1", "slot2", "slot3", "slot4"};
+    return names[loc];
+}
+
+static const char *cname(const xb_game *g, int card) { return card < 0 ? "-" : xb_type(g, card)->name; }
+
+void xb_label_opt(const xb_game *g, const xb_opt *o, char *buf, size_t len)
+{
+    switch (o->op) {
+    case OP_END: snprintf(buf, len, "end"); break;
+    case OP_COLLECT: snprintf(buf, len, "collect:%d:%s", o->a, xb_face_names[g->act[o->a].face]); break;
+    case OP_PARAGON: snprintf(buf, len, "paragon:%d:%s", o->a, xb_face_names[g->act[o->a].face]); break;
+    case OP_ATTACK_ARK: snprintf(buf, len, "attack:ark"); break;
+    case OP_ATTACK_BASE: snprintf(buf, len, "attack:base:%d", o->a); break;
+    case OP_ENTER: snprintf(buf, len, "enter_ark"); break;
+    case OP_BUY:
+        snprintf(buf, len, "buy:%s:%d:%s", xb_family_names[o->a], o->b, cname(g, g->market[o->a][o->b]));
+        break;
+    case OP_DISCARD_MARKET:
+        snprintf(buf, len, "discard:market:%s:%d:%s", xb_family_names[o->a], o->b,
+                 cname(g, g->market[o->a][o->b]));
+        break;
+    case OP_DISCARD_OWN:
+        snprintf(buf, len, "discard:%s:%s", loc_name(o->a), cname(g, xb_card_at(g, g->cur, o->a)));
+        break;
+    case OP_REORG: snprintf(buf, len, "reorganize"); break;
+    case OP_MEDICINE: snprintf(buf, len, "medicine"); break;
+    case OP_WEAPON: snprintf(buf, len, "weapon_tech"); break;
+    case OP_TACTICAL: snprintf(buf, len, "tactical_attack"); break;
+    case OP_HARVEST: snprintf(buf, len, "harvest"); break;
+    case OP_UPGRADE: snprintf(buf, len, "upgrade:%d", g->p[g->cur].level + 2); break;
+    case OP_USE:
+        snprintf(buf, len, "use:slot%d:%s", o->a + 1, cname(g, xb_card_at(g, g->cur, XB_LOC_SLOT0 + o->a)));
+        break;
+    case OP_EFFECT:
+        snprintf(buf, len, "effect:%s:%s", loc_name(o->a), cname(g, xb_card_at(g, g->cur, o->a)));
+        break;
+    case OP_POOL: snprintf(buf, len, "pool:res%d:atk%d", o->a, o->b); break;
+    case OP_KEEP: snprintf(buf, len, "keep:%d:%s", o->a, xb_face_names[g->roll[o->a].face]); break;
+    case OP_DIE: snprintf(buf, len, "die:%d:%s", o->a, xb_face_names[g->act[o->a].face]); break;
+    case OP_BLOCK:
+        snprintf(buf, len, "block:%s", cname(g, xb_card_at(g, g->atk_target, XB_LOC_SQUAD)));
+        break;
+    case OP_NOBLOCK: snprintf(buf, len, "no_block"); break;
+    case OP_DESTROY:
+        snprintf(buf, len, "destroy:%d:slot%d:%s", o->a, o->b + 1,
+                 cname(g, xb_card_at(g, o->a, XB_LOC_SLOT0 + o->b)));
+        break;
+    case OP_PLACE: snprintf(buf, len, "place:slot%d", o->a + 1); break;
+    case OP_REORG_DONE: snprintf(buf, len, "done"); break;
+    case OP_MOVE: {
+        const xb_player *p = &g->p[g->cur];
+        const xb_stack *st = o->a == XB_LOC_SQUAD ? &p->squad : &p->slot[o->a - XB_LOC_SLOT0];
+        snprintf(buf, len, "move:%s:%d:%s:%s", loc_name(o->a), o->b, loc_name(o->c),
+                 cname(g, st->c[st->n - 1 - o->b]));
+        break;
+    }
+    default: snprintf(buf, len, "?"); break;
+    }
+}
+
+void xb_label(const arena_game *gg, int i, char *buf, size_t len)
+{
+    const xb_game *g = (const xb_game *)gg;
+    xb_opt o[XB_OPT_MAX];
+    int n = xb_options(g, o);
+    if (i < 0 || i >= n) {
+        snprintf(buf, len, "?");
+        return;
+    }
+    xb_label_opt(g, &o[i], buf, len);
+}
+
+void xb_prompt(const arena_game *gg, char *buf, size_t len)
+{
+    const xb_game *g = (const xb_game *)gg;
+    const xb_player *p = &g->p[g->cur];
+    switch (g->step) {
+    case XS_EFFECT: snprintf(buf, len, "choose the next EFFECT card to resolve (all are mandatory)"); break;
+    case XS_POOL: snprintf(buf, len, "choose your dice pool (%d dice, at most 4 of a type)", xb_pool_size(g, g->cur)); break;
+    case XS_DICE_EFFECT: snprintf(buf, len, "choose the next DICE card to resolve (all are mandatory)"); break;
+    case XS_KEEP:
+        snprintf(buf, len, "choose dice to keep in the action pool; the rest are re-rolled (%d re-rolls left)",
+                 g->rerolls_left);
+        break;
+    case XS_ACTION: snprintf(buf, len, "choose an action (resources %d, paragon %d)", p->res, p->par); break;
+    case XS_ATTACK_DICE: snprintf(buf, len, "choose the attack dice for this attack"); break;
+    case XS_BLOCK:
+        snprintf(buf, len, "seat %d attacks your base with strength %d: block with your active soldier?",
+                 g->cur, g->atk_strength);
+        break;
+    case XS_DESTROY: snprintf(buf, len, "choose an upgrade card to destroy"); break;
+    case XS_PLACE: snprintf(buf, len, "choose a slot for %s", cname(g, g->place_card)); break;
+    case XS_REORG: snprintf(buf, len, "reorganize: move a card to the top of a stack, or done (%d moves left)", g->reorg_left); break;
+    default: snprintf(buf, len, "game over"); break;
+    }
+}
+
+/* ------------------------------------------------------------- views */
+
+static av *card_list(const xb_game *g, const xb_stack *s)
+{
+    av *l = av_list();
+    for (int i = s->n - 1; i >= 0; i--) av_push(l, av_str(cname(g, s->c[i])));
+    return l;
+}
+
+static av *dice_list(const xb_die *d, int n)
+{
+    av *l = av_list();
+    for (int i = 0; i < n; i++) av_push(l, av_str(xb_face_names[d[i].face]));
+    return l;
+}
+
+static av *stack_view(const xb_game *g, const xb_stack *s, bool full)
+{
+    av *m = av_map();
+    av_set_int(m, "count", s->n);
+    if (full)
+        av_set(m, "cards", card_list(g, s));
+    else
+        av_set(m, "top", s->n ? av_str(cname(g, s->c[s->n - 1])) : av_nil());
+    return m;
+}
+
+av *xb_view(const arena_game *gg, int seat)
+{
+    const xb_game *g = (const xb_game *)gg;
+    av *v = av_map();
+    static const char *const kinds[] = {"effect_order", "dice_pool", "dice_effect_order", "keep",
+                                        "action", "attack_dice", "block", "destroy", "place",
+                                        "reorganize", "over"};
+    av_set_str(v, "mode", g->apocalypse ? "apocalypse" : "normal");
+    av_set_int(v, "target", g->target);
+    av_set_int(v, "turn", g->turns + 1);
+    av_set_int(v, "round", g->turns / g->players + 1);
+    av_set_int(v, "max_rounds", g->max_rounds);
+    av_set_int(v, "current", g->cur);
+    av_set_int(v, "start_player", g->start_player);
+    av_set_str(v, "step", kinds[g->step]);
+    if (seat >= 0) av_set_int(v, "seat", seat);
+    av *ark = av_map();
+    av_set(ark, "card", g->ark_card >= 0 ? av_str(cname(g, g->ark_card)) : av_nil());
+    av_set_int(ark, "owner", g->ark_owner);
+    av_set_int(ark, "life", g->ark_life);
+    av_set_int(ark, "max_life", xb_ark_max(g));
+    av_set(v, "ark", ark);
+    av *market = av_map(), *decks = av_map();
+    for (int f = 0; f < XB_FAMILIES; f++) {
+        av *l = av_list();
+        for (int k = 0; k < g->market_slots; k++) {
+            int c = g->market[f][k];
+            av_push(l, c >= 0 ? av_str(cname(g, c)) : av_nil());
+        }
+        av_set(market, xb_family_names[f], l);
+        av *d = av_map();
+        av_set_int(d, "deck", g->deck[f].n);
+        av_set(d, "discard", card_list(g, &g->discard[f])); /* face-up pile */
+        if (seat < 0) av_set(d, "deck_order", card_list(g, &g->deck[f]));
+        av_set(decks, xb_family_names[f], d);
+    }
+    av_set(v, "market", market);
+    av_set(v, "decks", decks);
+    av *players = av_list();
+    for (int s = 0; s < g->players; s++) {
+        const xb_player *p = &g->p[s];
+        bool full = seat < 0 || seat == s;
+        av *m = av_map();
+        av_set_str(m, "faction", xb_factions[p->faction].name);
+        av_set_int(m, "faction_id", p->faction);
+        av_set_int(m, "level", p->level + 1);
+        av_set_int(m, "resources", p->res);
+        av_set_int(m, "paragon", p->par);
+        av_set_int(m, "resistance", xb_base_resistance(g, s));
+        av_set_int(m, "productivity", xb_productivity(g, s));
+        av_set_bool(m, "upgraded", p->upgraded);
+        av_set(m, "squad", stack_view(g, &p->squad, full));
+        av *slots = av_list();
+        for (int k = 0; k < XB_SLOTS; k++) {
+            av *sv = stack_view(g, &p->slot[k], full);
+            av_set_bool(sv, "open", k <= p->level);
+            av_push(slots, sv);
+        }
+        av_set(m, "slots", slots);
+        av_push(players, m);
+    }
+    av_set(v, "players", players);
+    av *dice = av_map();
+    av_set(dice, "pool", dice_list(g->roll, g->n_roll));
+    av_set(dice, "action_pool", dice_list(g->act, g->n_act));
+    av_set_int(dice, "rerolls_left", g->rerolls_left);
+    av_set(v, "dice", dice);
+    if (g->step == XS_EFFECT || g->step == XS_DICE_EFFECT) {
+        av *l = av_list();
+        for (int i = 0; i < g->n_pending; i++) av_push(l, av_str(loc_name(g->pending[i])));
+        av_set(v, "pending_effects", l);
+    }
+    if (g->step == XS_ATTACK_DICE || g->step == XS_BLOCK) {
+        av *a = av_map();
+        av_set(a, "target", g->atk_target < 0 ? av_str("ark") : av_int(g->atk_target));
+        if (g->step == XS_BLOCK) av_set_int(a, "strength", g->atk_strength);
+        av_set(v, "attack", a);
+    }
+    if (g->place_card >= 0) av_set_str(v, "placing", cname(g, g->place_card));
+    if (g->step == XS_REORG) av_set_int(v, "reorganize_moves_left", g->reorg_left);
+    if (g->step == XS_OVER) {
+        av_set_int(v, "winner", g->winner);
+        av_set_bool(v, "turn_limit", g->limit_reached);
+    }
+    return v;
+}
+
+av *xb_settings(const arena_game *gg)
+{
+    const xb_game *g = (const xb_game *)gg;
+    av *m = av_map();
+    av_set_str(m, "mode", g->apocalypse ? "apocalypse" : "normal");
+    av_set_int(m, "target", g->target);
+    av_set_int(m, "max_rounds", g->max_rounds);
+    av_set_str(m, "cards", g->cards_name);
+    av *types = av_list();
+    for (int i = 0; i < g->cs.n_types; i++) {
+        const xb_card_type *t = &g->cs.t[i];
+        av *c = av_map();
+        av_set_str(c, "name", t->name);
+        av_set_str(c, "family", xb_family_names[t->family]);
+        av_set_int(c, "faction", t->faction);
+        av_set_int(c, "cost", t->cost);
+        av_set_str(c, "phase", xb_phase_names[t->phase]);
+        av_set_str(c, "effect", xb_effect_names[t->effect]);
+        av_set_int(c, "arg", t->arg);
+        if (t->family == XB_SOLDIER) {
+            av_set_int(c, "str", t->str);
+            av_set_int(c, "res", t->res);
+            av_set_int(c, "par", t->par);
+        }
+        av_set_int(c, "copies", t->copies);
+        av_push(types, c);
+    }
+    av_set(m, "card_types", types);
+    av *facs = av_list();
+    for (int i = 0; i < XB_FACTIONS; i++) {
+        const xb_faction *f = &xb_factions[i];
+        av *c = av_map();
+        av_set_str(c, "name", f->name);
+        av *uc = av_list(), *rs = av_list(), *pr = av_list();
+        for (int l = 0; l < XB_LEVELS; l++) {
+            if (l) av_push(uc, av_int(f->upgrade_cost[l]));
+            av_push(rs, av_int(f->resistance[l]));
+            av_push(pr, av_int(f->productivity[l]));
+        }
+        av_set(c, "upgrade_cost", uc);
+        av_set(c, "resistance", rs);
+        av_set(c, "productivity", pr);
+        av_set_int(c, "discard", f->discard);
+        av_set_int(c, "reorganize", f->reorganize);
+        av_set_int(c, "medicine", f->medicine);
+        av_set_int(c, "weapon_tech", f->weapon_tech);
+        av_set_int(c, "tactical_attack", f->tactical);
+        av_set_int(c, "harvest", f->harvest);
+        av_push(facs, c);
+    }
+    av_set(m, "factions", facs);
+    av *dice = av_map();
+    static const char *const dn[] = {"resource", "attack", "paragon"};
+    for (int k = 0; k < 3; k++) {
+        av *l = av_list();
+        for (int i = 0; i < 6; i++) av_push(l, av_str(xb_face_names[xb_die_faces[k][i]]));
+        av_set(dice, dn[k], l);
+    }
+    av_set(m, "dice", dice);
+    return m;
+}
+
+/* ------------------------------------------------------------- events */
+
+static av *ev(xb_game *g, const char *type)
+{
+    if (g->ev.disabled) return NULL;
+    av *e = av_map();
+    av_set_str(e, "type", type);
+    return e;
+}
+
+static void push_ev(xb_game *g, av *e) { events_push(&g->ev, EVENTS_ALL, e); }
+
+void xb_ev_setup(xb_game *g)
+{
+    av *e = ev(g, "setup");
+    if (!e) return;
+    av_set_str(e, "ark_card", cname(g, g->ark_card));
+    av_set_int(e, "ark_life", g->ark_life);
+    av *f = av_list();
+    for (int s = 0; s < g->players; s++) av_push(f, av_str(xb_factions[g->p[s].faction].name));
+    av_set(e, "factions", f);
+    av_set_int(e, "target", g->target);
+    push_ev(g, e);
+}
+
+void xb_ev_start_roll(xb_game *g, const bool *in, const int *roll)
+{
+    av *e = ev(g, "start_roll");
+    if (!e) return;
+    av *l = av_list();
+    for (int s = 0; s < g->players; s++) av_push(l, in[s] ? av_int(roll[s]) : av_nil());
+    av_set(e, "rolls", l);
+    push_ev(g, e);
+}
+
+void xb_ev_turn(xb_game *g)
+{
+    av *e = ev(g, "turn_start");
+    if (!e) return;
+    av_set_int(e, "seat", g->cur);
+    av_set_int(e, "turn", g->turns + 1);
+    av_set_int(e, "productivity", xb_productivity(g, g->cur));
+    push_ev(g, e);
+}
+
+void xb_ev_paragon(xb_game *g, int s, int delta, const char *why)
+{
+    av *e = ev(g, "paragon");
+    if (!e) return;
+    av_set_int(e, "seat", s);
+    av_set_int(e, "delta", delta);
+    av_set_int(e, "total", g->p[s].par);
+    av_set_str(e, "source", why);
+    push_ev(g, e);
+}
+
+void xb_ev_over(xb_game *g, const char *reason)
+{
+    av *e = ev(g, "game_over");
+    if (!e) return;
+    av_set_str(e, "reason", reason);
+    av_set_int(e, "winner", g->winner);
+    push_ev(g, e);
+}
+
+void xb_ev_reshuffle(xb_game *g, int fam)
+{
+    av *e = ev(g, "reshuffle");
+    if (!e) return;
+    av_set_str(e, "deck", xb_family_names[fam]);
+    av_set_int(e, "cards", g->deck[fam].n);
+    push_ev(g, e);
+}
+
+void xb_ev_reveal(xb_game *g, int fam, int k)
+{
+    av *e = ev(g, "reveal");
+    if (!e) return;
+    av_set_str(e, "deck", xb_family_names[fam]);
+    av_set_int(e, "slot", k);
+    av_set_str(e, "card", cname(g, g->market[fam][k]));
+    push_ev(g, e);
+}
+
+void xb_ev_enter(xb_game *g, int s)
+{
+    av *e = ev(g, "enter_ark");
+    if (!e) return;
+    av_set_int(e, "seat", s);
+    av_set_str(e, "card", cname(g, g->ark_card));
+    av_set_int(e, "life", g->ark_life);
+    push_ev(g, e);
+}
+
+void xb_ev_extra_die(xb_game *g, xb_die d)
+{
+    av *e = ev(g, "extra_die");
+    if (!e) return;
+    av_set_int(e, "seat", g->cur);
+    av_set_str(e, "face", xb_face_names[d.face]);
+    push_ev(g, e);
+}
+
+void xb_ev_card_effect(xb_game *g, int s, int loc, int card)
+{
+    av *e = ev(g, "card_effect");
+    if (!e) return;
+    av_set_int(e, "seat", s);
+    av_set_str(e, "where", loc_name(loc));
+    av_set_str(e, "card", cname(g, card));
+    av_set_str(e, "effect", xb_effect_names[xb_type(g, card)->effect]);
+    push_ev(g, e);
+}
+
+void xb_ev_pool(xb_game *g, int r, int a)
+{
+    av *e = ev(g, "dice_pool");
+    if (!e) return;
+    av_set_int(e, "seat", g->cur);
+    av_set_int(e, "resource", r);
+    av_set_int(e, "attack", a);
+    push_ev(g, e);
+}
+
+void xb_ev_roll(xb_game *g)
+{
+    av *e = ev(g, "roll");
+    if (!e) return;
+    av_set_int(e, "seat", g->cur);
+    av_set(e, "faces", dice_list(g->roll, g->n_roll));
+    av_set_int(e, "rerolls_left", g->rerolls_left);
+    push_ev(g, e);
+}
+
+void xb_ev_keep(xb_game *g, const bool *keep)
+{
+    av *e = ev(g, "keep");
+    if (!e) return;
+    av *l = av_list();
+    for (int i = 0; i < g->n_roll; i++)
+        if (keep[i]) av_push(l, av_str(xb_face_names[g->roll[i].face]));
+    av_set_int(e, "seat", g->cur);
+    av_set(e, "faces", l);
+    push_ev(g, e);
+}
+
+void xb_ev_steal(xb_game *g, int d, int n)
+{
+    av *e = ev(g, "steal");
+    if (!e) return;
+    av_set_int(e, "seat", g->cur);
+    av_set_int(e, "from", d);
+    av_set_int(e, "amount", n);
+    push_ev(g, e);
+}
+
+void xb_ev_destroy(xb_game *g, int s, int k, int card)
+{
+    av *e = ev(g, "destroy_upgrade");
+    if (!e) return;
+    av_set_int(e, "seat", g->cur);
+    av_set_int(e, "owner", s);
+    av_set_int(e, "slot", k + 1);
+    av_set_str(e, "card", cname(g, card));
+    push_ev(g, e);
+}
+
+void xb_ev_base_attack(xb_game *g, int d, int strength, int res, bool hit)
+{
+    av *e = ev(g, "base_attack");
+    if (!e) return;
+    av_set_int(e, "seat", g->cur);
+    av_set_int(e, "target", d);
+    av_set_int(e, "strength", strength);
+    av_set_int(e, "resistance", res);
+    av_set_bool(e, "hit", hit);
+    push_ev(g, e);
+}
+
+void xb_ev_attack(xb_game *g, int soldier, int dice, int crits, int strength)
+{
+    av *e = ev(g, "attack");
+    if (!e) return;
+    av_set_int(e, "seat", g->cur);
+    av_set_str(e, "soldier", cname(g, soldier));
+    av_set(e, "target", g->atk_target < 0 ? av_str("ark") : av_int(g->atk_target));
+    av_set_int(e, "dice", dice);
+    av_set_int(e, "crits", crits);
+    av_set_int(e, "strength", strength);
+    push_ev(g, e);
+}
+
+void xb_ev_ark_damage(xb_game *g, int dmg)
+{
+    av *e = ev(g, "ark_damage");
+    if (!e) return;
+    av_set_int(e, "seat", g->cur);
+    av_set_int(e, "damage", dmg);
+    av_set_int(e, "life", g->ark_life < 0 ? 0 : g->ark_life);
+    push_ev(g, e);
+}
+
+void xb_ev_soldier_destroyed(xb_game *g, int card, int owner, const char *where)
+{
+    av *e = ev(g, "soldier_destroyed");
+    if (!e) return;
+    av_set_int(e, "seat", g->cur);
+    av_set_int(e, "owner", owner);
+    av_set_str(e, "card", cname(g, card));
+    av_set_str(e, "where", where);
+    push_ev(g, e);
+}
+
+void xb_ev_block(xb_game *g, int d, int blocker, bool dies)
+{
+    av *e = ev(g, blocker >= 0 ? "block" : "no_block");
+    if (!e) return;
+    av_set_int(e, "seat", d);
+    if (blocker >= 0) {
+        av_set_str(e, "card", cname(g, blocker));
+        av_set_bool(e, "destroyed", dies);
+    }
+    push_ev(g, e);
+}
+
+void xb_ev_place(xb_game *g, int card, int k)
+{
+    av *e = ev(g, "place");
+    if (!e) return;
+    av_set_int(e, "seat", g->cur);
+    av_set_str(e, "card", cname(g, card));
+    av_set_int(e, "slot", k + 1);
+    push_ev(g, e);
+}
+
+void xb_ev_buy(xb_game *g, int card, int fam, int k)
+{
+    av *e = ev(g, "buy");
+    if (!e) return;
+    av_set_int(e, "seat", g->cur);
+    av_set_str(e, "card", cname(g, card));
+    av_set_str(e, "deck", xb_family_names[fam]);
+    av_set_int(e, "slot", k);
+    av_set_int(e, "cost", xb_market_cost(g, card));
+    push_ev(g, e);
+}
+
+void xb_ev_simple(xb_game *g, const char *type)
+{
+    av *e = ev(g, type);
+    if (!e) return;
+    av_set_int(e, "seat", g->cur);
+    push_ev(g, e);
+}
+
+void xb_ev_amount(xb_game *g, const char *type, int n)
+{
+    av *e = ev(g, type);
+    if (!e) return;
+    av_set_int(e, "seat", g->cur);
+    av_set_int(e, "amount", n);
+    push_ev(g, e);
+}
+
+void xb_ev_discard(xb_game *g, const char *from, int card)
+{
+    av *e = ev(g, "discard");
+    if (!e) return;
+    av_set_int(e, "seat", g->cur);
+    av_set_str(e, "from", from);
+    av_set_str(e, "card", cname(g, card));
+    push_ev(g, e);
+}
+
+void xb_ev_move(xb_game *g, int from, int pos, int to, int card)
+{
+    av *e = ev(g, "move");
+    if (!e) return;
+    av_set_int(e, "seat", g->cur);
+    av_set_str(e, "from", loc_name(from));
+    av_set_int(e, "pos", pos);
+    av_set_str(e, "to", loc_name(to));
+    av_set_str(e, "card", cname(g, card));
+    push_ev(g, e);
+}

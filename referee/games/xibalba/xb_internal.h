@@ -1,0 +1,64 @@
+/* Xibalba internals shared by the engine (xibalba.c) and its presentation
+ * (present.c: labels, prompts, views, events, settings). */
+#ifndef ARENA_XB_INTERNAL_H
+#define ARENA_XB_INTERNAL_H
+
+#include "xibalba.h"
+
+#define XB_OPT_MAX 1200
+
+/* One option of the current decision. */
+enum xb_op {
+    OP_END, OP_COLLECT, OP_PARAGON, OP_ATTACK_ARK, OP_ATTACK_BASE, OP_ENTER, OP_BUY,
+    OP_DISCARD_MARKET, OP_DISCARD_OWN, OP_REORG, OP_MEDICINE, OP_WEAPON, OP_TACTICAL,
+    OP_HARVEST, OP_UPGRADE, OP_USE, OP_EFFECT, OP_POOL, OP_KEEP, OP_DIE, OP_BLOCK, OP_NOBLOCK,
+    OP_DESTROY, OP_PLACE, OP_REORG_DONE, OP_MOVE
+};
+
+typedef struct xb_opt {
+    uint8_t op;
+    int8_t a, b, c;
+} xb_opt;
+
+int xb_options(const xb_game *g, xb_opt *o);
+bool xb_apply(xb_game *g, const int *choice, int n);
+int xb_perm(const xb_game *g, int seat, int effect);
+int xb_card_at(const xb_game *g, int seat, int loc);
+bool xb_slot_accepts(const xb_game *g, int seat, int k, int card);
+int xb_pool_size(const xb_game *g, int seat);
+
+/* present.c */
+void xb_label(const arena_game *gg, int i, char *buf, size_t len);
+void xb_label_opt(const xb_game *g, const xb_opt *o, char *buf, size_t len);
+void xb_prompt(const arena_game *gg, char *buf, size_t len);
+av *xb_view(const arena_game *gg, int seat);
+av *xb_settings(const arena_game *gg);
+
+void xb_ev_setup(xb_game *g);
+void xb_ev_start_roll(xb_game *g, const bool *in, const int *roll);
+void xb_ev_turn(xb_game *g);
+void xb_ev_paragon(xb_game *g, int s, int delta, const char *why);
+void xb_ev_over(xb_game *g, const char *reason);
+void xb_ev_reshuffle(xb_game *g, int fam);
+void xb_ev_reveal(xb_game *g, int fam, int k);
+void xb_ev_enter(xb_game *g, int s);
+void xb_ev_extra_die(xb_game *g, xb_die d);
+void xb_ev_card_effect(xb_game *g, int s, int loc, int card);
+void xb_ev_pool(xb_game *g, int r, int a);
+void xb_ev_roll(xb_game *g);
+void xb_ev_keep(xb_game *g, const bool *keep);
+void xb_ev_steal(xb_game *g, int d, int n);
+void xb_ev_destroy(xb_game *g, int s, int k, int card);
+void xb_ev_base_attack(xb_game *g, int d, int strength, int res, bool hit);
+void xb_ev_attack(xb_game *g, int soldier, int dice, int crits, int strength);
+void xb_ev_ark_damage(xb_game *g, int dmg);
+void xb_ev_soldier_destroyed(xb_game *g, int card, int owner, const char *where);
+void xb_ev_block(xb_game *g, int d, int blocker, bool dies);
+void xb_ev_place(xb_game *g, int card, int k);
+void xb_ev_buy(xb_game *g, int card, int fam, int k);
+void xb_ev_simple(xb_game *g, const char *type);
+void xb_ev_amount(xb_game *g, const char *type, int n);
+void xb_ev_discard(xb_game *g, const char *from, int card);
+void xb_ev_move(xb_game *g, int from, int pos, int to, int card);
+
+#endif
