@@ -68,6 +68,10 @@ static void on_sigchld(evutil_socket_t sig, short what, void *arg)
         reap(a);
         if (!was && a->exited) {
             if (a->closing) {
+                if (a->report) {
+                    a->report->exited_itself = true;
+                    a->report->exit_ms = clock_now_ms() - a->t_close;
+                }
                 agent_finish_close(a);
             } else if (a->alive) {
                 /* Drain what it wrote before dying, then judge: EOF on
@@ -206,6 +210,7 @@ static void handle_message(arena_agent *a, av *raw, double now)
             }
         }
         a->joined = true;
+        if (a->report) a->report->join_ms = clock_now_ms() - a->t_start;
         a->join = m.u.join;
         a->join_name = xstrdup(m.u.join.name);
         event_del(a->ev_timer);
@@ -267,8 +272,12 @@ static void on_stderr(evutil_socket_t fd, short what, void *arg)
             if (r == 0 || (errno != EAGAIN && errno != EWOULDBLOCK)) event_del(a->ev_err);
             return;
         }
+        if (a->report) a->report->stderr_bytes += (size_t)r;
         for (ssize_t i = 0; i < r; i++) {
             if (buf[i] == '\n' || a->errline.len >= STDERR_LINE_MAX) {
+                if (a->report && a->report->stderr_lines++ == 0)
+                    snprintf(a->report->stderr_first, sizeof a->report->stderr_first, "%.*s",
+                             (int)a->errline.len, (const char *)a->errline.data);
                 if (a->match)
                     match_on_stderr(a->match, a->seat, (const char *)a->errline.data,
                                     a->errline.len);
@@ -411,6 +420,7 @@ arena_agent *agent_new(struct event_base *base, const agent_config *cfg, char *e
         event_add(a->ev_err, NULL);
     }
     a->alive = true;
+    a->t_start = clock_now_ms();
     a->ev_read = event_new(base, a->rfd, EV_READ | EV_PERSIST, on_read, a);
     a->ev_write = event_new(base, a->wfd, EV_WRITE | EV_PERSIST, on_write, a);
     a->ev_timer = evtimer_new(base, on_timer, a);
@@ -451,6 +461,7 @@ arena_agent *agent_from_socket(struct event_base *base, int fd, const agent_conf
     int one = 1;
     setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
     a->alive = true;
+    a->t_start = clock_now_ms();
     a->ev_read = event_new(base, fd, EV_READ | EV_PERSIST, on_read, a);
     a->ev_write = event_new(base, fd, EV_WRITE | EV_PERSIST, on_write, a);
     a->ev_timer = evtimer_new(base, on_timer, a);
@@ -498,8 +509,15 @@ static void agent_free(arena_agent *a)
     free(a);
 }
 
+void agent_set_report(arena_agent *a, agent_report *r)
+{
+    a->report = r;
+    r->join_ms = -1;
+}
+
 static void agent_finish_close(arena_agent *a)
 {
+    if (a->report) a->report->closed = true;
     list_remove(a);
     if (!spawned_list && sigchld_ev) {
         event_free(sigchld_ev);
@@ -532,6 +550,7 @@ void agent_close(arena_agent *a, void (*closed)(void *ctx), void *ctx)
     }
     a->closing = true;
     a->alive = false;
+    a->t_close = clock_now_ms();
     if (a->ev_read) event_del(a->ev_read);
     if (a->exited) {
         agent_finish_close(a);

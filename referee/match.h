@@ -91,6 +91,19 @@ arena_agent *agent_from_socket(struct event_base *base, int fd, const agent_conf
 /* A seat no agent came to fill: it forfeits every game with `cause`. */
 arena_agent *agent_absent(const char *name, fault_cause cause, const char *why);
 
+/* What an agent did outside the games, for `arena check-bot`. The agent
+ * fills it as things happen; it must outlive the agent. */
+typedef struct agent_report {
+    double join_ms;      /* start (spawn/connect) -> join; < 0 until joined */
+    size_t stderr_bytes; /* everything it wrote to stderr */
+    size_t stderr_lines;
+    char stderr_first[160]; /* its first stderr line */
+    bool closed;         /* agent_close finished */
+    bool exited_itself;  /* it exited within exit_grace_ms after bye */
+    double exit_ms;      /* bye -> exit, when it exited itself */
+} agent_report;
+void agent_set_report(arena_agent *a, agent_report *r);
+
 typedef struct match_config {
     const arena_game_vt *game;
     const arena_setting *settings;

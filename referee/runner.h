@@ -55,6 +55,9 @@ struct arena_agent {
     agent_join_check check;
     void *check_ctx;
 
+    agent_report *report;
+    double t_start, t_close;
+
     /* Closing. */
     bool closing;
     void (*closed)(void *ctx);

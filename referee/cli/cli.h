@@ -5,6 +5,7 @@
 int cmd_play(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
 int cmd_serve(int argc, char **argv);
+int cmd_check_bot(int argc, char **argv);
 int cmd_games(int argc, char **argv);
 int cmd_bots(int argc, char **argv);
 

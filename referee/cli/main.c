@@ -32,6 +32,7 @@ static const command commands[] = {
     {"play", cmd_play, "play GAME AGENT AGENT... [options]   play games between agents"},
     {"replay", cmd_replay, "replay LOG [--seat N]                 re-run a match log and print it"},
     {"serve", cmd_serve, "serve GAME --listen H:P --tokens FILE   play with remote TCP agents"},
+    {"check-bot", cmd_check_bot, "check-bot AGENT [--game G]            is a bot protocol-compliant?"},
     {"games", cmd_games, "games [--all]                         list games and their settings"},
     {"bots", cmd_bots, "bots [GAME]                           list built-in bots"},
 #ifdef ARENA_HAVE_TOURNAMENTS

@@ -50,6 +50,7 @@ static const char *ordinal(int n)
 
 static void print_outcome(play_run *r, const match_outcome *o, uint64_t seed)
 {
+    if (r->quiet) return;
     if (r->json) {
         av *m = av_map();
         av_set_str(m, "game", r->game->name);
@@ -286,7 +287,7 @@ int play_prepare(play_run *r)
 
 void play_begin(play_run *r)
 {
-    if (!r->json)
+    if (!r->json && !r->quiet)
         printf("%s: %d game%s, seed %" PRIu64 "\n", r->game->name, r->games,
                r->games == 1 ? "" : "s", r->seed);
     play_next(r);

@@ -24,6 +24,7 @@ typedef struct play_run {
     bool log_is_dir;
     bool json;
     bool events;
+    bool quiet; /* print nothing per game (check-bot reads the logs) */
     int open_agents;
     char *log_path;
     int seat_of[ARENA_MAX_SEATS]; /* seat -> agent index, this game */

@@ -5,6 +5,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <stdlib.h>
+
+#include "util.h"
 #include "xb_internal.h"
 
 static const char *loc_name(int loc)
@@ -73,13 +76,14 @@ void xb_label_opt(const xb_game *g, const xb_opt *o, char *buf, size_t len)
 void xb_label(const arena_game *gg, int i, char *buf, size_t len)
 {
     const xb_game *g = (const xb_game *)gg;
-    xb_opt o[XB_OPT_MAX];
+    xb_opt small[XB_OPT_SMALL];
+    xb_opt *o = g->step == XS_REORG ? xmalloc(XB_OPT_MAX * sizeof *o) : small;
     int n = xb_options(g, o);
-    if (i < 0 || i >= n) {
+    if (i < 0 || i >= n)
         snprintf(buf, len, "?");
-        return;
-    }
-    xb_label_opt(g, &o[i], buf, len);
+    else
+        xb_label_opt(g, &o[i], buf, len);
+    if (o != small) free(o);
 }
 
 void xb_prompt(const arena_game *gg, char *buf, size_t len)

@@ -6,6 +6,8 @@
 #include "xibalba.h"
 
 #define XB_OPT_MAX 1200
+/* Options outside a reorganize step never exceed this (see xb_options). */
+#define XB_OPT_SMALL 96
 
 /* One option of the current decision. */
 enum xb_op {
@@ -20,6 +22,7 @@ typedef struct xb_opt {
     int8_t a, b, c;
 } xb_opt;
 
+/* Fills o (XB_OPT_MAX entries, or XB_OPT_SMALL outside XS_REORG). */
 int xb_options(const xb_game *g, xb_opt *o);
 bool xb_apply(xb_game *g, const int *choice, int n);
 int xb_perm(const xb_game *g, int seat, int effect);

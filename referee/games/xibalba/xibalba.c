@@ -345,7 +345,7 @@ static void back_to_action(xb_game *g)
 {
     if (over(g)) return;
     g->step = XS_ACTION;
-    xb_opt o[XB_OPT_MAX];
+    xb_opt o[XB_OPT_SMALL];
     if (g->turn_actions >= XB_TURN_ACTION_CAP || xb_options(g, o) == 1) end_turn(g);
 }
 
@@ -594,6 +594,20 @@ static int reorg_moves(const xb_game *g, xb_opt *o, int n)
     return n;
 }
 
+/* Whether any reorganize move exists, without listing them. */
+static bool reorg_possible(const xb_game *g)
+{
+    const xb_player *p = &g->p[g->cur];
+    if (p->squad.n > 1) return true;
+    for (int a = 0; a < XB_SLOTS; a++) {
+        if (p->slot[a].n > 1) return true;
+        if (p->slot[a].n == 0) continue;
+        for (int b = 0; b < XB_SLOTS; b++)
+            if (b != a && xb_slot_accepts(g, g->cur, b, p->slot[a].c[0])) return true;
+    }
+    return false;
+}
+
 static bool use_ok(const xb_game *g, const xb_card_type *t)
 {
     const xb_player *p = &g->p[g->cur];
@@ -682,10 +696,7 @@ int xb_options(const xb_game *g, xb_opt *o)
             for (int k = 0; k < XB_SLOTS; k++)
                 if (p->slot[k].n) add(o, &n, OP_DISCARD_OWN, XB_LOC_SLOT0 + k, 0, 0);
         }
-        if (p->res >= f->reorganize) {
-            xb_opt tmp[XB_OPT_MAX];
-            if (reorg_moves(g, tmp, 0) > 0) add(o, &n, OP_REORG, 0, 0, 0);
-        }
+        if (p->res >= f->reorganize && reorg_possible(g)) add(o, &n, OP_REORG, 0, 0, 0);
         if (p->res >= f->medicine && own_ark && g->ark_life < xb_ark_max(g))
             add(o, &n, OP_MEDICINE, 0, 0, 0);
         if (p->res >= f->weapon_tech && find_act_face(g, XF_ATK) >= 0)
@@ -814,6 +825,8 @@ static void do_action(xb_game *g, const xb_opt *op)
     back_to_action(g);
 }
 
+static bool apply_opts(xb_game *g, xb_opt *o, const int *choice, int n);
+
 static void do_move(xb_game *g, const xb_opt *op)
 {
     xb_stack *from = loc_stack(g, g->cur, op->a), *to = loc_stack(g, g->cur, op->c);
@@ -822,13 +835,20 @@ static void do_move(xb_game *g, const xb_opt *op)
     from->n--;
     push(to, card);
     xb_ev_move(g, op->a, op->b, op->c, card);
-    xb_opt all[XB_OPT_MAX];
-    if (--g->reorg_left <= 0 || reorg_moves(g, all, 0) == 0) back_to_action(g);
+    if (--g->reorg_left <= 0 || !reorg_possible(g)) back_to_action(g);
 }
 
 bool xb_apply(xb_game *g, const int *choice, int n)
 {
-    xb_opt o[XB_OPT_MAX];
+    xb_opt small[XB_OPT_SMALL];
+    xb_opt *o = g->step == XS_REORG ? xmalloc(XB_OPT_MAX * sizeof *o) : small;
+    bool r = apply_opts(g, o, choice, n);
+    if (o != small) free(o);
+    return r;
+}
+
+static bool apply_opts(xb_game *g, xb_opt *o, const int *choice, int n)
+{
     int no = xb_options(g, o);
     if (g->step == XS_OVER) return false;
     for (int i = 0; i < n; i++)
@@ -1077,7 +1097,8 @@ static bool xb_decision(const arena_game *gg, arena_decision *d)
 {
     const xb_game *g = (const xb_game *)gg;
     if (g->step == XS_OVER) return false;
-    xb_opt o[XB_OPT_MAX];
+    xb_opt small[XB_OPT_SMALL];
+    xb_opt *o = g->step == XS_REORG ? xmalloc(XB_OPT_MAX * sizeof *o) : small;
     d->seat = g->step == XS_BLOCK ? g->atk_target : g->cur;
     d->kind = step_kinds[g->step];
     d->n_options = xb_options(g, o);
@@ -1085,6 +1106,7 @@ static bool xb_decision(const arena_game *gg, arena_decision *d)
     d->pick_max = g->step == XS_KEEP || g->step == XS_ATTACK_DICE ? d->n_options : 1;
     d->pick_ordered = false;
     d->turn = g->turns + 1;
+    if (o != small) free(o);
     return true;
 }
 
