@@ -147,6 +147,37 @@ static bool judge_fault(struct match *m, int s, fault_cause cause, uint64_t id, 
     return true;
 }
 
+static av *events_for(struct match *m, int s)
+{
+    av *list = av_list();
+    size_t n = m->gvt->event_count(m->g);
+    for (size_t i = m->seat[s].ev_cursor; i < n; i++) {
+        const av *e = m->gvt->event(m->g, i, s);
+        if (e) av_push(list, av_copy(e));
+    }
+    m->seat[s].ev_cursor = n;
+    return list;
+}
+
+/* With send_events on, every agent hears about new events right away
+ * instead of with its next decision. */
+static void flush_events(struct match *m)
+{
+    size_t n = m->gvt->event_count(m->g);
+    for (int s = 0; s < m->players; s++) {
+        seat_state *st = &m->seat[s];
+        arena_agent *a = st->agent;
+        if (st->ev_cursor >= n || !a->alive || a->kind == AGENT_BUILTIN) continue;
+        av *list = events_for(m, s);
+        if (av_len(list)) {
+            msg ev = {.type = MSG_EVENT};
+            ev.u.event.events = list;
+            send_msg(m, s, &ev);
+        }
+        av_free(list);
+    }
+}
+
 static void ensure_choice_cap(struct match *m, int n)
 {
     if ((size_t)n > m->choice_cap) {
@@ -176,6 +207,7 @@ static void apply_choice(struct match *m, const arena_decision *d, int n, const 
         return;
     }
     m->seat[d->seat].decisions++;
+    if (m->cfg.send_events) flush_events(m);
 }
 
 static void play_fallback(struct match *m, const arena_decision *d, uint64_t id)
@@ -183,18 +215,6 @@ static void play_fallback(struct match *m, const arena_decision *d, uint64_t id)
     ensure_choice_cap(m, d->n_options);
     int n = arena_random_choice(&m->fallback_rng, d, m->choice);
     apply_choice(m, d, n, "fallback", 0, id);
-}
-
-static av *events_for(struct match *m, int s)
-{
-    av *list = av_list();
-    size_t n = m->gvt->event_count(m->g);
-    for (size_t i = m->seat[s].ev_cursor; i < n; i++) {
-        const av *e = m->gvt->event(m->g, i, s);
-        if (e) av_push(list, av_copy(e));
-    }
-    m->seat[s].ev_cursor = n;
-    return list;
 }
 
 static void clock_msg(const struct match *m, int s, msg_clock *c, bool with_startup)

@@ -274,6 +274,25 @@ def case_serve_tokens_seat_remote_agents():
         check(len(g["forfeits"]) == 2 and g["forfeits"][0]["cause"] == "timeout", f"{g}")
 
 
+def case_events_flag_sends_event_messages():
+    with tempfile.TemporaryDirectory() as d:
+        counts = []
+        for extra in ([], ["--events"]):
+            log = os.path.join(d, f"l{len(counts)}.jsonl")
+            rc, _, err = arena("play", "nim", JSON_BOT, "builtin:random", "--seed", "8",
+                               "--log", log, *extra)
+            check(rc == 0, err)
+            n = 0
+            for line in open(log):
+                e = json.loads(line)
+                if e["type"] == "msg" and e["dir"] == "out" and e["msg"]["type"] == "event":
+                    check(all(ev["type"] in ("take", "secret") for ev in e["msg"]["events"]),
+                          "events are the game's events")
+                    n += 1
+            counts.append(n)
+        check(counts[0] == 0 and counts[1] > 0, f"event messages without/with --events: {counts}")
+
+
 CASES = {k[5:]: v for k, v in globals().items() if k.startswith("case_")}
 
 if __name__ == "__main__":
