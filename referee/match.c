@@ -467,6 +467,11 @@ void match_log_in(struct match *m, int s, const av *raw)
 
 static void send_hellos(struct match *m)
 {
+    if (m->log) { /* names as the agents joined, now that they have */
+        const char *names[ARENA_MAX_SEATS];
+        for (int s = 0; s < m->players; s++) names[s] = agent_name(m->seat[s].agent);
+        matchlog_seats(m->log, names, m->players);
+    }
     for (int s = 0; s < m->players; s++) {
         seat_state *st = &m->seat[s];
         seat_clock_start(&st->clock, &m->cfg.clock);

@@ -79,6 +79,15 @@ void matchlog_header(matchlog *l, const char *match_id, const char *game, uint64
     emit(l, m);
 }
 
+void matchlog_seats(matchlog *l, const char *const *names, int players)
+{
+    av *m = line(l, "seats", -1);
+    av *n = av_list();
+    for (int s = 0; s < players; s++) av_push(n, av_str(names[s]));
+    av_set(m, "agents", n);
+    emit(l, m);
+}
+
 void matchlog_msg(matchlog *l, int seat, const char *dir, const av *msg)
 {
     av *m = line(l, "msg", seat);

@@ -1,6 +1,7 @@
 /* The match log: one JSON object per line, everything needed to audit and
  * replay a game. Line types (key "type"):
  *   match   header: game, seed, raw settings, resolved options, seats, clock
+ *   seats   the agents' names once they have joined (before the first hello)
  *   msg     every protocol message, dir "out" (referee->agent) or "in"
  *   choice  every applied decision: seat, id, kind, turn, indices, labels,
  *           by (agent|builtin|fallback), charged ms
@@ -25,6 +26,7 @@ void matchlog_header(matchlog *l, const char *match_id, const char *game, uint64
                      int players, const char *const *names, const arena_setting *settings,
                      size_t n_settings, const av *options, const clock_config *clock,
                      fault_policy on_fault, int max_strikes);
+void matchlog_seats(matchlog *l, const char *const *names, int players);
 void matchlog_msg(matchlog *l, int seat, const char *dir, const av *msg);
 /* Takes ownership of idx and labels. */
 void matchlog_choice(matchlog *l, int seat, uint64_t id, const char *kind, int turn, av *idx,

@@ -153,6 +153,11 @@ int cmd_replay(int argc, char **argv)
                 for (int k = 0; k < r.players; k++) printf("  seat %d: %s\n", k, r.names[k]);
             }
             print_events(&r);
+        } else if (!strcmp(type, "seats")) {
+            const av *names = av_get(e, "agents");
+            for (int k = 0; k < r.players && names && k < (int)av_len(names); k++)
+                if (names->u.list.items[k]->type == AV_STR)
+                    snprintf(r.names[k], sizeof r.names[k], "%s", names->u.list.items[k]->u.str.s);
         } else if (!strcmp(type, "choice")) {
             int64_t seat, turn;
             const char *kind = av_get_str(e, "kind");

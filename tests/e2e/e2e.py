@@ -293,6 +293,39 @@ def case_events_flag_sends_event_messages():
         check(counts[0] == 0 and counts[1] > 0, f"event messages without/with --events: {counts}")
 
 
+def case_slowloris_and_flooders_are_cut_off():
+    client = os.path.join(BOTS, "tcp_client.py")
+    nasty = os.path.join(BOTS, "nasty_client.py")
+    with tempfile.TemporaryDirectory() as d:
+        tokens = os.path.join(d, "tokens")
+        with open(tokens, "w") as f:
+            f.write("secret-a alice\nsecret-b bob\n")
+        port = free_port()
+        srv = subprocess.Popen([ARENA, "serve", "nim", "--listen", f"127.0.0.1:{port}",
+                                "--tokens", tokens, "--json", "--seed", "4",
+                                "--startup-ms", "1000", "--max-frame", "100000",
+                                "--join-timeout", "20000"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        t0 = time.monotonic()
+        bad = [subprocess.Popen([nasty, str(port), m], stdout=subprocess.PIPE, text=True)
+               for m in ("slowloris", "flood", "bigframe")]
+        time.sleep(0.2)
+        good = [subprocess.Popen([client, str(port), t], stdout=subprocess.PIPE, text=True)
+                for t in ("secret-a", "secret-b")]
+        out, err = srv.communicate(timeout=60)
+        took = time.monotonic() - t0
+        check(srv.returncode == 0, f"serve: {err}")
+        g = games(out)
+        check(len(g) == 1 and g[0]["reason"] == "normal", f"the real game: {g} {err}")
+        check(took < 5, f"hostile peers must not hold the game up ({took:.1f} s)")
+        for p, mode, limit in zip(bad, ("slowloris", "flood", "bigframe"), (2.5, 2.5, 2.5)):
+            line = p.communicate(timeout=20)[0]
+            secs = float(line.split()[2])
+            check(secs <= limit, f"{mode} cut off after {secs} s, want <= {limit}: {line}")
+        for p in good:
+            check(p.wait(timeout=10) == 0, "good clients finish")
+
+
 CASES = {k[5:]: v for k, v in globals().items() if k.startswith("case_")}
 
 if __name__ == "__main__":

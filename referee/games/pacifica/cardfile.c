@@ -18,9 +18,10 @@ const char *const pac_cat_names[PC_NCAT] = {"Treasure",  "Population", "Resource
                                             "Knowledge", "Machines",   "Festival"};
 const char pac_sym_letters[PR_NREQ + 1] = "TPSBAKMFR";
 const char *const pac_effect_names[] = {
-    "none",           "search",       "machine-top", "fill-hand",     "copy", "draw", "temp",
-    "swap-resources", "hand-limit",   "start-draw",  "festival-bonus"};
+    "none", "search",         "machine-top", "fill-hand",  "copy",          "draw",
+    "temp", "swap-resources", "hand-limit",  "start-draw", "festival-bonus"};
 static const char *const act_names[] = {"green", "grey", "red"};
+#define ID_SLOTS 251
 
 static bool fail(char *err, size_t errlen, const char *fname, int line, const char *field,
                  const char *fmt, ...) __attribute__((format(printf, 6, 7)));
@@ -95,8 +96,8 @@ static bool parse_effect(const char *v, pac_card *c, char *why, size_t wl)
     }
     bool wants_arg = e == PE_DRAW || e == PE_TEMP || e == PE_HAND_LIMIT || e == PE_START_DRAW;
     if (wants_arg != (arg != NULL) || (arg && !*arg)) {
-        snprintf(why, wl, "effect '%s' %s", name, wants_arg ? "needs an argument after ':'"
-                                                             : "takes no argument");
+        snprintf(why, wl, "effect '%s' %s", name,
+                 wants_arg ? "needs an argument after ':'" : "takes no argument");
         return false;
     }
     c->effect = (uint8_t)e;
@@ -126,8 +127,7 @@ static bool parse_effect(const char *v, pac_card *c, char *why, size_t wl)
     return true;
 }
 
-static bool parse_line(char *line, const char *fname, int ln, pac_card *c, char *err,
-                       size_t errlen)
+static bool parse_line(char *line, const char *fname, int ln, pac_card *c, char *err, size_t errlen)
 {
     static const char *const pos_names[] = {"id", "category", "activation"};
     char *tok[16];
@@ -136,8 +136,7 @@ static bool parse_line(char *line, const char *fname, int ln, pac_card *c, char 
         if (nt == 16) return fail(err, errlen, fname, ln, "line", "too many fields");
         tok[nt++] = s;
     }
-    if (nt < 4)
-        return fail(err, errlen, fname, ln, nt < 3 ? pos_names[nt] : "symbols", "missing");
+    if (nt < 4) return fail(err, errlen, fname, ln, nt < 3 ? pos_names[nt] : "symbols", "missing");
     memset(c, 0, sizeof *c);
     size_t idl = strlen(tok[0]);
     if (idl >= PAC_ID_LEN) return fail(err, errlen, fname, ln, "id", "longer than 15 characters");
@@ -156,8 +155,7 @@ static bool parse_line(char *line, const char *fname, int ln, pac_card *c, char 
     for (int a = 0; a < 3; a++)
         if (strcasecmp(tok[2], act_names[a]) == 0) act = a;
     if (act < 0)
-        return fail(err, errlen, fname, ln, "activation", "'%s' is not green, grey or red",
-                    tok[2]);
+        return fail(err, errlen, fname, ln, "activation", "'%s' is not green, grey or red", tok[2]);
     c->act = (uint8_t)act;
     bool seen[4] = {0};
     static const char *const keys[] = {"symbols", "need", "discard", "effect"};
@@ -184,8 +182,7 @@ static bool parse_line(char *line, const char *fname, int ln, pac_card *c, char 
             bad = parse_letters(v, true, NULL, c->slots, &n_slots, PAC_MAX_SLOTS);
             c->n_slots = (uint8_t)n_slots;
             if (bad && n_slots == PAC_MAX_SLOTS)
-                return fail(err, errlen, fname, ln, "discard", "at most %d cards",
-                            PAC_MAX_SLOTS);
+                return fail(err, errlen, fname, ln, "discard", "at most %d cards", PAC_MAX_SLOTS);
             break;
         default:
             if (!parse_effect(v, c, why, sizeof why))
@@ -215,6 +212,7 @@ bool pac_parse_cards(const char *text, const char *fname, pac_cardset *out, char
 {
     memset(out, 0, sizeof *out);
     int n = 0, per_cat[PC_NCAT] = {0};
+    uint8_t ids[ID_SLOTS] = {0}; /* card index + 1 */
     int ln = 0;
     const char *p = text;
     while (*p) {
@@ -228,7 +226,8 @@ bool pac_parse_cards(const char *text, const char *fname, pac_cardset *out, char
         char *hash = strchr(line, '#');
         if (hash) *hash = '\0';
         char *s = line;
-        while (*s == ' ' || *s == '\t' || *s == '\r') s++;
+        while (*s == ' ' || *s == '\t' || *s == '\r')
+            s++;
         if (!*s) {
             free(line);
             continue;
@@ -241,9 +240,13 @@ bool pac_parse_cards(const char *text, const char *fname, pac_cardset *out, char
         bool ok = parse_line(s, fname, ln, c, err, errlen);
         free(line);
         if (!ok) return false;
-        for (int i = 0; i < n; i++)
-            if (strcmp(out->c[i].id, c->id) == 0)
+        /* Open-addressing set of ids: games parse the set at every create. */
+        unsigned h = 5381;
+        for (const char *q = c->id; *q; q++) h = h * 33 + (unsigned char)*q;
+        for (h %= ID_SLOTS; ids[h]; h = (h + 1) % ID_SLOTS)
+            if (strcmp(out->c[ids[h] - 1].id, c->id) == 0)
                 return fail(err, errlen, fname, ln, "id", "'%s' already used", c->id);
+        ids[h] = (uint8_t)(n + 1);
         if (++per_cat[c->cat] > PAC_PER_CAT)
             return fail(err, errlen, fname, ln, "category", "more than %d %s cards", PAC_PER_CAT,
                         pac_cat_names[c->cat]);
@@ -289,7 +292,8 @@ static void letters(char *b, size_t len, const uint8_t *counts, int n)
 {
     size_t k = 0;
     for (int s = 0; s < n; s++)
-        for (int i = 0; i < counts[s] && k + 1 < len; i++) b[k++] = pac_sym_letters[s];
+        for (int i = 0; i < counts[s] && k + 1 < len; i++)
+            b[k++] = pac_sym_letters[s];
     b[k] = '\0';
 }
 
@@ -298,7 +302,8 @@ void pac_card_line(const pac_card *c, char *buf, size_t len)
     char sym[40], need[40], disc[8], eff[48] = "";
     letters(sym, sizeof sym, c->sym, PS_NSYM);
     letters(need, sizeof need, c->need, PR_NREQ);
-    for (int i = 0; i < c->n_slots; i++) disc[i] = pac_sym_letters[c->slots[i]];
+    for (int i = 0; i < c->n_slots; i++)
+        disc[i] = pac_sym_letters[c->slots[i]];
     disc[c->n_slots] = '\0';
     if (c->effect) {
         char a[32] = "";

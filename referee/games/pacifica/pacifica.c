@@ -52,7 +52,8 @@ static arena_game *pac_create(const arena_setting *set, size_t nset, uint64_t se
             g->stack[cat][i] = g->stack[cat][j];
             g->stack[cat][j] = t;
         }
-    for (int i = 0; i < PAC_NIDOLS; i++) g->idol_owner[i] = -1;
+    for (int i = 0; i < PAC_NIDOLS; i++)
+        g->idol_owner[i] = -1;
     g->winner = -1;
     /* Seat 0 moves first (the referee alternates seats across games); the
      * second player draws 2 cards before play. */
@@ -211,7 +212,8 @@ static av *pac_view(const arena_game *gg, int seat)
         av_set(v, "hand", card_list(g, g->hand[seat], g->hand_n[seat], false));
     } else {
         av *h = av_list();
-        for (int s = 0; s < 2; s++) av_push(h, card_list(g, g->hand[s], g->hand_n[s], false));
+        for (int s = 0; s < 2; s++)
+            av_push(h, card_list(g, g->hand[s], g->hand_n[s], false));
         av_set(v, "hands", h);
     }
     av *hs = av_list(), *hl = av_list(), *cities = av_list(), *syms = av_list();
@@ -233,7 +235,8 @@ static av *pac_view(const arena_game *gg, int seat)
     av_set(v, "cities", cities);
     av_set(v, "symbols", syms);
     av *st = av_map();
-    for (int c = 0; c < PC_NCAT; c++) av_set_int(st, pac_cat_names[c], g->stack_n[c]);
+    for (int c = 0; c < PC_NCAT; c++)
+        av_set_int(st, pac_cat_names[c], g->stack_n[c]);
     av_set(v, "stacks", st);
     av *idols = av_list();
     for (int i = 0; i < PAC_NIDOLS; i++) {
@@ -252,7 +255,10 @@ static av *pac_view(const arena_game *gg, int seat)
     return v;
 }
 
-static size_t pac_event_count(const arena_game *gg) { return ((const pacifica *)gg)->ev.len; }
+static size_t pac_event_count(const arena_game *gg)
+{
+    return ((const pacifica *)gg)->ev.len;
+}
 
 static const av *pac_event(const arena_game *gg, size_t i, int seat)
 {

@@ -12,8 +12,16 @@
 #include "game.h"
 #include "rng.h"
 
-enum { PC_TREASURE, PC_POPULATION, PC_RESOURCES, PC_ARCHITECTURE, PC_KNOWLEDGE, PC_MACHINES,
-       PC_FESTIVAL, PC_NCAT };
+enum {
+    PC_TREASURE,
+    PC_POPULATION,
+    PC_RESOURCES,
+    PC_ARCHITECTURE,
+    PC_KNOWLEDGE,
+    PC_MACHINES,
+    PC_FESTIVAL,
+    PC_NCAT
+};
 
 /* Symbols printed on cards. Stone and brass are both Resources. */
 enum { PS_T, PS_P, PS_S, PS_B, PS_A, PS_K, PS_M, PS_F, PS_NSYM };
@@ -52,12 +60,12 @@ typedef enum {
 typedef struct pac_card {
     char id[PAC_ID_LEN];
     uint8_t cat, act;
-    uint8_t sym[PS_NSYM];            /* symbols shown */
-    uint8_t need[PR_NREQ];           /* grey: symbols on other active cards */
-    uint8_t slots[PAC_MAX_SLOTS];    /* red: one discarded card per slot, PS_* or PR_R */
+    uint8_t sym[PS_NSYM];         /* symbols shown */
+    uint8_t need[PR_NREQ];        /* grey: symbols on other active cards */
+    uint8_t slots[PAC_MAX_SLOTS]; /* red: one discarded card per slot, PS_* or PR_R */
     uint8_t n_slots;
     uint8_t effect, arg;
-    uint8_t temp[PS_NSYM];           /* PE_TEMP */
+    uint8_t temp[PS_NSYM]; /* PE_TEMP */
 } pac_card;
 
 typedef struct pac_cardset {
@@ -71,15 +79,15 @@ enum { PL_STACK, PL_HAND, PL_CITY };
 /* Pending work, a LIFO stack; the top task defines the current decision or
  * resolves itself without one. */
 typedef enum {
-    PT_SETUP_DRAW,  /* n draws left, any stack */
-    PT_START_DRAW,  /* optional draw of category arg */
-    PT_ACT_PICK,    /* arg 0: first pick (mandatory), 1: second (or done) */
-    PT_DISCARD,     /* choose the discard for slot n of card arg */
-    PT_FINISH_ACT,  /* discard the chosen cards, activate card arg */
-    PT_EFFECT,      /* run effect of card arg (copy target included) */
-    PT_DRAW,        /* n mandatory draws, any stack */
-    PT_FILL,        /* draw until the hand limit */
-    PT_BONUS_DRAW,  /* optional draw from any stack (festival bonus) */
+    PT_SETUP_DRAW, /* n draws left, any stack */
+    PT_START_DRAW, /* optional draw of category arg */
+    PT_ACT_PICK,   /* arg 0: first pick (mandatory), 1: second (or done) */
+    PT_DISCARD,    /* choose the discard for slot n of card arg */
+    PT_FINISH_ACT, /* discard the chosen cards, activate card arg */
+    PT_EFFECT,     /* run effect of card arg (copy target included) */
+    PT_DRAW,       /* n mandatory draws, any stack */
+    PT_FILL,       /* draw until the hand limit */
+    PT_BONUS_DRAW, /* optional draw from any stack (festival bonus) */
     PT_SEARCH_STACK,
     PT_SEARCH_TAKE, /* arg: category */
     PT_COPY_PICK,   /* arg: the copying card */
@@ -134,8 +142,19 @@ bool pac_load_cards(const char *path, pac_cardset *out, char *err, size_t errlen
 void pac_card_line(const pac_card *c, char *buf, size_t len);
 
 /* Options of the current decision, encoded as (type << 8 | arg). */
-enum { PO_DRAW = 1, PO_PLAY, PO_ACTIVATE, PO_END, PO_PICK, PO_DONE, PO_DISCARD, PO_SKIP,
-       PO_SEARCH, PO_TAKE, PO_COPY };
+enum {
+    PO_DRAW = 1,
+    PO_PLAY,
+    PO_ACTIVATE,
+    PO_END,
+    PO_PICK,
+    PO_DONE,
+    PO_DISCARD,
+    PO_SKIP,
+    PO_SEARCH,
+    PO_TAKE,
+    PO_COPY
+};
 #define PO_TYPE(o) ((o) >> 8)
 #define PO_ARG(o) ((o)&0xff)
 #define PAC_MAX_OPTS 128

@@ -38,8 +38,7 @@ int pac_hand_limit(const pacifica *g, int seat)
     int lim = 3;
     for (int i = 0; i < g->city_n[seat]; i++) {
         const pac_card *c = &g->set.c[g->city[seat][i]];
-        if (g->active[g->city[seat][i]] && c->effect == PE_HAND_LIMIT && c->arg > lim)
-            lim = c->arg;
+        if (g->active[g->city[seat][i]] && c->effect == PE_HAND_LIMIT && c->arg > lim) lim = c->arg;
     }
     return lim;
 }
@@ -50,7 +49,8 @@ void pac_symbols(const pacifica *g, int seat, int except, int out[PS_NSYM])
     for (int i = 0; i < g->city_n[seat]; i++) {
         int c = g->city[seat][i];
         if (c == except || !g->active[c]) continue;
-        for (int s = 0; s < PS_NSYM; s++) out[s] += g->set.c[c].sym[s];
+        for (int s = 0; s < PS_NSYM; s++)
+            out[s] += g->set.c[c].sym[s];
     }
 }
 
@@ -95,8 +95,7 @@ static bool is_chosen(const pacifica *g, int c)
 
 /* Can slots [from, n) of card x be filled with distinct unused active cards?
  * used is a bitmap over city positions. Backtracking: at most 4 slots. */
-static bool slots_fillable(const pacifica *g, int seat, int x, int from, uint8_t *used,
-                           bool swap)
+static bool slots_fillable(const pacifica *g, int seat, int x, int from, uint8_t *used, bool swap)
 {
     const pac_card *xc = &g->set.c[x];
     if (from == xc->n_slots) return true;
@@ -133,21 +132,42 @@ int pac_discard_candidates(const pacifica *g, int seat, int x, int slot, int *ou
     return n;
 }
 
-bool pac_activatable(const pacifica *g, int seat, int x)
+/* have: symbols on the seat's active cards (x is inactive, so they are all
+ * "other" cards); computed once by callers that test many cards. */
+static bool activatable_with(const pacifica *g, int seat, int x, const int have[PS_NSYM], bool swap)
 {
     if (g->where[x] != PL_CITY || g->owner[x] != seat || g->active[x]) return false;
     const pac_card *c = &g->set.c[x];
-    bool swap = pac_has_effect(g, seat, PE_SWAP_RES);
-    if (c->act == PA_GREY) {
-        int have[PS_NSYM];
-        pac_symbols(g, seat, x, have);
-        return need_met(c, have, swap);
-    }
+    if (c->act == PA_GREY) return need_met(c, have, swap);
     if (c->act == PA_RED) {
         uint8_t used[PAC_NCARDS] = {0};
         return slots_fillable(g, seat, x, 0, used, swap);
     }
     return true; /* a green card out of play order (cannot happen) */
+}
+
+bool pac_activatable(const pacifica *g, int seat, int x)
+{
+    int have[PS_NSYM];
+    pac_symbols(g, seat, x, have);
+    return activatable_with(g, seat, x, have, pac_has_effect(g, seat, PE_SWAP_RES));
+}
+
+/* Marks activatable cards of the seat's city in out (by city position);
+ * returns how many. */
+static int activatable_list(const pacifica *g, int seat, int *out)
+{
+    int have[PS_NSYM], n = 0;
+    pac_symbols(g, seat, -1, have);
+    bool swap = pac_has_effect(g, seat, PE_SWAP_RES);
+    for (int i = 0; i < g->city_n[seat]; i++) {
+        int c = g->city[seat][i];
+        if (!g->active[c] && activatable_with(g, seat, c, have, swap)) {
+            if (!out) return 1;
+            out[n++] = c;
+        }
+    }
+    return n;
 }
 
 int pac_idols_owned(const pacifica *g, int seat, int *secured)
@@ -162,7 +182,10 @@ int pac_idols_owned(const pacifica *g, int seat, int *secured)
     return n;
 }
 
-static void push_event(pacifica *g, uint32_t vis, av *e) { events_push(&g->ev, vis, e); }
+static void push_event(pacifica *g, uint32_t vis, av *e)
+{
+    events_push(&g->ev, vis, e);
+}
 
 static void end_game(pacifica *g, int winner, const char *reason)
 {
@@ -184,7 +207,8 @@ void pac_check_idols(pacifica *g, int seat, const int *temp)
     int sym[PS_NSYM], cnt[PC_NCAT];
     pac_symbols(g, seat, -1, sym);
     if (temp)
-        for (int s = 0; s < PS_NSYM; s++) sym[s] += temp[s];
+        for (int s = 0; s < PS_NSYM; s++)
+            sym[s] += temp[s];
     pac_cat_counts(sym, cnt);
     int div = cnt[0];
     for (int c = 1; c < PC_NCAT; c++)
@@ -329,9 +353,7 @@ static bool can_draw(const pacifica *g, int seat)
 
 static bool any_activatable(const pacifica *g, int seat)
 {
-    for (int i = 0; i < g->city_n[seat]; i++)
-        if (pac_activatable(g, seat, g->city[seat][i])) return true;
-    return false;
+    return activatable_list(g, seat, NULL) > 0;
 }
 
 static int copy_targets(const pacifica *g, int self, int *out)
@@ -371,7 +393,8 @@ static void run_effect(pacifica *g, int src)
     case PE_DRAW: push_task(g, PT_DRAW, 0, c->arg); break;
     case PE_TEMP: {
         int temp[PS_NSYM];
-        for (int s = 0; s < PS_NSYM; s++) temp[s] = c->temp[s];
+        for (int s = 0; s < PS_NSYM; s++)
+            temp[s] = c->temp[s];
         pac_check_idols(g, seat, temp);
         break;
     }
@@ -382,7 +405,8 @@ static void run_effect(pacifica *g, int src)
 static void finish_activation(pacifica *g, int x)
 {
     int seat = g->seat;
-    for (int i = 0; i < g->n_chosen; i++) discard_card(g, seat, g->chosen[i]);
+    for (int i = 0; i < g->n_chosen; i++)
+        discard_card(g, seat, g->chosen[i]);
     g->n_chosen = 0;
     g->active[x] = true;
     card_event(g, "activate", seat, x, NULL, NULL);
@@ -505,7 +529,8 @@ int pac_options(const pacifica *g, int *o)
         if (can_draw(g, seat))
             for (int c = 0; c < PC_NCAT; c++)
                 if (g->stack_n[c]) o[n++] = OPT(PO_DRAW, c);
-        for (int i = 0; i < g->hand_n[seat]; i++) o[n++] = OPT(PO_PLAY, g->hand[seat][i]);
+        for (int i = 0; i < g->hand_n[seat]; i++)
+            o[n++] = OPT(PO_PLAY, g->hand[seat][i]);
         if (any_activatable(g, seat)) o[n++] = OPT(PO_ACTIVATE, 0);
         if (n == 0) o[n++] = OPT(PO_END, 0);
         return n;
@@ -524,15 +549,17 @@ int pac_options(const pacifica *g, int *o)
         o[n++] = OPT(PO_DRAW, t->arg);
         o[n++] = OPT(PO_SKIP, 0);
         break;
-    case PT_ACT_PICK:
-        for (int i = 0; i < g->city_n[seat]; i++)
-            if (pac_activatable(g, seat, g->city[seat][i]))
-                o[n++] = OPT(PO_PICK, g->city[seat][i]);
+    case PT_ACT_PICK: {
+        int k = activatable_list(g, seat, buf);
+        for (int i = 0; i < k; i++)
+            o[n++] = OPT(PO_PICK, buf[i]);
+    }
         if (t->arg == 1) o[n++] = OPT(PO_DONE, 0);
         break;
     case PT_DISCARD: {
         int k = pac_discard_candidates(g, seat, t->arg, t->n, buf);
-        for (int i = 0; i < k; i++) o[n++] = OPT(PO_DISCARD, buf[i]);
+        for (int i = 0; i < k; i++)
+            o[n++] = OPT(PO_DISCARD, buf[i]);
         break;
     }
     case PT_SEARCH_STACK:
@@ -546,7 +573,8 @@ int pac_options(const pacifica *g, int *o)
         break;
     case PT_COPY_PICK: {
         int k = copy_targets(g, t->arg, buf);
-        for (int i = 0; i < k; i++) o[n++] = OPT(PO_COPY, buf[i]);
+        for (int i = 0; i < k; i++)
+            o[n++] = OPT(PO_COPY, buf[i]);
         break;
     }
     default: break;
@@ -611,7 +639,8 @@ void pac_apply_option(pacifica *g, int opt)
     case PT_BONUS_DRAW:
     case PT_START_DRAW:
         g->n_task--;
-        if (PO_TYPE(opt) == PO_DRAW) draw_card(g, seat, a, draw_source(kind), kind != PT_BONUS_DRAW);
+        if (PO_TYPE(opt) == PO_DRAW)
+            draw_card(g, seat, a, draw_source(kind), kind != PT_BONUS_DRAW);
         break;
     case PT_ACT_PICK:
         g->n_task--;
