@@ -21,6 +21,7 @@ typedef struct replay {
     int players;
     char names[ARENA_MAX_SEATS][128];
     bool quiet;
+    bool named; /* seat names printed */
 } replay;
 
 static void print_events(replay *r)
@@ -33,6 +34,13 @@ static void print_events(replay *r)
         printf("      %s\n", s);
         free(s);
     }
+}
+
+static void print_names(replay *r)
+{
+    if (r->named || r->quiet) return;
+    r->named = true;
+    for (int k = 0; k < r->players; k++) printf("  seat %d: %s\n", k, r->names[k]);
 }
 
 static int fail(const char *path, long line, const char *what)
@@ -148,17 +156,16 @@ int cmd_replay(int argc, char **argv)
                 rc = fail(path, lineno, err);
                 break;
             }
-            if (!r.quiet) {
-                printf("%s, seed %" PRId64 ", %d players\n", r.gvt->name, seed, r.players);
-                for (int k = 0; k < r.players; k++) printf("  seat %d: %s\n", k, r.names[k]);
-            }
+            if (!r.quiet) printf("%s, seed %" PRId64 ", %d players\n", r.gvt->name, seed, r.players);
             print_events(&r);
         } else if (!strcmp(type, "seats")) {
             const av *names = av_get(e, "agents");
             for (int k = 0; k < r.players && names && k < (int)av_len(names); k++)
                 if (names->u.list.items[k]->type == AV_STR)
                     snprintf(r.names[k], sizeof r.names[k], "%s", names->u.list.items[k]->u.str.s);
+            print_names(&r);
         } else if (!strcmp(type, "choice")) {
+            print_names(&r);
             int64_t seat, turn;
             const char *kind = av_get_str(e, "kind");
             const av *idx = av_get(e, "choice"), *labels = av_get(e, "labels");
