@@ -326,6 +326,32 @@ def case_slowloris_and_flooders_are_cut_off():
             check(p.wait(timeout=10) == 0, "good clients finish")
 
 
+def case_sdk_bots_join_serve_with_tokens():
+    root = os.path.dirname(os.path.dirname(HERE))
+    py = os.path.join(root, "sdk", "python", "examples", "random_bot.py")
+    js = os.path.join(root, "sdk", "js", "examples", "random-bot.js")
+    with tempfile.TemporaryDirectory() as d:
+        tokens = os.path.join(d, "tokens")
+        with open(tokens, "w") as f:
+            f.write("tok-py python-bot\ntok-js js-bot\n")
+        port = free_port()
+        srv = subprocess.Popen([ARENA, "serve", "nim", "--listen", f"127.0.0.1:{port}",
+                                "--tokens", tokens, "--games", "2", "--json", "--seed", "3"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        time.sleep(0.3)
+        bots = [subprocess.Popen(["/usr/bin/python3", py, "--tcp", f"127.0.0.1:{port}",
+                                  "--token", "tok-py"]),
+                subprocess.Popen(["/usr/bin/node", js, "--tcp", f"127.0.0.1:{port}",
+                                  "--token", "tok-js"])]
+        out, err = srv.communicate(timeout=60)
+        for b in bots:
+            check(b.wait(timeout=20) == 0, "SDK bots exit after bye")
+        gs = games(out)
+        check(srv.returncode == 0 and len(gs) == 2, f"serve: {err}")
+        check(all(g["reason"] == "normal" for g in gs), f"{gs}")
+        check(set(gs[0]["agents"]) == {"python-bot", "js-bot"}, f"{gs[0]['agents']}")
+
+
 CASES = {k[5:]: v for k, v in globals().items() if k.startswith("case_")}
 
 if __name__ == "__main__":
