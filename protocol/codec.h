@@ -17,6 +17,9 @@
 typedef enum { CODEC_NONE = 0, CODEC_MSGPACK, CODEC_JSON } codec_kind;
 
 #define PROTO_MAX_FRAME_DEFAULT ((size_t)1 << 20)
+/* Deepest nesting of lists/maps accepted from the wire (the top-level map is
+ * level 1). msgpack-c's own parser stack holds 32 levels. */
+#define PROTO_MAX_DEPTH 32
 
 const char *codec_name(codec_kind c); /* "msgpack", "json", "none" */
 /* Parses "msgpack" / "json"; CODEC_NONE if neither. */
@@ -31,6 +34,7 @@ typedef struct frame_decoder {
     codec_kind codec; /* CODEC_NONE until the first byte picks it */
     size_t max_frame; /* payload cap in bytes (msgpack: N; json: line w/o '\n') */
     abuf in;
+    size_t head; /* bytes at the front of `in` already returned as messages */
     size_t scan; /* json: bytes of `in` already searched for '\n' */
     bool failed;
     char error[200]; /* one line, set when failed */

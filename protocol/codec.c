@@ -1,0 +1,603 @@
+/* Framing and the msgpack / JSON codecs (protocol.md §1).
+ *
+ * Input comes from untrusted agents, so every decoder path bounds memory:
+ * frames are capped before they are buffered, msgpack is pre-validated before
+ * msgpack-c sees it (msgpack-c would otherwise allocate array storage sized by
+ * a 4-byte count claim), and nesting is limited in both codecs. */
+#include "codec.h"
+
+#include <ctype.h>
+#include <jansson.h>
+#include <math.h>
+#include <msgpack.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "utf8.h"
+
+const char *codec_name(codec_kind c)
+{
+    switch (c) {
+    case CODEC_MSGPACK: return "msgpack";
+    case CODEC_JSON: return "json";
+    default: return "none";
+    }
+}
+
+codec_kind codec_parse(const char *name)
+{
+    if (!name) return CODEC_NONE;
+    if (strcmp(name, "msgpack") == 0) return CODEC_MSGPACK;
+    if (strcmp(name, "json") == 0) return CODEC_JSON;
+    return CODEC_NONE;
+}
+
+static void seterr(char *err, size_t errlen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void seterr(char *err, size_t errlen, const char *fmt, ...)
+{
+    if (!err || !errlen) return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+}
+
+/* ---------------------------------------------------------------- encode */
+
+static int abuf_write_cb(void *data, const char *buf, size_t len)
+{
+    abuf_add(data, buf, len);
+    return 0;
+}
+
+static void mp_pack(msgpack_packer *pk, const av *v)
+{
+    if (!v) {
+        msgpack_pack_nil(pk);
+        return;
+    }
+    switch (v->type) {
+    case AV_NIL: msgpack_pack_nil(pk); break;
+    case AV_BOOL: v->u.b ? msgpack_pack_true(pk) : msgpack_pack_false(pk); break;
+    case AV_INT: msgpack_pack_int64(pk, v->u.i); break;
+    case AV_FLOAT: msgpack_pack_double(pk, v->u.f); break;
+    case AV_STR:
+        msgpack_pack_str(pk, v->u.str.len);
+        msgpack_pack_str_body(pk, v->u.str.s, v->u.str.len);
+        break;
+    case AV_LIST:
+        msgpack_pack_array(pk, v->u.list.len);
+        for (size_t i = 0; i < v->u.list.len; i++)
+            mp_pack(pk, v->u.list.items[i]);
+        break;
+    case AV_MAP:
+        msgpack_pack_map(pk, v->u.map.len);
+        for (size_t i = 0; i < v->u.map.len; i++) {
+            size_t kl = strlen(v->u.map.keys[i]);
+            msgpack_pack_str(pk, kl);
+            msgpack_pack_str_body(pk, v->u.map.keys[i], kl);
+            mp_pack(pk, v->u.map.vals[i]);
+        }
+        break;
+    }
+}
+
+void codec_encode(codec_kind c, const av *msg, abuf *out)
+{
+    if (c == CODEC_JSON) {
+        char *s = av_to_json(msg);
+        abuf_adds(out, s);
+        abuf_addc(out, '\n');
+        free(s);
+        return;
+    }
+    /* msgpack: reserve the length prefix, pack, then patch it. */
+    size_t at = out->len;
+    static const uint8_t zero[4] = {0, 0, 0, 0};
+    abuf_add(out, zero, 4);
+    msgpack_packer pk;
+    msgpack_packer_init(&pk, out, abuf_write_cb);
+    mp_pack(&pk, msg);
+    size_t n = out->len - at - 4;
+    out->data[at] = (uint8_t)(n >> 24);
+    out->data[at + 1] = (uint8_t)(n >> 16);
+    out->data[at + 2] = (uint8_t)(n >> 8);
+    out->data[at + 3] = (uint8_t)n;
+}
+
+/* --------------------------------------------------------- msgpack decode */
+
+/* What a msgpack lead byte starts, for error messages. */
+static const char *mp_kind(uint8_t b)
+{
+    if (b <= 0x7f || b >= 0xe0) return "an integer";
+    if (b <= 0x8f) return "a map";
+    if (b <= 0x9f) return "a list";
+    if (b <= 0xbf) return "a string";
+    switch (b) {
+    case 0xc0: return "nil";
+    case 0xc2:
+    case 0xc3: return "a boolean";
+    case 0xc4:
+    case 0xc5:
+    case 0xc6: return "binary";
+    case 0xc7:
+    case 0xc8:
+    case 0xc9:
+    case 0xd4:
+    case 0xd5:
+    case 0xd6:
+    case 0xd7:
+    case 0xd8: return "an ext type";
+    case 0xca:
+    case 0xcb: return "a float";
+    case 0xd9:
+    case 0xda:
+    case 0xdb: return "a string";
+    case 0xdc:
+    case 0xdd: return "a list";
+    case 0xde:
+    case 0xdf: return "a map";
+    case 0xc1: return "the never-used byte 0xc1";
+    default: return "an integer"; /* 0xcc-0xd3 */
+    }
+}
+
+typedef struct mp_cursor {
+    const uint8_t *p;
+    size_t n, off;
+    char *err;
+    size_t errlen;
+} mp_cursor;
+
+static uint64_t be_uint(const uint8_t *p, size_t k)
+{
+    uint64_t v = 0;
+    for (size_t i = 0; i < k; i++)
+        v = (v << 8) | p[i];
+    return v;
+}
+
+static int mp_truncated(mp_cursor *c)
+{
+    seterr(c->err, c->errlen, "msgpack: frame ends inside a value (truncated at byte %zu)", c->off);
+    return -1;
+}
+
+/* Validates one value at c->off and advances past it. Checks everything the
+ * protocol forbids, so that msgpack-c only ever sees well-formed, plausible
+ * input (counts never exceed the bytes left). */
+static int mp_check(mp_cursor *c, int depth)
+{
+    if (c->off >= c->n) return mp_truncated(c);
+    size_t at = c->off;
+    uint8_t b = c->p[c->off++];
+    size_t left = c->n - c->off;
+    uint64_t len = 0, count = 0;
+    bool is_map = false, container = false;
+
+    if (b <= 0x7f || b >= 0xe0 || b == 0xc0 || b == 0xc2 || b == 0xc3) return 0;
+    if (b >= 0xa0 && b <= 0xbf) {
+        len = b & 0x1f;
+    } else if (b >= 0x80 && b <= 0x9f) {
+        container = true;
+        is_map = b <= 0x8f;
+        count = b & 0x0f;
+    } else {
+        switch (b) {
+        case 0xc1:
+            seterr(c->err, c->errlen, "msgpack: invalid byte 0xc1 at byte %zu", at);
+            return -1;
+        case 0xc4:
+        case 0xd9:
+        case 0xc5:
+        case 0xda:
+        case 0xc6:
+        case 0xdb: {
+            size_t k = (b == 0xc4 || b == 0xd9) ? 1 : (b == 0xc5 || b == 0xda) ? 2 : 4;
+            if (left < k) return mp_truncated(c);
+            len = be_uint(c->p + c->off, k);
+            c->off += k;
+            break;
+        }
+        case 0xca: len = 4; break;
+        case 0xcb: len = 8; break;
+        case 0xcc:
+        case 0xd0: len = 1; break;
+        case 0xcd:
+        case 0xd1: len = 2; break;
+        case 0xce:
+        case 0xd2: len = 4; break;
+        case 0xcf:
+        case 0xd3: len = 8; break;
+        case 0xdc:
+        case 0xdd:
+        case 0xde:
+        case 0xdf: {
+            size_t k = (b == 0xdc || b == 0xde) ? 2 : 4;
+            if (left < k) return mp_truncated(c);
+            count = be_uint(c->p + c->off, k);
+            c->off += k;
+            container = true;
+            is_map = b >= 0xde;
+            break;
+        }
+        default: /* 0xc7-0xc9, 0xd4-0xd8 */
+            seterr(c->err, c->errlen, "msgpack: ext types are not allowed (ext at byte %zu)", at);
+            return -1;
+        }
+    }
+    if (!container) {
+        if (c->n - c->off < len) return mp_truncated(c);
+        /* str and bin both become strings: text, like JSON's */
+        bool text =
+            (b >= 0xa0 && b <= 0xbf) || (b >= 0xc4 && b <= 0xc6) || (b >= 0xd9 && b <= 0xdb);
+        if (text && !utf8_valid(c->p + c->off, (size_t)len)) {
+            seterr(c->err, c->errlen, "msgpack: string at byte %zu is not valid UTF-8", at);
+            return -1;
+        }
+        c->off += len;
+        return 0;
+    }
+    if (depth >= PROTO_MAX_DEPTH) {
+        seterr(c->err, c->errlen, "msgpack: nesting deeper than %d levels at byte %zu",
+               PROTO_MAX_DEPTH, at);
+        return -1;
+    }
+    /* Every element takes at least one byte. */
+    if (count > (c->n - c->off) / (is_map ? 2 : 1)) return mp_truncated(c);
+    for (uint64_t i = 0; i < count; i++) {
+        if (is_map) {
+            if (c->off >= c->n) return mp_truncated(c);
+            uint8_t kb = c->p[c->off];
+            bool str = (kb >= 0xa0 && kb <= 0xbf) || kb == 0xd9 || kb == 0xda || kb == 0xdb;
+            if (!str) {
+                seterr(c->err, c->errlen, "msgpack: map key at byte %zu is %s, not a string",
+                       c->off, mp_kind(kb));
+                return -1;
+            }
+            size_t kstart = c->off;
+            if (mp_check(c, depth + 1) < 0) return -1;
+            /* Keys are C strings in the value tree. */
+            size_t hdr = kb <= 0xbf ? 1 : kb == 0xd9 ? 2 : kb == 0xda ? 3 : 5;
+            if (memchr(c->p + kstart + hdr, 0, c->off - kstart - hdr)) {
+                seterr(c->err, c->errlen, "msgpack: map key at byte %zu contains a NUL byte",
+                       kstart);
+                return -1;
+            }
+        }
+        if (mp_check(c, depth + 1) < 0) return -1;
+    }
+    return 0;
+}
+
+static av *mp_to_av(const msgpack_object *o)
+{
+    switch (o->type) {
+    case MSGPACK_OBJECT_NIL: return av_nil();
+    case MSGPACK_OBJECT_BOOLEAN: return av_bool(o->via.boolean);
+    case MSGPACK_OBJECT_POSITIVE_INTEGER:
+        if (o->via.u64 > (uint64_t)INT64_MAX) return av_float((double)o->via.u64);
+        return av_int((int64_t)o->via.u64);
+    case MSGPACK_OBJECT_NEGATIVE_INTEGER: return av_int(o->via.i64);
+    case MSGPACK_OBJECT_FLOAT32:
+    case MSGPACK_OBJECT_FLOAT64: return av_float(o->via.f64);
+    case MSGPACK_OBJECT_STR: return av_strn(o->via.str.ptr, o->via.str.size);
+    case MSGPACK_OBJECT_BIN: return av_strn(o->via.bin.ptr, o->via.bin.size);
+    case MSGPACK_OBJECT_ARRAY: {
+        av *l = av_list();
+        for (uint32_t i = 0; i < o->via.array.size; i++)
+            av_push(l, mp_to_av(&o->via.array.ptr[i]));
+        return l;
+    }
+    case MSGPACK_OBJECT_MAP: {
+        av *m = av_map();
+        for (uint32_t i = 0; i < o->via.map.size; i++) {
+            const msgpack_object_kv *kv = &o->via.map.ptr[i];
+            /* mp_check guaranteed a NUL-free string key. */
+            char *k = xmalloc(kv->key.via.str.size + 1);
+            memcpy(k, kv->key.via.str.ptr, kv->key.via.str.size);
+            k[kv->key.via.str.size] = '\0';
+            av_set(m, k, mp_to_av(&kv->val));
+            free(k);
+        }
+        return m;
+    }
+    default: return av_nil(); /* ext: rejected by mp_check */
+    }
+}
+
+av *msgpack_decode(const void *p, size_t n, char *err, size_t errlen)
+{
+    if (n == 0) {
+        seterr(err, errlen, "msgpack: empty input");
+        return NULL;
+    }
+    mp_cursor c = {.p = p, .n = n, .off = 0, .err = err, .errlen = errlen};
+    if (mp_check(&c, 0) < 0) return NULL;
+    if (c.off != n) {
+        seterr(err, errlen, "msgpack: %zu trailing bytes after the value", n - c.off);
+        return NULL;
+    }
+    msgpack_unpacked up;
+    msgpack_unpacked_init(&up);
+    size_t off = 0;
+    msgpack_unpack_return r = msgpack_unpack_next(&up, p, n, &off);
+    av *v = NULL;
+    if (r == MSGPACK_UNPACK_SUCCESS && off == n)
+        v = mp_to_av(&up.data);
+    else
+        seterr(err, errlen, "msgpack: undecodable data (msgpack-c error %d)", (int)r);
+    msgpack_unpacked_destroy(&up);
+    return v;
+}
+
+/* ------------------------------------------------------------ json decode */
+
+/* jansson rejects integers beyond int64; the protocol wants them as floats.
+ * Rewrites such integer tokens (outside strings) with an "e0" suffix, which
+ * makes jansson read them as reals. Returns false when nothing needs it. */
+static bool json_widen_bigints(const char *s, size_t n, abuf *out)
+{
+    bool changed = false;
+    size_t copied = 0, i = 0;
+    while (i < n) {
+        char ch = s[i];
+        if (ch == '"') {
+            for (i++; i < n && s[i] != '"'; i++)
+                if (s[i] == '\\') i++;
+            i++;
+            continue;
+        }
+        if (ch != '-' && !isdigit((unsigned char)ch)) {
+            i++;
+            continue;
+        }
+        bool neg = ch == '-';
+        size_t d = i + (neg ? 1 : 0), j = d;
+        while (j < n && isdigit((unsigned char)s[j]))
+            j++;
+        if (j < n && (s[j] == '.' || s[j] == 'e' || s[j] == 'E')) {
+            while (j < n && (isdigit((unsigned char)s[j]) || strchr("+-.eE", s[j])))
+                j++;
+            i = j;
+            continue;
+        }
+        size_t nd = j - d;
+        const char *lim = neg ? "9223372036854775808" : "9223372036854775807";
+        bool big = nd > 19 || (nd == 19 && memcmp(s + d, lim, 19) > 0);
+        if (big) {
+            abuf_add(out, s + copied, j - copied);
+            abuf_adds(out, "e0");
+            copied = j;
+            changed = true;
+        }
+        i = j > i ? j : i + 1;
+    }
+    if (changed) abuf_add(out, s + copied, n - copied);
+    return changed;
+}
+
+static av *json_to_av(json_t *j, int depth, char *err, size_t errlen)
+{
+    switch (json_typeof(j)) {
+    case JSON_NULL: return av_nil();
+    case JSON_TRUE: return av_bool(true);
+    case JSON_FALSE: return av_bool(false);
+    case JSON_INTEGER: return av_int((int64_t)json_integer_value(j));
+    case JSON_REAL: return av_float(json_real_value(j));
+    case JSON_STRING: return av_strn(json_string_value(j), json_string_length(j));
+    case JSON_ARRAY:
+    case JSON_OBJECT: break;
+    }
+    if (depth >= PROTO_MAX_DEPTH) {
+        seterr(err, errlen, "json: nesting deeper than %d levels", PROTO_MAX_DEPTH);
+        return NULL;
+    }
+    if (json_is_array(j)) {
+        av *l = av_list();
+        size_t i;
+        json_t *e;
+        json_array_foreach(j, i, e)
+        {
+            av *x = json_to_av(e, depth + 1, err, errlen);
+            if (!x) {
+                av_free(l);
+                return NULL;
+            }
+            av_push(l, x);
+        }
+        return l;
+    }
+    av *m = av_map();
+    const char *k;
+    json_t *e;
+    json_object_foreach(j, k, e)
+    {
+        av *x = json_to_av(e, depth + 1, err, errlen);
+        if (!x) {
+            av_free(m);
+            return NULL;
+        }
+        av_set(m, k, x);
+    }
+    return m;
+}
+
+av *json_decode(const char *text, size_t n, char *err, size_t errlen)
+{
+    abuf wide = {0};
+    if (json_widen_bigints(text, n, &wide)) {
+        text = (const char *)wide.data;
+        n = wide.len;
+    }
+    json_error_t je;
+    json_t *j = json_loadb(text, n, JSON_DECODE_ANY | JSON_ALLOW_NUL, &je);
+    abuf_free(&wide);
+    if (!j) {
+        seterr(err, errlen, "json: invalid JSON at column %d: %s", je.column, je.text);
+        return NULL;
+    }
+    av *v = json_to_av(j, 0, err, errlen);
+    json_decref(j);
+    return v;
+}
+
+/* --------------------------------------------------------------- decoder */
+
+/* The unread bytes are in.data[head, in.len). Returned frames only advance
+ * head; the buffer is compacted once per feed, so a read holding many small
+ * messages costs one memmove, not one per message. */
+
+void frame_decoder_init(frame_decoder *d, size_t max_frame, codec_kind forced)
+{
+    memset(d, 0, sizeof *d);
+    d->codec = forced;
+    d->max_frame = max_frame ? max_frame : PROTO_MAX_FRAME_DEFAULT;
+}
+
+static int fail(frame_decoder *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int fail(frame_decoder *d, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(d->error, sizeof d->error, fmt, ap);
+    va_end(ap);
+    /* jansson quotes input near the error: keep the reason one clean line */
+    for (char *c = d->error; *c; c++)
+        if ((unsigned char)*c < 0x20 || *c == 0x7f) *c = '?';
+    d->failed = true;
+    abuf_free(&d->in); /* a failed stream's bytes are never needed again */
+    d->head = d->scan = 0;
+    return -1;
+}
+
+static bool blank_line(const uint8_t *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (p[i] != ' ' && p[i] != '\t' && p[i] != '\r') return false;
+    return true;
+}
+
+static void advance(frame_decoder *d, size_t n)
+{
+    d->head += n;
+    if (d->head >= d->in.len) { /* all returned: restart at the front */
+        d->head = d->in.len = 0;
+        d->in.data[0] = 0;
+    }
+    d->scan = d->head;
+}
+
+/* Locates the first complete frame: 1 with payload [*start, *start+*len) of
+ * in.data and *consume bytes to drop after it, 0 when more bytes are needed,
+ * -1 on a protocol error. Enforces the cap as soon as it can be known. */
+static int front_frame(frame_decoder *d, size_t *start, size_t *len, size_t *consume)
+{
+    if (d->failed) return -1;
+    size_t avail = d->in.len - d->head;
+    const uint8_t *p = d->in.data + d->head;
+    if (avail == 0) return 0;
+    if (d->codec == CODEC_NONE) {
+        uint8_t b = p[0];
+        if (b == 0x00)
+            d->codec = CODEC_MSGPACK;
+        else if (b == '{')
+            d->codec = CODEC_JSON;
+        else if (b >= 0x20 && b < 0x7f)
+            return fail(d, "bad first byte 0x%02x ('%c'): expected 0x00 (msgpack) or '{' (json)", b,
+                        b);
+        else
+            return fail(d, "bad first byte 0x%02x: expected 0x00 (msgpack) or '{' (json)", b);
+    }
+    if (d->codec == CODEC_MSGPACK) {
+        if (avail < 4) return 0;
+        uint64_t n = be_uint(p, 4);
+        if (n > d->max_frame)
+            return fail(d, "msgpack frame of %llu bytes exceeds the limit of %zu bytes",
+                        (unsigned long long)n, d->max_frame);
+        if (n == 0) return fail(d, "msgpack frame of length 0 (a frame holds one map)");
+        if (avail - 4 < n) return 0;
+        *start = d->head + 4;
+        *len = (size_t)n;
+        *consume = 4 + (size_t)n;
+        return 1;
+    }
+    for (;;) {
+        avail = d->in.len - d->head;
+        p = d->in.data + d->head;
+        if (d->scan < d->head) d->scan = d->head;
+        const uint8_t *nl = memchr(d->in.data + d->scan, '\n', d->in.len - d->scan);
+        if (!nl) {
+            d->scan = d->in.len;
+            if (avail > d->max_frame)
+                return fail(d, "json line longer than %zu bytes (no newline yet)", d->max_frame);
+            return 0;
+        }
+        size_t linelen = (size_t)(nl - p);
+        if (linelen > d->max_frame)
+            return fail(d, "json line of %zu bytes exceeds the limit of %zu bytes", linelen,
+                        d->max_frame);
+        if (blank_line(p, linelen)) {
+            advance(d, linelen + 1);
+            if (d->in.len == 0) return 0;
+            continue;
+        }
+        *start = d->head;
+        *len = linelen;
+        if (linelen && p[linelen - 1] == '\r') (*len)--;
+        *consume = linelen + 1;
+        return 1;
+    }
+}
+
+void frame_decoder_feed(frame_decoder *d, const void *p, size_t n)
+{
+    if (d->failed || n == 0) return;
+    if (d->head > 0) { /* compact: drop what was already returned */
+        abuf_consume(&d->in, d->head);
+        d->scan -= d->head;
+        d->head = 0;
+    }
+    abuf_add(&d->in, p, n);
+    size_t s, l, c;
+    front_frame(d, &s, &l, &c); /* early cap check; the frame stays buffered */
+}
+
+int frame_decoder_next(frame_decoder *d, av **msg)
+{
+    *msg = NULL;
+    size_t start = 0, len = 0, consume = 0;
+    int r = front_frame(d, &start, &len, &consume);
+    if (r <= 0) return r;
+    char err[sizeof d->error];
+    err[0] = '\0';
+    av *v = d->codec == CODEC_MSGPACK
+                ? msgpack_decode(d->in.data + start, len, err, sizeof err)
+                : json_decode((const char *)d->in.data + start, len, err, sizeof err);
+    advance(d, consume);
+    if (!v) return fail(d, "%s", err);
+    if (v->type != AV_MAP) {
+        static const char *names[] = {"nil",      "a boolean", "an integer", "a float",
+                                      "a string", "a list",    "a map"};
+        const char *what = names[v->type];
+        av_free(v);
+        return fail(d, "%s: top level is %s, not a map", codec_name(d->codec), what);
+    }
+    *msg = v;
+    return 1;
+}
+
+size_t frame_decoder_pending(const frame_decoder *d)
+{
+    return d->in.len - d->head;
+}
+
+void frame_decoder_free(frame_decoder *d)
+{
+    abuf_free(&d->in);
+    d->head = d->scan = 0;
+}

@@ -1,0 +1,106 @@
+/* Compact JSON writer for the value tree (av_to_json). The JSON codec frames
+ * its output as one line, so nothing here may ever emit a raw newline: every
+ * control character is escaped. Strings are byte strings in the value tree;
+ * bytes that are not valid UTF-8 become U+FFFD so the output is always valid
+ * JSON. NaN and infinities have no JSON form and are written as null. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "utf8.h"
+#include "util.h"
+#include "value.h"
+
+static void put_str(abuf *b, const char *s, size_t n)
+{
+    const uint8_t *p = (const uint8_t *)s;
+    abuf_addc(b, '"');
+    size_t i = 0;
+    while (i < n) {
+        uint8_t c = p[i];
+        if (c == '"' || c == '\\') {
+            abuf_addc(b, '\\');
+            abuf_addc(b, (char)c);
+            i++;
+        } else if (c < 0x20 || c == 0x7f) {
+            switch (c) {
+            case '\n': abuf_adds(b, "\\n"); break;
+            case '\r': abuf_adds(b, "\\r"); break;
+            case '\t': abuf_adds(b, "\\t"); break;
+            case '\b': abuf_adds(b, "\\b"); break;
+            case '\f': abuf_adds(b, "\\f"); break;
+            default: abuf_addf(b, "\\u%04x", c); break;
+            }
+            i++;
+        } else {
+            size_t k = utf8_seq(p + i, n - i);
+            if (k == 0) {
+                abuf_adds(b, "\\ufffd");
+                i++;
+            } else {
+                abuf_add(b, p + i, k);
+                i += k;
+            }
+        }
+    }
+    abuf_addc(b, '"');
+}
+
+/* Shortest %g form that reads back to the same double, always recognisable
+ * as a float (so a decoder does not turn 2.0 into the integer 2). */
+static void put_float(abuf *b, double f)
+{
+    if (!isfinite(f)) {
+        abuf_adds(b, "null");
+        return;
+    }
+    char tmp[40];
+    for (int prec = 15; prec <= 17; prec++) {
+        snprintf(tmp, sizeof tmp, "%.*g", prec, f);
+        if (strtod(tmp, NULL) == f) break;
+    }
+    abuf_adds(b, tmp);
+    if (!strpbrk(tmp, ".eE")) abuf_adds(b, ".0");
+}
+
+static void put_value(abuf *b, const av *v)
+{
+    if (!v) {
+        abuf_adds(b, "null");
+        return;
+    }
+    switch (v->type) {
+    case AV_NIL: abuf_adds(b, "null"); break;
+    case AV_BOOL: abuf_adds(b, v->u.b ? "true" : "false"); break;
+    case AV_INT: abuf_addf(b, "%lld", (long long)v->u.i); break;
+    case AV_FLOAT: put_float(b, v->u.f); break;
+    case AV_STR: put_str(b, v->u.str.s, v->u.str.len); break;
+    case AV_LIST:
+        abuf_addc(b, '[');
+        for (size_t i = 0; i < v->u.list.len; i++) {
+            if (i) abuf_addc(b, ',');
+            put_value(b, v->u.list.items[i]);
+        }
+        abuf_addc(b, ']');
+        break;
+    case AV_MAP:
+        abuf_addc(b, '{');
+        for (size_t i = 0; i < v->u.map.len; i++) {
+            if (i) abuf_addc(b, ',');
+            put_str(b, v->u.map.keys[i], strlen(v->u.map.keys[i]));
+            abuf_addc(b, ':');
+            put_value(b, v->u.map.vals[i]);
+        }
+        abuf_addc(b, '}');
+        break;
+    }
+}
+
+char *av_to_json(const av *v)
+{
+    abuf b = {0};
+    abuf_reserve(&b, 64);
+    put_value(&b, v);
+    return (char *)b.data;
+}

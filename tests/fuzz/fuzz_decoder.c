@@ -1,0 +1,159 @@
+/* libFuzzer target for the frame decoder, both codecs and msg_decode.
+ *
+ * The input is a byte stream as an agent would send it. It is fed to a
+ * frame_decoder in pseudo-random splits derived from the input itself, once
+ * per codec mode (auto-detected, forced msgpack, forced json), with a frame
+ * cap also derived from the input. Besides "no crash, no leak, no UB" it
+ * checks properties that must hold for every input:
+ *  - a failed decoder stays failed and holds no bytes;
+ *  - every decoded message re-encodes to msgpack and decodes back to a
+ *    message whose msgpack encoding is byte-identical (a fixed point);
+ *  - the JSON writer's output is one line and always reads back. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "codec.h"
+#include "messages.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* Tallies for the corpus driver, which checks the run reached both valid
+ * messages and decoder errors (a silently inert target would pass anyway). */
+size_t fuzz_messages_ok, fuzz_streams_failed;
+
+#define CHECK(cond)                                                                                \
+    do {                                                                                           \
+        if (!(cond)) {                                                                             \
+            fprintf(stderr, "fuzz_decoder: check failed: %s (line %d)\n", #cond, __LINE__);        \
+            abort();                                                                               \
+        }                                                                                          \
+    } while (0)
+
+static uint64_t mix(uint64_t x)
+{
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdULL;
+    x ^= x >> 33;
+    x *= 0xc4ceb9fe1a85ec53ULL;
+    x ^= x >> 33;
+    return x;
+}
+
+static av *roundtrip_msgpack(const av *v)
+{
+    abuf b = {0};
+    codec_encode(CODEC_MSGPACK, v, &b);
+    frame_decoder d;
+    frame_decoder_init(&d, b.len, CODEC_NONE);
+    frame_decoder_feed(&d, b.data, b.len);
+    av *back = NULL;
+    CHECK(frame_decoder_next(&d, &back) == 1);
+    CHECK(frame_decoder_pending(&d) == 0);
+    frame_decoder_free(&d);
+    abuf_free(&b);
+    return back;
+}
+
+static void check_message(const av *map)
+{
+    char err[200];
+    msg m;
+    if (msg_decode(map, &m, err, sizeof err) != 0) {
+        CHECK(m.type == MSG__COUNT);
+        CHECK(err[0] != '\0' && !strchr(err, '\n'));
+        return;
+    }
+    fuzz_messages_ok++;
+    /* fixed point: msg -> map -> bytes -> map -> msg -> map -> bytes */
+    av *enc1 = msg_encode(&m);
+    av *wire = roundtrip_msgpack(enc1);
+    msg m2;
+    CHECK(msg_decode(wire, &m2, err, sizeof err) == 0);
+    CHECK(m2.type == m.type);
+    av *enc2 = msg_encode(&m2);
+    abuf b1 = {0}, b2 = {0};
+    codec_encode(CODEC_MSGPACK, enc1, &b1);
+    codec_encode(CODEC_MSGPACK, enc2, &b2);
+    CHECK(b1.len == b2.len && memcmp(b1.data, b2.data, b1.len) == 0);
+
+    /* JSON: one line that always parses back to a map */
+    abuf j = {0};
+    codec_encode(CODEC_JSON, enc1, &j);
+    CHECK(j.len > 0 && j.data[j.len - 1] == '\n');
+    CHECK(memchr(j.data, '\n', j.len - 1) == NULL);
+    av *jv = json_decode((const char *)j.data, j.len - 1, err, sizeof err);
+    CHECK(jv != NULL && jv->type == AV_MAP);
+
+    av_free(jv);
+    abuf_free(&j);
+    abuf_free(&b1);
+    abuf_free(&b2);
+    av_free(enc2);
+    msg_free(&m2);
+    av_free(wire);
+    av_free(enc1);
+    msg_free(&m);
+}
+
+static void run(const uint8_t *data, size_t size, codec_kind forced, uint64_t seed)
+{
+    static const size_t caps[] = {0, 16, 100, 1000, 4096};
+    frame_decoder d;
+    frame_decoder_init(&d, caps[seed % 5], forced);
+    uint64_t r = seed;
+    size_t off = 0;
+    bool failed = false;
+    while (off < size) {
+        r = mix(r + off);
+        size_t chunk;
+        switch (r % 4) {
+        case 0: chunk = 1; break;
+        case 1: chunk = 1 + (r >> 8) % 7; break;
+        case 2: chunk = 1 + (r >> 8) % 64; break;
+        default: chunk = size - off; break;
+        }
+        if (chunk > size - off) chunk = size - off;
+        frame_decoder_feed(&d, data + off, chunk);
+        off += chunk;
+        av *m;
+        int rc;
+        while ((rc = frame_decoder_next(&d, &m)) == 1) {
+            CHECK(!failed && m && m->type == AV_MAP);
+            check_message(m);
+            av_free(m);
+        }
+        CHECK(m == NULL);
+        if (rc < 0) {
+            CHECK(d.failed && d.error[0] && !strchr(d.error, '\n'));
+            CHECK(frame_decoder_pending(&d) == 0);
+            if (!failed) fuzz_streams_failed++;
+            failed = true;
+        } else {
+            CHECK(!failed);
+            /* never more than one capped frame (plus its header) pending */
+            size_t cap = d.max_frame;
+            CHECK(d.codec != CODEC_MSGPACK || frame_decoder_pending(&d) < 4 + cap);
+            CHECK(d.codec != CODEC_JSON || frame_decoder_pending(&d) <= cap);
+        }
+    }
+    frame_decoder_free(&d);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    uint64_t h = 0x9e3779b97f4a7c15ULL ^ size;
+    for (size_t i = 0; i < size; i++)
+        h = (h ^ data[i]) * 0x100000001b3ULL;
+    run(data, size, CODEC_NONE, mix(h));
+    run(data, size, CODEC_MSGPACK, mix(h + 1));
+    run(data, size, CODEC_JSON, mix(h + 2));
+    /* whole-buffer helpers on the raw input */
+    char err[200];
+    av *v = msgpack_decode(data, size, err, sizeof err);
+    av_free(v);
+    v = json_decode((const char *)data, size, err, sizeof err);
+    av_free(v);
+    return 0;
+}

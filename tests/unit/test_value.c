@@ -1,0 +1,155 @@
+/* The value tree and its JSON writer. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "codec.h"
+#include "value.h"
+
+static av *sample(void)
+{
+    av *m = av_map();
+    av_set_int(m, "i", -7);
+    av_set(m, "f", av_float(0.5));
+    av_set_bool(m, "b", true);
+    av_set(m, "n", av_nil());
+    av_set(m, "s", av_strn("a\0b", 3));
+    av_set(m, "l", av_push(av_push(av_list(), av_int(1)), av_map()));
+    return m;
+}
+
+static void test_equal(void **state)
+{
+    (void)state;
+    av *a = sample(), *b = sample();
+    assert_true(av_equal(a, b));
+    /* map key order does not matter */
+    av *c = av_map();
+    for (size_t i = a->u.map.len; i-- > 0;)
+        av_set(c, a->u.map.keys[i], av_copy(a->u.map.vals[i]));
+    assert_true(av_equal(a, c));
+    /* list order does */
+    av *l1 = av_push(av_push(av_list(), av_int(1)), av_int(2));
+    av *l2 = av_push(av_push(av_list(), av_int(2)), av_int(1));
+    assert_false(av_equal(l1, l2));
+    /* int 1 != float 1.0, embedded NULs compared */
+    av *i1 = av_int(1), *f1 = av_float(1.0);
+    assert_false(av_equal(i1, f1));
+    av_set(b, "s", av_strn("a\0c", 3));
+    assert_false(av_equal(a, b));
+    av_set(b, "s", av_strn("a\0b", 3));
+    av_set_int(b, "extra", 1);
+    assert_false(av_equal(a, b));
+    assert_false(av_equal(b, a));
+    assert_true(av_equal(NULL, NULL));
+    assert_false(av_equal(a, NULL));
+    av_free(a), av_free(b), av_free(c), av_free(l1), av_free(l2), av_free(i1), av_free(f1);
+}
+
+static void test_copy(void **state)
+{
+    (void)state;
+    av *a = sample();
+    av *b = av_copy(a);
+    assert_true(av_equal(a, b));
+    assert_ptr_not_equal(a, b);
+    /* deep: changing the copy leaves the original alone */
+    av_push((av *)av_get(b, "l"), av_int(3));
+    assert_int_equal(av_len(av_get(a, "l")), 2);
+    assert_false(av_equal(a, b));
+    assert_null(av_copy(NULL));
+    av_free(a), av_free(b);
+}
+
+static void test_take_and_set_replace(void **state)
+{
+    (void)state;
+    av *m = sample();
+    size_t n = av_len(m);
+    av *s = av_take(m, "s");
+    assert_non_null(s);
+    assert_int_equal(av_len(s), 3);
+    assert_int_equal(av_len(m), n - 1);
+    assert_null(av_get(m, "s"));
+    assert_null(av_take(m, "s"));
+    /* remaining keys still found after the shift */
+    int64_t i;
+    assert_true(av_get_int(m, "i", &i));
+    assert_int_equal(i, -7);
+    assert_non_null(av_get(m, "l"));
+    av_free(s);
+
+    av_set_int(m, "i", 99);
+    assert_int_equal(av_len(m), n - 1);
+    assert_true(av_get_int(m, "i", &i));
+    assert_int_equal(i, 99);
+    av_set_str(m, "i", "now a string");
+    assert_false(av_get_int(m, "i", &i));
+    assert_string_equal(av_get_str(m, "i"), "now a string");
+    assert_int_equal(av_len(m), n - 1);
+    av_free(m);
+}
+
+static void expect_json(const av *v, const char *want)
+{
+    char *s = av_to_json(v);
+    assert_string_equal(s, want);
+    free(s);
+}
+
+static void test_to_json(void **state)
+{
+    (void)state;
+    av *v = av_str("q\"b\\s/\n\r\t\b\f\x01\x1f\x7f");
+    expect_json(v, "\"q\\\"b\\\\s/\\n\\r\\t\\b\\f\\u0001\\u001f\\u007f\"");
+    av_free(v);
+    v = av_strn("nul\0end", 7);
+    expect_json(v, "\"nul\\u0000end\"");
+    av_free(v);
+    /* valid UTF-8 passes through; invalid bytes become U+FFFD */
+    v = av_str("\xc3\xa9\xe2\x82\xac\xf0\x9f\x82\xa1|\xff|\xc0\xaf|\xed\xa0\x80|\xe2\x82");
+    expect_json(v, "\"\xc3\xa9\xe2\x82\xac\xf0\x9f\x82\xa1|\\ufffd|\\ufffd\\ufffd|"
+                   "\\ufffd\\ufffd\\ufffd|\\ufffd\\ufffd\"");
+    av_free(v);
+    v = av_map();
+    av_set(v, "k\"ey\n", av_int(INT64_MIN));
+    av_set(v, "f", av_float(-0.1));
+    av_set(v, "g", av_float(1e300));
+    av_set(v, "h", av_float(3.0));
+    av_set(v, "nan", av_float(NAN));
+    av_set(v, "inf", av_float(INFINITY));
+    av_set(v, "l", av_push(av_push(av_list(), av_bool(true)), av_nil()));
+    av_set(v, "e", av_map());
+    expect_json(v, "{\"k\\\"ey\\n\":-9223372036854775808,\"f\":-0.1,\"g\":1e+300,\"h\":3.0,"
+                   "\"nan\":null,\"inf\":null,\"l\":[true,null],\"e\":{}}");
+    /* and it reads back (minus NaN/Inf) */
+    char *s = av_to_json(v);
+    char err[200];
+    av *back = json_decode(s, strlen(s), err, sizeof err);
+    assert_non_null(back);
+    assert_true(av_equal(av_get(back, "f"), av_get(v, "f")));
+    assert_true(av_equal(av_get(back, "g"), av_get(v, "g")));
+    assert_true(av_equal(av_get(back, "h"), av_get(v, "h")));
+    assert_true(av_equal(av_get(back, "k\"ey\n"), av_get(v, "k\"ey\n")));
+    av_free(back);
+    free(s);
+    av_free(v);
+    expect_json(NULL, "null");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_equal),
+        cmocka_unit_test(test_copy),
+        cmocka_unit_test(test_take_and_set_replace),
+        cmocka_unit_test(test_to_json),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
