@@ -165,16 +165,22 @@ static void on_write(evutil_socket_t fd, short what, void *arg)
     if (a->alive) flush_out(a);
 }
 
-void agent_send(arena_agent *a, const msg *m)
+void agent_send_av(arena_agent *a, const av *v)
 {
     if (!a->alive || a->kind == AGENT_BUILTIN) return;
-    av *v = msg_encode(m);
     /* The agent's first byte picked its codec; before join it is unknown,
      * and the referee never speaks first. */
     codec_kind c = a->dec.codec != CODEC_NONE ? a->dec.codec : CODEC_MSGPACK;
     codec_encode(c, v, &a->out);
-    av_free(v);
     flush_out(a);
+}
+
+void agent_send(arena_agent *a, const msg *m)
+{
+    if (!a->alive || a->kind == AGENT_BUILTIN) return;
+    av *v = msg_encode(m);
+    agent_send_av(a, v);
+    av_free(v);
 }
 
 static void handle_message(arena_agent *a, av *raw, double now)

@@ -241,42 +241,51 @@ static void arm_timer(struct match *m, double ms)
     event_add(m->ev_timer, &tv);
 }
 
+/* The decide message is the hot path of every game: it is built straight as
+ * a wire map, view and events moved in rather than copied through msg_encode
+ * (messages.c still decodes it the same way; the protocol tests check the
+ * shape). */
 static void send_decide(struct match *m, const arena_decision *d)
 {
     int s = d->seat;
-    msg out = {.type = MSG_DECIDE};
-    msg_decide *dm = &out.u.decide;
-    char prompt[512];
-    m->gvt->prompt(m->g, prompt, sizeof prompt);
-    dm->id = m->pid = ++m->next_id;
-    dm->kind = (char *)d->kind;
-    dm->prompt = prompt;
-    dm->n_options = (size_t)d->n_options;
-    dm->labels = xmalloc((size_t)d->n_options * sizeof *dm->labels);
+    arena_agent *a = m->seat[s].agent;
+    char buf[512];
+    av *out = av_map();
+    av_set_str(out, "type", "decide");
+    av_set_int(out, "id", (int64_t)(m->pid = ++m->next_id));
+    av_set_str(out, "kind", d->kind);
+    m->gvt->prompt(m->g, buf, sizeof buf);
+    av_set_str(out, "prompt", buf);
+    av *opts = av_list();
     for (int i = 0; i < d->n_options; i++) {
-        dm->labels[i] = xmalloc(128);
-        m->gvt->label(m->g, i, dm->labels[i], 128);
+        m->gvt->label(m->g, i, buf, sizeof buf);
+        av_push(opts, av_set_str(av_map(), "label", buf));
     }
-    dm->pick.min = d->pick_min;
-    dm->pick.max = d->pick_max;
-    dm->pick.ordered = d->pick_ordered;
-    dm->view = m->gvt->view(m->g, s);
-    dm->events = events_for(m, s);
-    clock_msg(m, s, &dm->clock, false);
+    av_set(out, "options", opts);
+    av *pick = av_map();
+    av_set_int(pick, "min", d->pick_min);
+    av_set_int(pick, "max", d->pick_max);
+    av_set_bool(pick, "ordered", d->pick_ordered);
+    av_set(out, "pick", pick);
+    av_set(out, "view", m->gvt->view(m->g, s));
+    av_set(out, "events", events_for(m, s));
+    const seat_clock *sc = &m->seat[s].clock;
+    av *clk = av_map();
+    av_set_int(clk, "move_ms", m->cfg.clock.move_ms);
+    av_set_int(clk, "bank_ms", (int64_t)sc->bank_left);
+    av_set(clk, "game_ms", sc->game_left < 0 ? av_nil() : av_int((int64_t)sc->game_left));
+    av_set(out, "clock", clk);
 
     m->pending = true;
     m->pd = *d;
     m->sent = false;
-    m->allowance = clock_allowance(&m->cfg.clock, &m->seat[s].clock);
+    m->allowance = clock_allowance(&m->cfg.clock, sc);
     /* Until the last byte is out nothing is charged, but an agent that never
      * reads must still time out. */
     arm_timer(m, m->allowance + 1000);
-    send_msg(m, s, &out);
-
-    for (size_t i = 0; i < dm->n_options; i++) free(dm->labels[i]);
-    free(dm->labels);
-    av_free(dm->view);
-    av_free(dm->events);
+    if (m->log) matchlog_msg(m->log, s, "out", out);
+    agent_send_av(a, out);
+    av_free(out);
 }
 
 void match_on_sent(struct match *m, int s, double when)

@@ -67,6 +67,8 @@ struct arena_agent {
 
 /* agent.c -> the rest */
 void agent_send(arena_agent *a, const msg *m);
+/* Sends an already built wire map (the decide hot path skips the structs). */
+void agent_send_av(arena_agent *a, const av *v);
 codec_kind agent_codec(const arena_agent *a);
 /* Marks the agent dead (kills a process) and tells its match. */
 void agent_fail(arena_agent *a, fault_cause cause, bool at_startup, const char *fmt, ...)

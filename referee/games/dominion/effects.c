@@ -8,19 +8,9 @@
 
 #include "engine.h"
 
-static int victim(const dom_game *g, const dom_frame *f) { return (f->player + f->a) % g->np; }
-
-/* Options: every card of a zone, one per copy, in card order. */
-static bool ask_zone(dom_game *g, int seat, int owner, int zone, int kind, int pmin, int pmax,
-                     bool ordered)
+static int victim(const dom_game *g, const dom_frame *f)
 {
-    const dom_zone *z = &g->p[owner].z[zone];
-    uint8_t cnt[DOM_NCARDS] = {0};
-    for (int i = 0; i < z->n; i++) cnt[z->c[i]]++;
-    dec_begin(g, seat, kind, PFX_CARD);
-    for (int c = 0; c < DOM_NCARDS; c++)
-        for (int k = 0; k < cnt[c]; k++) dec_add(g, 0, c);
-    return dec_ask(g, pmin, pmax, ordered);
+    return (f->player + f->a) % g->np;
 }
 
 /* Options: each distinct Treasure in a zone. */
@@ -52,7 +42,8 @@ static void reveal_hand(dom_game *g, int p)
 static int reveal_n(dom_game *g, int p, int n)
 {
     int k = 0;
-    while (k < n && reveal_top(g, p) >= 0) k++;
+    while (k < n && reveal_top(g, p) >= 0)
+        k++;
     return k;
 }
 
@@ -133,7 +124,8 @@ int card_special(dom_game *g, dom_frame *f)
             f->step = 3;
             if (ask_hand_all(g, p, DK_CELLAR, 0, hand->n, false)) return R_WAIT;
         }
-        for (int i = 0; i < g->nans; i++) discard_from(g, p, Z_HAND, ans_card(g, i));
+        for (int i = 0; i < g->nans; i++)
+            discard_from(g, p, Z_HAND, ans_card(g, i));
         draw(g, p, g->nans);
         return R_DONE;
 
@@ -142,7 +134,8 @@ int card_special(dom_game *g, dom_frame *f)
             f->step = 3;
             if (ask_hand_all(g, p, DK_CHAPEL, 0, 4, false)) return R_WAIT;
         }
-        for (int i = 0; i < g->nans; i++) trash_from(g, p, Z_HAND, ans_card(g, i));
+        for (int i = 0; i < g->nans; i++)
+            trash_from(g, p, Z_HAND, ans_card(g, i));
         return R_DONE;
 
     case C_CHANCELLOR:
@@ -195,7 +188,8 @@ int card_special(dom_game *g, dom_frame *f)
         for (;;) {
             if (f->step == 4) {
                 int v = victim(g, f);
-                for (int i = 0; i < g->nans; i++) discard_from(g, v, Z_HAND, ans_card(g, i));
+                for (int i = 0; i < g->nans; i++)
+                    discard_from(g, v, Z_HAND, ans_card(g, i));
             }
             f->step = 3;
             int v = next_victim(g, f);
@@ -221,7 +215,7 @@ int card_special(dom_game *g, dom_frame *f)
         case 2:
             f->step = 3;
             if (ask_hand_distinct(g, p,
-                                  mine ? DK_MINE_TRASH
+                                  mine                   ? DK_MINE_TRASH
                                   : f->card == C_REMODEL ? DK_REMODEL_TRASH
                                                          : DK_SALVAGER,
                                   mine ? T_TREASURE : 0))
@@ -324,7 +318,8 @@ int card_special(dom_game *g, dom_frame *f)
         }
 
     case C_COUNCIL_ROOM:
-        for (int k = 1; k < g->np; k++) draw(g, (p + k) % g->np, 1);
+        for (int k = 1; k < g->np; k++)
+            draw(g, (p + k) % g->np, 1);
         return R_DONE;
 
     case C_LIBRARY:
@@ -394,7 +389,8 @@ int card_special(dom_game *g, dom_frame *f)
     case C_HAVEN:
     case C_ISLAND:
         if (f->step == 2) {
-            if (f->card == C_ISLAND && !(f->flags & F_REPLAY) && zremove(&pl->z[Z_PLAY], C_ISLAND)) {
+            if (f->card == C_ISLAND && !(f->flags & F_REPLAY) &&
+                zremove(&pl->z[Z_PLAY], C_ISLAND)) {
                 zpush(&pl->z[Z_ISLAND], C_ISLAND);
                 ev_card(g, EVENTS_ALL, "island", p, C_ISLAND);
             }
@@ -471,7 +467,8 @@ int card_special(dom_game *g, dom_frame *f)
             ev_card(g, EVENTS_ALL, "reveal", p, c);
             int k = dom_count(hand, c);
             dec_begin(g, p, DK_AMBASSADOR_RETURN, PFX_CARD);
-            for (int i = 0; i < k && i < 2; i++) dec_add(g, 0, c);
+            for (int i = 0; i < k && i < 2; i++)
+                dec_add(g, 0, c);
             f->step = 4;
             if (dec_ask(g, 0, 2, false)) return R_WAIT;
         }
@@ -487,7 +484,8 @@ int card_special(dom_game *g, dom_frame *f)
                 av_set_int(e, "count", g->nans);
                 events_push(&g->ev, EVENTS_ALL, e);
             }
-            for (int v; (v = next_victim(g, f)) >= 0;) gain(g, v, f->c, TO_DISCARD);
+            for (int v; (v = next_victim(g, f)) >= 0;)
+                gain(g, v, f->c, TO_DISCARD);
             return R_DONE;
         }
         return R_DONE;
@@ -519,8 +517,7 @@ int card_special(dom_game *g, dom_frame *f)
             uint64_t got = g->p[(p + g->np - 1) % g->np].gained_last;
             dec_begin(g, p, DK_SMUGGLERS, PFX_CARD);
             for (int c = 0; c < DOM_NCARDS; c++)
-                if ((got >> c & 1) && g->in_supply[c] && g->supply[c] > 0 &&
-                    dom_cards[c].cost <= 6)
+                if ((got >> c & 1) && g->in_supply[c] && g->supply[c] > 0 && dom_cards[c].cost <= 6)
                     dec_add(g, 0, c);
             f->step = 3;
             if (dec_ask(g, 1, 1, false)) return R_WAIT;
@@ -534,7 +531,8 @@ int card_special(dom_game *g, dom_frame *f)
             f->step = 3;
             if (ask_hand_all(g, p, DK_WAREHOUSE, k, k, false)) return R_WAIT;
         }
-        for (int i = 0; i < g->nans; i++) discard_from(g, p, Z_HAND, ans_card(g, i));
+        for (int i = 0; i < g->nans; i++)
+            discard_from(g, p, Z_HAND, ans_card(g, i));
         return R_DONE;
 
     case C_NAVIGATOR: {
@@ -558,8 +556,10 @@ int card_special(dom_game *g, dom_frame *f)
             /* listed order; the last one listed ends on top */
             uint8_t cs[8];
             int n = g->nans;
-            for (int i = 0; i < n; i++) cs[i] = (uint8_t)ans_card(g, i);
-            for (int i = 0; i < n; i++) move_card(g, p, Z_ASIDE, Z_DECK, cs[i]);
+            for (int i = 0; i < n; i++)
+                cs[i] = (uint8_t)ans_card(g, i);
+            for (int i = 0; i < n; i++)
+                move_card(g, p, Z_ASIDE, Z_DECK, cs[i]);
             return R_DONE;
         }
         }
@@ -632,7 +632,8 @@ int card_special(dom_game *g, dom_frame *f)
             n++;
         }
         if (n == 2)
-            for (int k = 0; k < 4; k++) gain(g, p, C_GOLD, TO_DECK);
+            for (int k = 0; k < 4; k++)
+                gain(g, p, C_GOLD, TO_DECK);
         return R_DONE;
     }
 

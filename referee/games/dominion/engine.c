@@ -50,16 +50,71 @@ static const char *const kind_names[DK_COUNT] = {
     [DK_TREASURY] = "treasury-topdeck",
 };
 
+/* One line per kind for the human-readable prompt. */
+static const char *const kind_help[DK_COUNT] = {
+    [DK_ACTION] = "play an Action or end the action phase",
+    [DK_BUY] = "buy a card or end the turn",
+    [DK_MOAT] = "reveal Moat to be unaffected by this Attack?",
+    [DK_CELLAR] = "discard any number of cards, then draw as many",
+    [DK_CHAPEL] = "trash up to 4 cards",
+    [DK_CHANCELLOR] = "put your deck into your discard pile?",
+    [DK_WORKSHOP] = "gain a card costing up to 4",
+    [DK_BUREAUCRAT] = "put a Victory card from your hand onto your deck",
+    [DK_FEAST] = "gain a card costing up to 5",
+    [DK_MILITIA] = "discard down to 3 cards",
+    [DK_REMODEL_TRASH] = "trash a card from your hand",
+    [DK_REMODEL_GAIN] = "gain a card costing up to 2 more than the trashed one",
+    [DK_SPY] = "discard the revealed card or put it back",
+    [DK_THIEF_TRASH] = "trash one of the revealed Treasures",
+    [DK_THIEF_GAIN] = "gain the trashed Treasure?",
+    [DK_THRONE_ROOM] = "choose an Action to play twice",
+    [DK_LIBRARY] = "set the drawn Action aside?",
+    [DK_MINE_TRASH] = "trash a Treasure from your hand",
+    [DK_MINE_GAIN] = "gain a Treasure costing up to 3 more, into your hand",
+    [DK_EMBARGO] = "put an Embargo token on a Supply pile",
+    [DK_HAVEN] = "set a card aside for your next turn",
+    [DK_NATIVE_VILLAGE] = "top card to your mat, or take the mat into your hand",
+    [DK_PEARL_DIVER] = "put the bottom card of your deck on top?",
+    [DK_AMBASSADOR_REVEAL] = "reveal a card to return",
+    [DK_AMBASSADOR_RETURN] = "return up to 2 copies to the Supply",
+    [DK_LOOKOUT_TRASH] = "trash one of the cards looked at",
+    [DK_LOOKOUT_DISCARD] = "discard one; the other goes back on top",
+    [DK_SMUGGLERS] = "gain a card the player to your right gained",
+    [DK_WAREHOUSE] = "discard 3 cards",
+    [DK_ISLAND] = "set a card aside on your Island mat",
+    [DK_NAVIGATOR_MODE] = "discard the 5 cards looked at, or keep them",
+    [DK_NAVIGATOR_ORDER] = "order the cards; the last listed ends on top",
+    [DK_PIRATE_MODE] = "attack, or take $1 per Coin token",
+    [DK_PIRATE_TRASH] = "trash one of the revealed Treasures",
+    [DK_SALVAGER] = "trash a card for + its cost",
+    [DK_EXPLORER] = "reveal a Province to gain a Gold instead of a Silver?",
+    [DK_GHOST_SHIP] = "put cards onto your deck until 3 are left; the last listed ends on top",
+    [DK_TREASURY] = "put Treasuries back on your deck?",
+};
+
 static const char *const special_words[SP_COUNT] = {
-    [SP_NONE] = "",          [SP_END_ACTIONS] = "end-actions", [SP_END_TURN] = "end-turn",
-    [SP_REVEAL] = "reveal",  [SP_PASS] = "pass",               [SP_DISCARD] = "discard",
-    [SP_KEEP] = "keep",      [SP_SET_ASIDE] = "set-aside",     [SP_TO_MAT] = "to-mat",
-    [SP_TAKE_MAT] = "take-mat", [SP_ATTACK] = "attack",        [SP_COINS] = "coins",
-    [SP_TOP] = "top",        [SP_GAIN] = "gain",               [SP_DISCARD_DECK] = "discard-deck",
+    [SP_NONE] = "",
+    [SP_END_ACTIONS] = "end-actions",
+    [SP_END_TURN] = "end-turn",
+    [SP_REVEAL] = "reveal",
+    [SP_PASS] = "pass",
+    [SP_DISCARD] = "discard",
+    [SP_KEEP] = "keep",
+    [SP_SET_ASIDE] = "set-aside",
+    [SP_TO_MAT] = "to-mat",
+    [SP_TAKE_MAT] = "take-mat",
+    [SP_ATTACK] = "attack",
+    [SP_COINS] = "coins",
+    [SP_TOP] = "top",
+    [SP_GAIN] = "gain",
+    [SP_DISCARD_DECK] = "discard-deck",
 };
 static const char *const prefixes[] = {"card:", "play:", "buy:"};
 
-const char *dom_kind_name(int kind) { return kind_names[kind]; }
+const char *dom_kind_name(int kind)
+{
+    return kind_names[kind];
+}
 
 /* ---- zones ---- */
 
@@ -104,7 +159,8 @@ void ev_cards(dom_game *g, uint32_t vis, const char *type, int p, const uint8_t 
     if (!g->evon) return;
     av *e = ev_new(type, p);
     av *l = av_list();
-    for (int i = 0; i < n; i++) av_push(l, av_str(dom_cards[cs[i]].name));
+    for (int i = 0; i < n; i++)
+        av_push(l, av_str(dom_cards[cs[i]].name));
     av_set(e, "cards", l);
     events_push(&g->ev, vis, e);
 }
@@ -148,15 +204,15 @@ int draw(dom_game *g, int p, int n)
 {
     dom_player *pl = &g->p[p];
     int got = 0;
-    uint8_t drawn[64];
+    uint8_t drawn[DOM_ZCAP];
     for (; got < n; got++) {
         int c = pop_top(g, p);
         if (c < 0) break;
         zpush(&pl->z[Z_HAND], c);
-        if (got < 64) drawn[got] = (uint8_t)c;
+        drawn[got] = (uint8_t)c;
     }
     if (g->evon && got > 0) {
-        ev_cards(g, EVENTS_SEAT(p), "draw", p, drawn, got < 64 ? got : 64);
+        ev_cards(g, EVENTS_SEAT(p), "draw", p, drawn, got);
         ev_simple(g, EVENTS_ALL & ~EVENTS_SEAT(p), "draw", p, "count", got);
     }
     return got;
@@ -244,7 +300,10 @@ void mark_stay(dom_game *g, dom_frame *f)
     f->flags |= F_STAYED;
 }
 
-bool immune(const dom_frame *f, int seat) { return (f->mask >> seat) & 1u; }
+bool immune(const dom_frame *f, int seat)
+{
+    return (f->mask >> seat) & 1u;
+}
 
 void push_frame(dom_game *g, int kind, int card, int player, int flags)
 {
@@ -267,11 +326,6 @@ void dec_begin(dom_game *g, int seat, int kind, int prefix)
     g->dec.n = 0;
 }
 
-void dec_add(dom_game *g, int special, int card)
-{
-    g->dec.opt[g->dec.n++] = (int16_t)((special << 6) | card);
-}
-
 bool dec_ask(dom_game *g, int pmin, int pmax, bool ordered)
 {
     dom_decision *d = &g->dec;
@@ -284,7 +338,8 @@ bool dec_ask(dom_game *g, int pmin, int pmax, bool ordered)
     if (pmax == 0) return false;
     /* Only one possible answer: take it without asking. */
     if (pmin == d->n && (!ordered || d->n == 1)) {
-        for (int i = 0; i < d->n; i++) g->ans[i] = (int16_t)i;
+        for (int i = 0; i < d->n; i++)
+            g->ans[i] = (int16_t)i;
         g->nans = d->n;
         return false;
     }
@@ -292,15 +347,23 @@ bool dec_ask(dom_game *g, int pmin, int pmax, bool ordered)
     return true;
 }
 
-bool ask_hand_all(dom_game *g, int seat, int kind, int pmin, int pmax, bool ordered)
+bool ask_zone(dom_game *g, int seat, int owner, int zone, int kind, int pmin, int pmax,
+              bool ordered)
 {
-    const dom_zone *h = &g->p[seat].z[Z_HAND];
+    const dom_zone *z = &g->p[owner].z[zone];
     uint8_t cnt[DOM_NCARDS] = {0};
-    for (int i = 0; i < h->n; i++) cnt[h->c[i]]++;
+    for (int i = 0; i < z->n; i++)
+        cnt[z->c[i]]++;
     dec_begin(g, seat, kind, PFX_CARD);
     for (int c = 0; c < DOM_NCARDS; c++)
-        for (int k = 0; k < cnt[c]; k++) dec_add(g, 0, c);
+        for (int k = 0; k < cnt[c]; k++)
+            dec_add(g, 0, c);
     return dec_ask(g, pmin, pmax, ordered);
+}
+
+bool ask_hand_all(dom_game *g, int seat, int kind, int pmin, int pmax, bool ordered)
+{
+    return ask_zone(g, seat, seat, Z_HAND, kind, pmin, pmax, ordered);
 }
 
 bool ask_hand_distinct(dom_game *g, int seat, int kind, unsigned types)
@@ -393,15 +456,22 @@ static int fr_play(dom_game *g, dom_frame *f)
         if (ci->d_always) mark_stay(g, f);
         f->step = 2;
         FALLTHROUGH;
-    default:
-        return card_special(g, f);
+    default: return card_special(g, f);
     }
 }
 
 /* ---- the turn ---- */
 
-enum { TS_START, TS_ACTION, TS_ACTION_ANSWER, TS_BUY_START, TS_BUY, TS_BUY_ANSWER, TS_CLEANUP,
-       TS_CLEANUP_ANSWER };
+enum {
+    TS_START,
+    TS_ACTION,
+    TS_ACTION_ANSWER,
+    TS_BUY_START,
+    TS_BUY,
+    TS_BUY_ANSWER,
+    TS_CLEANUP,
+    TS_CLEANUP_ANSWER
+};
 
 static bool game_should_end(const dom_game *g)
 {
@@ -421,7 +491,8 @@ static void cleanup(dom_game *g, int ntreasury)
     dom_player *pl = &g->p[p];
     /* last turn's Durations have done their part */
     zmove_all(&pl->z[Z_DUR], &pl->z[Z_DISCARD]);
-    for (int k = 0; k < ntreasury; k++) zremove(&pl->z[Z_PLAY], C_TREASURY);
+    for (int k = 0; k < ntreasury; k++)
+        zremove(&pl->z[Z_PLAY], C_TREASURY);
     dom_zone *pz = &pl->z[Z_PLAY];
     for (int i = 0; i < pz->n; i++) {
         int c = pz->c[i];
@@ -436,7 +507,8 @@ static void cleanup(dom_game *g, int ntreasury)
     if (pl->any_stay) memset(pl->stay, 0, sizeof pl->stay);
     pl->any_stay = false;
     zmove_all(&pl->z[Z_HAND], &pl->z[Z_DISCARD]);
-    for (int k = 0; k < ntreasury; k++) zpush(&pl->z[Z_DECK], C_TREASURY);
+    for (int k = 0; k < ntreasury; k++)
+        zpush(&pl->z[Z_DECK], C_TREASURY);
     if (ntreasury) ev_simple(g, EVENTS_ALL, "treasury_topdeck", p, "count", ntreasury);
     bool extra = g->outpost && !g->extra_turn;
     ev_simple(g, EVENTS_ALL, "cleanup", p, NULL, 0);
@@ -447,7 +519,8 @@ static void cleanup(dom_game *g, int ntreasury)
         if (g->evon) {
             av *e = ev_new("game_end", -1);
             av *sc = av_list();
-            for (int s = 0; s < g->np; s++) av_push(sc, av_int(dom_score(g, s)));
+            for (int s = 0; s < g->np; s++)
+                av_push(sc, av_int(dom_score(g, s)));
             av_set(e, "scores", sc);
             events_push(&g->ev, EVENTS_ALL, e);
         }
@@ -465,7 +538,8 @@ static int fr_turn(dom_game *g, dom_frame *f)
 {
     int p = g->cur;
     dom_player *pl = &g->p[p];
-    for (;;) switch (f->step) {
+    for (;;)
+        switch (f->step) {
         case TS_START:
             g->actions = 1;
             g->buys = 1;
@@ -558,7 +632,8 @@ static int fr_turn(dom_game *g, dom_frame *f)
             ev_card(g, EVENTS_ALL, "buy", p, c);
             gain(g, p, c, TO_DISCARD);
             if (dom_cards[c].types & T_VICTORY) g->bought_victory = true;
-            for (int k = 0; k < g->embargo[c]; k++) gain(g, p, C_CURSE, TO_DISCARD);
+            for (int k = 0; k < g->embargo[c]; k++)
+                gain(g, p, C_CURSE, TO_DISCARD);
             f->step = TS_BUY;
             break;
         }
@@ -566,7 +641,8 @@ static int fr_turn(dom_game *g, dom_frame *f)
             int nt = g->bought_victory ? 0 : dom_count(&pl->z[Z_PLAY], C_TREASURY);
             if (nt > 0) {
                 dec_begin(g, p, DK_TREASURY, PFX_CARD);
-                for (int k = 0; k < nt; k++) dec_add(g, 0, C_TREASURY);
+                for (int k = 0; k < nt; k++)
+                    dec_add(g, 0, C_TREASURY);
                 f->step = TS_CLEANUP_ANSWER;
                 dec_ask(g, 0, nt, false);
                 return R_WAIT;
@@ -575,11 +651,8 @@ static int fr_turn(dom_game *g, dom_frame *f)
             f->step = TS_CLEANUP_ANSWER;
             break;
         }
-        case TS_CLEANUP_ANSWER:
-            cleanup(g, g->nans);
-            return R_DONE;
-        default:
-            abort();
+        case TS_CLEANUP_ANSWER: cleanup(g, g->nans); return R_DONE;
+        default: abort();
         }
 }
 
@@ -590,7 +663,9 @@ static void run(dom_game *g)
     while (!g->over) {
         if (g->sp == 0) push_frame(g, FR_TURN, 0, g->cur, 0);
         dom_frame *f = &g->st[g->sp - 1];
-        int r = f->kind == FR_TURN ? fr_turn(g, f) : f->kind == FR_PLAY ? fr_play(g, f) : fr_react(g, f);
+        int r = f->kind == FR_TURN   ? fr_turn(g, f)
+                : f->kind == FR_PLAY ? fr_play(g, f)
+                                     : fr_react(g, f);
         if (r == R_WAIT) return;
         if (r == R_DONE) {
             if (f->kind == FR_PLAY && (f->flags & F_STAYED)) {
@@ -612,14 +687,16 @@ static void run(dom_game *g)
 int dom_owned(const dom_game *g, int seat)
 {
     int n = 0;
-    for (int z = 0; z < Z_COUNT; z++) n += g->p[seat].z[z].n;
+    for (int z = 0; z < Z_COUNT; z++)
+        n += g->p[seat].z[z].n;
     return n;
 }
 
 int dom_owned_count(const dom_game *g, int seat, int card)
 {
     int n = 0;
-    for (int z = 0; z < Z_COUNT; z++) n += dom_count(&g->p[seat].z[z], card);
+    for (int z = 0; z < Z_COUNT; z++)
+        n += dom_count(&g->p[seat].z[z], card);
     return n;
 }
 
@@ -629,7 +706,8 @@ int dom_score(const dom_game *g, int seat)
     for (int z = 0; z < Z_COUNT; z++) {
         const dom_zone *zz = &g->p[seat].z[z];
         total += zz->n;
-        for (int i = 0; i < zz->n; i++) vp += dom_cards[zz->c[i]].vp;
+        for (int i = 0; i < zz->n; i++)
+            vp += dom_cards[zz->c[i]].vp;
     }
     vp += dom_owned_count(g, seat, C_GARDENS) * (total / 10);
     return vp;
@@ -638,15 +716,17 @@ int dom_score(const dom_game *g, int seat)
 int dom_empty_piles(const dom_game *g)
 {
     int n = 0;
-    for (int i = 0; i < g->npiles; i++) n += g->supply[g->piles[i]] == 0;
+    for (int i = 0; i < g->npiles; i++)
+        n += g->supply[g->piles[i]] == 0;
     return n;
 }
 
 /* ---- setup ---- */
 
 static const arena_option_doc dom_options[] = {
-    {"kingdom", "random|first-game|high-seas|buried-treasure|shipwrecks|reach-for-tomorrow|"
-                "repetition|give-and-take|<10 comma-separated card names>",
+    {"kingdom",
+     "random|first-game|high-seas|buried-treasure|shipwrecks|reach-for-tomorrow|"
+     "repetition|give-and-take|<10 comma-separated card names>",
      "random", "the 10 kingdom cards"},
     {"max_turns", "integer 0..1000", "100",
      "game ends after every player took this many turns (Outpost turns not counted); 0 = none"},
@@ -659,8 +739,7 @@ static void list_valid(char *err, size_t errlen, const char *prefix)
     for (int c = DOM_FIRST_KINGDOM; c < DOM_NCARDS && off < errlen; c++)
         off += (size_t)snprintf(err + off, errlen - off, "%s %s", c == DOM_FIRST_KINGDOM ? "" : ",",
                                 dom_cards[c].name);
-    if (off < errlen)
-        off += (size_t)snprintf(err + off, errlen - off, "; named sets: random");
+    if (off < errlen) off += (size_t)snprintf(err + off, errlen - off, "; named sets: random");
     for (int i = 0; i < dom_n_kingdom_sets && off < errlen; i++)
         off += (size_t)snprintf(err + off, errlen - off, ", %s", dom_kingdom_sets[i].id);
 }
@@ -670,7 +749,8 @@ static bool parse_kingdom(const char *v, dom_game *g, char *err, size_t errlen)
 {
     if (strcmp(v, "random") == 0) {
         int pool[DOM_N_KINGDOM_CARDS];
-        for (int i = 0; i < DOM_N_KINGDOM_CARDS; i++) pool[i] = DOM_FIRST_KINGDOM + i;
+        for (int i = 0; i < DOM_N_KINGDOM_CARDS; i++)
+            pool[i] = DOM_FIRST_KINGDOM + i;
         for (int i = 0; i < 10; i++) {
             int j = i + (int)arena_rng_below(&g->rng, (uint32_t)(DOM_N_KINGDOM_CARDS - i));
             int t = pool[i];
@@ -699,8 +779,10 @@ static bool parse_kingdom(const char *v, dom_game *g, char *err, size_t errlen)
     while (*s) {
         const char *e = strchr(s, ',');
         size_t len = e ? (size_t)(e - s) : strlen(s);
-        while (len && (*s == ' ')) s++, len--;
-        while (len && s[len - 1] == ' ') len--;
+        while (len && (*s == ' '))
+            s++, len--;
+        while (len && s[len - 1] == ' ')
+            len--;
         char name[40];
         if (len >= sizeof name) len = sizeof name - 1;
         memcpy(name, s, len);
@@ -777,7 +859,8 @@ static arena_game *dom_create(const arena_setting *set, size_t nset, uint64_t se
     g->supply[C_DUCHY] = big ? 12 : 8;
     g->supply[C_PROVINCE] = big ? 12 : 8;
     g->supply[C_CURSE] = (uint8_t)(10 * (players - 1));
-    for (int c = 0; c < DOM_FIRST_KINGDOM; c++) g->in_supply[c] = true;
+    for (int c = 0; c < DOM_FIRST_KINGDOM; c++)
+        g->in_supply[c] = true;
     for (int i = 0; i < 10; i++) {
         int c = g->kingdom[i];
         g->in_supply[c] = true;
@@ -785,8 +868,10 @@ static arena_game *dom_create(const arena_setting *set, size_t nset, uint64_t se
     }
     for (int s = 0; s < players; s++) {
         dom_player *pl = &g->p[s];
-        for (int k = 0; k < 7; k++) zpush(&pl->z[Z_DISCARD], C_COPPER);
-        for (int k = 0; k < 3; k++) zpush(&pl->z[Z_DISCARD], C_ESTATE);
+        for (int k = 0; k < 7; k++)
+            zpush(&pl->z[Z_DISCARD], C_COPPER);
+        for (int k = 0; k < 3; k++)
+            zpush(&pl->z[Z_DISCARD], C_ESTATE);
         draw(g, s, 5);
     }
     for (int c = 0; c < DOM_NCARDS; c++) {
@@ -845,7 +930,8 @@ static void dom_label(const arena_game *gg, int i, char *buf, size_t len)
         return;
     }
     int copy = 1; /* several copies of one card: "card:Copper", "card:Copper#2", ... */
-    for (int j = 0; j < i; j++) copy += g->dec.opt[j] == o;
+    for (int j = 0; j < i; j++)
+        copy += g->dec.opt[j] == o;
     if (copy == 1)
         snprintf(buf, len, "%s%s", prefixes[g->dec.prefix], dom_cards[c].name);
     else
@@ -860,8 +946,9 @@ static void dom_prompt(const arena_game *gg, char *buf, size_t len)
         return;
     }
     const dom_decision *d = &g->dec;
-    snprintf(buf, len, "%s: pick %d to %d%s (actions %d, buys %d, coins %d)", kind_names[d->kind],
-             d->pmin, d->pmax, d->ordered ? " in order" : "", g->actions, g->buys, g->coins);
+    snprintf(buf, len, "%s: %s; pick %d to %d%s (actions %d, buys %d, coins %d)",
+             kind_names[d->kind], kind_help[d->kind], d->pmin, d->pmax,
+             d->ordered ? " in order" : "", g->actions, g->buys, g->coins);
 }
 
 static bool dom_apply(arena_game *gg, const int *choice, int n)
@@ -870,18 +957,32 @@ static bool dom_apply(arena_game *gg, const int *choice, int n)
     if (g->over || !g->has_dec) return false;
     const dom_decision *d = &g->dec;
     if (n < d->pmin || n > d->pmax) return false;
-    uint8_t used[DOM_OPTCAP] = {0};
+    uint64_t used[(DOM_OPTCAP + 63) / 64] = {0};
     for (int i = 0; i < n; i++) {
-        if (choice[i] < 0 || choice[i] >= d->n || used[choice[i]]) return false;
-        used[choice[i]] = 1;
+        int c = choice[i];
+        if (c < 0 || c >= d->n || (used[c >> 6] >> (c & 63) & 1)) return false;
+        used[c >> 6] |= 1ull << (c & 63);
         g->ans[i] = (int16_t)choice[i];
     }
     g->nans = n;
+    if (!d->ordered) {
+        /* canonical order, so that the order of an unordered pick cannot
+         * change the game (e.g. which discarded card ends on top) */
+        for (int i = 1; i < n; i++)
+            for (int j = i; j > 0 && g->ans[j - 1] > g->ans[j]; j--) {
+                int16_t t = g->ans[j];
+                g->ans[j] = g->ans[j - 1];
+                g->ans[j - 1] = t;
+            }
+    }
     run(g);
     return true;
 }
 
-static size_t dom_event_count(const arena_game *gg) { return ((const dom_game *)gg)->ev.len; }
+static size_t dom_event_count(const arena_game *gg)
+{
+    return ((const dom_game *)gg)->ev.len;
+}
 
 static const av *dom_event(const arena_game *gg, size_t i, int seat)
 {
@@ -894,7 +995,8 @@ static av *dom_settings(const arena_game *gg)
     av *m = av_map();
     av_set_str(m, "kingdom_id", g->kingdom_id);
     av *k = av_list();
-    for (int i = 0; i < 10; i++) av_push(k, av_str(dom_cards[g->kingdom[i]].name));
+    for (int i = 0; i < 10; i++)
+        av_push(k, av_str(dom_cards[g->kingdom[i]].name));
     av_set(m, "kingdom", k);
     av_set_int(m, "max_turns", g->max_turns);
     return m;

@@ -19,13 +19,16 @@ enum {
 enum { R_DONE, R_WAIT, R_PUSH };
 
 /* zones */
-static inline void zpush(dom_zone *z, int c) { z->c[z->n++] = (uint8_t)c; }
+static inline void zpush(dom_zone *z, int c)
+{
+    z->c[z->n++] = (uint8_t)c;
+}
 bool zremove(dom_zone *z, int c); /* one copy, anywhere */
 void zmove_all(dom_zone *from, dom_zone *to);
 
 /* primitives; all emit events when they are on */
-int draw(dom_game *g, int p, int n);      /* returns cards drawn */
-int reveal_top(dom_game *g, int p);       /* top of deck -> Z_ASIDE; -1 if none */
+int draw(dom_game *g, int p, int n); /* returns cards drawn */
+int reveal_top(dom_game *g, int p);  /* top of deck -> Z_ASIDE; -1 if none */
 enum { TO_DISCARD, TO_HAND, TO_DECK };
 bool gain(dom_game *g, int p, int card, int dest); /* from the Supply */
 void gain_from_trash(dom_game *g, int p, int card);
@@ -39,15 +42,30 @@ void push_frame(dom_game *g, int kind, int card, int player, int flags);
 /* decisions: each returns true when the seat must decide (R_WAIT), false
  * when the answer is forced and already in g->ans */
 void dec_begin(dom_game *g, int seat, int kind, int prefix);
-void dec_add(dom_game *g, int special, int card);
+static inline void dec_add(dom_game *g, int special, int card)
+{
+    g->dec.opt[g->dec.n++] = (int16_t)((special << 6) | card);
+}
 bool dec_ask(dom_game *g, int pmin, int pmax, bool ordered);
+/* every card of a zone, one option per copy, in card order */
+bool ask_zone(dom_game *g, int seat, int owner, int zone, int kind, int pmin, int pmax,
+              bool ordered);
 bool ask_hand_all(dom_game *g, int seat, int kind, int pmin, int pmax, bool ordered);
 bool ask_hand_distinct(dom_game *g, int seat, int kind, unsigned types);
 bool ask_supply(dom_game *g, int seat, int kind, int maxcost, unsigned types);
 bool ask_words(dom_game *g, int seat, int kind, int w1, int w2, int card);
-static inline int ans_opt(const dom_game *g, int i) { return g->dec.opt[g->ans[i]]; }
-static inline int ans_card(const dom_game *g, int i) { return dom_opt_card(ans_opt(g, i)); }
-static inline int ans_word(const dom_game *g) { return dom_opt_special(ans_opt(g, 0)); }
+static inline int ans_opt(const dom_game *g, int i)
+{
+    return g->dec.opt[g->ans[i]];
+}
+static inline int ans_card(const dom_game *g, int i)
+{
+    return dom_opt_card(ans_opt(g, i));
+}
+static inline int ans_word(const dom_game *g)
+{
+    return dom_opt_special(ans_opt(g, 0));
+}
 
 /* events */
 void ev_card(dom_game *g, uint32_t vis, const char *type, int p, int card);

@@ -15,25 +15,79 @@
 
 enum dom_card_id {
     /* basic supply */
-    C_COPPER, C_SILVER, C_GOLD, C_ESTATE, C_DUCHY, C_PROVINCE, C_CURSE,
+    C_COPPER,
+    C_SILVER,
+    C_GOLD,
+    C_ESTATE,
+    C_DUCHY,
+    C_PROVINCE,
+    C_CURSE,
     /* Base */
-    C_ADVENTURER, C_BUREAUCRAT, C_CELLAR, C_CHANCELLOR, C_CHAPEL, C_COUNCIL_ROOM, C_FEAST,
-    C_FESTIVAL, C_GARDENS, C_LABORATORY, C_LIBRARY, C_MARKET, C_MILITIA, C_MINE, C_MOAT,
-    C_MONEYLENDER, C_REMODEL, C_SMITHY, C_SPY, C_THIEF, C_THRONE_ROOM, C_VILLAGE, C_WITCH,
-    C_WOODCUTTER, C_WORKSHOP,
+    C_ADVENTURER,
+    C_BUREAUCRAT,
+    C_CELLAR,
+    C_CHANCELLOR,
+    C_CHAPEL,
+    C_COUNCIL_ROOM,
+    C_FEAST,
+    C_FESTIVAL,
+    C_GARDENS,
+    C_LABORATORY,
+    C_LIBRARY,
+    C_MARKET,
+    C_MILITIA,
+    C_MINE,
+    C_MOAT,
+    C_MONEYLENDER,
+    C_REMODEL,
+    C_SMITHY,
+    C_SPY,
+    C_THIEF,
+    C_THRONE_ROOM,
+    C_VILLAGE,
+    C_WITCH,
+    C_WOODCUTTER,
+    C_WORKSHOP,
     /* Seaside */
-    C_AMBASSADOR, C_BAZAAR, C_CARAVAN, C_CUTPURSE, C_EMBARGO, C_EXPLORER, C_FISHING_VILLAGE,
-    C_GHOST_SHIP, C_HAVEN, C_ISLAND, C_LIGHTHOUSE, C_LOOKOUT, C_MERCHANT_SHIP, C_NATIVE_VILLAGE,
-    C_NAVIGATOR, C_OUTPOST, C_PEARL_DIVER, C_PIRATE_SHIP, C_SALVAGER, C_SEA_HAG, C_SMUGGLERS,
-    C_TACTICIAN, C_TREASURE_MAP, C_TREASURY, C_WAREHOUSE, C_WHARF,
+    C_AMBASSADOR,
+    C_BAZAAR,
+    C_CARAVAN,
+    C_CUTPURSE,
+    C_EMBARGO,
+    C_EXPLORER,
+    C_FISHING_VILLAGE,
+    C_GHOST_SHIP,
+    C_HAVEN,
+    C_ISLAND,
+    C_LIGHTHOUSE,
+    C_LOOKOUT,
+    C_MERCHANT_SHIP,
+    C_NATIVE_VILLAGE,
+    C_NAVIGATOR,
+    C_OUTPOST,
+    C_PEARL_DIVER,
+    C_PIRATE_SHIP,
+    C_SALVAGER,
+    C_SEA_HAG,
+    C_SMUGGLERS,
+    C_TACTICIAN,
+    C_TREASURE_MAP,
+    C_TREASURY,
+    C_WAREHOUSE,
+    C_WHARF,
     DOM_NCARDS
 };
 #define DOM_FIRST_KINGDOM C_ADVENTURER
 #define DOM_N_KINGDOM_CARDS (DOM_NCARDS - DOM_FIRST_KINGDOM)
 
 enum dom_type {
-    T_TREASURE = 1, T_VICTORY = 2, T_CURSE = 4, T_ACTION = 8,
-    T_ATTACK = 16, T_REACTION = 32, T_DURATION = 64,
+    T_TREASURE = 1,
+    T_VICTORY = 2,
+    T_CURSE = 4,
+    T_ACTION = 8,
+    T_ATTACK = 16,
+    T_REACTION = 32,
+    T_DURATION = 64,
 };
 
 /* One row of the card table. Simple effects are data; cards with a special
@@ -89,9 +143,9 @@ typedef struct dom_zone {
 
 typedef struct dom_player {
     dom_zone z[Z_COUNT];
-    int coin_tokens; /* Pirate Ship */
-    int turns;       /* turns taken, Outpost extra turns not counted */
-    uint64_t gained_last; /* card ids gained during the player's last turn (Smugglers) */
+    int coin_tokens;               /* Pirate Ship */
+    int turns;                     /* turns taken, Outpost extra turns not counted */
+    uint64_t gained_last;          /* card ids gained during the player's last turn (Smugglers) */
     uint8_t stay[DOM_NCARDS];      /* copies in play to keep through this Clean-up */
     uint16_t dur_next[DOM_NCARDS]; /* Duration resolutions due at the next turn */
     bool any_dur, any_stay;        /* skip the scans above when nothing is due */
@@ -137,10 +191,10 @@ typedef struct dom_game {
     int total_cards; /* conservation invariant */
     int max_turns;   /* per player; 0 = none */
 
-    int cur;          /* active seat */
-    int turn;         /* turns played so far, all seats, extra turns included */
-    bool extra_turn;  /* the current turn is an Outpost turn */
-    bool outpost;     /* an Outpost this turn grants the extra turn */
+    int cur;         /* active seat */
+    int turn;        /* turns played so far, all seats, extra turns included */
+    bool extra_turn; /* the current turn is an Outpost turn */
+    bool outpost;    /* an Outpost this turn grants the extra turn */
     bool bought_victory;
     int actions, buys, coins;
     bool over;
@@ -163,11 +217,12 @@ extern const arena_game_vt dominion_game;
 static inline int dom_count(const dom_zone *z, int card)
 {
     int k = 0;
-    for (int i = 0; i < z->n; i++) k += z->c[i] == card;
+    for (int i = 0; i < z->n; i++)
+        k += z->c[i] == card;
     return k;
 }
-int dom_owned(const dom_game *g, int seat);          /* cards owned */
-int dom_score(const dom_game *g, int seat);          /* VP now */
+int dom_owned(const dom_game *g, int seat); /* cards owned */
+int dom_score(const dom_game *g, int seat); /* VP now */
 int dom_owned_count(const dom_game *g, int seat, int card);
 const char *dom_kind_name(int kind);
 /* Tests only: starts a fresh turn of seat (after setting zones by hand). */
@@ -176,25 +231,75 @@ int dom_empty_piles(const dom_game *g);
 
 /* Decision kinds (the "kind" strings are in engine.c). */
 enum dom_kind {
-    DK_ACTION, DK_BUY, DK_MOAT, DK_CELLAR, DK_CHAPEL, DK_CHANCELLOR, DK_WORKSHOP,
-    DK_BUREAUCRAT, DK_FEAST, DK_MILITIA, DK_REMODEL_TRASH, DK_REMODEL_GAIN, DK_SPY,
-    DK_THIEF_TRASH, DK_THIEF_GAIN, DK_THRONE_ROOM, DK_LIBRARY, DK_MINE_TRASH, DK_MINE_GAIN,
-    DK_EMBARGO, DK_HAVEN, DK_NATIVE_VILLAGE, DK_PEARL_DIVER, DK_AMBASSADOR_REVEAL,
-    DK_AMBASSADOR_RETURN, DK_LOOKOUT_TRASH, DK_LOOKOUT_DISCARD, DK_SMUGGLERS, DK_WAREHOUSE,
-    DK_ISLAND, DK_NAVIGATOR_MODE, DK_NAVIGATOR_ORDER, DK_PIRATE_MODE, DK_PIRATE_TRASH,
-    DK_SALVAGER, DK_EXPLORER, DK_GHOST_SHIP, DK_TREASURY,
+    DK_ACTION,
+    DK_BUY,
+    DK_MOAT,
+    DK_CELLAR,
+    DK_CHAPEL,
+    DK_CHANCELLOR,
+    DK_WORKSHOP,
+    DK_BUREAUCRAT,
+    DK_FEAST,
+    DK_MILITIA,
+    DK_REMODEL_TRASH,
+    DK_REMODEL_GAIN,
+    DK_SPY,
+    DK_THIEF_TRASH,
+    DK_THIEF_GAIN,
+    DK_THRONE_ROOM,
+    DK_LIBRARY,
+    DK_MINE_TRASH,
+    DK_MINE_GAIN,
+    DK_EMBARGO,
+    DK_HAVEN,
+    DK_NATIVE_VILLAGE,
+    DK_PEARL_DIVER,
+    DK_AMBASSADOR_REVEAL,
+    DK_AMBASSADOR_RETURN,
+    DK_LOOKOUT_TRASH,
+    DK_LOOKOUT_DISCARD,
+    DK_SMUGGLERS,
+    DK_WAREHOUSE,
+    DK_ISLAND,
+    DK_NAVIGATOR_MODE,
+    DK_NAVIGATOR_ORDER,
+    DK_PIRATE_MODE,
+    DK_PIRATE_TRASH,
+    DK_SALVAGER,
+    DK_EXPLORER,
+    DK_GHOST_SHIP,
+    DK_TREASURY,
     DK_COUNT
 };
 
 /* Special option words. */
 enum dom_special {
-    SP_NONE, SP_END_ACTIONS, SP_END_TURN, SP_REVEAL, SP_PASS, SP_DISCARD, SP_KEEP,
-    SP_SET_ASIDE, SP_TO_MAT, SP_TAKE_MAT, SP_ATTACK, SP_COINS, SP_TOP, SP_GAIN,
-    SP_DISCARD_DECK, SP_COUNT
+    SP_NONE,
+    SP_END_ACTIONS,
+    SP_END_TURN,
+    SP_REVEAL,
+    SP_PASS,
+    SP_DISCARD,
+    SP_KEEP,
+    SP_SET_ASIDE,
+    SP_TO_MAT,
+    SP_TAKE_MAT,
+    SP_ATTACK,
+    SP_COINS,
+    SP_TOP,
+    SP_GAIN,
+    SP_DISCARD_DECK,
+    SP_COUNT
 };
 enum { PFX_CARD, PFX_PLAY, PFX_BUY };
 
-static inline int dom_opt_card(int opt) { return opt & 63; }
-static inline int dom_opt_special(int opt) { return opt >> 6; }
+static inline int dom_opt_card(int opt)
+{
+    return opt & 63;
+}
+static inline int dom_opt_special(int opt)
+{
+    return opt >> 6;
+}
 
 #endif

@@ -5,7 +5,8 @@
 static av *card_list(const dom_zone *z)
 {
     av *l = av_list();
-    for (int i = 0; i < z->n; i++) av_push(l, av_str(dom_cards[z->c[i]].name));
+    for (int i = 0; i < z->n; i++)
+        av_push(l, av_str(dom_cards[z->c[i]].name));
     return l;
 }
 
@@ -64,11 +65,12 @@ av *dom_view(const arena_game *gg, int seat)
             av_set(m, "hand", card_list(&pl->z[Z_HAND]));
             av_set(m, "native_village_mat", card_list(&pl->z[Z_NVMAT]));
             av_set(m, "haven", card_list(&pl->z[Z_HAVEN]));
+            /* cards being looked at or revealed by the current card */
+            av_set(m, "aside", card_list(&pl->z[Z_ASIDE]));
         }
         if (seat < 0) {
             av_set(m, "deck", card_list(&pl->z[Z_DECK]));
             av_set(m, "discard", card_list(&pl->z[Z_DISCARD]));
-            av_set(m, "aside", card_list(&pl->z[Z_ASIDE]));
         }
         if (seat < 0 || g->over) av_set_int(m, "score", dom_score(g, s));
         av_push(players, m);

@@ -242,7 +242,8 @@ bool pac_parse_cards(const char *text, const char *fname, pac_cardset *out, char
         if (!ok) return false;
         /* Open-addressing set of ids: games parse the set at every create. */
         unsigned h = 5381;
-        for (const char *q = c->id; *q; q++) h = h * 33 + (unsigned char)*q;
+        for (const char *q = c->id; *q; q++)
+            h = h * 33 + (unsigned char)*q;
         for (h %= ID_SLOTS; ids[h]; h = (h + 1) % ID_SLOTS)
             if (strcmp(out->c[ids[h] - 1].id, c->id) == 0)
                 return fail(err, errlen, fname, ln, "id", "'%s' already used", c->id);

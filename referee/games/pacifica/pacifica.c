@@ -164,13 +164,25 @@ static void pac_prompt(const arena_game *gg, char *buf, size_t len)
         return;
     }
     const pac_task *t = &g->task[g->n_task - 1];
-    if (t->kind == PT_DISCARD)
-        snprintf(buf, len, "discard a card showing %c to activate %s",
+    const char *what = k;
+    switch (t->kind) {
+    case PT_SETUP_DRAW: what = "second player: draw a starting card from any stack"; break;
+    case PT_START_DRAW: what = "start of turn: you may draw 1 card of this category"; break;
+    case PT_ACT_PICK:
+        what = t->arg ? "activate a second card, or done" : "choose the first card to activate";
+        break;
+    case PT_DRAW:
+    case PT_FILL: what = "effect: draw a card from any stack"; break;
+    case PT_BONUS_DRAW: what = "festival bonus: you may draw 1 more card"; break;
+    case PT_SEARCH_STACK: what = "search: choose a stack to search"; break;
+    case PT_SEARCH_TAKE: what = "search: put one of these cards into your city"; break;
+    case PT_COPY_PICK: what = "copy: carry out the effect of a City Festival card"; break;
+    case PT_DISCARD:
+        snprintf(buf, len, "discard an active card showing %c to activate %s",
                  pac_sym_letters[g->set.c[t->arg].slots[t->n]], g->set.c[t->arg].id);
-    else if (t->kind == PT_ACT_PICK)
-        snprintf(buf, len, "%s card to activate", t->arg ? "second" : "first");
-    else
-        snprintf(buf, len, "%s", k);
+        return;
+    }
+    snprintf(buf, len, "%s", what);
 }
 
 static bool pac_apply(arena_game *gg, const int *choice, int n)
@@ -243,6 +255,7 @@ static av *pac_view(const arena_game *gg, int seat)
         av *m = av_map();
         av_set_str(m, "name", i == PAC_DIVERSITY ? "Diversity" : pac_cat_names[i]);
         av_set_int(m, "owner", g->idol_owner[i]);
+        av_set_int(m, "level", g->idol_level[i]);
         av_set_int(m, "need", pac_idol_need(i, g->idol_level[i]));
         av_set_bool(m, "secured", g->idol_level[i] == PAC_SECURED);
         av_push(idols, m);

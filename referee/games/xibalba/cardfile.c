@@ -10,7 +10,10 @@
 #include "util.h"
 #include "xibalba.h"
 
-static bool is_event_effect(int e) { return e >= XE_EV_TRIBUTE; }
+static bool is_event_effect(int e)
+{
+    return e >= XE_EV_TRIBUTE;
+}
 
 /* Checks one type; returns the name of the offending field or NULL. */
 static const char *check_type(const xb_card_type *t, const char **why)
@@ -60,7 +63,8 @@ bool xb_cardset_build(xb_cardset *cs, const xb_card_type *types, int n, char *er
     for (int f = 0; f < XB_FAMILIES; f++)
         for (int i = 0; i < n; i++)
             if (cs->t[i].family == f)
-                for (int k = 0; k < cs->t[i].copies; k++) cs->type_of[cs->n_cards++] = (int16_t)i;
+                for (int k = 0; k < cs->t[i].copies; k++)
+                    cs->type_of[cs->n_cards++] = (int16_t)i;
     return true;
 }
 
@@ -95,7 +99,8 @@ bool xb_cardset_load(xb_cardset *cs, const char *path, char *err, size_t errlen)
     while (ok && fgets(line, sizeof line, f)) {
         lineno++;
         char *p = line;
-        while (isspace((unsigned char)*p)) p++;
+        while (isspace((unsigned char)*p))
+            p++;
         if (*p == '\0' || *p == '#') continue;
         if (n == XB_MAX_TYPES) {
             snprintf(err, errlen, "%s:%d: more than %d card types", path, lineno, XB_MAX_TYPES);
@@ -107,12 +112,14 @@ bool xb_cardset_load(xb_cardset *cs, const char *path, char *err, size_t errlen)
         t->copies = 1;
         /* family word */
         char *w = p;
-        while (*p && !isspace((unsigned char)*p)) p++;
+        while (*p && !isspace((unsigned char)*p))
+            p++;
         if (*p) *p++ = '\0';
         int fam = find_name(xb_family_names, XB_FAMILIES, w);
         if (fam < 0) {
-            snprintf(err, errlen, "%s:%d: field 'family': unknown '%s' (soldier|civilian|building|event)",
-                     path, lineno, w);
+            snprintf(err, errlen,
+                     "%s:%d: field 'family': unknown '%s' (soldier|civilian|building|event)", path,
+                     lineno, w);
             ok = false;
             break;
         }
@@ -121,10 +128,12 @@ bool xb_cardset_load(xb_cardset *cs, const char *path, char *err, size_t errlen)
         bool seen_effect = false, seen_cost = false, seen_str = false, seen_res = false,
              seen_par = false;
         while (ok) {
-            while (isspace((unsigned char)*p)) p++;
+            while (isspace((unsigned char)*p))
+                p++;
             if (*p == '\0' || *p == '#') break;
             char *key = p;
-            while (*p && *p != '=' && !isspace((unsigned char)*p)) p++;
+            while (*p && *p != '=' && !isspace((unsigned char)*p))
+                p++;
             if (*p != '=') {
                 snprintf(err, errlen, "%s:%d: field '%.*s': expected key=value", path, lineno,
                          (int)(p - key), key);
@@ -135,15 +144,18 @@ bool xb_cardset_load(xb_cardset *cs, const char *path, char *err, size_t errlen)
             char *val = p;
             if (*p == '"') {
                 val = ++p;
-                while (*p && *p != '"') p++;
+                while (*p && *p != '"')
+                    p++;
                 if (*p != '"') {
-                    snprintf(err, errlen, "%s:%d: field '%s': unterminated quote", path, lineno, key);
+                    snprintf(err, errlen, "%s:%d: field '%s': unterminated quote", path, lineno,
+                             key);
                     ok = false;
                     break;
                 }
                 *p++ = '\0';
             } else {
-                while (*p && !isspace((unsigned char)*p)) p++;
+                while (*p && !isspace((unsigned char)*p))
+                    p++;
                 if (*p) *p++ = '\0';
             }
             int v = 0;
@@ -168,7 +180,7 @@ bool xb_cardset_load(xb_cardset *cs, const char *path, char *err, size_t errlen)
                 static const struct {
                     const char *key;
                     int lo, hi;
-                } ints[] = {{"faction", 0, 7}, {"cost", 1, 30}, {"arg", 0, 10},  {"str", 1, 20},
+                } ints[] = {{"faction", 0, 7}, {"cost", 1, 30}, {"arg", 0, 10},   {"str", 1, 20},
                             {"res", 1, 20},    {"par", 0, 5},   {"copies", 1, 64}};
                 int k = -1;
                 for (int i = 0; i < (int)(sizeof ints / sizeof ints[0]); i++)
@@ -200,15 +212,15 @@ bool xb_cardset_load(xb_cardset *cs, const char *path, char *err, size_t errlen)
             }
         }
         if (!ok) break;
-        const char *missing = t->name[0] == '\0'        ? "name"
-                              : !seen_cost              ? "cost"
-                              : t->phase == XB_PHASES   ? "phase"
-                              : !seen_effect            ? "effect"
-                              : fam != XB_SOLDIER       ? NULL
-                              : !seen_str               ? "str"
-                              : !seen_res               ? "res"
-                              : !seen_par               ? "par"
-                                                        : NULL;
+        const char *missing = t->name[0] == '\0'      ? "name"
+                              : !seen_cost            ? "cost"
+                              : t->phase == XB_PHASES ? "phase"
+                              : !seen_effect          ? "effect"
+                              : fam != XB_SOLDIER     ? NULL
+                              : !seen_str             ? "str"
+                              : !seen_res             ? "res"
+                              : !seen_par             ? "par"
+                                                      : NULL;
         if (missing) {
             snprintf(err, errlen, "%s:%d: field '%s': missing", path, lineno, missing);
             ok = false;

@@ -7,12 +7,11 @@
 const char *const xb_family_names[XB_FAMILIES] = {"soldier", "civilian", "building", "event"};
 const char *const xb_phase_names[XB_PHASES] = {"effect", "dice", "action", "permanent"};
 const char *const xb_effect_names[XE_EFFECTS] = {
-    "none",         "gain_res",    "gain_paragon", "roll_paragon",     "heal_ark",
-    "tithe",        "smuggle",     "reroll",       "paragon_die",      "blank_res",
-    "buy_paragon",  "field_medic", "forge",        "attack_str",       "attack_res",
-    "base_res",     "prod",        "pool",         "reroll_perm",      "guard",
-    "upgrade_discount", "block_bonus", "ark_armor", "ev_tribute",      "ev_paragon",
-    "ev_omen",      "ev_sabotage", "ev_raid",      "ev_barrage",       "ev_reinforce",
+    "none",        "gain_res",   "gain_paragon",     "roll_paragon", "heal_ark",    "tithe",
+    "smuggle",     "reroll",     "paragon_die",      "blank_res",    "buy_paragon", "field_medic",
+    "forge",       "attack_str", "attack_res",       "base_res",     "prod",        "pool",
+    "reroll_perm", "guard",      "upgrade_discount", "block_bonus",  "ark_armor",   "ev_tribute",
+    "ev_paragon",  "ev_omen",    "ev_sabotage",      "ev_raid",      "ev_barrage",  "ev_reinforce",
     "ev_arms",
 };
 const char *const xb_face_names[XF_FACES] = {"blank", "res1", "res2", "res3",
@@ -40,10 +39,22 @@ const xb_faction xb_factions[XB_FACTIONS] = {
     {"Storm Riders", {0, 3, 6, 7}, {3, 4, 5, 5}, {1, 1, 2, 3}, 1, 1, 2, 3, 3, 4},
 };
 
-#define S(n, f, c, ph, e, a, st, r, p) {n, XB_SOLDIER, f, c, ph, e, a, st, r, p, 4}
-#define C(n, f, c, ph, e, a) {n, XB_CIVILIAN, f, c, ph, e, a, 0, 0, 0, 4}
-#define B(n, f, c, ph, e, a) {n, XB_BUILDING, f, c, ph, e, a, 0, 0, 0, 4}
-#define E(n, f, c, e, a) {n, XB_EVENT, f, c, XB_PH_ACTION, e, a, 0, 0, 0, 4}
+#define S(n, f, c, ph, e, a, st, r, p)                                                             \
+    {                                                                                              \
+        n, XB_SOLDIER, f, c, ph, e, a, st, r, p, 4                                                 \
+    }
+#define C(n, f, c, ph, e, a)                                                                       \
+    {                                                                                              \
+        n, XB_CIVILIAN, f, c, ph, e, a, 0, 0, 0, 4                                                 \
+    }
+#define B(n, f, c, ph, e, a)                                                                       \
+    {                                                                                              \
+        n, XB_BUILDING, f, c, ph, e, a, 0, 0, 0, 4                                                 \
+    }
+#define E(n, f, c, e, a)                                                                           \
+    {                                                                                              \
+        n, XB_EVENT, f, c, XB_PH_ACTION, e, a, 0, 0, 0, 4                                          \
+    }
 
 /* 16 soldiers, 12 civilians, 8 buildings, 8 events; 4 copies each:
  * 64 + 48 + 32 + 32 = 176 cards. */

@@ -16,19 +16,27 @@ static const char *loc_name(int loc)
     return names[loc];
 }
 
-static const char *cname(const xb_game *g, int card) { return card < 0 ? "-" : xb_type(g, card)->name; }
+static const char *cname(const xb_game *g, int card)
+{
+    return card < 0 ? "-" : xb_type(g, card)->name;
+}
 
 void xb_label_opt(const xb_game *g, const xb_opt *o, char *buf, size_t len)
 {
     switch (o->op) {
     case OP_END: snprintf(buf, len, "end"); break;
-    case OP_COLLECT: snprintf(buf, len, "collect:%d:%s", o->a, xb_face_names[g->act[o->a].face]); break;
-    case OP_PARAGON: snprintf(buf, len, "paragon:%d:%s", o->a, xb_face_names[g->act[o->a].face]); break;
+    case OP_COLLECT:
+        snprintf(buf, len, "collect:%d:%s", o->a, xb_face_names[g->act[o->a].face]);
+        break;
+    case OP_PARAGON:
+        snprintf(buf, len, "paragon:%d:%s", o->a, xb_face_names[g->act[o->a].face]);
+        break;
     case OP_ATTACK_ARK: snprintf(buf, len, "attack:ark"); break;
     case OP_ATTACK_BASE: snprintf(buf, len, "attack:base:%d", o->a); break;
     case OP_ENTER: snprintf(buf, len, "enter_ark"); break;
     case OP_BUY:
-        snprintf(buf, len, "buy:%s:%d:%s", xb_family_names[o->a], o->b, cname(g, g->market[o->a][o->b]));
+        snprintf(buf, len, "buy:%s:%d:%s", xb_family_names[o->a], o->b,
+                 cname(g, g->market[o->a][o->b]));
         break;
     case OP_DISCARD_MARKET:
         snprintf(buf, len, "discard:market:%s:%d:%s", xb_family_names[o->a], o->b,
@@ -44,7 +52,8 @@ void xb_label_opt(const xb_game *g, const xb_opt *o, char *buf, size_t len)
     case OP_HARVEST: snprintf(buf, len, "harvest"); break;
     case OP_UPGRADE: snprintf(buf, len, "upgrade:%d", g->p[g->cur].level + 2); break;
     case OP_USE:
-        snprintf(buf, len, "use:slot%d:%s", o->a + 1, cname(g, xb_card_at(g, g->cur, XB_LOC_SLOT0 + o->a)));
+        snprintf(buf, len, "use:slot%d:%s", o->a + 1,
+                 cname(g, xb_card_at(g, g->cur, XB_LOC_SLOT0 + o->a)));
         break;
     case OP_EFFECT:
         snprintf(buf, len, "effect:%s:%s", loc_name(o->a), cname(g, xb_card_at(g, g->cur, o->a)));
@@ -91,22 +100,37 @@ void xb_prompt(const arena_game *gg, char *buf, size_t len)
     const xb_game *g = (const xb_game *)gg;
     const xb_player *p = &g->p[g->cur];
     switch (g->step) {
-    case XS_EFFECT: snprintf(buf, len, "choose the next EFFECT card to resolve (all are mandatory)"); break;
-    case XS_POOL: snprintf(buf, len, "choose your dice pool (%d dice, at most 4 of a type)", xb_pool_size(g, g->cur)); break;
-    case XS_DICE_EFFECT: snprintf(buf, len, "choose the next DICE card to resolve (all are mandatory)"); break;
-    case XS_KEEP:
-        snprintf(buf, len, "choose dice to keep in the action pool; the rest are re-rolled (%d re-rolls left)",
-                 g->rerolls_left);
+    case XS_EFFECT:
+        snprintf(buf, len, "choose the next EFFECT card to resolve (all are mandatory)");
         break;
-    case XS_ACTION: snprintf(buf, len, "choose an action (resources %d, paragon %d)", p->res, p->par); break;
+    case XS_POOL:
+        snprintf(buf, len, "choose your dice pool (%d dice, at most 4 of a type)",
+                 xb_pool_size(g, g->cur));
+        break;
+    case XS_DICE_EFFECT:
+        snprintf(buf, len, "choose the next DICE card to resolve (all are mandatory)");
+        break;
+    case XS_KEEP:
+        snprintf(
+            buf, len,
+            "choose dice to keep in the action pool; the rest are re-rolled (%d re-rolls left)",
+            g->rerolls_left);
+        break;
+    case XS_ACTION:
+        snprintf(buf, len, "choose an action (resources %d, paragon %d)", p->res, p->par);
+        break;
     case XS_ATTACK_DICE: snprintf(buf, len, "choose the attack dice for this attack"); break;
     case XS_BLOCK:
-        snprintf(buf, len, "seat %d attacks your base with strength %d: block with your active soldier?",
+        snprintf(buf, len,
+                 "seat %d attacks your base with strength %d: block with your active soldier?",
                  g->cur, g->atk_strength);
         break;
     case XS_DESTROY: snprintf(buf, len, "choose an upgrade card to destroy"); break;
     case XS_PLACE: snprintf(buf, len, "choose a slot for %s", cname(g, g->place_card)); break;
-    case XS_REORG: snprintf(buf, len, "reorganize: move a card to the top of a stack, or done (%d moves left)", g->reorg_left); break;
+    case XS_REORG:
+        snprintf(buf, len, "reorganize: move a card to the top of a stack, or done (%d moves left)",
+                 g->reorg_left);
+        break;
     default: snprintf(buf, len, "game over"); break;
     }
 }
@@ -116,14 +140,16 @@ void xb_prompt(const arena_game *gg, char *buf, size_t len)
 static av *card_list(const xb_game *g, const xb_stack *s)
 {
     av *l = av_list();
-    for (int i = s->n - 1; i >= 0; i--) av_push(l, av_str(cname(g, s->c[i])));
+    for (int i = s->n - 1; i >= 0; i--)
+        av_push(l, av_str(cname(g, s->c[i])));
     return l;
 }
 
 static av *dice_list(const xb_die *d, int n)
 {
     av *l = av_list();
-    for (int i = 0; i < n; i++) av_push(l, av_str(xb_face_names[d[i].face]));
+    for (int i = 0; i < n; i++)
+        av_push(l, av_str(xb_face_names[d[i].face]));
     return l;
 }
 
@@ -142,9 +168,9 @@ av *xb_view(const arena_game *gg, int seat)
 {
     const xb_game *g = (const xb_game *)gg;
     av *v = av_map();
-    static const char *const kinds[] = {"effect_order", "dice_pool", "dice_effect_order", "keep",
-                                        "action", "attack_dice", "block", "destroy", "place",
-                                        "reorganize", "over"};
+    static const char *const kinds[] = {
+        "effect_order", "dice_pool", "dice_effect_order", "keep", "action", "attack_dice", "block",
+        "destroy",      "place",     "reorganize",        "over"};
     av_set_str(v, "mode", g->apocalypse ? "apocalypse" : "normal");
     av_set_int(v, "target", g->target);
     av_set_int(v, "turn", g->turns + 1);
@@ -207,7 +233,8 @@ av *xb_view(const arena_game *gg, int seat)
     av_set(v, "dice", dice);
     if (g->step == XS_EFFECT || g->step == XS_DICE_EFFECT) {
         av *l = av_list();
-        for (int i = 0; i < g->n_pending; i++) av_push(l, av_str(loc_name(g->pending[i])));
+        for (int i = 0; i < g->n_pending; i++)
+            av_push(l, av_str(loc_name(g->pending[i])));
         av_set(v, "pending_effects", l);
     }
     if (g->step == XS_ATTACK_DICE || g->step == XS_BLOCK) {
@@ -280,7 +307,8 @@ av *xb_settings(const arena_game *gg)
     static const char *const dn[] = {"resource", "attack", "paragon"};
     for (int k = 0; k < 3; k++) {
         av *l = av_list();
-        for (int i = 0; i < 6; i++) av_push(l, av_str(xb_face_names[xb_die_faces[k][i]]));
+        for (int i = 0; i < 6; i++)
+            av_push(l, av_str(xb_face_names[xb_die_faces[k][i]]));
         av_set(dice, dn[k], l);
     }
     av_set(m, "dice", dice);
@@ -297,7 +325,10 @@ static av *ev(xb_game *g, const char *type)
     return e;
 }
 
-static void push_ev(xb_game *g, av *e) { events_push(&g->ev, EVENTS_ALL, e); }
+static void push_ev(xb_game *g, av *e)
+{
+    events_push(&g->ev, EVENTS_ALL, e);
+}
 
 void xb_ev_setup(xb_game *g)
 {
@@ -306,7 +337,8 @@ void xb_ev_setup(xb_game *g)
     av_set_str(e, "ark_card", cname(g, g->ark_card));
     av_set_int(e, "ark_life", g->ark_life);
     av *f = av_list();
-    for (int s = 0; s < g->players; s++) av_push(f, av_str(xb_factions[g->p[s].faction].name));
+    for (int s = 0; s < g->players; s++)
+        av_push(f, av_str(xb_factions[g->p[s].faction].name));
     av_set(e, "factions", f);
     av_set_int(e, "target", g->target);
     push_ev(g, e);
@@ -317,7 +349,8 @@ void xb_ev_start_roll(xb_game *g, const bool *in, const int *roll)
     av *e = ev(g, "start_roll");
     if (!e) return;
     av *l = av_list();
-    for (int s = 0; s < g->players; s++) av_push(l, in[s] ? av_int(roll[s]) : av_nil());
+    for (int s = 0; s < g->players; s++)
+        av_push(l, in[s] ? av_int(roll[s]) : av_nil());
     av_set(e, "rolls", l);
     push_ev(g, e);
 }

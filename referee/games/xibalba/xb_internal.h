@@ -11,10 +11,32 @@
 
 /* One option of the current decision. */
 enum xb_op {
-    OP_END, OP_COLLECT, OP_PARAGON, OP_ATTACK_ARK, OP_ATTACK_BASE, OP_ENTER, OP_BUY,
-    OP_DISCARD_MARKET, OP_DISCARD_OWN, OP_REORG, OP_MEDICINE, OP_WEAPON, OP_TACTICAL,
-    OP_HARVEST, OP_UPGRADE, OP_USE, OP_EFFECT, OP_POOL, OP_KEEP, OP_DIE, OP_BLOCK, OP_NOBLOCK,
-    OP_DESTROY, OP_PLACE, OP_REORG_DONE, OP_MOVE
+    OP_END,
+    OP_COLLECT,
+    OP_PARAGON,
+    OP_ATTACK_ARK,
+    OP_ATTACK_BASE,
+    OP_ENTER,
+    OP_BUY,
+    OP_DISCARD_MARKET,
+    OP_DISCARD_OWN,
+    OP_REORG,
+    OP_MEDICINE,
+    OP_WEAPON,
+    OP_TACTICAL,
+    OP_HARVEST,
+    OP_UPGRADE,
+    OP_USE,
+    OP_EFFECT,
+    OP_POOL,
+    OP_KEEP,
+    OP_DIE,
+    OP_BLOCK,
+    OP_NOBLOCK,
+    OP_DESTROY,
+    OP_PLACE,
+    OP_REORG_DONE,
+    OP_MOVE
 };
 
 typedef struct xb_opt {
@@ -29,6 +51,13 @@ int xb_perm(const xb_game *g, int seat, int effect);
 int xb_card_at(const xb_game *g, int seat, int loc);
 bool xb_slot_accepts(const xb_game *g, int seat, int k, int card);
 int xb_pool_size(const xb_game *g, int seat);
+int xb_find_act_face(const xb_game *g, int face);
+void xb_setup(xb_game *g);
+
+/* options.c */
+int xb_destroy_candidates(const xb_game *g, xb_opt *o);
+int xb_place_slots(const xb_game *g, int card, int *slots);
+bool xb_reorg_possible(const xb_game *g);
 
 /* present.c */
 void xb_label(const arena_game *gg, int i, char *buf, size_t len);

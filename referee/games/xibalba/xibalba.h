@@ -21,9 +21,9 @@
 #define XB_MAX_POOL 8 /* 4 resource + 4 attack dice */
 #define XB_RES_CAP 25
 #define XB_PAR_CAP 40
-#define XB_REORG_MOVES 8        /* moves one reorganize action may make */
-#define XB_TURN_ACTION_CAP 200  /* safety: actions per turn before a forced end */
-#define XB_EFFECT_MAX 8         /* active cards: squad top, Ark, 4 slots */
+#define XB_REORG_MOVES 8       /* moves one reorganize action may make */
+#define XB_TURN_ACTION_CAP 200 /* safety: actions per turn before a forced end */
+#define XB_EFFECT_MAX 8        /* active cards: squad top, Ark, 4 slots */
 
 enum xb_family { XB_SOLDIER, XB_CIVILIAN, XB_BUILDING, XB_EVENT, XB_FAMILIES };
 enum xb_phase { XB_PH_EFFECT, XB_PH_DICE, XB_PH_ACTION, XB_PH_PERMANENT, XB_PHASES };
@@ -32,40 +32,40 @@ enum xb_phase { XB_PH_EFFECT, XB_PH_DICE, XB_PH_ACTION, XB_PH_PERMANENT, XB_PHAS
 enum xb_effect {
     XE_NONE,
     /* EFFECT phase (mandatory, start of the owner's turn) */
-    XE_GAIN_RES,      /* +arg resources */
-    XE_GAIN_PARAGON,  /* +arg paragon */
-    XE_ROLL_PARAGON,  /* roll arg paragon dice, gain the symbols */
-    XE_HEAL_ARK,      /* own Ark soldier +arg life */
-    XE_TITHE,         /* pay 2 resources (if possible) for +arg paragon */
-    XE_SMUGGLE,       /* +arg resources, -1 paragon */
+    XE_GAIN_RES,     /* +arg resources */
+    XE_GAIN_PARAGON, /* +arg paragon */
+    XE_ROLL_PARAGON, /* roll arg paragon dice, gain the symbols */
+    XE_HEAL_ARK,     /* own Ark soldier +arg life */
+    XE_TITHE,        /* pay 2 resources (if possible) for +arg paragon */
+    XE_SMUGGLE,      /* +arg resources, -1 paragon */
     /* DICE phase (mandatory, after the pool is chosen) */
-    XE_REROLL,        /* +arg re-rolls this turn */
-    XE_PARAGON_DIE,   /* +arg paragon dice in the pool */
+    XE_REROLL,      /* +arg re-rolls this turn */
+    XE_PARAGON_DIE, /* +arg paragon dice in the pool */
     /* ACTION: upgrade cards are used as an action; soldiers when attacking */
-    XE_BLANK_RES,     /* spend a blank die: +arg resources */
-    XE_BUY_PARAGON,   /* pay arg resources: +1 paragon */
-    XE_FIELD_MEDIC,   /* pay 1 resource: own Ark soldier +arg life */
-    XE_FORGE,         /* pay arg resources: roll an attack die into the action pool */
-    XE_ATTACK_STR,    /* this soldier's attacks +arg strength */
-    XE_ATTACK_RES,    /* +arg resources whenever this soldier attacks */
+    XE_BLANK_RES,   /* spend a blank die: +arg resources */
+    XE_BUY_PARAGON, /* pay arg resources: +1 paragon */
+    XE_FIELD_MEDIC, /* pay 1 resource: own Ark soldier +arg life */
+    XE_FORGE,       /* pay arg resources: roll an attack die into the action pool */
+    XE_ATTACK_STR,  /* this soldier's attacks +arg strength */
+    XE_ATTACK_RES,  /* +arg resources whenever this soldier attacks */
     /* PERMANENT */
-    XE_BASE_RES,      /* base resistance +arg */
-    XE_PROD,          /* productivity +arg */
-    XE_POOL,          /* dice pool size +arg */
-    XE_REROLL_PERM,   /* +arg re-rolls every turn */
-    XE_GUARD,         /* paragon stolen from this base -arg */
+    XE_BASE_RES,         /* base resistance +arg */
+    XE_PROD,             /* productivity +arg */
+    XE_POOL,             /* dice pool size +arg */
+    XE_REROLL_PERM,      /* +arg re-rolls every turn */
+    XE_GUARD,            /* paragon stolen from this base -arg */
     XE_UPGRADE_DISCOUNT, /* base upgrades cost arg less (at least 1) */
-    XE_BLOCK_BONUS,   /* soldier: +arg resistance when blocking */
-    XE_ARK_ARMOR,     /* soldier: +arg life when entering the Ark */
+    XE_BLOCK_BONUS,      /* soldier: +arg resistance when blocking */
+    XE_ARK_ARMOR,        /* soldier: +arg life when entering the Ark */
     /* Events, resolved at once when bought */
-    XE_EV_TRIBUTE,    /* take arg resources from every opponent */
-    XE_EV_PARAGON,    /* +arg paragon */
-    XE_EV_OMEN,       /* roll arg paragon dice */
-    XE_EV_SABOTAGE,   /* destroy one upgrade card of an opponent */
-    XE_EV_RAID,       /* every opponent loses arg resources */
-    XE_EV_BARRAGE,    /* arg damage to an enemy Ark soldier */
-    XE_EV_REINFORCE,  /* own Ark soldier +arg life */
-    XE_EV_ARMS,       /* roll arg attack dice into the action pool */
+    XE_EV_TRIBUTE,   /* take arg resources from every opponent */
+    XE_EV_PARAGON,   /* +arg paragon */
+    XE_EV_OMEN,      /* roll arg paragon dice */
+    XE_EV_SABOTAGE,  /* destroy one upgrade card of an opponent */
+    XE_EV_RAID,      /* every opponent loses arg resources */
+    XE_EV_BARRAGE,   /* arg damage to an enemy Ark soldier */
+    XE_EV_REINFORCE, /* own Ark soldier +arg life */
+    XE_EV_ARMS,      /* roll arg attack dice into the action pool */
     XE_EFFECTS
 };
 
@@ -82,7 +82,7 @@ typedef struct xb_card_type {
 typedef struct xb_cardset {
     int n_types;
     xb_card_type t[XB_MAX_TYPES];
-    int n_cards;                            /* card instances */
+    int n_cards;                               /* card instances */
     int16_t type_of[XB_FAM_MAX * XB_FAMILIES]; /* instance -> type */
     int fam_count[XB_FAMILIES];
 } xb_cardset;
@@ -151,7 +151,7 @@ enum xb_step {
 typedef struct xb_game {
     arena_game base;
     xb_cardset cs;
-    char cards_name[128];
+    char cards_name[256];
     int players, apocalypse, target, max_rounds;
     arena_rng rng;
     xb_stack deck[XB_FAMILIES], discard[XB_FAMILIES];
@@ -171,8 +171,8 @@ typedef struct xb_game {
     int pending[XB_EFFECT_MAX];
     int n_pending;
     /* attack / destroy / place / reorganize in progress */
-    int atk_target;   /* -1: Ark, else defender seat */
-    int atk_strength; /* of the attack awaiting a block */
+    int atk_target;    /* -1: Ark, else defender seat */
+    int atk_strength;  /* of the attack awaiting a block */
     int destroy_steal; /* seat to steal paragon from after XS_DESTROY, or -1 */
     int destroy_only;  /* destroy candidates limited to this seat, or -1 (all opponents) */
     int place_card;    /* card awaiting a slot, or -1 */
