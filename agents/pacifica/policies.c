@@ -1,4 +1,6 @@
-/* Built-in bots for pacifica. */
+/* Built-in bots for pacifica (builtin:random is generic, agents/random.c). */
 #include "policy.h"
 
-const arena_policy_vt *const pacifica_policies[] = {NULL};
+extern const arena_policy_vt pacifica_policy_greedy;
+
+const arena_policy_vt *const pacifica_policies[] = {&pacifica_policy_greedy, NULL};
