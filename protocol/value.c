@@ -41,13 +41,15 @@ static av *av_new(av_type t)
 
 static void av_release(av *v)
 {
+#if AV_FREELIST_MAX > 0
     if (node_pool_len < AV_FREELIST_MAX) {
         v->u.list.items = (av **)(void *)node_pool;
         node_pool = v;
         node_pool_len++;
-    } else {
-        free(v);
+        return;
     }
+#endif
+    free(v);
 }
 
 av *av_nil(void) { return av_new(AV_NIL); }
