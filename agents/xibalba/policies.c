@@ -1,4 +1,6 @@
 /* Built-in bots for xibalba. */
 #include "policy.h"
 
-const arena_policy_vt *const xibalba_policies[] = {NULL};
+extern const arena_policy_vt xibalba_policy_heuristic;
+
+const arena_policy_vt *const xibalba_policies[] = {&xibalba_policy_heuristic, NULL};

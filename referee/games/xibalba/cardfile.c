@@ -19,6 +19,7 @@ static bool is_event_effect(int e)
 static const char *check_type(const xb_card_type *t, const char **why)
 {
     if (t->name[0] == '\0') return *why = "missing", "name";
+    if (strchr(t->name, ':')) return *why = "may not contain ':' (labels use it)", "name";
     if (t->cost < 1 || t->cost > 30) return *why = "must be 1..30", "cost";
     if (t->faction >= XB_FACTIONS) return *why = "must be 0..7", "faction";
     if (t->copies < 1 || t->copies > 64) return *why = "must be 1..64", "copies";
