@@ -11,9 +11,13 @@
 
 #include "util.h"
 
+#ifndef ARENA_DEFAULT_LIMIT_AS_MB
+#define ARENA_DEFAULT_LIMIT_AS_MB 8192 /* generous: JIT runtimes reserve large areas */
+#endif
+
 void agent_limits_default(agent_limits *l)
 {
-    l->as_mb = 8192;  /* generous: JIT runtimes reserve large virtual areas */
+    l->as_mb = ARENA_DEFAULT_LIMIT_AS_MB;
     l->cpu_s = 7200;  /* per process lifetime; the clock bounds each move */
     l->nproc = 512;
     l->fsize_mb = 64;

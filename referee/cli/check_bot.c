@@ -188,7 +188,7 @@ int cmd_check_bot(int argc, char **argv)
 
     signal(SIGPIPE, SIG_IGN);
     r.base = event_base_new();
-    char err[512];
+    char err[2048];
     agent_report rep;
     memset(&rep, 0, sizeof rep);
     for (int i = 0; i < 2; i++) {

@@ -115,7 +115,7 @@ static void play_next(play_run *r)
         close_all(r);
         return;
     }
-    char err[512];
+    char err[2048];
     int g = r->played;
     uint64_t seed = r->seed + (uint64_t)g;
     arena_agent *seats[ARENA_MAX_SEATS];
@@ -263,7 +263,7 @@ int play_prepare(play_run *r)
     }
     if (!r->have_seed) r->seed = fresh_seed();
     /* Settings are checked before any agent is started. */
-    char err[512];
+    char err[2048];
     arena_game *probe = r->game->create(r->opts.settings, r->opts.n_settings, r->seed,
                                         r->n_agents, ARENA_GAME_NO_EVENTS, err, sizeof err);
     if (!probe) {
@@ -334,7 +334,7 @@ int cmd_play(int argc, char **argv)
 
     signal(SIGPIPE, SIG_IGN);
     r.base = event_base_new();
-    char err[512];
+    char err[2048];
     for (int i = 0; i < r.n_agents; i++) {
         r.agents[i] = play_make_agent(&r, i, err, sizeof err);
         if (!r.agents[i]) {

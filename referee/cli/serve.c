@@ -280,7 +280,7 @@ int cmd_serve(int argc, char **argv)
 
     signal(SIGPIPE, SIG_IGN);
     sv.run.base = event_base_new();
-    char err[512];
+    char err[2048];
     for (int i = sv.n_remote; i < sv.run.n_agents; i++) {
         sv.run.agents[i] = play_make_agent(&sv.run, i, err, sizeof err);
         if (!sv.run.agents[i]) {

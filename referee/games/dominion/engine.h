@@ -67,10 +67,17 @@ static inline int ans_word(const dom_game *g)
     return dom_opt_special(ans_opt(g, 0));
 }
 
-/* events */
+/* events (a new map with type and seat, or no seat when p < 0) */
+av *ev_new(const char *type, int p);
 void ev_card(dom_game *g, uint32_t vis, const char *type, int p, int card);
 void ev_cards(dom_game *g, uint32_t vis, const char *type, int p, const uint8_t *cs, int n);
 void ev_simple(dom_game *g, uint32_t vis, const char *type, int p, const char *key, int64_t v);
+
+/* decisions.c: the vt's label and prompt */
+void dom_label(const arena_game *g, int i, char *buf, size_t len);
+void dom_prompt(const arena_game *g, char *buf, size_t len);
+/* kingdoms.c: the `kingdom` setting; random draws from g->rng */
+bool dom_parse_kingdom(const char *v, dom_game *g, char *err, size_t errlen);
 
 /* card hooks (effects.c): run steps >= 2 of a play frame */
 int card_special(dom_game *g, dom_frame *f);

@@ -1,0 +1,206 @@
+/* Zones and the primitive moves of the game (draw, reveal, gain, trash,
+ * discard, put on the deck), each recording its event when events are on. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine.h"
+
+/* ---- zones ---- */
+
+bool zremove(dom_zone *z, int c)
+{
+    for (int i = z->n - 1; i >= 0; i--)
+        if (z->c[i] == c) {
+            memmove(&z->c[i], &z->c[i + 1], (size_t)(z->n - i - 1));
+            z->n--;
+            return true;
+        }
+    return false;
+}
+
+void zmove_all(dom_zone *from, dom_zone *to)
+{
+    memcpy(&to->c[to->n], from->c, from->n);
+    to->n += from->n;
+    from->n = 0;
+}
+
+/* ---- events ---- */
+
+av *ev_new(const char *type, int p)
+{
+    av *e = av_map();
+    av_set_str(e, "type", type);
+    if (p >= 0) av_set_int(e, "seat", p);
+    return e;
+}
+
+void ev_card(dom_game *g, uint32_t vis, const char *type, int p, int card)
+{
+    if (!g->evon) return;
+    av *e = ev_new(type, p);
+    av_set_str(e, "card", dom_cards[card].name);
+    events_push(&g->ev, vis, e);
+}
+
+void ev_cards(dom_game *g, uint32_t vis, const char *type, int p, const uint8_t *cs, int n)
+{
+    if (!g->evon) return;
+    av *e = ev_new(type, p);
+    av *l = av_list();
+    for (int i = 0; i < n; i++)
+        av_push(l, av_str(dom_cards[cs[i]].name));
+    av_set(e, "cards", l);
+    events_push(&g->ev, vis, e);
+}
+
+void ev_simple(dom_game *g, uint32_t vis, const char *type, int p, const char *key, int64_t v)
+{
+    if (!g->evon) return;
+    av *e = ev_new(type, p);
+    if (key) av_set_int(e, key, v);
+    events_push(&g->ev, vis, e);
+}
+
+/* ---- primitives ---- */
+
+static void shuffle_discard(dom_game *g, int p)
+{
+    dom_player *pl = &g->p[p];
+    zmove_all(&pl->z[Z_DISCARD], &pl->z[Z_DECK]);
+    dom_zone *d = &pl->z[Z_DECK];
+    for (int i = d->n - 1; i > 0; i--) {
+        int j = (int)arena_rng_below(&g->rng, (uint32_t)i + 1);
+        uint8_t t = d->c[i];
+        d->c[i] = d->c[j];
+        d->c[j] = t;
+    }
+    ev_simple(g, EVENTS_ALL, "shuffle", p, "deck", d->n);
+}
+
+/* Top card of the deck, shuffling first if needed; -1 if there is none. */
+static int pop_top(dom_game *g, int p)
+{
+    dom_player *pl = &g->p[p];
+    if (pl->z[Z_DECK].n == 0) {
+        if (pl->z[Z_DISCARD].n == 0) return -1;
+        shuffle_discard(g, p);
+    }
+    return pl->z[Z_DECK].c[--pl->z[Z_DECK].n];
+}
+
+int draw(dom_game *g, int p, int n)
+{
+    dom_player *pl = &g->p[p];
+    int got = 0;
+    uint8_t drawn[DOM_ZCAP];
+    for (; got < n; got++) {
+        int c = pop_top(g, p);
+        if (c < 0) break;
+        zpush(&pl->z[Z_HAND], c);
+        drawn[got] = (uint8_t)c;
+    }
+    if (g->evon && got > 0) {
+        ev_cards(g, EVENTS_SEAT(p), "draw", p, drawn, got);
+        ev_simple(g, EVENTS_ALL & ~EVENTS_SEAT(p), "draw", p, "count", got);
+    }
+    return got;
+}
+
+int reveal_top(dom_game *g, int p)
+{
+    int c = pop_top(g, p);
+    if (c >= 0) zpush(&g->p[p].z[Z_ASIDE], c);
+    return c;
+}
+
+static void place(dom_game *g, int p, int card, int dest)
+{
+    dom_player *pl = &g->p[p];
+    zpush(&pl->z[dest == TO_HAND ? Z_HAND : dest == TO_DECK ? Z_DECK : Z_DISCARD], card);
+    if (p == g->cur) pl->gained_last |= 1ull << card;
+}
+
+static const char *dest_name(int dest)
+{
+    return dest == TO_HAND ? "hand" : dest == TO_DECK ? "deck" : "discard";
+}
+
+bool gain(dom_game *g, int p, int card, int dest)
+{
+    if (!g->in_supply[card] || g->supply[card] == 0) return false;
+    g->supply[card]--;
+    place(g, p, card, dest);
+    if (g->evon) {
+        av *e = ev_new("gain", p);
+        av_set_str(e, "card", dom_cards[card].name);
+        av_set_str(e, "to", dest_name(dest));
+        events_push(&g->ev, EVENTS_ALL, e);
+    }
+    return true;
+}
+
+void gain_from_trash(dom_game *g, int p, int card)
+{
+    g->trash[card]--;
+    place(g, p, card, TO_DISCARD);
+    if (g->evon) {
+        av *e = ev_new("gain", p);
+        av_set_str(e, "card", dom_cards[card].name);
+        av_set_str(e, "to", "discard");
+        av_set_str(e, "from", "trash");
+        events_push(&g->ev, EVENTS_ALL, e);
+    }
+}
+
+void trash_from(dom_game *g, int p, int zone, int card)
+{
+    if (zremove(&g->p[p].z[zone], card)) {
+        g->trash[card]++;
+        ev_card(g, EVENTS_ALL, "trash", p, card);
+    }
+}
+
+void discard_from(dom_game *g, int p, int zone, int card)
+{
+    if (zremove(&g->p[p].z[zone], card)) {
+        zpush(&g->p[p].z[Z_DISCARD], card);
+        ev_card(g, EVENTS_ALL, "discard", p, card);
+    }
+}
+
+void topdeck_from(dom_game *g, int p, int zone, int card, bool public_)
+{
+    if (zremove(&g->p[p].z[zone], card)) {
+        zpush(&g->p[p].z[Z_DECK], card);
+        if (public_)
+            ev_card(g, EVENTS_ALL, "topdeck", p, card);
+        else if (g->evon) {
+            ev_card(g, EVENTS_SEAT(p), "topdeck", p, card);
+            ev_simple(g, EVENTS_ALL & ~EVENTS_SEAT(p), "topdeck", p, "count", 1);
+        }
+    }
+}
+
+void mark_stay(dom_game *g, dom_frame *f)
+{
+    g->p[f->player].dur_next[f->card]++;
+    g->p[f->player].any_dur = true;
+    f->flags |= F_STAYED;
+}
+
+bool immune(const dom_frame *f, int seat)
+{
+    return (f->mask >> seat) & 1u;
+}
+
+void push_frame(dom_game *g, int kind, int card, int player, int flags)
+{
+    if (g->sp >= DOM_STACK) abort(); /* cannot happen: Throne Room chains are short */
+    dom_frame *f = &g->st[g->sp++];
+    memset(f, 0, sizeof *f);
+    f->kind = (uint8_t)kind;
+    f->card = (uint8_t)card;
+    f->player = (int8_t)player;
+    f->flags = (uint8_t)flags;
+}
