@@ -18,6 +18,8 @@
 #include "play.h"
 #include "util.h"
 
+#define STDERR_NOISE_LIMIT (1024 * 1024)
+
 typedef struct findings {
     int problems, warnings;
     long decisions, illegal, timeouts, protocol, crashes;
@@ -101,9 +103,9 @@ static int check_help(void)
            "Plays a short series (default 3 games) of AGENT against builtin:random and\n"
            "reports in plain words what is wrong: a late `join`, wrong decision ids,\n"
            "illegal choices, slow answers (with the measured times), stderr noise, and\n"
-           "whether it exits by itself after `bye`. Faults are played through with the\n"
-           "fallback policy so that every one of them is counted. Logs are kept in a\n"
-           "temporary directory, printed at the end.\n"
+           "whether it exits by itself after `bye`. More than 1 MiB of stderr fails.\n"
+           "Faults are played through with the fallback policy so that every one of\n"
+           "them is counted. Logs go to a temporary directory, named at the end.\n"
            "\n"
            "  --game G      the game to check on [nim: a tiny test game any bot that follows\n"
            "                the protocol generically can play]\n"
@@ -241,9 +243,14 @@ int cmd_check_bot(int argc, char **argv)
         say(&f, f.slowest > (double)r.opts.clock.move_ms ? "warn" : "ok",
             "answer times: mean %.1f ms, slowest %.1f ms (move limit %lld ms)",
             f.total_ms / (double)f.decisions, f.slowest, (long long)r.opts.clock.move_ms);
-    else if (!f.protocol && !f.crashes && rep.join_ms >= 0)
+    else if (!f.protocol && !f.crashes && !f.illegal && !f.timeouts && rep.join_ms >= 0)
         say(&f, "FAIL", "answered no decision");
-    if (rep.stderr_lines)
+    /* stderr is the bot's debugging channel and goes to the match log; a
+     * flood of it is a fault of its own: it costs the host disk and time. */
+    if (rep.stderr_bytes > STDERR_NOISE_LIMIT)
+        say(&f, "FAIL", "flooded stderr with %.1f MB (keep it under %d KiB per series); first: %s",
+            (double)rep.stderr_bytes / 1e6, STDERR_NOISE_LIMIT / 1024, rep.stderr_first);
+    else if (rep.stderr_lines)
         say(&f, "note", "wrote %zu line%s (%zu bytes) to stderr; first: %s", rep.stderr_lines,
             rep.stderr_lines == 1 ? "" : "s", rep.stderr_bytes, rep.stderr_first);
     if (!f.crashes && !f.protocol && rep.join_ms >= 0) {
