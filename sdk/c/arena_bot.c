@@ -1,0 +1,320 @@
+/* The protocol loop of the C SDK: blocking reads into the streaming frame
+ * decoder, one callback per message, one blocking write per answer. */
+#include "arena_bot.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "util.h"
+
+struct arena_session {
+    int in_fd, out_fd;
+    codec_kind codec;
+    const arena_bot *bot;
+    frame_decoder dec;
+    abuf out;
+    msg hello;
+    bool have_hello;
+    char err[300];
+};
+
+void *arena_session_user(const arena_session *s)
+{
+    return s->bot->user;
+}
+
+const msg_hello *arena_session_hello(const arena_session *s)
+{
+    return s->have_hello ? &s->hello.u.hello : NULL;
+}
+
+static int fail(arena_session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int fail(arena_session *s, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(s->err, sizeof s->err, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+static int write_all(int fd, const uint8_t *p, size_t n)
+{
+    while (n > 0) {
+        ssize_t w = write(fd, p, n);
+        if (w < 0) {
+            if (errno == EINTR) continue;
+            return -1;
+        }
+        p += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}
+
+/* Encodes m into one frame and writes it whole. */
+static int send_msg(arena_session *s, const msg *m)
+{
+    av *map = msg_encode(m);
+    s->out.len = 0;
+    codec_encode(s->codec, map, &s->out);
+    av_free(map);
+    if (write_all(s->out_fd, s->out.data, s->out.len) < 0)
+        return fail(s, "cannot send %s: %s", msg_type_name(m->type), strerror(errno));
+    return 0;
+}
+
+int arena_session_log(arena_session *s, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *text = xvasprintf(fmt, ap);
+    va_end(ap);
+    msg m = {.type = MSG_LOG, .u.log.text = text};
+    int rc = send_msg(s, &m);
+    free(text);
+    return rc;
+}
+
+/* 1: *out holds the next message; 0: clean end of input; -1: failure. */
+static int next_msg(arena_session *s, msg *out)
+{
+    for (;;) {
+        av *map = NULL;
+        int r = frame_decoder_next(&s->dec, &map);
+        if (r < 0) return fail(s, "bad frame from the referee: %s", s->dec.error);
+        if (r > 0) {
+            char why[200];
+            int rc = msg_decode(map, out, why, sizeof why);
+            av_free(map);
+            if (rc < 0) return fail(s, "bad message from the referee: %s", why);
+            return 1;
+        }
+        uint8_t buf[65536];
+        ssize_t n = read(s->in_fd, buf, sizeof buf);
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            return fail(s, "read: %s", strerror(errno));
+        }
+        if (n == 0) {
+            if (frame_decoder_pending(&s->dec) == 0) return 0;
+            return fail(s, "connection closed in the middle of a message");
+        }
+        frame_decoder_feed(&s->dec, buf, (size_t)n);
+    }
+}
+
+static int on_decide(arena_session *s, const msg_decide *d)
+{
+    int64_t *choice = xcalloc(d->n_options + 1, sizeof *choice);
+    int n = s->bot->decide(s, d, choice);
+    int rc;
+    if (n < 0) {
+        rc = fail(s, "the bot gave up on decision %llu", (unsigned long long)d->id);
+    } else if ((size_t)n > d->n_options) {
+        rc = fail(s, "decide returned %d choices for %zu options", n, d->n_options);
+    } else {
+        msg m = {.type = MSG_ACT, .u.act = {.id = d->id, .choice = choice, .n_choice = (size_t)n}};
+        rc = send_msg(s, &m);
+    }
+    free(choice);
+    return rc;
+}
+
+/* Handles one message: 1 to go on, 0 on bye, -1 on failure. Takes m. */
+static int dispatch(arena_session *s, msg *m)
+{
+    const arena_bot *b = s->bot;
+    int rc = 1;
+    switch (m->type) {
+    case MSG_HELLO: {
+        if (s->have_hello) msg_free(&s->hello);
+        s->hello = *m; /* kept (not freed) for arena_session_hello */
+        s->have_hello = true;
+        if (b->on_hello && b->on_hello(s, &s->hello.u.hello) != 0)
+            return fail(s, "the bot refused game %s", s->hello.u.hello.game);
+        msg ready = {.type = MSG_READY};
+        return send_msg(s, &ready) < 0 ? -1 : 1;
+    }
+    case MSG_DECIDE:
+        if (on_decide(s, &m->u.decide) < 0) rc = -1;
+        break;
+    case MSG_EVENT:
+        if (b->on_event) b->on_event(s, m->u.event.events);
+        break;
+    case MSG_OVER:
+        if (b->on_over) b->on_over(s, &m->u.over);
+        break;
+    case MSG_ERROR:
+        if (b->on_error) b->on_error(s, &m->u.error);
+        break;
+    case MSG_BYE: rc = 0; break;
+    default: rc = fail(s, "unexpected '%s' from the referee", msg_type_name(m->type)); break;
+    }
+    msg_free(m);
+    return rc;
+}
+
+int arena_bot_run_fds(int in_fd, int out_fd, const char *token, const arena_bot *bot,
+                      const arena_bot_options *opts)
+{
+    static const arena_bot_options defaults = {0};
+    if (!opts) opts = &defaults;
+    /* A referee that went away must surface as a write error. */
+    signal(SIGPIPE, SIG_IGN);
+
+    arena_session s = {.in_fd = in_fd, .out_fd = out_fd, .bot = bot};
+    s.codec = opts->codec == CODEC_JSON ? CODEC_JSON : CODEC_MSGPACK;
+    frame_decoder_init(&s.dec, opts->max_frame ? opts->max_frame : PROTO_MAX_FRAME_DEFAULT,
+                       s.codec);
+
+    int rc;
+    if (!bot || !bot->name || !bot->decide) {
+        rc = fail(&s, "arena_bot needs a name and a decide callback");
+    } else {
+        msg join = {.type = MSG_JOIN,
+                    .u.join = {.name = (char *)bot->name,
+                               .version = (char *)bot->version,
+                               .author = (char *)bot->author,
+                               .token = (char *)token}};
+        rc = send_msg(&s, &join);
+        while (rc >= 0) {
+            msg m;
+            rc = next_msg(&s, &m);
+            if (rc <= 0) break;
+            rc = dispatch(&s, &m);
+            if (rc == 0) break;
+        }
+    }
+    if (rc < 0 && !opts->quiet)
+        fprintf(stderr, "%s: %s\n", bot && bot->name ? bot->name : "arena_bot", s.err);
+    if (s.have_hello) msg_free(&s.hello);
+    frame_decoder_free(&s.dec);
+    abuf_free(&s.out);
+    return rc < 0 ? -1 : 0;
+}
+
+int arena_bot_run_stdio(const arena_bot *bot, const arena_bot_options *opts)
+{
+    /* The protocol gets a private copy of stdout and fd 1 becomes stderr, so
+     * a stray printf in the bot lands in the match log instead of corrupting
+     * the message stream. */
+    fflush(stdout);
+    int proto = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
+    if (proto < 0 || dup2(STDERR_FILENO, STDOUT_FILENO) < 0) {
+        if (proto >= 0) close(proto);
+        return arena_bot_run_fds(STDIN_FILENO, STDOUT_FILENO, NULL, bot, opts);
+    }
+    int rc = arena_bot_run_fds(STDIN_FILENO, proto, NULL, bot, opts);
+    fflush(stdout);
+    dup2(proto, STDOUT_FILENO);
+    close(proto);
+    return rc;
+}
+
+static void say(const arena_bot *bot, const arena_bot_options *opts, const char *what,
+                const char *host, const char *port, const char *why)
+{
+    if (opts && opts->quiet) return;
+    fprintf(stderr, "%s: cannot %s %s:%s: %s\n", bot && bot->name ? bot->name : "arena_bot", what,
+            host ? host : "*", port, why);
+}
+
+/* Small messages go out at once: one decision is one round trip. */
+static void no_delay(int fd)
+{
+    int one = 1;
+    (void)setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+}
+
+int arena_bot_run_tcp(const char *host, const char *port, const char *token, const arena_bot *bot,
+                      const arena_bot_options *opts)
+{
+    struct addrinfo hints = {.ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM}, *res, *ai;
+    int gai = getaddrinfo(host, port, &hints, &res);
+    if (gai != 0) {
+        say(bot, opts, "resolve", host, port, gai_strerror(gai));
+        return -1;
+    }
+    int fd = -1, err = 0;
+    for (ai = res; ai; ai = ai->ai_next) {
+        fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC, ai->ai_protocol);
+        if (fd < 0) {
+            err = errno;
+            continue;
+        }
+        if (connect(fd, ai->ai_addr, ai->ai_addrlen) == 0) break;
+        err = errno;
+        close(fd);
+        fd = -1;
+    }
+    freeaddrinfo(res);
+    if (fd < 0) {
+        say(bot, opts, "connect to", host, port, strerror(err));
+        return -1;
+    }
+    no_delay(fd);
+    int rc = arena_bot_run_fds(fd, fd, token, bot, opts);
+    close(fd);
+    return rc;
+}
+
+int arena_bot_serve_tcp(const char *host, const char *port, const arena_bot *bot,
+                        const arena_bot_options *opts)
+{
+    struct addrinfo hints = {.ai_family = AF_UNSPEC,
+                             .ai_socktype = SOCK_STREAM,
+                             .ai_flags = AI_PASSIVE},
+                    *res, *ai;
+    int gai = getaddrinfo(host, port, &hints, &res);
+    if (gai != 0) {
+        say(bot, opts, "resolve", host, port, gai_strerror(gai));
+        return -1;
+    }
+    int lfd = -1, err = 0;
+    for (ai = res; ai; ai = ai->ai_next) {
+        lfd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC, ai->ai_protocol);
+        if (lfd < 0) {
+            err = errno;
+            continue;
+        }
+        int one = 1;
+        (void)setsockopt(lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+        if (bind(lfd, ai->ai_addr, ai->ai_addrlen) == 0 && listen(lfd, 16) == 0) break;
+        err = errno;
+        close(lfd);
+        lfd = -1;
+    }
+    freeaddrinfo(res);
+    if (lfd < 0) {
+        say(bot, opts, "listen on", host, port, strerror(err));
+        return -1;
+    }
+    int max = opts ? opts->max_connections : 0;
+    for (int served = 0; max == 0 || served < max;) {
+        int fd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
+        if (fd < 0) {
+            if (errno == EINTR || errno == ECONNABORTED) continue;
+            say(bot, opts, "accept on", host, port, strerror(errno));
+            close(lfd);
+            return -1;
+        }
+        no_delay(fd);
+        /* A broken connection ends that referee's games, not the server. */
+        (void)arena_bot_run_fds(fd, fd, NULL, bot, opts);
+        close(fd);
+        served++;
+    }
+    close(lfd);
+    return 0;
+}
