@@ -1,0 +1,203 @@
+/* Schedules (balance, determinism, seat rotation) and the SQLite store
+ * (round trip, idempotent results, refusal to overwrite). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "schedule.h"
+#include "store.h"
+
+static void test_round_robin_pairs(void **st)
+{
+    (void)st;
+    schedule_params p = {.n_agents = 4, .players = 2, .per_pairing = 6, .seed = 42};
+    schedule s;
+    char err[200];
+    assert_int_equal(schedule_build(&p, &s, err, sizeof err), 0);
+    assert_int_equal((int)s.n, 6 * 6); /* C(4,2) pairings x 6 */
+    int meet[4][4] = {{0}}, first[4][4] = {{0}};
+    for (size_t i = 0; i < s.n; i++) {
+        sched_game *g = &s.games[i];
+        assert_int_equal(g->id, (int64_t)i + 1);
+        assert_int_not_equal(g->seat[0], g->seat[1]);
+        meet[g->seat[0]][g->seat[1]]++;
+        first[g->seat[0]][g->seat[1]]++;
+        if (i % 2 == 1) {
+            /* The second game of a pair: same seed, seats swapped. */
+            sched_game *a = &s.games[i - 1];
+            assert_int_equal(a->group, g->group);
+            assert_true(a->seed == g->seed);
+            assert_int_equal(a->seat[0], g->seat[1]);
+            assert_int_equal(a->seat[1], g->seat[0]);
+        } else if (i > 0) {
+            assert_true(s.games[i - 1].seed != g->seed);
+        }
+    }
+    for (int a = 0; a < 4; a++)
+        for (int b = 0; b < 4; b++)
+            if (a != b) assert_int_equal(first[a][b], 3); /* each seat order 3 times */
+    /* Deterministic from the seed, different under another seed. */
+    schedule t;
+    assert_int_equal(schedule_build(&p, &t, err, sizeof err), 0);
+    assert_memory_equal(s.games, t.games, s.n * sizeof(sched_game));
+    schedule_free(&t);
+    p.seed = 43;
+    assert_int_equal(schedule_build(&p, &t, err, sizeof err), 0);
+    assert_true(t.games[0].seed != s.games[0].seed);
+    schedule_free(&t);
+    schedule_free(&s);
+    /* An odd count cannot be played in seat-swapped pairs. */
+    p.per_pairing = 5;
+    assert_int_equal(schedule_build(&p, &s, err, sizeof err), -1);
+    assert_non_null(strstr(err, "multiple of 2"));
+}
+
+static void test_gauntlet(void **st)
+{
+    (void)st;
+    schedule_params p = {
+        .n_agents = 5, .players = 2, .format = FORMAT_GAUNTLET, .per_pairing = 4, .seed = 1};
+    schedule s;
+    char err[200];
+    assert_int_equal(schedule_build(&p, &s, err, sizeof err), 0);
+    assert_int_equal((int)s.n, 4 * 4);
+    for (size_t i = 0; i < s.n; i++)
+        assert_true(s.games[i].seat[0] == 0 || s.games[i].seat[1] == 0);
+    schedule_free(&s);
+}
+
+/* Three-player tables: every 3-subset of 5 agents, every rotation, so each
+ * agent sits in each seat equally often. */
+static void test_multiplayer_balanced(void **st)
+{
+    (void)st;
+    schedule_params p = {.n_agents = 5, .players = 3, .per_pairing = 3, .seed = 9};
+    schedule s;
+    char err[200];
+    assert_int_equal(schedule_build(&p, &s, err, sizeof err), 0);
+    assert_int_equal((int)s.n, 10 * 3);
+    int seat[5][3] = {{0}};
+    for (size_t i = 0; i < s.n; i++)
+        for (int k = 0; k < 3; k++)
+            seat[s.games[i].seat[k]][k]++;
+    for (int a = 0; a < 5; a++)
+        for (int k = 0; k < 3; k++)
+            assert_int_equal(seat[a][k], 6); /* C(4,2) */
+    schedule_free(&s);
+
+    /* Too large: sampled, still balanced in appearances and seats. */
+    p.n_agents = 9;
+    p.players = 4;
+    p.per_pairing = 4;
+    p.max_games = 36 * 4;
+    assert_int_equal(schedule_build(&p, &s, err, sizeof err), 0);
+    assert_true(s.sampled);
+    assert_int_equal((int)s.n, 144);
+    int app[9] = {0};
+    for (size_t i = 0; i < s.n; i += 4)
+        for (int k = 0; k < 4; k++)
+            app[s.games[i].seat[k]]++;
+    for (int a = 0; a < 9; a++)
+        assert_int_equal(app[a], 16); /* 36 groups x 4 / 9 */
+    schedule_free(&s);
+}
+
+static void test_store_roundtrip(void **st)
+{
+    (void)st;
+    char path[] = "/tmp/arena-store-test-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    char err[300];
+    store *db = store_open(path, true, err, sizeof err);
+    assert_non_null(db);
+    schedule_params p = {.n_agents = 3, .players = 2, .per_pairing = 2, .seed = 5};
+    schedule s;
+    assert_int_equal(schedule_build(&p, &s, err, sizeof err), 0);
+    char *names[] = {"a", "b", "c"}, *specs[] = {"builtin:random", "builtin:random", "x"};
+    const char *meta[] = {"kind", "tournament", "game", "nim", NULL};
+    assert_int_equal(store_init(db, meta, names, specs, 3, &s, err, sizeof err), 0);
+    int64_t total, done;
+    store_counts(db, &total, &done);
+    assert_int_equal(total, 6);
+    assert_int_equal(done, 0);
+    tgame g;
+    memset(&g, 0, sizeof g);
+    g.s = s.games[2];
+    g.rank[0] = 2;
+    g.rank[1] = 1;
+    g.score[0] = -5;
+    g.score[1] = 7;
+    strcpy(g.reason, "forfeit");
+    strcpy(g.forfeit[0], "timeout");
+    g.turns = 17;
+    g.time_ms[1] = 12.5;
+    assert_int_equal(store_result(db, &g, "logs/x.jsonl"), 1);
+    assert_int_equal(store_result(db, &g, "logs/x.jsonl"), 0); /* never twice */
+    store_close(db);
+
+    /* Reopen as a resume would. */
+    assert_null(store_open(path, true, err, sizeof err));
+    assert_non_null(strstr(err, "--resume"));
+    db = store_open(path, false, err, sizeof err);
+    assert_non_null(db);
+    char *game = store_meta(db, "game");
+    assert_string_equal(game, "nim");
+    free(game);
+    tgame *all;
+    size_t n;
+    assert_int_equal(store_games(db, false, &all, &n), 0);
+    assert_int_equal((int)n, 6);
+    assert_true(all[2].done);
+    assert_false(all[0].done);
+    assert_int_equal(all[2].rank[1], 1);
+    assert_int_equal(all[2].score[0], -5);
+    assert_string_equal(all[2].forfeit[0], "timeout");
+    assert_string_equal(all[2].forfeit[1], "");
+    assert_string_equal(all[2].reason, "forfeit");
+    assert_int_equal(all[2].turns, 17);
+    assert_true(all[2].s.seed == s.games[2].seed);
+    assert_int_equal(all[2].s.seat[0], s.games[2].seat[0]);
+    free(all);
+    assert_int_equal(store_games(db, true, &all, &n), 0);
+    assert_int_equal((int)n, 5);
+    free(all);
+    char **nm, **sp;
+    int na;
+    assert_int_equal(store_agents(db, &nm, &sp, &na), 0);
+    assert_int_equal(na, 3);
+    assert_string_equal(nm[2], "c");
+    assert_string_equal(sp[2], "x");
+    for (int i = 0; i < na; i++) {
+        free(nm[i]);
+        free(sp[i]);
+    }
+    free(nm);
+    free(sp);
+    store_close(db);
+    schedule_free(&s);
+    unlink(path);
+    char side[sizeof path + 8];
+    snprintf(side, sizeof side, "%s-wal", path);
+    unlink(side);
+    snprintf(side, sizeof side, "%s-shm", path);
+    unlink(side);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_round_robin_pairs),
+        cmocka_unit_test(test_gauntlet),
+        cmocka_unit_test(test_multiplayer_balanced),
+        cmocka_unit_test(test_store_roundtrip),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

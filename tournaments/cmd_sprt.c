@@ -1,0 +1,338 @@
+/* `arena sprt`: seat-swapped pairs between two agents until the GSPRT
+ * accepts H0 (elo <= elo0) or H1 (elo >= elo1). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cliargs.h"
+#include "commands.h"
+#include "driver.h"
+#include "elo.h"
+#include "ratings.h"
+#include "stats.h"
+#include "util.h"
+
+static void sprt_help(FILE *out)
+{
+    fputs("usage: arena sprt --game G --agent A=SPEC --agent B=SPEC --elo0 E0 --elo1 E1\n"
+          "                  [--alpha 0.05] [--beta 0.05] [--db FILE] [--max-pairs N]\n"
+          "                  [--concurrency J] [--seed S] [--logs DIR|none] [--quiet]\n"
+          "                  [clock, fault and limit flags] [--set KEY=VALUE]...\n"
+          "\n"
+          "Is A stronger than B? Plays seat-swapped pairs (both games on one seed)\n"
+          "and runs the generalized SPRT on the pentanomial pair scores with logistic\n"
+          "Elo bounds: H0 elo(A - B) <= E0 against H1 elo(A - B) >= E1. Stops as soon\n"
+          "as the log-likelihood ratio (LLR) leaves [log(beta/(1-alpha)),\n"
+          "log((1-beta)/alpha)], printing the LLR and bounds as it goes. Exit status 0\n"
+          "when a hypothesis is accepted or --max-pairs is reached (the last line says\n"
+          "which: \"H1 accepted\", \"H0 accepted\" or \"inconclusive\").\n"
+          "\n"
+          "  --game G           the game (2 players)\n"
+          "  --agent A=SPEC     the candidate A, then the baseline B (exactly two)\n"
+          "  --elo0 E0          Elo of H0 (required)\n"
+          "  --elo1 E1          Elo of H1 (required, above E0)\n"
+          "  --alpha P          false positive rate (default 0.05)\n"
+          "  --beta P           false negative rate (default 0.05)\n"
+          "  --db FILE          results file (default sprt.sqlite; must not hold a run);\n"
+          "                     `arena report FILE` works on it\n"
+          "  --max-pairs N      stop undecided after N pairs (default: no limit)\n"
+          "  --concurrency J    matches in flight (default: number of cores)\n"
+          "  --seed S           master seed (default 1)\n"
+          "  --logs DIR|none    match logs (default: none)\n"
+          "  --quiet            only the final lines\n"
+          "  --help             this text\n"
+          "\n"
+          "Shared match flags (as in arena play):\n",
+          out);
+    run_options_help(out);
+}
+
+typedef struct sctx {
+    store *db;
+    double elo0, elo1;
+    sprt_bounds b;
+    int64_t max_pairs, groups_made, next_id;
+    uint64_t seed;
+    sched_game queued[2];
+    int n_queued;
+    double *first; /* per group: points of A in the first finished game, or -1 */
+    size_t first_cap;
+    double penta[5], wdl[3];
+    double llr;
+    int decided; /* 0 running, 1 H1, -1 H0 */
+    double dec_penta[5];
+    bool quiet;
+    char err[300];
+} sctx;
+
+static bool s_next(void *ctx, sched_game *g)
+{
+    sctx *s = ctx;
+    if (s->decided) return false;
+    if (s->n_queued == 0) {
+        if (s->max_pairs > 0 && s->groups_made >= s->max_pairs) return false;
+        int64_t grp = ++s->groups_made;
+        uint64_t seed = schedule_group_seed(s->seed, grp);
+        for (int k = 0; k < 2; k++) {
+            sched_game *q = &s->queued[k];
+            memset(q, 0, sizeof *q);
+            q->id = ++s->next_id;
+            q->group = grp;
+            q->seed = seed;
+            q->players = 2;
+            q->seat[0] = k;
+            q->seat[1] = 1 - k;
+        }
+        if (store_append(s->db, s->queued, 2) != 0) {
+            snprintf(s->err, sizeof s->err, "%s", store_error(s->db));
+            return false;
+        }
+        s->n_queued = 2;
+        if ((size_t)grp >= s->first_cap) {
+            size_t cap = s->first_cap ? s->first_cap * 2 : 256;
+            while (cap <= (size_t)grp)
+                cap *= 2;
+            s->first = xrealloc(s->first, cap * sizeof(double));
+            for (size_t i = s->first_cap; i < cap; i++)
+                s->first[i] = -1;
+            s->first_cap = cap;
+        }
+    }
+    *g = s->queued[2 - s->n_queued];
+    s->n_queued--;
+    return true;
+}
+
+static bool s_done(void *ctx, const tgame *g, const char *log, bool *fatal)
+{
+    sctx *s = ctx;
+    if (store_result(s->db, g, log) < 0) {
+        snprintf(s->err, sizeof s->err, "%s", store_error(s->db));
+        *fatal = true;
+        return false;
+    }
+    if (s->decided) return false; /* games in flight at the decision: stored only */
+    int a_seat = g->s.seat[0] == 0 ? 0 : 1;
+    double pts = g->rank[a_seat] < g->rank[1 - a_seat]    ? 1.0
+                 : g->rank[a_seat] == g->rank[1 - a_seat] ? 0.5
+                                                          : 0.0;
+    s->wdl[pts == 1.0 ? 0 : pts == 0.5 ? 1 : 2] += 1;
+    double *f = &s->first[g->s.group];
+    if (*f < 0) {
+        *f = pts;
+        return true;
+    }
+    s->penta[(int)((*f + pts) * 2 + 0.5)] += 1;
+    s->llr = sprt_llr_pentanomial(s->penta, s->elo0, s->elo1);
+    if (s->llr >= s->b.upper)
+        s->decided = 1;
+    else if (s->llr <= s->b.lower)
+        s->decided = -1;
+    if (s->decided) {
+        memcpy(s->dec_penta, s->penta, sizeof s->penta);
+        return false;
+    }
+    return true;
+}
+
+static void s_status(void *ctx, char *buf, size_t len)
+{
+    sctx *s = ctx;
+    snprintf(buf, len, "LLR %.2f [%.2f, %.2f]  pairs %.0f/%.0f/%.0f/%.0f/%.0f", s->llr, s->b.lower,
+             s->b.upper, s->penta[0], s->penta[1], s->penta[2], s->penta[3], s->penta[4]);
+}
+
+int cmd_sprt(int argc, char **argv)
+{
+    const char *gname = NULL, *dbpath = "sprt.sqlite", *logs = NULL, *v;
+    const char *names[2] = {0}, *specs[2] = {0};
+    char *ownnames[2] = {0};
+    int na = 0;
+    double elo0 = 0, elo1 = 0, alpha = 0.05, beta = 0.05;
+    bool have0 = false, have1 = false;
+    sctx s;
+    memset(&s, 0, sizeof s);
+    s.seed = 1;
+    int64_t conc = driver_default_concurrency();
+    run_options ro;
+    run_options_default(&ro);
+    int rc = 2;
+    store *db = NULL;
+    char *logdir = NULL;
+    for (int i = 1; i < argc; i++) {
+        int r;
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            sprt_help(stdout);
+            rc = 0;
+            goto out;
+        } else if ((r = cli_value(argc, argv, &i, "--game", &v)) != 0) {
+            if (r < 0) goto out;
+            gname = v;
+        } else if ((r = cli_value(argc, argv, &i, "--agent", &v)) != 0) {
+            if (r < 0) goto out;
+            const char *eq = strchr(v, '=');
+            if (na == 2) {
+                rc = cli_usage_error("sprt: exactly two --agent (A, then B)");
+                goto out;
+            }
+            if (!eq || eq == v || !eq[1]) {
+                rc = cli_usage_error("--agent needs NAME=SPEC, not '%s'", v);
+                goto out;
+            }
+            ownnames[na] = xasprintf("%.*s", (int)(eq - v), v);
+            names[na] = ownnames[na];
+            specs[na++] = eq + 1;
+        } else if ((r = cli_value(argc, argv, &i, "--elo0", &v)) != 0) {
+            if (r < 0 || !cli_double(v, -2000, 2000, &elo0)) {
+                if (r > 0) rc = cli_usage_error("--elo0 needs a number, not '%s'", v);
+                goto out;
+            }
+            have0 = true;
+        } else if ((r = cli_value(argc, argv, &i, "--elo1", &v)) != 0) {
+            if (r < 0 || !cli_double(v, -2000, 2000, &elo1)) {
+                if (r > 0) rc = cli_usage_error("--elo1 needs a number, not '%s'", v);
+                goto out;
+            }
+            have1 = true;
+        } else if ((r = cli_value(argc, argv, &i, "--alpha", &v)) != 0) {
+            if (r < 0 || !cli_double(v, 1e-9, 0.5, &alpha)) {
+                if (r > 0) rc = cli_usage_error("--alpha needs a probability in (0, 0.5]");
+                goto out;
+            }
+        } else if ((r = cli_value(argc, argv, &i, "--beta", &v)) != 0) {
+            if (r < 0 || !cli_double(v, 1e-9, 0.5, &beta)) {
+                if (r > 0) rc = cli_usage_error("--beta needs a probability in (0, 0.5]");
+                goto out;
+            }
+        } else if ((r = cli_value(argc, argv, &i, "--db", &v)) != 0) {
+            if (r < 0) goto out;
+            dbpath = v;
+        } else if ((r = cli_value(argc, argv, &i, "--logs", &v)) != 0) {
+            if (r < 0) goto out;
+            logs = v;
+        } else if ((r = cli_value(argc, argv, &i, "--max-pairs", &v)) != 0) {
+            if (r < 0 || !cli_int(v, 1, INT64_MAX / 4, &s.max_pairs)) {
+                if (r > 0) rc = cli_usage_error("--max-pairs needs a positive integer");
+                goto out;
+            }
+        } else if ((r = cli_value(argc, argv, &i, "--concurrency", &v)) != 0) {
+            if (r < 0 || !cli_int(v, 1, 4096, &conc)) {
+                if (r > 0) rc = cli_usage_error("--concurrency needs an integer 1..4096");
+                goto out;
+            }
+        } else if ((r = cli_value(argc, argv, &i, "--seed", &v)) != 0) {
+            if (r < 0 || !cli_u64(v, &s.seed)) {
+                if (r > 0) rc = cli_usage_error("--seed needs an unsigned integer");
+                goto out;
+            }
+        } else if (strcmp(argv[i], "--quiet") == 0) {
+            s.quiet = true;
+        } else {
+            int rr = run_options_parse(&ro, argc, argv, &i);
+            if (rr < 0) goto out;
+            if (rr == 0) {
+                rc =
+                    cli_usage_error("sprt: unknown argument '%s' (see arena sprt --help)", argv[i]);
+                goto out;
+            }
+        }
+    }
+    if (!gname || na != 2 || !have0 || !have1) {
+        rc = cli_usage_error("sprt: --game, two --agent, --elo0 and --elo1 are required (see "
+                             "arena sprt --help)");
+        goto out;
+    }
+    if (elo1 <= elo0) {
+        rc = cli_usage_error("sprt: --elo1 must be above --elo0");
+        goto out;
+    }
+    if (strcmp(names[0], names[1]) == 0) {
+        rc = cli_usage_error("sprt: the two agents need different names");
+        goto out;
+    }
+    const arena_game_vt *game = arena_find_game(gname);
+    if (!game) {
+        rc = cli_usage_error("sprt: unknown game '%s' (see arena games)", gname);
+        goto out;
+    }
+    if (game->min_players > 2 || game->max_players < 2) {
+        rc = cli_usage_error("sprt: %s is not a 2-player game", gname);
+        goto out;
+    }
+    char err[512];
+    db = store_open(dbpath, true, err, sizeof err);
+    if (!db) {
+        rc = cli_usage_error("sprt: %s", err);
+        goto out;
+    }
+    if (logs && strcmp(logs, "none") != 0) {
+        logdir = xstrdup(logs);
+        if (mkdir(logdir, 0777) != 0 && errno != EEXIST) {
+            rc = cli_usage_error("sprt: cannot create log directory %s", logdir);
+            goto out;
+        }
+    }
+    char e0[32], e1[32], al[32], be[32], sd[32];
+    snprintf(e0, sizeof e0, "%g", elo0);
+    snprintf(e1, sizeof e1, "%g", elo1);
+    snprintf(al, sizeof al, "%g", alpha);
+    snprintf(be, sizeof be, "%g", beta);
+    snprintf(sd, sizeof sd, "%llu", (unsigned long long)s.seed);
+    const char *meta[] = {"kind",  "sprt", "version", "1",    "game",    game->name, "format",
+                          "sprt",  "seed", sd,        "elo0", e0,        "elo1",     e1,
+                          "alpha", al,     "beta",    be,     "players", "2",        NULL};
+    schedule none = {0};
+    if (store_init(db, meta, (char *const *)names, (char *const *)specs, 2, &none, err,
+                   sizeof err) != 0) {
+        fprintf(stderr, "arena: sprt: %s\n", err);
+        rc = 1;
+        goto out;
+    }
+    s.db = db;
+    s.elo0 = elo0;
+    s.elo1 = elo1;
+    sprt_bounds_compute(alpha, beta, &s.b);
+    if (!s.quiet)
+        fprintf(stderr,
+                "sprt %s: %s vs %s, H0 elo <= %g, H1 elo >= %g, alpha %g, beta %g, "
+                "bounds [%.3f, %.3f]\n",
+                game->name, names[0], names[1], elo0, elo1, alpha, beta, s.b.lower, s.b.upper);
+    driver_cfg dc = {.game = game,
+                     .ro = &ro,
+                     .names = (char *const *)names,
+                     .specs = (char *const *)specs,
+                     .n_agents = 2,
+                     .concurrency = (int)conc,
+                     .log_dir = logdir,
+                     .seed = s.seed,
+                     .progress = s.quiet ? NULL : stderr};
+    driver_src src = {s_next, s_done, s_status, &s};
+    int drc = driver_run(&dc, &src, err, sizeof err);
+    if (drc != DRIVER_OK || s.err[0]) {
+        fprintf(stderr, "arena: sprt: %s\n", s.err[0] ? s.err : err);
+        rc = drc == DRIVER_INTERRUPTED ? 130 : 1;
+        goto out;
+    }
+    double *p = s.decided ? s.dec_penta : s.penta;
+    h2h h;
+    h2h_pentanomial(p, &h);
+    double pairs = p[0] + p[1] + p[2] + p[3] + p[4];
+    printf("pairs %.0f  pentanomial [%.0f %.0f %.0f %.0f %.0f]  games W-D-L %.0f-%.0f-%.0f\n",
+           pairs, p[0], p[1], p[2], p[3], p[4], s.wdl[0], s.wdl[1], s.wdl[2]);
+    if (h.valid)
+        printf("Elo %+.1f +/- %.1f  nElo %+.1f +/- %.1f  LOS %.1f%%\n", ratings_round(h.elo, 1),
+               h.error, ratings_round(h.nelo, 1), h.nelo_error, 100 * h.los);
+    printf("LLR %.3f  bounds [%.3f, %.3f]\n", s.llr, s.b.lower, s.b.upper);
+    printf("%s\n", s.decided > 0 ? "H1 accepted" : s.decided < 0 ? "H0 accepted" : "inconclusive");
+    store_set_meta(db, "result", s.decided > 0 ? "H1" : s.decided < 0 ? "H0" : "inconclusive");
+    rc = 0;
+out:
+    store_close(db);
+    free(logdir);
+    free(s.first);
+    free(ownnames[0]);
+    free(ownnames[1]);
+    return rc;
+}

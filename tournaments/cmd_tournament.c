@@ -1,0 +1,543 @@
+/* `arena tournament`: schedule, store, play and report a tournament. */
+#include <ctype.h>
+#include <errno.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cliargs.h"
+#include "commands.h"
+#include "driver.h"
+#include "report.h"
+#include "spec.h"
+#include "util.h"
+
+#define MAX_AGENTS 256
+
+typedef struct topts {
+    const char *game;
+    const char *names[MAX_AGENTS], *specs[MAX_AGENTS];
+    int n_agents;
+    tourn_format format;
+    int64_t per_pairing, max_games, players, concurrency;
+    uint64_t seed;
+    const char *db, *logs, *resume;
+    bool quiet;
+    run_options ro;
+    argvec canon; /* the settings to store for --resume */
+} topts;
+
+static void tournament_help(FILE *out)
+{
+    fputs("usage: arena tournament [FILE] [--game G] [--agent NAME=SPEC]...\n"
+          "                        [--format round-robin|gauntlet] [--games-per-pairing N]\n"
+          "                        [--players K] [--max-games M] [--seed S]\n"
+          "                        [--concurrency J] [--db FILE] [--logs DIR|none]\n"
+          "                        [clock, fault and limit flags] [--set KEY=VALUE]...\n"
+          "       arena tournament --resume DB [--concurrency J] [--quiet]\n"
+          "\n"
+          "Plays a tournament and prints the final report. Every game is played in a\n"
+          "group sharing one seed with the seats rotated (2 players: a seat-swapped\n"
+          "pair), so the luck of the deal cancels within the group. Settings, agents,\n"
+          "the whole schedule and each result (one transaction per game) go to the\n"
+          "SQLite file; a stopped or killed tournament continues with --resume.\n"
+          "\n"
+          "FILE holds the same settings, one `key = value` per line, the key being\n"
+          "a flag name without dashes (see docs/tournaments.md); flags given on the\n"
+          "command line come after the file's.\n"
+          "\n"
+          "  --game G               the game (required)\n"
+          "  --agent NAME=SPEC      an entrant (at least the table size); SPEC as in\n"
+          "                         arena play: builtin:NAME, cmd:LINE, tcp:HOST:PORT, PATH\n"
+          "  --format F             round-robin (default): every subset of K agents;\n"
+          "                         gauntlet: the first agent against all others\n"
+          "  --games-per-pairing N  games per table subset, a multiple of K (default 10)\n"
+          "  --players K            table size (default 2 if the game allows, else its\n"
+          "                         minimum); 3-4 players: every subset in every seat\n"
+          "                         rotation\n"
+          "  --max-games M          cap: when the full schedule is larger, play a sampled\n"
+          "                         balanced schedule of at most M games (default: none)\n"
+          "  --seed S               master seed of the schedule (default 1); the same\n"
+          "                         settings and seed give the same games and seeds\n"
+          "  --concurrency J        matches in flight (default: number of cores)\n"
+          "  --db FILE              results file (default results.sqlite; must not hold a\n"
+          "                         tournament yet)\n"
+          "  --logs DIR|none        match logs (default DB.logs/), referenced from the DB\n"
+          "  --quiet                no progress line\n"
+          "  --resume DB            continue the tournament stored in DB\n"
+          "  --help                 this text\n"
+          "\n"
+          "Shared match flags (as in arena play):\n",
+          out);
+    run_options_help(out);
+}
+
+static bool valid_name(const char *s)
+{
+    if (!*s || strlen(s) > 64) return false;
+    for (; *s; s++)
+        if (!(isalnum((unsigned char)*s) || strchr("._+-:@", *s))) return false;
+    return true;
+}
+
+static int parse_one(topts *o, int n, char **v, int *ip, const char **file, bool *canonp);
+
+/* Parses tournament flags from v[0..n-1]. resume_only: only the flags that
+ * may change on --resume. Returns 0 or the exit code 2. */
+static int parse(topts *o, int n, char **v, bool resume_only, const char **file)
+{
+    for (int i = 0; i < n; i++) {
+        const char *val;
+        int r, start = i;
+        if ((r = cli_value(n, v, &i, "--concurrency", &val)) != 0) {
+            if (r < 0) return 2;
+            if (!cli_int(val, 1, 4096, &o->concurrency))
+                return cli_usage_error("--concurrency needs an integer 1..4096, not '%s'", val);
+            continue;
+        }
+        if (strcmp(v[i], "--quiet") == 0) {
+            o->quiet = true;
+            continue;
+        }
+        if ((r = cli_value(n, v, &i, "--resume", &val)) != 0) {
+            if (r < 0) return 2;
+            if (!file) return cli_usage_error("--resume is a command-line flag only");
+            o->resume = val;
+            continue;
+        }
+        if (resume_only) {
+            if (v[i][0] == '-')
+                return cli_usage_error(
+                    "tournament: '%s' cannot change on --resume (only --concurrency, --quiet)",
+                    v[i]);
+            return cli_usage_error("tournament: unexpected '%s' with --resume", v[i]);
+        }
+        bool canon = true;
+        /* Copies taken before parsing: the shared parser may edit its strings. */
+        char *snap[2] = {xstrdup(v[i]), i + 1 < n ? xstrdup(v[i + 1]) : NULL};
+        int prc = parse_one(o, n, v, &i, file, &canon);
+        if (prc == 0 && canon)
+            for (int k = start; k <= i && k - start < 2; k++)
+                argvec_push(&o->canon, snap[k - start]);
+        free(snap[0]);
+        free(snap[1]);
+        if (prc != 0) return prc;
+    }
+    return 0;
+}
+
+static int parse_one(topts *o, int n, char **v, int *ip, const char **file, bool *canonp)
+{
+    int i = *ip, r;
+    const char *val;
+    bool canon = true;
+    {
+        if ((r = cli_value(n, v, &i, "--game", &val)) != 0) {
+            if (r < 0) return 2;
+            o->game = val;
+        } else if ((r = cli_value(n, v, &i, "--agent", &val)) != 0) {
+            if (r < 0) return 2;
+            if (o->n_agents == MAX_AGENTS) return cli_usage_error("at most %d agents", MAX_AGENTS);
+            const char *eq = strchr(val, '=');
+            char *name = eq ? xasprintf("%.*s", (int)(eq - val), val) : NULL;
+            if (!name || !valid_name(name)) {
+                free(name);
+                return cli_usage_error("--agent needs NAME=SPEC with a NAME of letters, digits "
+                                       "and ._+-:@ (got '%s')",
+                                       val);
+            }
+            for (int a = 0; a < o->n_agents; a++)
+                if (strcmp(o->names[a], name) == 0) {
+                    int rc = cli_usage_error("agent name '%s' given twice", name);
+                    free(name);
+                    return rc;
+                }
+            if (!eq[1]) {
+                free(name);
+                return cli_usage_error("--agent %s has an empty SPEC", val);
+            }
+            o->names[o->n_agents] = name; /* freed at exit */
+            o->specs[o->n_agents++] = eq + 1;
+        } else if ((r = cli_value(n, v, &i, "--format", &val)) != 0) {
+            if (r < 0) return 2;
+            if (strcmp(val, "round-robin") == 0)
+                o->format = FORMAT_ROUND_ROBIN;
+            else if (strcmp(val, "gauntlet") == 0)
+                o->format = FORMAT_GAUNTLET;
+            else
+                return cli_usage_error("--format must be round-robin or gauntlet, not '%s'", val);
+        } else if ((r = cli_value(n, v, &i, "--games-per-pairing", &val)) != 0) {
+            if (r < 0) return 2;
+            if (!cli_int(val, 1, 1000000000, &o->per_pairing))
+                return cli_usage_error("--games-per-pairing needs a positive integer, not '%s'",
+                                       val);
+        } else if ((r = cli_value(n, v, &i, "--players", &val)) != 0) {
+            if (r < 0) return 2;
+            if (!cli_int(val, 2, RANKED_MAX, &o->players))
+                return cli_usage_error("--players needs an integer 2..%d, not '%s'", RANKED_MAX,
+                                       val);
+        } else if ((r = cli_value(n, v, &i, "--max-games", &val)) != 0) {
+            if (r < 0) return 2;
+            if (!cli_int(val, 1, INT64_MAX / 2, &o->max_games))
+                return cli_usage_error("--max-games needs a positive integer, not '%s'", val);
+        } else if ((r = cli_value(n, v, &i, "--seed", &val)) != 0) {
+            if (r < 0) return 2;
+            if (!cli_u64(val, &o->seed))
+                return cli_usage_error("--seed needs an unsigned integer, not '%s'", val);
+        } else if ((r = cli_value(n, v, &i, "--db", &val)) != 0) {
+            if (r < 0) return 2;
+            o->db = val;
+            canon = false;
+        } else if ((r = cli_value(n, v, &i, "--logs", &val)) != 0) {
+            if (r < 0) return 2;
+            o->logs = val;
+            canon = false;
+        } else {
+            int rr = run_options_parse(&o->ro, n, v, &i);
+            if (rr < 0) return 2;
+            if (rr == 0) {
+                if (v[i][0] == '-' || !file)
+                    return cli_usage_error(
+                        "tournament: unknown option '%s' (see arena tournament --help)", v[i]);
+                if (*file)
+                    return cli_usage_error("tournament: one tournament FILE, got '%s' and '%s'",
+                                           *file, v[i]);
+                *file = v[i];
+                canon = false;
+            }
+        }
+    }
+    *ip = i;
+    *canonp = canon;
+    return 0;
+}
+
+typedef struct tctx {
+    store *db;
+    tgame *pending;
+    size_t n_pending, next;
+    int n;
+    char **names;
+    double *points, *games;
+    char err[300];
+} tctx;
+
+static bool t_next(void *ctx, sched_game *g)
+{
+    tctx *t = ctx;
+    if (t->next >= t->n_pending) return false;
+    *g = t->pending[t->next++].s;
+    return true;
+}
+
+static void tally(tctx *t, const tgame *g)
+{
+    for (int a = 0; a < g->s.players; a++)
+        for (int b = 0; b < g->s.players; b++) {
+            if (a == b) continue;
+            int i = g->s.seat[a];
+            t->games[i] += 1;
+            t->points[i] += g->rank[a] < g->rank[b] ? 1.0 : g->rank[a] == g->rank[b] ? 0.5 : 0.0;
+        }
+}
+
+static bool t_done(void *ctx, const tgame *g, const char *log, bool *fatal)
+{
+    tctx *t = ctx;
+    if (store_result(t->db, g, log) < 0) {
+        snprintf(t->err, sizeof t->err, "%s", store_error(t->db));
+        *fatal = true;
+        return false;
+    }
+    tally(t, g);
+    return true;
+}
+
+static void t_status(void *ctx, char *buf, size_t len)
+{
+    tctx *t = ctx;
+    int best = -1;
+    for (int i = 0; i < t->n; i++)
+        if (t->games[i] > 0 &&
+            (best < 0 || t->points[i] / t->games[i] > t->points[best] / t->games[best]))
+            best = i;
+    if (best >= 0)
+        snprintf(buf, len, "leader %s %.1f%%", t->names[best],
+                 100 * t->points[best] / t->games[best]);
+}
+
+static char *canon_json(const argvec *a)
+{
+    json_t *arr = json_array();
+    for (int i = 0; i < a->n; i++)
+        json_array_append_new(arr, json_string(a->v[i]));
+    char *s = json_dumps(arr, JSON_COMPACT);
+    json_decref(arr);
+    char *r = xstrdup(s);
+    free(s);
+    return r;
+}
+
+static int load_canon(const char *js, argvec *out)
+{
+    json_error_t e;
+    json_t *arr = json_loads(js, 0, &e);
+    if (!json_is_array(arr)) {
+        json_decref(arr);
+        return -1;
+    }
+    for (size_t i = 0; i < json_array_size(arr); i++) {
+        const char *s = json_string_value(json_array_get(arr, i));
+        if (!s) {
+            json_decref(arr);
+            return -1;
+        }
+        argvec_push(out, s);
+    }
+    json_decref(arr);
+    return 0;
+}
+
+static void free_names(topts *o)
+{
+    for (int i = 0; i < o->n_agents; i++)
+        free((char *)o->names[i]);
+    o->n_agents = 0;
+}
+
+int cmd_tournament(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++)
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            tournament_help(stdout);
+            return 0;
+        }
+    topts o;
+    memset(&o, 0, sizeof o);
+    run_options_default(&o.ro);
+    o.per_pairing = 10;
+    o.seed = 1;
+    o.concurrency = driver_default_concurrency();
+    char err[512];
+    int rc = 2;
+    argvec args = {0}, stored = {0};
+    store *db = NULL;
+    char *logdir = NULL, *resume_db = NULL;
+    tctx t;
+    memset(&t, 0, sizeof t);
+    schedule sch = {0};
+
+    /* First pass: the command line (it may name a FILE or --resume). */
+    const char *file = NULL;
+    argvec cl = {0};
+    for (int i = 1; i < argc; i++)
+        argvec_push(&cl, argv[i]);
+    topts probe;
+    memset(&probe, 0, sizeof probe);
+    run_options_default(&probe.ro);
+    probe.concurrency = o.concurrency;
+    /* The shared option parser may edit its strings (KEY=VALUE): probe a copy. */
+    argvec scratch = {0};
+    for (int i = 1; i < argc; i++)
+        argvec_push(&scratch, argv[i]);
+    rc = parse(&probe, scratch.n, scratch.v, false, &file);
+    /* `file` points into scratch: find the same argument in cl. */
+    for (int i = 0; file && i < scratch.n; i++)
+        if (scratch.v[i] == file) file = cl.v[i];
+    resume_db = probe.resume ? xstrdup(probe.resume) : NULL;
+    argvec_free(&scratch);
+    if (rc != 0) {
+        free_names(&probe);
+        argvec_free(&probe.canon);
+        goto out;
+    }
+    rc = 2;
+    bool resuming = resume_db != NULL;
+    free_names(&probe);
+    argvec_free(&probe.canon);
+
+    if (resuming) {
+        db = store_open(resume_db, false, err, sizeof err);
+        if (!db) {
+            rc = cli_usage_error("tournament: %s", err);
+            goto out;
+        }
+        char *kind = store_meta(db, "kind"), *js = store_meta(db, "args");
+        bool ok = kind && strcmp(kind, "tournament") == 0 && js && load_canon(js, &stored) == 0;
+        free(kind);
+        free(js);
+        if (!ok) {
+            rc = cli_usage_error("tournament: %s is not a resumable tournament", resume_db);
+            goto out;
+        }
+        if ((rc = parse(&o, stored.n, stored.v, false, NULL)) != 0) goto out;
+        /* Only --resume/--concurrency/--quiet may come from the command line now. */
+        const char *nofile = NULL;
+        if ((rc = parse(&o, cl.n, cl.v, true, &nofile)) != 0) goto out;
+        o.db = resume_db;
+        logdir = store_meta(db, "logs");
+    } else {
+        if (file && spec_read_file(file, &args, err, sizeof err) != 0) {
+            rc = cli_usage_error("%s", err);
+            goto out;
+        }
+        for (int i = 0; i < cl.n; i++)
+            if (cl.v[i] != file) argvec_push(&args, cl.v[i]);
+        if ((rc = parse(&o, args.n, args.v, false, NULL)) != 0) goto out;
+        rc = 2;
+    }
+    const arena_game_vt *game = o.game ? arena_find_game(o.game) : NULL;
+    if (!o.game) {
+        rc = cli_usage_error("tournament: --game is required (see arena tournament --help)");
+        goto out;
+    }
+    if (!game) {
+        rc = cli_usage_error("tournament: unknown game '%s' (see arena games)", o.game);
+        goto out;
+    }
+    if (o.players == 0)
+        o.players = game->min_players <= 2 && game->max_players >= 2 ? 2 : game->min_players;
+    if (o.players < game->min_players || o.players > game->max_players) {
+        rc = cli_usage_error("tournament: %s is played by %d to %d players, not %lld", game->name,
+                             game->min_players, game->max_players, (long long)o.players);
+        goto out;
+    }
+    schedule_params sp = {.n_agents = o.n_agents,
+                          .players = (int)o.players,
+                          .format = o.format,
+                          .per_pairing = o.per_pairing,
+                          .max_games = o.max_games,
+                          .seed = o.seed};
+    if (!resuming) {
+        if (schedule_build(&sp, &sch, err, sizeof err) != 0) {
+            rc = cli_usage_error("tournament: %s", err);
+            goto out;
+        }
+        /* Check the game settings once before anything is written. */
+        char gerr[256] = "";
+        arena_game *probe_game = game->create(o.ro.settings, o.ro.n_settings, 1, (int)o.players,
+                                              ARENA_GAME_NO_EVENTS, gerr, sizeof gerr);
+        if (!probe_game) {
+            rc = cli_usage_error("tournament: %s", gerr);
+            goto out;
+        }
+        game_free(probe_game);
+        if (!o.db) o.db = "results.sqlite";
+        db = store_open(o.db, true, err, sizeof err);
+        if (!db) {
+            rc = cli_usage_error("tournament: %s", err);
+            goto out;
+        }
+        if (!o.logs)
+            logdir = xasprintf("%s.logs", o.db);
+        else if (strcmp(o.logs, "none") != 0)
+            logdir = xstrdup(o.logs);
+        char *cj = canon_json(&o.canon);
+        char seedbuf[32], players[16];
+        snprintf(seedbuf, sizeof seedbuf, "%llu", (unsigned long long)o.seed);
+        snprintf(players, sizeof players, "%lld", (long long)o.players);
+        const char *meta[] = {"kind",    "tournament",
+                              "version", "1",
+                              "game",    game->name,
+                              "format",  o.format == FORMAT_GAUNTLET ? "gauntlet" : "round-robin",
+                              "seed",    seedbuf,
+                              "players", players,
+                              "args",    cj,
+                              "logs",    logdir ? logdir : "",
+                              "sampled", sch.sampled ? "1" : "0",
+                              NULL};
+        int irc = store_init(db, meta, (char *const *)o.names, (char *const *)o.specs, o.n_agents,
+                             &sch, err, sizeof err);
+        free(cj);
+        if (irc != 0) {
+            fprintf(stderr, "arena: tournament: %s\n", err);
+            rc = 1;
+            goto out;
+        }
+    }
+    if (logdir && !logdir[0]) {
+        free(logdir);
+        logdir = NULL;
+    }
+    if (logdir && mkdir(logdir, 0777) != 0 && errno != EEXIST) {
+        fprintf(stderr, "arena: tournament: cannot create log directory %s\n", logdir);
+        rc = 1;
+        goto out;
+    }
+    int64_t total, done;
+    store_counts(db, &total, &done);
+    if (store_games(db, true, &t.pending, &t.n_pending) != 0) {
+        fprintf(stderr, "arena: tournament: %s\n", store_error(db));
+        rc = 1;
+        goto out;
+    }
+    t.db = db;
+    t.n = o.n_agents;
+    t.names = (char **)o.names;
+    t.points = xcalloc((size_t)o.n_agents + 1, sizeof(double));
+    t.games = xcalloc((size_t)o.n_agents + 1, sizeof(double));
+    if (resuming) {
+        tgame *all;
+        size_t na;
+        if (store_games(db, false, &all, &na) == 0) {
+            for (size_t i = 0; i < na; i++)
+                if (all[i].done) tally(&t, &all[i]);
+            free(all);
+        }
+    }
+    if (!o.quiet)
+        fprintf(stderr, "%s %s: %lld games (%lld done), %d agents, concurrency %lld, db %s\n",
+                resuming ? "resuming" : "tournament", game->name, (long long)total, (long long)done,
+                o.n_agents, (long long)o.concurrency, o.db);
+    driver_cfg dc = {.game = game,
+                     .ro = &o.ro,
+                     .names = (char *const *)o.names,
+                     .specs = (char *const *)o.specs,
+                     .n_agents = o.n_agents,
+                     .concurrency = (int)o.concurrency,
+                     .log_dir = logdir,
+                     .seed = o.seed,
+                     .total = total,
+                     .done_before = done,
+                     .progress = o.quiet ? NULL : stderr};
+    driver_src src = {t_next, t_done, t_status, &t};
+    int drc = driver_run(&dc, &src, err, sizeof err);
+    if (drc != DRIVER_OK) {
+        fprintf(stderr, "arena: tournament: %s; continue with: arena tournament --resume %s\n",
+                t.err[0] ? t.err : err, o.db);
+        rc = drc == DRIVER_INTERRUPTED ? 130 : 1;
+        goto out;
+    }
+    report rep;
+    if (report_load(db, 2.0, NULL, &rep, err, sizeof err) == 0) {
+        printf("\n");
+        report_text(&rep, stdout);
+        if (rep.finished != rep.scheduled) {
+            fprintf(stderr, "arena: tournament: %lld of %lld games finished\n",
+                    (long long)rep.finished, (long long)rep.scheduled);
+            rc = 1;
+        } else {
+            rc = 0;
+        }
+    } else {
+        fprintf(stderr, "arena: tournament: %s\n", err);
+        rc = 1;
+    }
+    report_free(&rep);
+out:
+    store_close(db);
+    free(t.pending);
+    free(t.points);
+    free(t.games);
+    free(logdir);
+    schedule_free(&sch);
+    free_names(&o);
+    argvec_free(&o.canon);
+    argvec_free(&args);
+    argvec_free(&stored);
+    argvec_free(&cl);
+    free(resume_db);
+    return rc;
+}

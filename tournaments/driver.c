@@ -1,0 +1,405 @@
+/* The tournament driver on top of match.h. */
+#include "driver.h"
+
+#include <event2/event.h>
+#include <math.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "util.h"
+
+#define MAX_ABORTS 3
+
+typedef struct inst {
+    arena_agent *a;
+    bool inuse;
+} inst;
+
+typedef struct pool {
+    inst *v;
+    int n, cap, made;
+} pool;
+
+typedef struct drv drv;
+
+typedef struct slot {
+    drv *d;
+    bool used;
+    tgame g;
+    int pidx[RANKED_MAX]; /* instance index per seat, in its agent's pool */
+    arena_agent *seated[RANKED_MAX];
+    double t0;
+    char log[4096];
+} slot;
+
+struct drv {
+    const driver_cfg *cfg;
+    const driver_src *src;
+    struct event_base *base;
+    struct event *sigint, *sigterm, *tick;
+    pool *pools;
+    slot *slots;
+    int inflight;
+    bool stopping, fatal, interrupted;
+    int closing; /* agent_close calls not yet completed */
+    char *err;
+    size_t errlen;
+    /* Aborted games to retry first, with their abort counts. */
+    sched_game retry[64];
+    int n_retry;
+    int64_t abort_id[64];
+    int abort_count[64];
+    int n_abort;
+    /* Progress. */
+    int64_t done_session;
+    double t_start, last_print;
+    bool tty;
+};
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+int driver_default_concurrency(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (int)n : 1;
+}
+
+static void fmt_dur(char *buf, size_t len, double s)
+{
+    if (!isfinite(s) || s < 0) {
+        snprintf(buf, len, "?");
+        return;
+    }
+    long t = (long)(s + 0.5);
+    if (t >= 3600)
+        snprintf(buf, len, "%ld:%02ld:%02ld", t / 3600, t / 60 % 60, t % 60);
+    else
+        snprintf(buf, len, "%ld:%02ld", t / 60, t % 60);
+}
+
+static void progress(drv *d, bool final)
+{
+    FILE *out = d->cfg->progress;
+    if (!out) return;
+    double t = now_s();
+    if (!final && t - d->last_print < (d->tty ? 0.2 : 2.0)) return;
+    d->last_print = t;
+    double el = t - d->t_start, rate = el > 0 ? d->done_session / el : 0;
+    int64_t done = d->cfg->done_before + d->done_session;
+    char eta[32] = "", st[160] = "";
+    if (d->cfg->total > 0) {
+        char dur[24];
+        fmt_dur(dur, sizeof dur, rate > 0 ? (d->cfg->total - done) / rate : NAN);
+        snprintf(eta, sizeof eta, "  ETA %s", dur);
+    }
+    if (d->src->status) d->src->status(d->src->ctx, st, sizeof st);
+    char line[400];
+    if (d->cfg->total > 0)
+        snprintf(line, sizeof line, "%lld/%lld games  %.1f games/s%s%s%s", (long long)done,
+                 (long long)d->cfg->total, rate, eta, st[0] ? "  " : "", st);
+    else
+        snprintf(line, sizeof line, "%lld games  %.1f games/s%s%s", (long long)done, rate,
+                 st[0] ? "  " : "", st);
+    if (d->tty)
+        fprintf(out, "\r\033[K%s%s", line, final ? "\n" : "");
+    else
+        fprintf(out, "%s\n", line);
+    fflush(out);
+}
+
+static void on_closed(void *ctx)
+{
+    drv *d = ctx;
+    d->closing--;
+}
+
+static void release(drv *d, int agent, int idx)
+{
+    pool *p = &d->pools[agent];
+    inst *in = &p->v[idx];
+    in->inuse = false;
+    if (!agent_alive(in->a)) {
+        /* Crashed or broke the protocol: retire it; a fresh one is made on
+         * demand. */
+        d->closing++;
+        agent_close(in->a, on_closed, d);
+        in->a = NULL;
+    }
+}
+
+static int acquire(drv *d, int agent)
+{
+    pool *p = &d->pools[agent];
+    for (int i = 0; i < p->n; i++)
+        if (p->v[i].a && !p->v[i].inuse && agent_alive(p->v[i].a) && !agent_busy(p->v[i].a)) {
+            p->v[i].inuse = true;
+            return i;
+        }
+    int idx = -1;
+    for (int i = 0; i < p->n; i++)
+        if (!p->v[i].a) idx = i;
+    if (idx < 0) {
+        if (p->n == p->cap) {
+            p->cap = p->cap ? p->cap * 2 : 4;
+            p->v = xrealloc(p->v, sizeof(inst) * (size_t)p->cap);
+        }
+        idx = p->n++;
+    }
+    agent_config ac;
+    run_options_agent(d->cfg->ro, d->cfg->game->name, d->cfg->specs[agent], &ac);
+    ac.name = d->cfg->names[agent];
+    ac.game = d->cfg->game->name;
+    ac.seed = d->cfg->seed ^ (0x9e3779b97f4a7c15ULL * (uint64_t)(agent + 1)) ^
+              ((uint64_t)p->made++ << 40);
+    char e[256] = "";
+    arena_agent *a = agent_new(d->base, &ac, e, sizeof e);
+    if (!a) {
+        snprintf(d->err, d->errlen, "agent %s (%s): %s", d->cfg->names[agent], d->cfg->specs[agent],
+                 e);
+        p->v[idx].a = NULL;
+        return -1;
+    }
+    p->v[idx].a = a;
+    p->v[idx].inuse = true;
+    return idx;
+}
+
+static void dispatch(drv *d);
+
+static void finish_slot(slot *s)
+{
+    drv *d = s->d;
+    for (int k = 0; k < s->g.s.players; k++)
+        release(d, s->g.s.seat[k], s->pidx[k]);
+    s->used = false;
+    d->inflight--;
+}
+
+static bool note_abort(drv *d, const sched_game *g)
+{
+    for (int i = 0; i < d->n_abort; i++)
+        if (d->abort_id[i] == g->id) return ++d->abort_count[i] < MAX_ABORTS;
+    if (d->n_abort == 64) return false;
+    d->abort_id[d->n_abort] = g->id;
+    d->abort_count[d->n_abort++] = 1;
+    return true;
+}
+
+static void on_match_done(const match_outcome *o, void *ctx)
+{
+    slot *s = ctx;
+    drv *d = s->d;
+    tgame *g = &s->g;
+    if (strcmp(o->reason, "aborted") == 0) {
+        /* Not a result: the game is played again (a few times at most), so
+         * the tournament ends with exactly the scheduled games. */
+        sched_game sg = g->s;
+        finish_slot(s);
+        if (note_abort(d, &sg) && d->n_retry < 64) {
+            d->retry[d->n_retry++] = sg;
+        } else if (!d->fatal) {
+            snprintf(d->err, d->errlen, "game %lld aborted, not retried again: %s",
+                     (long long)sg.id, o->error);
+            d->fatal = true;
+            event_base_loopbreak(d->base);
+            return;
+        }
+        dispatch(d);
+        return;
+    }
+    g->done = true;
+    for (int k = 0; k < g->s.players && k < o->players; k++) {
+        g->rank[k] = o->ranks[k];
+        g->score[k] = o->scores[k];
+        snprintf(g->forfeit[k], sizeof g->forfeit[k], "%s", fault_cause_name(o->forfeit[k]));
+        g->time_ms[k] = o->time_ms[k];
+    }
+    snprintf(g->reason, sizeof g->reason, "%s", o->reason);
+    g->turns = o->turns;
+    g->wall_ms = (now_s() - s->t0) * 1000.0;
+    tgame copy = *g;
+    char log[sizeof s->log];
+    memcpy(log, s->log, sizeof log);
+    finish_slot(s);
+    d->done_session++;
+    bool fatal = false;
+    if (!d->src->done(d->src->ctx, &copy, log[0] ? log : NULL, &fatal)) d->stopping = true;
+    if (fatal) {
+        d->fatal = true;
+        event_base_loopbreak(d->base);
+        return;
+    }
+    progress(d, false);
+    dispatch(d);
+}
+
+static void close_all(drv *d)
+{
+    for (int a = 0; a < d->cfg->n_agents; a++)
+        for (int i = 0; i < d->pools[a].n; i++)
+            if (d->pools[a].v[i].a) {
+                d->closing++;
+                agent_close(d->pools[a].v[i].a, on_closed, d);
+                d->pools[a].v[i].a = NULL;
+            }
+}
+
+static bool next_game(drv *d, sched_game *g)
+{
+    if (d->n_retry > 0) {
+        *g = d->retry[0];
+        memmove(d->retry, d->retry + 1, sizeof(sched_game) * (size_t)--d->n_retry);
+        return true;
+    }
+    return d->src->next(d->src->ctx, g);
+}
+
+static void dispatch(drv *d)
+{
+    while (!d->stopping && !d->fatal && d->inflight < d->cfg->concurrency) {
+        slot *s = NULL;
+        for (int i = 0; i < d->cfg->concurrency; i++)
+            if (!d->slots[i].used) s = &d->slots[i];
+        if (!s) break;
+        sched_game g;
+        if (!next_game(d, &g)) break;
+        memset(s, 0, sizeof *s);
+        s->d = d;
+        s->g.s = g;
+        int k;
+        for (k = 0; k < g.players; k++) {
+            s->pidx[k] = acquire(d, g.seat[k]);
+            if (s->pidx[k] < 0) break;
+            s->seated[k] = d->pools[g.seat[k]].v[s->pidx[k]].a;
+        }
+        if (k < g.players) {
+            for (int j = 0; j < k; j++)
+                release(d, g.seat[j], s->pidx[j]);
+            d->fatal = true;
+            break;
+        }
+        match_config mc;
+        run_options_match(d->cfg->ro, d->cfg->game, &mc);
+        char id[48];
+        snprintf(id, sizeof id, "game-%lld", (long long)g.id);
+        mc.match_id = id;
+        if (d->cfg->log_dir)
+            snprintf(s->log, sizeof s->log, "%s/game-%06lld.jsonl", d->cfg->log_dir,
+                     (long long)g.id);
+        mc.log_path = s->log[0] ? s->log : NULL;
+        s->used = true;
+        s->t0 = now_s();
+        d->inflight++;
+        char e[256] = "";
+        if (match_start(d->base, &mc, s->seated, g.players, g.seed, on_match_done, s, e,
+                        sizeof e) != 0) {
+            finish_slot(s);
+            snprintf(d->err, d->errlen, "game %lld cannot start: %s", (long long)g.id, e);
+            d->fatal = true;
+            break;
+        }
+    }
+    if (d->fatal) {
+        event_base_loopbreak(d->base);
+        return;
+    }
+    if (d->inflight == 0) {
+        /* Nothing left to play: release the agents; the loop ends when their
+         * processes are gone and no event remains. */
+        if (d->tick) event_del(d->tick);
+        if (d->sigint) event_del(d->sigint);
+        if (d->sigterm) event_del(d->sigterm);
+        close_all(d);
+    }
+}
+
+static void on_signal(evutil_socket_t sig, short what, void *ctx)
+{
+    (void)sig;
+    (void)what;
+    drv *d = ctx;
+    d->interrupted = true;
+    event_base_loopbreak(d->base);
+}
+
+static void on_tick(evutil_socket_t fd, short what, void *ctx)
+{
+    (void)fd;
+    (void)what;
+    progress(ctx, false);
+}
+
+int driver_run(const driver_cfg *cfg, const driver_src *src, char *err, size_t errlen)
+{
+    drv d;
+    memset(&d, 0, sizeof d);
+    d.cfg = cfg;
+    d.src = src;
+    d.err = err;
+    d.errlen = errlen;
+    err[0] = '\0';
+    d.base = event_base_new();
+    if (!d.base) {
+        snprintf(err, errlen, "cannot create the event loop");
+        return DRIVER_FAILED;
+    }
+    d.pools = xcalloc((size_t)cfg->n_agents + 1, sizeof(pool));
+    d.slots = xcalloc((size_t)cfg->concurrency + 1, sizeof(slot));
+    /* An agent that dies while the referee writes to it must cost that
+     * agent its game, never the tournament its process. */
+    struct sigaction ign = {.sa_handler = SIG_IGN}, old_pipe;
+    sigemptyset(&ign.sa_mask);
+    sigaction(SIGPIPE, &ign, &old_pipe);
+    d.t_start = d.last_print = now_s();
+    d.tty = cfg->progress && isatty(fileno(cfg->progress));
+    d.sigint = evsignal_new(d.base, SIGINT, on_signal, &d);
+    d.sigterm = evsignal_new(d.base, SIGTERM, on_signal, &d);
+    event_add(d.sigint, NULL);
+    event_add(d.sigterm, NULL);
+    if (d.tty) {
+        d.tick = event_new(d.base, -1, EV_PERSIST, on_tick, &d);
+        struct timeval one = {1, 0};
+        event_add(d.tick, &one);
+    }
+    dispatch(&d);
+    if (!d.fatal) event_base_dispatch(d.base);
+    int rc = DRIVER_OK;
+    if (d.interrupted) {
+        snprintf(err, errlen, "interrupted");
+        rc = DRIVER_INTERRUPTED;
+    } else if (d.fatal) {
+        rc = DRIVER_FAILED;
+    }
+    if (rc == DRIVER_OK) progress(&d, true);
+    if (rc != DRIVER_OK && d.inflight == 0) {
+        /* Nothing in flight: the agents can still be closed cleanly. */
+        if (d.tty) fputc('\n', cfg->progress);
+        close_all(&d);
+        if (d.sigint) event_del(d.sigint);
+        if (d.sigterm) event_del(d.sigterm);
+        if (d.tick) event_del(d.tick);
+        event_base_dispatch(d.base);
+    } else if (rc != DRIVER_OK && d.tty) {
+        fputc('\n', cfg->progress);
+    }
+    if (d.tick) event_free(d.tick);
+    event_free(d.sigint);
+    event_free(d.sigterm);
+    /* With matches still in flight (interrupted, fatal) their agents and
+     * games cannot be released here; the process is about to exit. */
+    if (d.inflight == 0 && d.closing == 0) event_base_free(d.base);
+    for (int a = 0; a < cfg->n_agents; a++)
+        free(d.pools[a].v);
+    free(d.pools);
+    if (d.inflight == 0) free(d.slots);
+    sigaction(SIGPIPE, &old_pipe, NULL);
+    return rc;
+}

@@ -1,0 +1,52 @@
+/* Drives tournament games through the match runner (referee/match.h): one
+ * libevent loop, up to `concurrency` matches in flight, agent processes
+ * kept alive and reused across games (a crashed one is replaced), a live
+ * progress line. What to play next and what to do with a result come from
+ * the caller (a fixed schedule, or an SPRT that decides as it goes). */
+#ifndef ARENA_DRIVER_H
+#define ARENA_DRIVER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "game.h"
+#include "runopts.h"
+#include "store.h"
+
+typedef struct driver_src {
+    /* Fills the next game to start; false when there is none right now. */
+    bool (*next)(void *ctx, sched_game *g);
+    /* A game ended (g->done set, result filled). Returns false to stop
+     * starting games (the ones in flight still finish and are reported);
+     * sets *fatal to abort at once. */
+    bool (*done)(void *ctx, const tgame *g, const char *log_path, bool *fatal);
+    /* One short phrase for the progress line ("leader: A 61%"), may be NULL. */
+    void (*status)(void *ctx, char *buf, size_t len);
+    void *ctx;
+} driver_src;
+
+typedef struct driver_cfg {
+    const arena_game_vt *game;
+    const run_options *ro;
+    char *const *names;
+    char *const *specs;
+    int n_agents;
+    int concurrency;
+    const char *log_dir; /* NULL: no match logs */
+    uint64_t seed;       /* for built-in agents' own randomness */
+    int64_t total;       /* games in the whole run (0: open-ended) */
+    int64_t done_before; /* finished before this session (resume) */
+    FILE *progress;      /* NULL: silent */
+} driver_cfg;
+
+enum { DRIVER_OK = 0, DRIVER_FAILED = 1, DRIVER_INTERRUPTED = 3 };
+
+/* Runs until the source is exhausted (or asks to stop) and every match in
+ * flight has ended. Returns a DRIVER_* code; err holds the reason. */
+int driver_run(const driver_cfg *cfg, const driver_src *src, char *err, size_t errlen);
+
+/* Default concurrency: the number of online cores. */
+int driver_default_concurrency(void);
+
+#endif

@@ -1,0 +1,53 @@
+/* Everything a tournament report shows, computed once from the store and
+ * rendered as text, JSON or HTML. */
+#ifndef ARENA_REPORT_H
+#define ARENA_REPORT_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "elo.h"
+#include "stats.h"
+#include "store.h"
+#include "value.h"
+
+#define REPORT_CAUSES 5 /* timeout, illegal, crash, protocol, other */
+extern const char *const report_cause_names[REPORT_CAUSES];
+
+typedef struct report_pair {
+    int a, b; /* a < b; statistics from a's point of view */
+    double wdl[3];
+    double penta[5];
+    h2h tri, pen;
+} report_pair;
+
+typedef struct report {
+    char *kind, *game, *format, *seed;
+    int players;
+    int n;
+    char **names, **specs;
+    int64_t scheduled, finished;
+    int64_t *games;    /* per agent */
+    double *draws;     /* per agent: pairwise draws */
+    int64_t *forfeits; /* n * REPORT_CAUSES */
+    elo_data pw;       /* pairwise tallies (crosstable) */
+    elo_fit fit;
+    double prior;
+    int anchor;
+    report_pair *pairs; /* 2-player games only: every pair that met */
+    int n_pairs;
+    int *turns; /* per finished game */
+    int64_t n_turns;
+    double wall_ms_total;
+} report;
+
+/* Loads and computes. prior/anchor as for elo_fit_compute (anchor by name,
+ * NULL for mean 0). Returns 0, or -1 with err. */
+int report_load(store *s, double prior, const char *anchor, report *r, char *err, size_t errlen);
+void report_free(report *r);
+
+void report_text(const report *r, FILE *out);
+av *report_json(const report *r);
+void report_html(const report *r, FILE *out);
+
+#endif

@@ -1,0 +1,124 @@
+/* The JSON report: everything of the text report, machine-readable. */
+#include <math.h>
+#include <stdlib.h>
+
+#include "ratings.h"
+#include "report.h"
+#include "util.h"
+
+/* JSON has no infinity: an unbounded value is null. */
+static av *num(double x, int decimals)
+{
+    return isfinite(x) ? av_float(ratings_round(x, decimals)) : av_nil();
+}
+
+static av *h2h_json(const h2h *h)
+{
+    av *m = av_map();
+    av_set(m, "score", num(h->score, 4));
+    av_set(m, "elo", num(h->elo, 1));
+    av_set(m, "error", num(h->error, 1));
+    av_set(m, "nelo", num(h->nelo, 1));
+    av_set(m, "nelo_error", num(h->nelo_error, 1));
+    av_set(m, "los", num(h->los, 4));
+    av_set(m, "draw_ratio", num(h->draw_ratio, 4));
+    return m;
+}
+
+av *report_json(const report *r)
+{
+    int n = r->n;
+    av *root = av_map();
+    av_set_str(root, "kind", r->kind);
+    av_set_str(root, "game", r->game);
+    av_set_str(root, "format", r->format);
+    av_set_str(root, "seed", r->seed);
+    av_set_int(root, "players", r->players ? r->players : 2);
+    av_set_int(root, "games", r->finished);
+    av_set_int(root, "scheduled", r->scheduled);
+    av_set(root, "ratings", ratings_json(&r->fit, r->names, r->games));
+    av_set(root, "los", ratings_los_json(&r->fit, r->names));
+    av *rm = av_map();
+    av_set(rm, "prior", av_float(r->fit.regularised ? ELO_TINY_PRIOR : r->prior));
+    av_set_bool(rm, "regularised", r->fit.regularised);
+    av_set_bool(rm, "disconnected", r->fit.disconnected);
+    if (r->anchor >= 0)
+        av_set_str(rm, "anchor", r->names[r->anchor]);
+    else
+        av_set(rm, "anchor", av_nil());
+    av_set_bool(rm, "pairwise_from_multiplayer", r->players > 2);
+    if (r->players > 2)
+        av_set_str(rm, "note", "pairwise results from one multiplayer game are not independent");
+    av_set(root, "rating_model", rm);
+
+    av *agents = av_list();
+    for (int i = 0; i < n; i++) {
+        av *a = av_map();
+        av_set_str(a, "agent", r->names[i]);
+        av_set_str(a, "spec", r->specs[i]);
+        av_set_int(a, "games", r->games[i]);
+        av_set(a, "pairwise_games", av_float(r->fit.games[i]));
+        av_set(a, "score", av_float(ratings_round(r->fit.score[i], 4)));
+        av_set(a, "draws", av_float(r->draws[i]));
+        av *ff = av_map();
+        for (int c = 0; c < REPORT_CAUSES; c++)
+            av_set_int(ff, report_cause_names[c], r->forfeits[i * REPORT_CAUSES + c]);
+        av_set(a, "forfeits", ff);
+        av_push(agents, a);
+    }
+    av_set(root, "agents", agents);
+
+    av *xt = av_map();
+    for (int i = 0; i < n; i++) {
+        av *row = av_map();
+        for (int j = 0; j < n; j++) {
+            double gm = r->pw.games[i * n + j];
+            if (i == j || gm == 0) continue;
+            av *c = av_map();
+            av_set(c, "points", av_float(r->pw.points[i * n + j]));
+            av_set(c, "games", av_float(gm));
+            av_set(row, r->names[j], c);
+        }
+        av_set(xt, r->names[i], row);
+    }
+    av_set(root, "crosstable", xt);
+
+    av *hh = av_list();
+    for (int p = 0; p < r->n_pairs; p++) {
+        const report_pair *x = &r->pairs[p];
+        av *e = av_map();
+        av_set_str(e, "agent", r->names[x->a]);
+        av_set_str(e, "opponent", r->names[x->b]);
+        av *wdl = av_list();
+        for (int k = 0; k < 3; k++)
+            av_push(wdl, av_int((int64_t)x->wdl[k]));
+        av_set(e, "wdl", wdl);
+        av *pen = av_list();
+        for (int k = 0; k < 5; k++)
+            av_push(pen, av_int((int64_t)x->penta[k]));
+        av_set(e, "pentanomial", pen);
+        if (x->tri.valid) av_set(e, "trinomial_stats", h2h_json(&x->tri));
+        if (x->pen.valid) av_set(e, "pentanomial_stats", h2h_json(&x->pen));
+        av_push(hh, e);
+    }
+    av_set(root, "head_to_head", hh);
+
+    av *len = av_map();
+    int64_t mn = 0, mx = 0;
+    double sum = 0;
+    for (int64_t i = 0; i < r->n_turns; i++) {
+        int t = r->turns[i];
+        if (i == 0 || t < mn) mn = t;
+        if (i == 0 || t > mx) mx = t;
+        sum += t;
+    }
+    av_set_int(len, "min", mn);
+    av_set_int(len, "max", mx);
+    av_set(len, "mean", av_float(r->n_turns ? ratings_round(sum / (double)r->n_turns, 2) : 0));
+    av *tl = av_list();
+    for (int64_t i = 0; i < r->n_turns; i++)
+        av_push(tl, av_int(r->turns[i]));
+    av_set(len, "turns", tl);
+    av_set(root, "game_length", len);
+    return root;
+}

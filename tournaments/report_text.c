@@ -1,0 +1,130 @@
+/* The text report. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ratings.h"
+#include "report.h"
+#include "util.h"
+
+static void forfeit_text(const report *r, int a, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    size_t off = 0;
+    for (int c = 0; c < REPORT_CAUSES; c++) {
+        int64_t k = r->forfeits[a * REPORT_CAUSES + c];
+        if (!k || off >= len) continue;
+        off += (size_t)snprintf(buf + off, len - off, "%s%s %lld", off ? ", " : "",
+                                report_cause_names[c], (long long)k);
+    }
+    if (!buf[0]) snprintf(buf, len, "-");
+}
+
+void report_text(const report *r, FILE *out)
+{
+    int n = r->n;
+    int *order = xcalloc((size_t)n + 1, sizeof(int));
+    ratings_order(&r->fit, r->names, order);
+    int w = 5;
+    for (int i = 0; i < n; i++)
+        if ((int)strlen(r->names[i]) > w) w = (int)strlen(r->names[i]);
+    fprintf(out, "%s: %s, %s, %d players a game, seed %s\n", r->kind, r->game, r->format,
+            r->players ? r->players : 2, r->seed);
+    fprintf(out, "games: %lld of %lld finished\n\n", (long long)r->finished,
+            (long long)r->scheduled);
+    fprintf(out, "%4s  %-*s %8s %7s %6s %7s %6s  %s\n", "rank", w, "agent", "elo", "+/-", "games",
+            "score", "draws", "forfeits");
+    for (int k = 0; k < n; k++) {
+        int i = order[k];
+        char ff[200];
+        forfeit_text(r, i, ff, sizeof ff);
+        double pg = r->fit.games[i];
+        fprintf(out, "%4d  %-*s %8.1f %7.1f %6lld %6.1f%% %5.1f%%  %s\n", k + 1, w, r->names[i],
+                ratings_round(r->fit.elo[i], 1), ratings_round(r->fit.error[i], 1),
+                (long long)r->games[i], 100.0 * r->fit.score[i],
+                pg > 0 ? 100.0 * r->draws[i] / pg : 0.0, ff);
+    }
+    fprintf(out,
+            "\nElo: joint maximum likelihood (Bradley-Terry, draws as half points), +/- is a "
+            "95 %% interval;\n%s%g virtual draws per pair as prior; %s%s%s.\n",
+            r->fit.regularised ? "no finite estimate without a prior (perfect scores), so " : "",
+            r->fit.regularised ? ELO_TINY_PRIOR : r->prior,
+            r->anchor >= 0 ? "anchored at " : "mean rating 0",
+            r->anchor >= 0 ? r->names[r->anchor] : "", r->anchor >= 0 ? " = 0" : "");
+    if (r->fit.disconnected)
+        fprintf(out, "Some agents never met, not even through others: ratings across those "
+                     "groups are not comparable.\n");
+    if (r->players > 2)
+        fprintf(out,
+                "Each %d-player game counts as a pairwise result between every two agents "
+                "at the table\n(better rank wins, equal ranks draw); these pairwise results "
+                "are not independent,\nso the error bars are too narrow.\n",
+                r->players);
+
+    if (n > 1) {
+        fprintf(out, "\ncrosstable: score %% of the row agent against the column agent (games)\n");
+        fprintf(out, "%-*s", w, "");
+        for (int b = 0; b < n; b++)
+            fprintf(out, " %12.12s", r->names[order[b]]);
+        fputc('\n', out);
+        for (int a = 0; a < n; a++) {
+            int i = order[a];
+            fprintf(out, "%-*s", w, r->names[i]);
+            for (int b = 0; b < n; b++) {
+                int j = order[b];
+                double gm = r->pw.games[i * n + j];
+                if (i == j || gm == 0)
+                    fprintf(out, " %12s", "-");
+                else {
+                    char cell[32];
+                    snprintf(cell, sizeof cell, "%.1f (%.0f)", 100 * r->pw.points[i * n + j] / gm,
+                             gm);
+                    fprintf(out, " %12s", cell);
+                }
+            }
+            fputc('\n', out);
+        }
+    }
+    if (r->n_pairs > 0) {
+        fprintf(out, "\nhead-to-head (first agent's view; pentanomial over seat-swapped pairs, "
+                     "trinomial over games)\n");
+        for (int p = 0; p < r->n_pairs; p++) {
+            const report_pair *x = &r->pairs[p];
+            fprintf(out, "%s vs %s: %.0f-%.0f-%.0f", r->names[x->a], r->names[x->b], x->wdl[0],
+                    x->wdl[1], x->wdl[2]);
+            if (x->tri.valid)
+                fprintf(out,
+                        "  score %.1f%%  Elo %+.1f +/- %.1f  nElo %+.1f  LOS %.1f%%  "
+                        "draws %.1f%%",
+                        100 * x->tri.score, ratings_round(x->tri.elo, 1), x->tri.error,
+                        ratings_round(x->tri.nelo, 1), 100 * x->tri.los, 100 * x->tri.draw_ratio);
+            fputc('\n', out);
+            if (x->pen.valid)
+                fprintf(out,
+                        "    pairs [%.0f %.0f %.0f %.0f %.0f]  Elo %+.1f +/- %.1f  nElo %+.1f +/- "
+                        "%.1f  LOS %.1f%%\n",
+                        x->penta[0], x->penta[1], x->penta[2], x->penta[3], x->penta[4],
+                        ratings_round(x->pen.elo, 1), x->pen.error, ratings_round(x->pen.nelo, 1),
+                        x->pen.nelo_error, 100 * x->pen.los);
+        }
+    }
+    if (n > 1) {
+        fprintf(out, "\nLOS: probability that the row agent is stronger than the column agent\n");
+        fprintf(out, "%-*s", w, "");
+        for (int b = 0; b < n; b++)
+            fprintf(out, " %7.7s", r->names[order[b]]);
+        fputc('\n', out);
+        for (int a = 0; a < n; a++) {
+            int i = order[a];
+            fprintf(out, "%-*s", w, r->names[i]);
+            for (int b = 0; b < n; b++) {
+                int j = order[b];
+                if (i == j)
+                    fprintf(out, " %7s", "-");
+                else
+                    fprintf(out, " %7.3f", r->fit.los[i * n + j]);
+            }
+            fputc('\n', out);
+        }
+    }
+    free(order);
+}

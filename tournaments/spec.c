@@ -1,0 +1,107 @@
+/* Tournament file parser. */
+#include "spec.h"
+
+#include <ctype.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+void argvec_push(argvec *a, const char *s)
+{
+    if (a->n + 1 >= a->cap) {
+        a->cap = a->cap ? a->cap * 2 : 16;
+        a->v = xrealloc(a->v, sizeof(char *) * (size_t)a->cap);
+    }
+    a->v[a->n++] = xstrdup(s);
+    a->v[a->n] = NULL;
+}
+
+void argvec_free(argvec *a)
+{
+    for (int i = 0; i < a->n; i++)
+        free(a->v[i]);
+    free(a->v);
+    memset(a, 0, sizeof *a);
+}
+
+static char *trim(char *s)
+{
+    while (isspace((unsigned char)*s))
+        s++;
+    size_t n = strlen(s);
+    while (n > 0 && isspace((unsigned char)s[n - 1]))
+        s[--n] = '\0';
+    return s;
+}
+
+int spec_parse_text(const char *text, const char *name, argvec *out, char *err, size_t errlen)
+{
+    int lineno = 0;
+    const char *p = text;
+    while (*p) {
+        const char *eol = strchr(p, '\n');
+        size_t len = eol ? (size_t)(eol - p) : strlen(p);
+        char *line = xmalloc(len + 1);
+        memcpy(line, p, len);
+        line[len] = '\0';
+        p += len + (eol ? 1 : 0);
+        lineno++;
+        /* A '#' starts a comment only at the start of a line or after a
+         * blank, so values such as "cmd:./bot#2" survive. */
+        for (char *h = line; *h; h++)
+            if (*h == '#' && (h == line || isspace((unsigned char)h[-1]))) {
+                *h = '\0';
+                break;
+            }
+        char *t = trim(line);
+        if (*t == '\0') {
+            free(line);
+            continue;
+        }
+        char *eq = strchr(t, '=');
+        char *key = t, *val = NULL;
+        if (eq) {
+            *eq = '\0';
+            key = trim(t);
+            val = trim(eq + 1);
+        }
+        bool ok = *key != '\0' && key[0] != '-';
+        for (char *k = key; ok && *k; k++)
+            if (!(isalnum((unsigned char)*k) || *k == '-' || *k == '_')) ok = false;
+        if (!ok) {
+            snprintf(err, errlen, "%s:%d: expected 'key = value', got '%s'", name, lineno, t);
+            free(line);
+            return -1;
+        }
+        char *flag = xasprintf("--%s", key);
+        for (char *k = flag + 2; *k; k++)
+            if (*k == '_') *k = '-';
+        argvec_push(out, flag);
+        free(flag);
+        if (val) argvec_push(out, val);
+        free(line);
+    }
+    return 0;
+}
+
+int spec_read_file(const char *path, argvec *out, char *err, size_t errlen)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        snprintf(err, errlen, "cannot read tournament file '%s'", path);
+        return -1;
+    }
+    abuf b = {0};
+    char buf[8192];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+        abuf_add(&b, buf, n);
+    fclose(f);
+    abuf_addc(&b, '\0');
+    int rc = spec_parse_text((const char *)b.data, path, out, err, errlen);
+    abuf_free(&b);
+    return rc;
+}

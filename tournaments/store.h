@@ -1,0 +1,53 @@
+/* The SQLite results store: settings, agents, the full schedule, and each
+ * game's result written in one transaction when it ends (WAL). A killed
+ * tournament resumes from the games still marked pending. */
+#ifndef ARENA_STORE_H
+#define ARENA_STORE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "schedule.h"
+
+typedef struct store store;
+
+/* A game of the store: its schedule entry and, once done, its result. */
+typedef struct tgame {
+    sched_game s;
+    bool done;
+    int rank[RANKED_MAX];
+    int64_t score[RANKED_MAX];
+    char reason[16];              /* normal | forfeit */
+    char forfeit[RANKED_MAX][16]; /* fault cause per seat, "" none */
+    int turns;
+    double time_ms[RANKED_MAX]; /* charged clock time per seat */
+    double wall_ms;
+} tgame;
+
+/* Opens (creating if asked) a store. create: the file must not hold a
+ * tournament yet. Returns NULL with a message in err. */
+store *store_open(const char *path, bool create, char *err, size_t errlen);
+void store_close(store *s);
+
+/* Writes settings, agents and schedule in one transaction. meta: pairs of
+ * key/value strings, NULL-terminated. */
+int store_init(store *s, const char *const *meta, char *const *names, char *const *specs,
+               int n_agents, const schedule *sch, char *err, size_t errlen);
+/* Value of a meta key (malloc'ed), or NULL. */
+char *store_meta(store *s, const char *key);
+int store_set_meta(store *s, const char *key, const char *value);
+/* Agents by index (arrays and strings malloc'ed). */
+int store_agents(store *s, char ***names, char ***specs, int *n);
+/* Games in schedule order; pending_only: only those without a result. */
+int store_games(store *s, bool pending_only, tgame **games, size_t *n);
+/* Appends games to the schedule (SPRT extends it as it goes). */
+int store_append(store *s, const sched_game *g, size_t n);
+/* Records a finished game, in one transaction. Returns 1 if stored, 0 if
+ * the game already had a result (nothing changed), -1 on error. */
+int store_result(store *s, const tgame *g, const char *log_path);
+/* Games scheduled and finished. */
+int store_counts(store *s, int64_t *total, int64_t *done);
+const char *store_error(store *s);
+
+#endif
