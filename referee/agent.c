@@ -266,6 +266,16 @@ static void on_read(evutil_socket_t fd, short what, void *arg)
     }
 }
 
+/* One complete stderr line (or a STDERR_LINE_MAX piece of a longer one). */
+static void stderr_line(arena_agent *a, const char *p, size_t n)
+{
+    if (a->report && a->report->stderr_lines++ == 0)
+        snprintf(a->report->stderr_first, sizeof a->report->stderr_first, "%.*s", (int)n, p);
+    if (a->match) match_on_stderr(a->match, a->seat, p, n);
+}
+
+/* Drains stderr in whole spans: a bot writing megabytes must cost the
+ * referee little, since its time could otherwise delay other agents. */
 static void on_stderr(evutil_socket_t fd, short what, void *arg)
 {
     (void)what;
@@ -279,18 +289,30 @@ static void on_stderr(evutil_socket_t fd, short what, void *arg)
             return;
         }
         if (a->report) a->report->stderr_bytes += (size_t)r;
-        for (ssize_t i = 0; i < r; i++) {
-            if (buf[i] == '\n' || a->errline.len >= STDERR_LINE_MAX) {
-                if (a->report && a->report->stderr_lines++ == 0)
-                    snprintf(a->report->stderr_first, sizeof a->report->stderr_first, "%.*s",
-                             (int)a->errline.len, (const char *)a->errline.data);
-                if (a->match)
-                    match_on_stderr(a->match, a->seat, (const char *)a->errline.data,
-                                    a->errline.len);
+        const char *p = buf, *end = buf + r;
+        while (p < end) {
+            const char *nl = memchr(p, '\n', (size_t)(end - p));
+            size_t room = STDERR_LINE_MAX - a->errline.len;
+            size_t take = nl ? (size_t)(nl - p) : (size_t)(end - p);
+            if (take >= room) { /* an over-long line is cut into pieces */
+                abuf_add(&a->errline, p, room);
+                stderr_line(a, (const char *)a->errline.data, a->errline.len);
                 abuf_consume(&a->errline, a->errline.len);
-                if (buf[i] == '\n') continue;
+                p += room;
+                continue;
             }
-            abuf_addc(&a->errline, buf[i]);
+            if (!nl) {
+                abuf_add(&a->errline, p, take);
+                break;
+            }
+            if (a->errline.len) {
+                abuf_add(&a->errline, p, take);
+                stderr_line(a, (const char *)a->errline.data, a->errline.len);
+                abuf_consume(&a->errline, a->errline.len);
+            } else {
+                stderr_line(a, p, take);
+            }
+            p = nl + 1;
         }
     }
 }
@@ -369,6 +391,8 @@ static int tcp_dial(const char *hostport, int64_t timeout_ms, char *err, size_t 
 
 arena_agent *agent_new(struct event_base *base, const agent_config *cfg, char *err, size_t errlen)
 {
+    /* A write to an agent that just died must be an error, not our death. */
+    signal(SIGPIPE, SIG_IGN);
     arena_agent *a = xcalloc(1, sizeof *a);
     a->base = base;
     a->cfg = *cfg;
@@ -446,6 +470,7 @@ fail:
 arena_agent *agent_from_socket(struct event_base *base, int fd, const agent_config *cfg,
                                agent_join_check check, void *ctx)
 {
+    signal(SIGPIPE, SIG_IGN);
     arena_agent *a = xcalloc(1, sizeof *a);
     a->base = base;
     a->cfg = *cfg;

@@ -9,14 +9,7 @@
 #include "game.h"
 #include "policy.h"
 #include "util.h"
-#ifdef ARENA_HAVE_TOURNAMENTS
 #include "commands.h"
-/* TRANSITIONAL: weak until every tournament command has landed. */
-#pragma weak cmd_tournament
-#pragma weak cmd_report
-#pragma weak cmd_sprt
-#pragma weak cmd_elo
-#endif
 
 #ifndef ARENA_VERSION
 #define ARENA_VERSION "dev"
@@ -29,18 +22,20 @@ typedef struct command {
 } command;
 
 static const command commands[] = {
-    {"play", cmd_play, "play GAME AGENT AGENT... [options]   play games between agents"},
-    {"replay", cmd_replay, "replay LOG [--seat N]                 re-run a match log and print it"},
-    {"serve", cmd_serve, "serve GAME --listen H:P --tokens FILE   play with remote TCP agents"},
-    {"check-bot", cmd_check_bot, "check-bot AGENT [--game G]            is a bot protocol-compliant?"},
-    {"games", cmd_games, "games [--all]                         list games and their settings"},
-    {"bots", cmd_bots, "bots [GAME]                           list built-in bots"},
-#ifdef ARENA_HAVE_TOURNAMENTS
-    {"tournament", cmd_tournament, "tournament FILE | --resume DB | flags  run a tournament"},
-    {"report", cmd_report, "report DB [--format text|json|html]  report on a tournament"},
-    {"sprt", cmd_sprt, "sprt --game G --agent A=SPEC --agent B=SPEC ...  sequential test"},
-    {"elo", cmd_elo, "elo FILE [--prior N] [--anchor NAME]  ratings from a results file"},
-#endif
+    {"play", cmd_play, "play GAME AGENT AGENT... [options]           play games between agents"},
+    {"replay", cmd_replay,
+     "replay LOG [--seat N]                        re-run a match log and print it"},
+    {"serve", cmd_serve,
+     "serve GAME --listen H:P --tokens FILE        play with remote TCP agents"},
+    {"check-bot", cmd_check_bot,
+     "check-bot AGENT [--game G]                   is a bot protocol-compliant?"},
+    {"games", cmd_games,
+     "games [--all]                                list games and their settings"},
+    {"bots", cmd_bots, "bots [GAME]                                  list built-in bots"},
+    {"tournament", cmd_tournament, "tournament FILE | --resume DB | flags        run a tournament"},
+    {"report", cmd_report, "report DB [--format text|json|html]          report on a tournament"},
+    {"sprt", cmd_sprt, "sprt --game G --agent A=SPEC --agent B=SPEC ... sequential test"},
+    {"elo", cmd_elo, "elo FILE [--prior N] [--anchor NAME]         ratings from a results file"},
 };
 #define N_COMMANDS (sizeof commands / sizeof commands[0])
 
@@ -48,7 +43,8 @@ static void usage(FILE *out)
 {
     fprintf(out, "arena %s: a referee for bot competitions\n\nusage: arena COMMAND [ARGS]\n\n",
             ARENA_VERSION);
-    for (size_t i = 0; i < N_COMMANDS; i++) fprintf(out, "  arena %s\n", commands[i].usage);
+    for (size_t i = 0; i < N_COMMANDS; i++)
+        fprintf(out, "  arena %s\n", commands[i].usage);
     fprintf(out, "\n`arena COMMAND --help` describes a command. Protocol and games: docs/.\n");
 }
 
@@ -149,14 +145,8 @@ int main(int argc, char **argv)
         printf("arena %s (protocol 1)\n", ARENA_VERSION);
         return 0;
     }
-    for (size_t i = 0; i < N_COMMANDS; i++) {
-        if (strcmp(c, commands[i].name) != 0) continue;
-        if (!commands[i].run) {
-            fprintf(stderr, "arena: '%s' is not built yet\n", c);
-            return 1;
-        }
-        return commands[i].run(argc - 1, argv + 1);
-    }
+    for (size_t i = 0; i < N_COMMANDS; i++)
+        if (!strcmp(c, commands[i].name)) return commands[i].run(argc - 1, argv + 1);
     fprintf(stderr, "arena: unknown command '%s' (see `arena --help`)\n", c);
     return 2;
 }
