@@ -6,7 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdbool.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "util.h"
@@ -48,6 +50,35 @@ static void child_setup(const agent_limits *lim, int in, int out, int errfd)
     if (lim->fsize_mb > 0) set_limit(RLIMIT_FSIZE, (rlim_t)lim->fsize_mb << 20);
 }
 
+#define SANDBOX_MAX_KEEP 8
+
+/* The private /tmp would hide an agent living under /tmp (and the working
+ * directory, when it is there). Those stay visible, read-only: the working
+ * directory and the directory of every word of the command that names an
+ * existing path under /tmp (the file alone when it sits right in /tmp).
+ * Returns how many paths it put in keep[]. */
+static size_t sandbox_keep(const char *command, char **keep)
+{
+    size_t n = 0;
+    char cwd[4096];
+    if (getcwd(cwd, sizeof cwd) && strncmp(cwd, "/tmp/", 5) == 0) keep[n++] = xstrdup(cwd);
+    char *words = xstrdup(command);
+    for (char *save, *w = strtok_r(words, " \t'\"", &save); w && n < SANDBOX_MAX_KEEP;
+         w = strtok_r(NULL, " \t'\"", &save)) {
+        char real[4096];
+        if (!realpath(w, real) || strncmp(real, "/tmp/", 5) != 0) continue;
+        /* Its directory (sibling modules), but never /tmp as a whole: a file
+         * right in /tmp is kept on its own. */
+        char *slash = strrchr(real, '/');
+        if (slash && slash - real > 4) *slash = 0;
+        bool dup = false;
+        for (size_t i = 0; i < n; i++) dup |= strcmp(keep[i], real) == 0;
+        if (!dup) keep[n++] = xstrdup(real);
+    }
+    free(words);
+    return n;
+}
+
 static int nonblock_cloexec(int fd)
 {
     int fl = fcntl(fd, F_GETFL);
@@ -69,12 +100,20 @@ int spawn_agent(const char *command, bool shell, const agent_limits *lim, bool s
 
     /* bubblewrap: read-only root, private /tmp, no network, own PID
      * namespace; it dies with us. */
-    const char *bw[32];
+    const char *bw[64];
     size_t n = 0;
+    char *keep[SANDBOX_MAX_KEEP] = {0};
     if (sandbox) {
         const char *pre[] = {"bwrap", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
-                             "--tmpfs", "/tmp", "--unshare-all", "--die-with-parent", "--"};
+                             "--tmpfs", "/tmp", "--unshare-all", "--die-with-parent"};
         for (size_t i = 0; i < sizeof pre / sizeof pre[0]; i++) bw[n++] = pre[i];
+        size_t nk = sandbox_keep(command, keep);
+        for (size_t i = 0; i < nk; i++) {
+            bw[n++] = "--ro-bind";
+            bw[n++] = keep[i];
+            bw[n++] = keep[i];
+        }
+        bw[n++] = "--";
     }
     for (size_t i = 0; inner[i]; i++) bw[n++] = inner[i];
     bw[n] = NULL;
@@ -119,6 +158,8 @@ int spawn_agent(const char *command, bool shell, const agent_limits *lim, bool s
     close(pexec[0]);
     free(line);
     if (r == (ssize_t)sizeof child_errno) {
+        for (size_t i = 0; i < SANDBOX_MAX_KEEP; i++) free(keep[i]);
+        waitpid(pid, NULL, 0);
         snprintf(err, errlen, "cannot run '%s': %s", sandbox ? "bwrap" : bw[0],
                  strerror(child_errno));
         close(pin[1]);
@@ -127,6 +168,7 @@ int spawn_agent(const char *command, bool shell, const agent_limits *lim, bool s
         kill(-pid, SIGKILL);
         return -1;
     }
+    for (size_t i = 0; i < SANDBOX_MAX_KEEP; i++) free(keep[i]);
     nonblock_cloexec(pin[1]);
     nonblock_cloexec(pout[0]);
     nonblock_cloexec(perr[0]);

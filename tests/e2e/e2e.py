@@ -194,11 +194,14 @@ def probe_facts(extra_args):
     srv.bind(("127.0.0.1", 0))
     srv.listen(1)
     port = srv.getsockname()[1]
+    marker = tempfile.NamedTemporaryFile(prefix="arena-marker-", dir="/tmp")
+    os.environ["ARENA_PROBE_MARKER"] = marker.name  # not on the command line: see spawn.c
     try:
-        rc, out, err = arena("play", "nim", f"cmd:{BOTS}/probe.py {port}", "builtin:random",
-                             "--json", "--seed", "1", *extra_args)
+        rc, out, err = arena("play", "nim", f"cmd:{BOTS}/probe.py {port}",
+                             "builtin:random", "--json", "--seed", "1", *extra_args)
     finally:
         srv.close()
+        marker.close()
     g = games(out)[0]
     check(rc == 0 and g["reason"] == "normal", f"probe game: {rc} {g} {err}")
     name = g["agents"][0]
@@ -212,6 +215,7 @@ def case_limits_and_process_group():
     check(f["core"] == "0", f"no core dumps: {f}")
     check(f["pgid"] == "1", f"own process group: {f}")
     check(f["net"] == "1", f"without --sandbox the loopback is reachable: {f}")
+    check(f["marker"] == "1", f"without --sandbox /tmp is shared: {f}")
     # A bot that allocates past its address-space limit dies: a crash verdict.
     hog = "cmd:/usr/bin/python3 -c 'x = bytearray(900 << 20)'"
     rc, out, _ = arena("play", "nim", hog, "builtin:random", "--limit-as", "400", "--json")
@@ -222,7 +226,7 @@ def case_limits_and_process_group():
 def case_sandbox_isolates_agent():
     f = probe_facts(["--sandbox"])
     check(f["rofs"] == "1", f"read-only root: {f}")
-    check(f["tmp"] == "0", f"private empty /tmp: {f}")
+    check(f["marker"] == "0", f"private /tmp: the host's /tmp files are hidden: {f}")
     check(f["net"] == "0", f"no network: {f}")
 
 

@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """Reports what the agent's environment allows, through its join name:
   rofs=1     writing under /usr failed (read-only root)
-  tmp=N      files visible in /tmp
+  marker=1   the file named by $ARENA_PROBE_MARKER (made by the test in /tmp)
+             is visible
   net=0      a TCP connect to the port in argv[1] on 127.0.0.1 failed
   as=N       RLIMIT_AS in MiB (-1: unlimited), core=N RLIMIT_CORE
   pgid=1     it runs in its own process group (pgid == pid)
@@ -36,7 +37,7 @@ def can_connect(port):
 soft_as = resource.getrlimit(resource.RLIMIT_AS)[0]
 facts = {
     "rofs": int(not can_write()),
-    "tmp": len(os.listdir("/tmp")),
+    "marker": int(os.path.exists(os.environ["ARENA_PROBE_MARKER"])),
     "net": int(can_connect(int(sys.argv[1]))),
     "as": -1 if soft_as == resource.RLIM_INFINITY else soft_as >> 20,
     "core": resource.getrlimit(resource.RLIMIT_CORE)[0],
