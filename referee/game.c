@@ -1,6 +1,9 @@
 #include "game.h"
 
+#include <stdlib.h>
 #include <string.h>
+
+#include "util.h"
 
 const char *arena_check_choice(const arena_decision *d, const int *choice, int n)
 {
@@ -26,4 +29,29 @@ void arena_rank_by_score(int players, const int64_t *scores, const int64_t *tieb
         }
         ranks[s] = better + 1;
     }
+}
+
+arena_game *arena_game_clone_flat(const arena_game *g)
+{
+    arena_game *c = xmalloc(g->size);
+    memcpy(c, g, g->size);
+    memset(&c->ev, 0, sizeof c->ev);
+    c->ev.disabled = 1;
+    return c;
+}
+
+void arena_game_free_flat(arena_game *g)
+{
+    events_free(&g->ev);
+    free(g);
+}
+
+size_t arena_game_event_count(const arena_game *g)
+{
+    return g->ev.len;
+}
+
+const av *arena_game_event(const arena_game *g, size_t i, int seat)
+{
+    return events_get(&g->ev, i, seat);
 }

@@ -27,6 +27,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "events.h"
 #include "value.h"
 
 #define ARENA_MAX_SEATS 8
@@ -40,9 +41,14 @@ enum {
 
 typedef struct arena_game_vt arena_game_vt;
 
-/* Every game state struct starts with this header. */
+/* Every game state struct starts with this header. `size` is the size of
+ * the whole state struct and `ev` its event list: games whose state is one
+ * flat struct (all of ours) then use the ready-made clone, free and event
+ * functions below instead of writing their own. */
 typedef struct arena_game {
     const arena_game_vt *vt;
+    size_t size;
+    arena_events ev;
 } arena_game;
 
 typedef struct arena_decision {
@@ -116,11 +122,21 @@ static inline bool game_decision(const arena_game *g, arena_decision *d)
 {
     return g->vt->decision(g, d);
 }
-static inline bool game_apply(arena_game *g, const int *c, int n) { return g->vt->apply(g, c, n); }
+static inline bool game_apply(arena_game *g, const int *c, int n)
+{
+    return g->vt->apply(g, c, n);
+}
 static inline void game_free(arena_game *g)
 {
     if (g) g->vt->free(g);
 }
+
+/* Vtable entries for flat game states: clone is one copy (recording no
+ * events), free releases the event list and the struct. */
+arena_game *arena_game_clone_flat(const arena_game *g);
+void arena_game_free_flat(arena_game *g);
+size_t arena_game_event_count(const arena_game *g);
+const av *arena_game_event(const arena_game *g, size_t i, int seat);
 
 /* Generic check of a choice against a decision: count within pick, each index
  * in range, all distinct. Returns NULL when fine, else a static reason. */
@@ -135,7 +151,6 @@ const arena_game_vt *const *arena_games(bool include_hidden);
 /* Ranks from scores with a tie-break key: higher score is better; on equal
  * score, lower tiebreak is better (e.g. fewer turns); equal both -> shared
  * rank. A helper most games use to fill arena_result.ranks. */
-void arena_rank_by_score(int players, const int64_t *scores, const int64_t *tiebreak,
-                         int *ranks);
+void arena_rank_by_score(int players, const int64_t *scores, const int64_t *tiebreak, int *ranks);
 
 #endif

@@ -21,7 +21,6 @@ typedef struct nim {
     int winner; /* -1 while running */
     int64_t secret[ARENA_MAX_SEATS];
     long taken[ARENA_MAX_SEATS];
-    arena_events ev;
 } nim;
 
 extern const arena_game_vt testgame_game;
@@ -67,45 +66,32 @@ static arena_game *nim_create(const arena_setting *set, size_t nset, uint64_t se
     }
     nim *g = xcalloc(1, sizeof *g);
     g->base.vt = &testgame_game;
+    g->base.size = sizeof *g;
     g->players = players;
     g->stones = stones;
     g->initial = stones;
     g->max_take = max_take;
     g->winner = -1;
-    g->ev.disabled = (flags & ARENA_GAME_NO_EVENTS) != 0;
+    g->base.ev.disabled = (flags & ARENA_GAME_NO_EVENTS) != 0;
     arena_rng rng;
     arena_rng_seed(&rng, seed);
     for (int s = 0; s < players; s++) {
         g->secret[s] = (int64_t)arena_rng_below(&rng, 1000000);
-        if (!g->ev.disabled) {
+        if (!g->base.ev.disabled) {
             av *e = av_map();
             av_set_str(e, "type", "secret");
             av_set_int(e, "seat", s);
             av_set_int(e, "secret", g->secret[s]);
-            events_push(&g->ev, EVENTS_SEAT(s), e);
+            events_push(&g->base.ev, EVENTS_SEAT(s), e);
         }
     }
     return &g->base;
 }
 
-static arena_game *nim_clone(const arena_game *gg)
+static long can_take(const nim *g)
 {
-    const nim *g = (const nim *)gg;
-    nim *c = xmalloc(sizeof *c);
-    *c = *g;
-    memset(&c->ev, 0, sizeof c->ev);
-    c->ev.disabled = 1;
-    return &c->base;
+    return g->stones < g->max_take ? g->stones : g->max_take;
 }
-
-static void nim_free(arena_game *gg)
-{
-    nim *g = (nim *)gg;
-    events_free(&g->ev);
-    free(g);
-}
-
-static long can_take(const nim *g) { return g->stones < g->max_take ? g->stones : g->max_take; }
 
 static bool nim_decision(const arena_game *gg, arena_decision *d)
 {
@@ -142,13 +128,13 @@ static bool nim_apply(arena_game *gg, const int *choice, int n)
     g->stones -= n;
     g->taken[s] += n;
     g->turns++;
-    if (!g->ev.disabled) {
+    if (!g->base.ev.disabled) {
         av *e = av_map();
         av_set_str(e, "type", "take");
         av_set_int(e, "seat", s);
         av_set_int(e, "n", n);
         av_set_int(e, "left", g->stones);
-        events_push(&g->ev, EVENTS_ALL, e);
+        events_push(&g->base.ev, EVENTS_ALL, e);
     }
     if (g->stones == 0)
         g->winner = s;
@@ -165,23 +151,18 @@ static av *nim_view(const arena_game *gg, int seat)
     av_set_int(v, "max_take", g->max_take);
     av_set_int(v, "to_move", g->turn_seat);
     av *taken = av_list();
-    for (int s = 0; s < g->players; s++) av_push(taken, av_int(g->taken[s]));
+    for (int s = 0; s < g->players; s++)
+        av_push(taken, av_int(g->taken[s]));
     av_set(v, "taken", taken);
     if (seat >= 0) {
         av_set_int(v, "secret", g->secret[seat]);
     } else {
         av *all = av_list();
-        for (int s = 0; s < g->players; s++) av_push(all, av_int(g->secret[s]));
+        for (int s = 0; s < g->players; s++)
+            av_push(all, av_int(g->secret[s]));
         av_set(v, "secrets", all);
     }
     return v;
-}
-
-static size_t nim_event_count(const arena_game *gg) { return ((const nim *)gg)->ev.len; }
-
-static const av *nim_event(const arena_game *gg, size_t i, int seat)
-{
-    return events_get(&((const nim *)gg)->ev, i, seat);
 }
 
 static av *nim_settings(const arena_game *gg)
@@ -212,15 +193,15 @@ const arena_game_vt testgame_game = {
     .max_players = 4,
     .options = nim_options,
     .create = nim_create,
-    .clone = nim_clone,
-    .free = nim_free,
+    .clone = arena_game_clone_flat,
+    .free = arena_game_free_flat,
     .decision = nim_decision,
     .label = nim_label,
     .prompt = nim_prompt,
     .apply = nim_apply,
     .view = nim_view,
-    .event_count = nim_event_count,
-    .event = nim_event,
+    .event_count = arena_game_event_count,
+    .event = arena_game_event,
     .settings = nim_settings,
     .result = nim_result,
 };

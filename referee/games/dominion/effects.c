@@ -476,13 +476,13 @@ int card_special(dom_game *g, dom_frame *f)
         case 4:
             for (int i = 0; i < g->nans; i++)
                 if (zremove(hand, f->c)) g->supply[f->c]++;
-            if (g->evon) {
+            if (!g->base.ev.disabled) {
                 av *e = av_map();
                 av_set_str(e, "type", "return");
                 av_set_int(e, "seat", p);
                 av_set_str(e, "card", dom_cards[f->c].name);
                 av_set_int(e, "count", g->nans);
-                events_push(&g->ev, EVENTS_ALL, e);
+                events_push(&g->base.ev, EVENTS_ALL, e);
             }
             for (int v; (v = next_victim(g, f)) >= 0;)
                 gain(g, v, f->c, TO_DISCARD);
@@ -653,9 +653,9 @@ void start_of_turn_durations(dom_game *g)
         pl->dur_next[c] = 0;
         const dom_card_info *ci = &dom_cards[c];
         ev_simple(g, EVENTS_ALL, "duration", p, "times", k);
-        if (g->evon) {
+        if (!g->base.ev.disabled) {
             /* name the card in the last event */
-            av *e = (av *)g->ev.items[g->ev.len - 1];
+            av *e = (av *)g->base.ev.items[g->base.ev.len - 1];
             av_set_str(e, "card", ci->name);
         }
         g->actions += ci->d_actions * k;

@@ -127,13 +127,13 @@ static void cleanup(dom_game *g, int ntreasury)
     g->turn++;
     if (game_should_end(g)) {
         g->over = true;
-        if (g->evon) {
+        if (!g->base.ev.disabled) {
             av *e = ev_new("game_end", -1);
             av *sc = av_list();
             for (int s = 0; s < g->np; s++)
                 av_push(sc, av_int(dom_score(g, s)));
             av_set(e, "scores", sc);
-            events_push(&g->ev, EVENTS_ALL, e);
+            events_push(&g->base.ev, EVENTS_ALL, e);
         }
         return;
     }
@@ -159,11 +159,11 @@ static int fr_turn(dom_game *g, dom_frame *f)
             g->bought_victory = false;
             pl->gained_last = 0;
             if (!g->extra_turn) pl->turns++;
-            if (g->evon) {
+            if (!g->base.ev.disabled) {
                 av *e = ev_new("turn", p);
                 av_set_int(e, "turn", pl->turns);
                 av_set_bool(e, "extra", g->extra_turn);
-                events_push(&g->ev, EVENTS_ALL, e);
+                events_push(&g->base.ev, EVENTS_ALL, e);
             }
             start_of_turn_durations(g);
             f->step = TS_ACTION;
@@ -372,11 +372,11 @@ static arena_game *dom_create(const arena_setting *set, size_t nset, uint64_t se
     }
     dom_game *g = xcalloc(1, sizeof *g);
     g->base.vt = &dominion_game;
+    g->base.size = sizeof *g;
     g->np = players;
     g->max_turns = (int)max_turns;
     arena_rng_seed(&g->rng, seed);
-    g->evon = !(flags & ARENA_GAME_NO_EVENTS);
-    g->ev.disabled = !g->evon;
+    g->base.ev.disabled = (flags & ARENA_GAME_NO_EVENTS) != 0;
     if (!dom_parse_kingdom(kingdom, g, err, errlen)) {
         free(g);
         return NULL;
@@ -411,23 +411,6 @@ static arena_game *dom_create(const arena_setting *set, size_t nset, uint64_t se
     g->total_cards += 10 * players;
     run(g);
     return &g->base;
-}
-
-static arena_game *dom_clone(const arena_game *gg)
-{
-    dom_game *c = xmalloc(sizeof *c);
-    memcpy(c, gg, sizeof *c);
-    memset(&c->ev, 0, sizeof c->ev);
-    c->ev.disabled = 1;
-    c->evon = false;
-    return &c->base;
-}
-
-static void dom_free(arena_game *gg)
-{
-    dom_game *g = (dom_game *)gg;
-    events_free(&g->ev);
-    free(g);
 }
 
 static bool dom_get_decision(const arena_game *gg, arena_decision *d)
@@ -472,16 +455,6 @@ static bool dom_apply(arena_game *gg, const int *choice, int n)
     return true;
 }
 
-static size_t dom_event_count(const arena_game *gg)
-{
-    return ((const dom_game *)gg)->ev.len;
-}
-
-static const av *dom_event(const arena_game *gg, size_t i, int seat)
-{
-    return events_get(&((const dom_game *)gg)->ev, i, seat);
-}
-
 static av *dom_settings(const arena_game *gg)
 {
     const dom_game *g = (const dom_game *)gg;
@@ -520,15 +493,15 @@ const arena_game_vt dominion_game = {
     .max_players = 4,
     .options = dom_options,
     .create = dom_create,
-    .clone = dom_clone,
-    .free = dom_free,
+    .clone = arena_game_clone_flat,
+    .free = arena_game_free_flat,
     .decision = dom_get_decision,
     .label = dom_label,
     .prompt = dom_prompt,
     .apply = dom_apply,
     .view = dom_view,
-    .event_count = dom_event_count,
-    .event = dom_event,
+    .event_count = arena_game_event_count,
+    .event = arena_game_event,
     .settings = dom_settings,
     .result = dom_result,
 };

@@ -37,29 +37,29 @@ av *ev_new(const char *type, int p)
 
 void ev_card(dom_game *g, uint32_t vis, const char *type, int p, int card)
 {
-    if (!g->evon) return;
+    if (g->base.ev.disabled) return;
     av *e = ev_new(type, p);
     av_set_str(e, "card", dom_cards[card].name);
-    events_push(&g->ev, vis, e);
+    events_push(&g->base.ev, vis, e);
 }
 
 void ev_cards(dom_game *g, uint32_t vis, const char *type, int p, const uint8_t *cs, int n)
 {
-    if (!g->evon) return;
+    if (g->base.ev.disabled) return;
     av *e = ev_new(type, p);
     av *l = av_list();
     for (int i = 0; i < n; i++)
         av_push(l, av_str(dom_cards[cs[i]].name));
     av_set(e, "cards", l);
-    events_push(&g->ev, vis, e);
+    events_push(&g->base.ev, vis, e);
 }
 
 void ev_simple(dom_game *g, uint32_t vis, const char *type, int p, const char *key, int64_t v)
 {
-    if (!g->evon) return;
+    if (g->base.ev.disabled) return;
     av *e = ev_new(type, p);
     if (key) av_set_int(e, key, v);
-    events_push(&g->ev, vis, e);
+    events_push(&g->base.ev, vis, e);
 }
 
 /* ---- primitives ---- */
@@ -100,7 +100,7 @@ int draw(dom_game *g, int p, int n)
         zpush(&pl->z[Z_HAND], c);
         drawn[got] = (uint8_t)c;
     }
-    if (g->evon && got > 0) {
+    if (!g->base.ev.disabled && got > 0) {
         ev_cards(g, EVENTS_SEAT(p), "draw", p, drawn, got);
         ev_simple(g, EVENTS_ALL & ~EVENTS_SEAT(p), "draw", p, "count", got);
     }
@@ -131,11 +131,11 @@ bool gain(dom_game *g, int p, int card, int dest)
     if (!g->in_supply[card] || g->supply[card] == 0) return false;
     g->supply[card]--;
     place(g, p, card, dest);
-    if (g->evon) {
+    if (!g->base.ev.disabled) {
         av *e = ev_new("gain", p);
         av_set_str(e, "card", dom_cards[card].name);
         av_set_str(e, "to", dest_name(dest));
-        events_push(&g->ev, EVENTS_ALL, e);
+        events_push(&g->base.ev, EVENTS_ALL, e);
     }
     return true;
 }
@@ -144,12 +144,12 @@ void gain_from_trash(dom_game *g, int p, int card)
 {
     g->trash[card]--;
     place(g, p, card, TO_DISCARD);
-    if (g->evon) {
+    if (!g->base.ev.disabled) {
         av *e = ev_new("gain", p);
         av_set_str(e, "card", dom_cards[card].name);
         av_set_str(e, "to", "discard");
         av_set_str(e, "from", "trash");
-        events_push(&g->ev, EVENTS_ALL, e);
+        events_push(&g->base.ev, EVENTS_ALL, e);
     }
 }
 
@@ -175,7 +175,7 @@ void topdeck_from(dom_game *g, int p, int zone, int card, bool public_)
         zpush(&g->p[p].z[Z_DECK], card);
         if (public_)
             ev_card(g, EVENTS_ALL, "topdeck", p, card);
-        else if (g->evon) {
+        else if (!g->base.ev.disabled) {
             ev_card(g, EVENTS_SEAT(p), "topdeck", p, card);
             ev_simple(g, EVENTS_ALL & ~EVENTS_SEAT(p), "topdeck", p, "count", 1);
         }

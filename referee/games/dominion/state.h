@@ -207,8 +207,6 @@ typedef struct dom_game {
     int nans;
 
     arena_rng rng;
-    bool evon;
-    arena_events ev;
 } dom_game;
 
 extern const arena_game_vt dominion_game;

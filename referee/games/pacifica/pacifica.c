@@ -31,6 +31,7 @@ static arena_game *pac_create(const arena_setting *set, size_t nset, uint64_t se
     }
     pacifica *g = xcalloc(1, sizeof *g);
     g->base.vt = &pacifica_game;
+    g->base.size = sizeof *g;
     bool ok = strcmp(cards, "designed") == 0
                   ? pac_parse_cards(pac_designed_cards, "designed", &g->set, err, errlen)
                   : pac_load_cards(cards, &g->set, err, errlen);
@@ -38,7 +39,7 @@ static arena_game *pac_create(const arena_setting *set, size_t nset, uint64_t se
         free(g);
         return NULL;
     }
-    g->ev.disabled = (flags & ARENA_GAME_NO_EVENTS) != 0;
+    g->base.ev.disabled = (flags & ARENA_GAME_NO_EVENTS) != 0;
     arena_rng_seed(&g->rng, seed);
     for (int c = 0; c < PAC_NCARDS; c++) {
         int cat = g->set.c[c].cat;
@@ -60,31 +61,15 @@ static arena_game *pac_create(const arena_setting *set, size_t nset, uint64_t se
     g->first = 0;
     g->seat = 1;
     g->task[g->n_task++] = (pac_task){PT_SETUP_DRAW, 0, 2};
-    if (!g->ev.disabled) {
+    if (!g->base.ev.disabled) {
         av *e = av_map();
         av_set_str(e, "type", "setup");
         av_set_int(e, "first", g->first);
         av_set_str(e, "cards", g->set.name);
-        events_push(&g->ev, EVENTS_ALL, e);
+        events_push(&g->base.ev, EVENTS_ALL, e);
     }
     pac_advance(g);
     return &g->base;
-}
-
-static arena_game *pac_clone(const arena_game *gg)
-{
-    pacifica *c = xmalloc(sizeof *c);
-    memcpy(c, gg, sizeof *c);
-    memset(&c->ev, 0, sizeof c->ev);
-    c->ev.disabled = 1;
-    return &c->base;
-}
-
-static void pac_free(arena_game *gg)
-{
-    pacifica *g = (pacifica *)gg;
-    events_free(&g->ev);
-    free(g);
 }
 
 static const char *kind_of(const pacifica *g)
@@ -268,16 +253,6 @@ static av *pac_view(const arena_game *gg, int seat)
     return v;
 }
 
-static size_t pac_event_count(const arena_game *gg)
-{
-    return ((const pacifica *)gg)->ev.len;
-}
-
-static const av *pac_event(const arena_game *gg, size_t i, int seat)
-{
-    return events_get(&((const pacifica *)gg)->ev, i, seat);
-}
-
 static av *pac_settings(const arena_game *gg)
 {
     const pacifica *g = (const pacifica *)gg;
@@ -312,15 +287,15 @@ const arena_game_vt pacifica_game = {
     .max_players = 2,
     .options = pac_option_docs,
     .create = pac_create,
-    .clone = pac_clone,
-    .free = pac_free,
+    .clone = arena_game_clone_flat,
+    .free = arena_game_free_flat,
     .decision = pac_decision,
     .label = pac_label,
     .prompt = pac_prompt,
     .apply = pac_apply,
     .view = pac_view,
-    .event_count = pac_event_count,
-    .event = pac_event,
+    .event_count = arena_game_event_count,
+    .event = arena_game_event,
     .settings = pac_settings,
     .result = pac_result,
 };

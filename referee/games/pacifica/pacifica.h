@@ -123,7 +123,6 @@ typedef struct pacifica {
     uint8_t n_chosen;
     pac_task task[PAC_TASK_CAP];
     int n_task;
-    arena_events ev;
 } pacifica;
 
 extern const arena_game_vt pacifica_game;

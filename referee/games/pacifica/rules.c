@@ -184,7 +184,7 @@ int pac_idols_owned(const pacifica *g, int seat, int *secured)
 
 static void push_event(pacifica *g, uint32_t vis, av *e)
 {
-    events_push(&g->ev, vis, e);
+    events_push(&g->base.ev, vis, e);
 }
 
 static void end_game(pacifica *g, int winner, const char *reason)
@@ -193,7 +193,7 @@ static void end_game(pacifica *g, int winner, const char *reason)
     g->winner = winner;
     g->end_reason = reason;
     g->n_task = 0;
-    if (g->ev.disabled) return;
+    if (g->base.ev.disabled) return;
     av *e = av_map();
     av_set_str(e, "type", "end");
     av_set_int(e, "winner", winner);
@@ -221,7 +221,7 @@ void pac_check_idols(pacifica *g, int seat, const int *temp)
             int from = g->idol_owner[i];
             g->idol_owner[i] = (int8_t)seat;
             g->idol_level[i] = (uint8_t)pac_idol_next(i, g->idol_level[i]);
-            if (!g->ev.disabled) {
+            if (!g->base.ev.disabled) {
                 av *e = av_map();
                 av_set_str(e, "type", "idol");
                 av_set_str(e, "idol", i == PAC_DIVERSITY ? "Diversity" : pac_cat_names[i]);
@@ -293,7 +293,7 @@ static void discard_card(pacifica *g, int seat, int c)
     memmove(&g->stack[cat][1], &g->stack[cat][0], g->stack_n[cat]);
     g->stack[cat][0] = (uint8_t)c;
     g->stack_n[cat]++;
-    if (g->ev.disabled) return;
+    if (g->base.ev.disabled) return;
     av *e = av_map();
     av_set_str(e, "type", "discard");
     av_set_int(e, "seat", seat);
@@ -307,7 +307,7 @@ static void draw_card(pacifica *g, int seat, int cat, const char *source, bool b
     g->where[c] = PL_HAND;
     g->owner[c] = (uint8_t)seat;
     g->hand[seat][g->hand_n[seat]++] = (uint8_t)c;
-    if (!g->ev.disabled) {
+    if (!g->base.ev.disabled) {
         for (int k = 0; k < 2; k++) {
             av *e = av_map();
             av_set_str(e, "type", "draw");
@@ -329,7 +329,7 @@ static void draw_card(pacifica *g, int seat, int cat, const char *source, bool b
 static void card_event(pacifica *g, const char *type, int seat, int c, const char *k2,
                        const char *v2)
 {
-    if (g->ev.disabled) return;
+    if (g->base.ev.disabled) return;
     av *e = av_map();
     av_set_str(e, "type", type);
     av_set_int(e, "seat", seat);
@@ -377,7 +377,7 @@ static void run_effect(pacifica *g, int src)
 {
     const pac_card *c = &g->set.c[src];
     int seat = g->seat;
-    if (!g->ev.disabled) card_event(g, "effect", seat, src, "effect", pac_effect_names[c->effect]);
+    if (!g->base.ev.disabled) card_event(g, "effect", seat, src, "effect", pac_effect_names[c->effect]);
     switch (c->effect) {
     case PE_SEARCH: push_task(g, PT_SEARCH_STACK, 0, 0); break;
     case PE_MACHINE_TOP:
@@ -442,7 +442,7 @@ static void start_turn(pacifica *g)
     g->turn++;
     g->seat = g->turn == 1 ? g->first : 1 - g->seat;
     g->actions_left = 3;
-    if (!g->ev.disabled) {
+    if (!g->base.ev.disabled) {
         av *e = av_map();
         av_set_str(e, "type", "turn");
         av_set_int(e, "seat", g->seat);

@@ -319,7 +319,7 @@ av *xb_settings(const arena_game *gg)
 
 static av *ev(xb_game *g, const char *type)
 {
-    if (g->ev.disabled) return NULL;
+    if (g->base.ev.disabled) return NULL;
     av *e = av_map();
     av_set_str(e, "type", type);
     return e;
@@ -327,7 +327,7 @@ static av *ev(xb_game *g, const char *type)
 
 static void push_ev(xb_game *g, av *e)
 {
-    events_push(&g->ev, EVENTS_ALL, e);
+    events_push(&g->base.ev, EVENTS_ALL, e);
 }
 
 void xb_ev_setup(xb_game *g)

@@ -73,6 +73,7 @@ static arena_game *xb_create(const arena_setting *set, size_t nset, uint64_t see
         return NULL;
     }
     g->base.vt = &xibalba_game;
+    g->base.size = sizeof *g;
     snprintf(g->cards_name, sizeof g->cards_name, "%s", cards ? cards : "builtin");
     g->players = players;
     g->apocalypse = apocalypse;
@@ -82,27 +83,11 @@ static arena_game *xb_create(const arena_setting *set, size_t nset, uint64_t see
     g->winner = -1;
     g->place_card = -1;
     g->destroy_only = g->destroy_steal = -1;
-    g->ev.disabled = (flags & ARENA_GAME_NO_EVENTS) != 0;
+    g->base.ev.disabled = (flags & ARENA_GAME_NO_EVENTS) != 0;
     arena_rng_seed(&g->rng, seed);
 
     xb_setup(g);
     return &g->base;
-}
-
-static arena_game *xb_clone(const arena_game *gg)
-{
-    xb_game *c = xmalloc(sizeof *c);
-    memcpy(c, gg, sizeof *c);
-    memset(&c->ev, 0, sizeof c->ev);
-    c->ev.disabled = 1;
-    return &c->base;
-}
-
-static void xb_free(arena_game *gg)
-{
-    xb_game *g = (xb_game *)gg;
-    events_free(&g->ev);
-    free(g);
 }
 
 static const char *const step_kinds[] = {
@@ -132,16 +117,6 @@ static bool xb_apply_vt(arena_game *gg, const int *choice, int n)
     return xb_apply((xb_game *)gg, choice, n);
 }
 
-static size_t xb_event_count(const arena_game *gg)
-{
-    return ((const xb_game *)gg)->ev.len;
-}
-
-static const av *xb_event(const arena_game *gg, size_t i, int seat)
-{
-    return events_get(&((const xb_game *)gg)->ev, i, seat);
-}
-
 static void xb_result(const arena_game *gg, arena_result *r)
 {
     const xb_game *g = (const xb_game *)gg;
@@ -161,15 +136,15 @@ const arena_game_vt xibalba_game = {
     .max_players = 4,
     .options = xb_options_doc,
     .create = xb_create,
-    .clone = xb_clone,
-    .free = xb_free,
+    .clone = arena_game_clone_flat,
+    .free = arena_game_free_flat,
     .decision = xb_decision,
     .label = xb_label,
     .prompt = xb_prompt,
     .apply = xb_apply_vt,
     .view = xb_view,
-    .event_count = xb_event_count,
-    .event = xb_event,
+    .event_count = arena_game_event_count,
+    .event = arena_game_event,
     .settings = xb_settings,
     .result = xb_result,
 };

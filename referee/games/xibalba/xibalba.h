@@ -177,7 +177,6 @@ typedef struct xb_game {
     int destroy_only;  /* destroy candidates limited to this seat, or -1 (all opponents) */
     int place_card;    /* card awaiting a slot, or -1 */
     int reorg_left;
-    arena_events ev;
 } xb_game;
 
 extern const arena_game_vt xibalba_game;
