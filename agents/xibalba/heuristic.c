@@ -127,6 +127,24 @@ static int attack_strength_all(const xb_game *g, int soldier)
     return sum;
 }
 
+/* What an opponent's top upgrade card is worth to its owner, i.e. what
+ * destroying it takes away (0: destroying it does not help). Cost is the
+ * proxy; cards that shield the base from raids count extra. */
+static int upgrade_worth(const xb_game *g, int owner, int card)
+{
+    const xb_card_type *t = xb_type(g, card);
+    const xb_player *p = &g->p[owner];
+    switch (t->effect) {
+    case XE_UPGRADE_DISCOUNT:
+        /* dead at the top level, and it blocks the slot: leave it */
+        return p->level >= XB_LEVELS - 1 ? 0 : t->cost;
+    case XE_SMUGGLE: return p->par > 0 ? 0 : t->cost; /* it drains the owner's paragon */
+    case XE_BASE_RES:
+    case XE_GUARD: return t->cost + 3;
+    default: return t->cost;
+    }
+}
+
 static int find_op(const xb_opt *o, int n, int op, int a)
 {
     for (int i = 0; i < n; i++)
@@ -244,9 +262,12 @@ static int h_decide(void *self, const arena_game *gg, const arena_decision *d, i
         return choice[0] = find_op(o, n, block ? OP_BLOCK : OP_NOBLOCK, -1), 1;
     }
     case XS_DESTROY: {
-        int best = 0, bestv = -1;
+        /* the most valuable card; after a hit, "keep" unless one is worth it */
+        int best = find_op(o, n, OP_NO_DESTROY, -1), bestv = best >= 0 ? 0 : -1;
+        if (best < 0) best = 0;
         for (int i = 0; i < n; i++) {
-            int v = xb_type(g, xb_card_at(g, o[i].a, XB_LOC_SLOT0 + o[i].b))->cost;
+            if (o[i].op != OP_DESTROY) continue;
+            int v = upgrade_worth(g, o[i].a, xb_card_at(g, o[i].a, XB_LOC_SLOT0 + o[i].b));
             if (v > bestv) bestv = v, best = i;
         }
         return choice[0] = best, 1;

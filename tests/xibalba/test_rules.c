@@ -559,7 +559,9 @@ static void example_critical_vs_base_with_block(void **st)
     assert_true(after_block <= 4);
     act(g, "attack:base:2");
     act(g, "die:0:atk");
-    /* no soldier left to block: hit at strength 4 vs resistance 4 */
+    /* no soldier left to block: hit at strength 4 vs resistance 4; the
+     * attacker "darf" destroy the upgrade card and does */
+    act(g, "destroy:2:slot1:Farmer");
     assert_int_equal(g->p[2].slot[0].n, 0);
     assert_int_equal(g->p[0].par - after_block, 5 - g->p[2].par);
     done(g);
@@ -607,6 +609,7 @@ static void no_block_lets_the_attack_through(void **st)
     act(g, "attack:base:1");
     act(g, "die:0");
     act(g, "no_block");
+    act(g, "destroy:1:slot1:Farmer");
     assert_int_equal(g->p[1].squad.n, 1);
     assert_int_equal(g->p[1].slot[0].n, 0);
     done(g);
@@ -625,6 +628,7 @@ static void base_attack_below_resistance_fails(void **st)
     act(g, "attack:base:1");
     int four[4] = {0, 1, 2, 3};
     assert_true(VT.apply(&g->base, four, 4)); /* 1+1+1+2 = 5: hits */
+    act(g, "destroy:1:slot1:Palisade");
     assert_int_equal(g->p[1].slot[0].n, 0);
     done(g);
     g = mk(3);
@@ -665,6 +669,100 @@ static void destroy_choice_and_steal_capped(void **st)
         assert_true(g->p[1].par >= 0 && g->p[0].par + g->p[1].par == 1);
         done(g);
     }
+}
+
+/* All option labels of the current decision, space-separated. */
+static void labels(xb_game *g, char *buf, size_t len)
+{
+    arena_decision d;
+    buf[0] = '\0';
+    if (!VT.decision(&g->base, &d)) return;
+    for (int i = 0; i < d.n_options; i++) {
+        char l[128];
+        VT.label(&g->base, i, l, sizeof l);
+        snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", i ? " " : "", l);
+    }
+}
+
+/* Rulebook, attacks from the Ark: after an unblocked hit the attacker "darf"
+ * (may) destroy an upgrade card of the base, and additionally steals
+ * paragon. The attacker decides between the defender's top upgrade cards
+ * and `keep`, even with one candidate; the steal is the same either way.
+ * Without upgrade cards nothing is asked. Sabotage (an event that destroys)
+ * stays mandatory: no `keep`, one candidate goes at once. */
+static void hit_destroy_is_optional_attacker_decides(void **st)
+{
+    (void)st;
+    char buf[512];
+    for (uint64_t seed = 1; seed < 20; seed++) {
+        int stolen[2];
+        for (int destroy = 0; destroy < 2; destroy++) {
+            xb_game *g = mk_set(3, NULL, 0, seed);
+            put_ark(g, 0, "Warlord", 9); /* strength 5, paragon 3 */
+            g->p[1].faction = 2;
+            g->p[1].level = 1;
+            give_slot(g, 1, 0, "Farmer");
+            g->p[1].par = 6;
+            g->p[0].par = 0;
+            int disc = g->discard[XB_CIVILIAN].n;
+            to_action(g, 0, "atk,res1");
+            act(g, "attack:base:1");
+            act(g, "die:0");
+            arena_decision d;
+            assert_true(VT.decision(&g->base, &d));
+            assert_string_equal(d.kind, "destroy");
+            assert_int_equal(d.seat, 0); /* the attacker decides */
+            assert_int_equal(d.pick_min, 1);
+            assert_int_equal(d.pick_max, 1);
+            labels(g, buf, sizeof buf);
+            assert_string_equal(buf, "destroy:1:slot1:Farmer keep");
+            VT.prompt(&g->base, buf, sizeof buf);
+            assert_non_null(strstr(buf, "keep"));
+            assert_int_equal(g->p[1].par, 6); /* the steal comes after the choice */
+            act(g, destroy ? "destroy:1:slot1:Farmer" : "keep");
+            assert_int_equal(g->p[1].slot[0].n, destroy ? 0 : 1);
+            assert_int_equal(g->discard[XB_CIVILIAN].n, disc + destroy);
+            assert_int_equal(g->p[0].par + g->p[1].par, 6);
+            stolen[destroy] = g->p[0].par;
+            assert_string_equal(kind(g), "action");
+            done(g);
+        }
+        assert_int_equal(stolen[0], stolen[1]);
+    }
+    /* two candidates: one option each, plus keep */
+    xb_game *g = mk(3);
+    put_ark(g, 0, "Warlord", 9);
+    g->p[1].faction = 2;
+    g->p[1].level = 1;
+    give_slot(g, 1, 0, "Farmer");
+    give_slot(g, 1, 1, "Workshop");
+    to_action(g, 0, "atk,res1");
+    act(g, "attack:base:1");
+    act(g, "die:0");
+    labels(g, buf, sizeof buf);
+    assert_string_equal(buf, "destroy:1:slot1:Farmer destroy:1:slot2:Workshop keep");
+    act(g, "keep");
+    assert_int_equal(g->p[1].slot[0].n + g->p[1].slot[1].n, 2);
+    done(g);
+    /* no upgrade card: nothing to decide */
+    g = mk(3);
+    put_ark(g, 0, "Warlord", 9);
+    g->p[1].faction = 2;
+    to_action(g, 0, "atk,res1");
+    act(g, "attack:base:1");
+    act(g, "die:0");
+    assert_string_equal(kind(g), "action");
+    done(g);
+    /* Sabotage with one candidate: destroyed at once */
+    g = mk(3);
+    give_slot(g, 2, 0, "Market");
+    set_market(g, XB_EVENT, 0, "Sabotage");
+    to_action(g, 0, "res1");
+    g->p[0].res = 20;
+    act(g, "buy:event:0:Sabotage");
+    assert_string_equal(kind(g), "action");
+    assert_int_equal(g->p[2].slot[0].n, 0);
+    done(g);
 }
 
 static void guard_reduces_steal(void **st)
@@ -827,6 +925,7 @@ static void event_sabotage_barrage_raid(void **st)
     g->p[2].res = 5;
     act(g, "buy:event:0:Sabotage");
     assert_string_equal(kind(g), "destroy");
+    assert_false(has(g, "keep")); /* a card effect, not the "darf" of a hit */
     act(g, "destroy:2:slot1:Market");
     assert_int_equal(g->p[2].slot[0].n, 0);
     act(g, "buy:event:1:Raid");
@@ -1381,6 +1480,7 @@ int main(void)
         cmocka_unit_test(no_block_lets_the_attack_through),
         cmocka_unit_test(base_attack_below_resistance_fails),
         cmocka_unit_test(destroy_choice_and_steal_capped),
+        cmocka_unit_test(hit_destroy_is_optional_attacker_decides),
         cmocka_unit_test(guard_reduces_steal),
         cmocka_unit_test(ark_income_every_turn_end),
         cmocka_unit_test(apocalypse_ark_bonus),

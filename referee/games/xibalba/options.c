@@ -101,7 +101,10 @@ int xb_options(const xb_game *g, xb_opt *o)
         add(o, &n, OP_BLOCK, 0, 0, 0);
         add(o, &n, OP_NOBLOCK, 0, 0, 0);
         break;
-    case XS_DESTROY: n = xb_destroy_candidates(g, o); break;
+    case XS_DESTROY:
+        n = xb_destroy_candidates(g, o);
+        if (g->destroy_may) add(o, &n, OP_NO_DESTROY, 0, 0, 0);
+        break;
     case XS_PLACE:
         for (int k = 0; k < XB_SLOTS; k++)
             if (xb_slot_accepts(g, s, k, g->place_card)) add(o, &n, OP_PLACE, k, 0, 0);

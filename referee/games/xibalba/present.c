@@ -69,6 +69,7 @@ void xb_label_opt(const xb_game *g, const xb_opt *o, char *buf, size_t len)
         snprintf(buf, len, "destroy:%d:slot%d:%s", o->a, o->b + 1,
                  cname(g, xb_card_at(g, o->a, XB_LOC_SLOT0 + o->b)));
         break;
+    case OP_NO_DESTROY: snprintf(buf, len, "keep"); break;
     case OP_PLACE: snprintf(buf, len, "place:slot%d", o->a + 1); break;
     case OP_REORG_DONE: snprintf(buf, len, "done"); break;
     case OP_MOVE: {
@@ -125,7 +126,15 @@ void xb_prompt(const arena_game *gg, char *buf, size_t len)
                  "seat %d attacks your base with strength %d: block with your active soldier?",
                  g->cur, g->atk_strength);
         break;
-    case XS_DESTROY: snprintf(buf, len, "choose an upgrade card to destroy"); break;
+    case XS_DESTROY:
+        if (g->destroy_may)
+            snprintf(buf, len,
+                     "your attack hit seat %d's base: destroy the top card of one of its slots, "
+                     "or keep them all (paragon is stolen either way)",
+                     g->destroy_only);
+        else
+            snprintf(buf, len, "choose an upgrade card to destroy");
+        break;
     case XS_PLACE: snprintf(buf, len, "choose a slot for %s", cname(g, g->place_card)); break;
     case XS_REORG:
         snprintf(buf, len, "reorganize: move a card to the top of a stack, or done (%d moves left)",

@@ -406,14 +406,18 @@ static void destroy_upgrade(xb_game *g, int s, int k)
     xb_ev_destroy(g, s, k, c);
 }
 
-/* After a hit or a sabotage: choose the card (if several), then steal. */
-static void start_destroy(xb_game *g, int only, int steal_from)
+/* After a hit or a sabotage: choose the card, then steal. After a hit the
+ * attacker "darf" (may) destroy one, so the choice is asked even for a single
+ * candidate, with "keep" as an option; Sabotage must destroy, so a single
+ * candidate goes at once. */
+static void start_destroy(xb_game *g, int only, int steal_from, bool may)
 {
     g->destroy_only = only;
     g->destroy_steal = steal_from;
+    g->destroy_may = may;
     xb_opt o[XB_MAX_PLAYERS * XB_SLOTS];
     int n = xb_destroy_candidates(g, o);
-    if (n > 1) {
+    if (n > 1 || (n == 1 && may)) {
         g->step = XS_DESTROY;
         return;
     }
@@ -428,7 +432,7 @@ static void resolve_unblocked(xb_game *g, int d, int strength)
     bool hit = res <= strength;
     xb_ev_base_attack(g, d, strength, res, hit);
     if (hit)
-        start_destroy(g, d, d);
+        start_destroy(g, d, d, true);
     else
         back_to_action(g);
 }
@@ -535,7 +539,7 @@ static void resolve_event(xb_game *g, int card)
         break;
     case XE_EV_PARAGON: gain_par(g, s, t->arg, "event"); break;
     case XE_EV_OMEN: gain_par(g, s, roll_paragon(g, t->arg), "event"); break;
-    case XE_EV_SABOTAGE: start_destroy(g, -1, -1); return;
+    case XE_EV_SABOTAGE: start_destroy(g, -1, -1, false); return;
     case XE_EV_RAID:
         for (int o = 0; o < g->players; o++)
             if (o != s) gain_res(g, o, -t->arg);
@@ -791,7 +795,7 @@ static bool apply_opts(xb_game *g, xb_opt *o, const int *choice, int n)
         return true;
     case XS_DESTROY:
         if (n != 1) return false;
-        destroy_upgrade(g, o[choice[0]].a, o[choice[0]].b);
+        if (o[choice[0]].op == OP_DESTROY) destroy_upgrade(g, o[choice[0]].a, o[choice[0]].b);
         if (g->destroy_steal >= 0) steal(g, g->destroy_steal);
         back_to_action(g);
         return true;

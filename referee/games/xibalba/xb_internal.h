@@ -34,6 +34,7 @@ enum xb_op {
     OP_BLOCK,
     OP_NOBLOCK,
     OP_DESTROY,
+    OP_NO_DESTROY,
     OP_PLACE,
     OP_REORG_DONE,
     OP_MOVE

@@ -142,7 +142,7 @@ enum xb_step {
     XS_ACTION,      /* choose an action */
     XS_ATTACK_DICE, /* choose attack dice for the attack */
     XS_BLOCK,       /* defender: block or not */
-    XS_DESTROY,     /* choose an upgrade card to destroy */
+    XS_DESTROY,     /* choose an upgrade card to destroy (after a hit: or keep) */
     XS_PLACE,       /* choose a slot for a bought card */
     XS_REORG,       /* reorganize moves */
     XS_OVER
@@ -175,6 +175,7 @@ typedef struct xb_game {
     int atk_strength;  /* of the attack awaiting a block */
     int destroy_steal; /* seat to steal paragon from after XS_DESTROY, or -1 */
     int destroy_only;  /* destroy candidates limited to this seat, or -1 (all opponents) */
+    bool destroy_may;  /* XS_DESTROY after a hit: the rulebook's "darf", so "keep" is offered */
     int place_card;    /* card awaiting a slot, or -1 */
     int reorg_left;
 } xb_game;
