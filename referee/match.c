@@ -71,12 +71,16 @@ struct match {
     char error[256];
 };
 
-static void schedule_step(struct match *m) { event_active(m->ev_step, 0, 0); }
+static void schedule_step(struct match *m)
+{
+    event_active(m->ev_step, 0, 0);
+}
 
 static int live_seats(const struct match *m)
 {
     int n = 0;
-    for (int s = 0; s < m->players; s++) n += m->seat[s].forfeit == CAUSE_NONE;
+    for (int s = 0; s < m->players; s++)
+        n += m->seat[s].forfeit == CAUSE_NONE;
     return n;
 }
 
@@ -101,15 +105,14 @@ static void send_msg(struct match *m, int s, const msg *out)
     agent_send(a, out);
 }
 
-static void send_error(struct match *m, int s, uint64_t id, const char *code, const char *text)
+static void send_error(struct match *m, int s, uint64_t id, const char *code, const char *text,
+                       int strikes_left)
 {
-    seat_state *st = &m->seat[s];
     msg e = {.type = MSG_ERROR};
     e.u.error.id = id;
     e.u.error.code = (char *)code;
     e.u.error.message = (char *)text;
-    e.u.error.strikes_left = fault_strikes_left(m->cfg.on_fault, m->cfg.max_strikes, st->strikes);
-    if (st->forfeit != CAUSE_NONE) e.u.error.strikes_left = 0;
+    e.u.error.strikes_left = strikes_left;
     send_msg(m, s, &e);
 }
 
@@ -136,10 +139,10 @@ static bool judge_fault(struct match *m, int s, fault_cause cause, uint64_t id, 
 {
     seat_state *st = &m->seat[s];
     fault_verdict v = fault_judge(m->cfg.on_fault, m->cfg.max_strikes, &st->strikes, cause, false);
-    if (v == VERDICT_FORFEIT) st->forfeit = cause; /* set first: error says 0 strikes left */
-    send_error(m, s, id, fault_cause_name(cause), why);
-    if (v == VERDICT_FORFEIT) {
-        st->forfeit = CAUSE_NONE;
+    bool out = v == VERDICT_FORFEIT;
+    send_error(m, s, id, fault_cause_name(cause), why,
+               out ? 0 : fault_strikes_left(m->cfg.on_fault, m->cfg.max_strikes, st->strikes));
+    if (out) {
         forfeit(m, s, cause, why);
         return false;
     }
@@ -186,8 +189,8 @@ static void ensure_choice_cap(struct match *m, int n)
     }
 }
 
-static void apply_choice(struct match *m, const arena_decision *d, int n, const char *by,
-                         double ms, uint64_t id)
+static void apply_choice(struct match *m, const arena_decision *d, int n, const char *by, double ms,
+                         uint64_t id)
 {
     if (m->log) {
         char lab[256];
@@ -217,15 +220,14 @@ static void play_fallback(struct match *m, const arena_decision *d, uint64_t id)
     apply_choice(m, d, n, "fallback", 0, id);
 }
 
-static void clock_msg(const struct match *m, int s, msg_clock *c, bool with_startup)
+static void hello_clock(const struct match *m, msg_clock *c)
 {
     const clock_config *cc = &m->cfg.clock;
     c->move_ms = cc->move_ms;
-    c->bank_ms = with_startup ? cc->bank_ms : (int64_t)m->seat[s].clock.bank_left;
-    c->game_ms = with_startup ? cc->game_ms : (int64_t)m->seat[s].clock.game_left;
-    c->startup_ms = with_startup ? cc->startup_ms : -1;
-    snprintf(c->mode, sizeof c->mode, "%s",
-             with_startup ? (cc->mode == CLOCK_CPU ? "cpu" : "wall") : "");
+    c->bank_ms = cc->bank_ms;
+    c->game_ms = cc->game_ms;
+    c->startup_ms = cc->startup_ms;
+    snprintf(c->mode, sizeof c->mode, "%s", cc->mode == CLOCK_CPU ? "cpu" : "wall");
 }
 
 static struct timeval tv_ms(double ms)
@@ -478,7 +480,8 @@ static void send_hellos(struct match *m)
 {
     if (m->log) { /* names as the agents joined, now that they have */
         const char *names[ARENA_MAX_SEATS];
-        for (int s = 0; s < m->players; s++) names[s] = agent_name(m->seat[s].agent);
+        for (int s = 0; s < m->players; s++)
+            names[s] = agent_name(m->seat[s].agent);
         matchlog_seats(m->log, names, m->players);
     }
     for (int s = 0; s < m->players; s++) {
@@ -497,11 +500,12 @@ static void send_hellos(struct match *m)
         hm->seat = s;
         hm->players = m->players;
         char *names[ARENA_MAX_SEATS];
-        for (int t = 0; t < m->players; t++) names[t] = (char *)agent_name(m->seat[t].agent);
+        for (int t = 0; t < m->players; t++)
+            names[t] = (char *)agent_name(m->seat[t].agent);
         hm->names = names;
         hm->n_names = (size_t)m->players;
         hm->match = m->match_id;
-        clock_msg(m, s, &hm->clock, true);
+        hello_clock(m, &hm->clock);
         send_msg(m, s, &h);
         av_free(hm->options);
     }
@@ -519,7 +523,6 @@ static void on_step(evutil_socket_t fd, short what, void *arg)
             arena_agent *a = m->seat[s].agent;
             if (m->seat[s].forfeit == CAUSE_NONE && a->alive && !a->joined) return;
         }
-        if (m->state == M_DONE) goto done;
         m->state = M_WAIT_READY;
         send_hellos(m);
         arm_timer(m, (double)m->cfg.clock.startup_ms);
@@ -531,7 +534,6 @@ static void on_step(evutil_socket_t fd, short what, void *arg)
         m->state = M_PLAYING;
     }
     if (m->state == M_PLAYING && m->answered) judge_answer(m);
-done:
     if (m->state == M_DONE) {
         finish(m);
         return;
@@ -667,8 +669,7 @@ static void finish(struct match *m)
 }
 
 int match_start(struct event_base *base, const match_config *cfg, arena_agent *const *agents,
-                int players, uint64_t seed, match_done_fn done, void *ctx, char *err,
-                size_t errlen)
+                int players, uint64_t seed, match_done_fn done, void *ctx, char *err, size_t errlen)
 {
     const arena_game_vt *gvt = cfg->game;
     if (players < gvt->min_players || players > gvt->max_players) {
@@ -699,8 +700,8 @@ int match_start(struct event_base *base, const match_config *cfg, arena_agent *c
         m->settings[i].value = xstrdup(cfg->settings[i].value);
     }
     m->cfg.settings = m->settings;
-    m->match_id = cfg->match_id ? xstrdup(cfg->match_id)
-                                : xasprintf("%s-%016" PRIx64, gvt->name, seed);
+    m->match_id =
+        cfg->match_id ? xstrdup(cfg->match_id) : xasprintf("%s-%016" PRIx64, gvt->name, seed);
     m->cfg.match_id = m->match_id;
     m->cfg.log_path = NULL; /* not kept: only used here */
     m->gvt = gvt;
