@@ -13,7 +13,8 @@ int arena_random_choice(arena_rng *rng, const arena_decision *d, int *choice)
     int n = d->n_options;
     int stack[64];
     int *idx = n <= 64 ? stack : xmalloc((size_t)n * sizeof *idx);
-    for (int i = 0; i < n; i++) idx[i] = i;
+    for (int i = 0; i < n; i++)
+        idx[i] = i;
     for (int i = 0; i < k; i++) {
         int j = i + (int)arena_rng_below(rng, (uint32_t)(n - i));
         int t = idx[i];

@@ -32,8 +32,10 @@ static bool same_name(const char *a, const char *b, size_t blen)
 {
     size_t i = 0, j = 0;
     for (;;) {
-        while (a[i] == '-' || a[i] == '_') i++;
-        while (j < blen && (b[j] == '-' || b[j] == '_')) j++;
+        while (a[i] == '-' || a[i] == '_')
+            i++;
+        while (j < blen && (b[j] == '-' || b[j] == '_'))
+            j++;
         if (!a[i] || j == blen) return !a[i] && j == blen;
         if (a[i] != b[j]) return false;
         i++, j++;

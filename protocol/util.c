@@ -69,7 +69,8 @@ void abuf_reserve(abuf *b, size_t extra)
 {
     if (b->len + extra + 1 <= b->cap) return;
     size_t cap = b->cap ? b->cap : 256;
-    while (cap < b->len + extra + 1) cap *= 2;
+    while (cap < b->len + extra + 1)
+        cap *= 2;
     b->data = xrealloc(b->data, cap);
     b->cap = cap;
 }
@@ -82,8 +83,14 @@ void abuf_add(abuf *b, const void *p, size_t n)
     b->data[b->len] = 0;
 }
 
-void abuf_addc(abuf *b, char c) { abuf_add(b, &c, 1); }
-void abuf_adds(abuf *b, const char *s) { abuf_add(b, s, strlen(s)); }
+void abuf_addc(abuf *b, char c)
+{
+    abuf_add(b, &c, 1);
+}
+void abuf_adds(abuf *b, const char *s)
+{
+    abuf_add(b, s, strlen(s));
+}
 
 void abuf_addf(abuf *b, const char *fmt, ...)
 {

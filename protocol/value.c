@@ -52,7 +52,10 @@ static void av_release(av *v)
     free(v);
 }
 
-av *av_nil(void) { return av_new(AV_NIL); }
+av *av_nil(void)
+{
+    return av_new(AV_NIL);
+}
 
 av *av_bool(bool b)
 {
@@ -85,7 +88,10 @@ av *av_strn(const char *s, size_t n)
     return v;
 }
 
-av *av_str(const char *s) { return av_strn(s, strlen(s)); }
+av *av_str(const char *s)
+{
+    return av_strn(s, strlen(s));
+}
 
 av *av_strf(const char *fmt, ...)
 {
@@ -99,8 +105,14 @@ av *av_strf(const char *fmt, ...)
     return v;
 }
 
-av *av_list(void) { return av_new(AV_LIST); }
-av *av_map(void) { return av_new(AV_MAP); }
+av *av_list(void)
+{
+    return av_new(AV_LIST);
+}
+av *av_map(void)
+{
+    return av_new(AV_MAP);
+}
 
 av *av_push(av *list, av *item)
 {
@@ -140,9 +152,18 @@ av *av_set(av *map, const char *key, av *val)
     return map;
 }
 
-av *av_set_int(av *map, const char *key, int64_t i) { return av_set(map, key, av_int(i)); }
-av *av_set_str(av *map, const char *key, const char *s) { return av_set(map, key, av_str(s)); }
-av *av_set_bool(av *map, const char *key, bool b) { return av_set(map, key, av_bool(b)); }
+av *av_set_int(av *map, const char *key, int64_t i)
+{
+    return av_set(map, key, av_int(i));
+}
+av *av_set_str(av *map, const char *key, const char *s)
+{
+    return av_set(map, key, av_str(s));
+}
+av *av_set_bool(av *map, const char *key, bool b)
+{
+    return av_set(map, key, av_bool(b));
+}
 
 const av *av_get(const av *map, const char *key)
 {
@@ -199,7 +220,8 @@ av *av_copy(const av *v)
     case AV_STR: return av_strn(v->u.str.s, v->u.str.len);
     case AV_LIST: {
         av *l = av_list();
-        for (size_t i = 0; i < v->u.list.len; i++) av_push(l, av_copy(v->u.list.items[i]));
+        for (size_t i = 0; i < v->u.list.len; i++)
+            av_push(l, av_copy(v->u.list.items[i]));
         return l;
     }
     case AV_MAP: {
@@ -244,7 +266,8 @@ void av_free(av *v)
     switch (v->type) {
     case AV_STR: free(v->u.str.s); break;
     case AV_LIST:
-        for (size_t i = 0; i < v->u.list.len; i++) av_free(v->u.list.items[i]);
+        for (size_t i = 0; i < v->u.list.len; i++)
+            av_free(v->u.list.items[i]);
         free(v->u.list.items);
         break;
     case AV_MAP:

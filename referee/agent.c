@@ -93,9 +93,18 @@ const char *agent_name(const arena_agent *a)
     return a->spec;
 }
 
-bool agent_alive(const arena_agent *a) { return a->alive; }
-bool agent_busy(const arena_agent *a) { return a->match != NULL; }
-codec_kind agent_codec(const arena_agent *a) { return a->dec.codec; }
+bool agent_alive(const arena_agent *a)
+{
+    return a->alive;
+}
+bool agent_busy(const arena_agent *a)
+{
+    return a->match != NULL;
+}
+codec_kind agent_codec(const arena_agent *a)
+{
+    return a->dec.codec;
+}
 
 static void stop_io(arena_agent *a)
 {

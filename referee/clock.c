@@ -50,7 +50,10 @@ bool clock_charge(const clock_config *cfg, seat_clock *c, double used)
     return ok;
 }
 
-double clock_wall_cap(const clock_config *cfg) { return 10.0 * (double)cfg->move_ms; }
+double clock_wall_cap(const clock_config *cfg)
+{
+    return 10.0 * (double)cfg->move_ms;
+}
 
 double clock_now_ms(void)
 {

@@ -29,7 +29,8 @@ const av *events_get(const arena_events *e, size_t i, int seat)
 
 void events_free(arena_events *e)
 {
-    for (size_t i = 0; i < e->len; i++) av_free(e->items[i]);
+    for (size_t i = 0; i < e->len; i++)
+        av_free(e->items[i]);
     free(e->items);
     free(e->vis);
     e->items = NULL;

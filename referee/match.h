@@ -52,15 +52,15 @@ typedef struct agent_limits {
 void agent_limits_default(agent_limits *l);
 
 typedef struct agent_config {
-    const char *spec;          /* builtin:NAME, cmd:LINE, tcp:HOST:PORT, or a path */
-    const char *name;          /* display name; NULL: the join name or spec */
-    const char *game;          /* for builtin policy lookup */
-    agent_limits limits;       /* spawned agents only */
-    int64_t startup_ms;        /* spawn/connect -> join */
-    int64_t exit_grace_ms;     /* after bye: wait this long, then SIGKILL group */
-    size_t max_frame;          /* 0: PROTO_MAX_FRAME_DEFAULT */
-    bool sandbox;              /* bubblewrap (spawned agents) */
-    uint64_t seed;             /* builtin policies' randomness */
+    const char *spec;      /* builtin:NAME, cmd:LINE, tcp:HOST:PORT, or a path */
+    const char *name;      /* display name; NULL: the join name or spec */
+    const char *game;      /* for builtin policy lookup */
+    agent_limits limits;   /* spawned agents only */
+    int64_t startup_ms;    /* spawn/connect -> join */
+    int64_t exit_grace_ms; /* after bye: wait this long, then SIGKILL group */
+    size_t max_frame;      /* 0: PROTO_MAX_FRAME_DEFAULT */
+    bool sandbox;          /* bubblewrap (spawned agents) */
+    uint64_t seed;         /* builtin policies' randomness */
 } agent_config;
 
 typedef struct arena_agent arena_agent;
@@ -68,8 +68,7 @@ typedef struct arena_agent arena_agent;
 /* Creates (spawns/dials/instantiates) an agent; the join handshake runs in
  * the background and a match waits for it. NULL + err on immediate failure
  * (unknown builtin, unparsable spec, exec impossible). */
-arena_agent *agent_new(struct event_base *base, const agent_config *cfg, char *err,
-                       size_t errlen);
+arena_agent *agent_new(struct event_base *base, const agent_config *cfg, char *err, size_t errlen);
 /* The name the agent joined with (or the configured/display name). */
 const char *agent_name(const arena_agent *a);
 /* False once the agent crashed, broke the protocol or was closed: make a
@@ -98,9 +97,9 @@ typedef struct agent_report {
     size_t stderr_bytes; /* everything it wrote to stderr */
     size_t stderr_lines;
     char stderr_first[160]; /* its first stderr line */
-    bool closed;         /* agent_close finished */
-    bool exited_itself;  /* it exited within exit_grace_ms after bye */
-    double exit_ms;      /* bye -> exit, when it exited itself */
+    bool closed;            /* agent_close finished */
+    bool exited_itself;     /* it exited within exit_grace_ms after bye */
+    double exit_ms;         /* bye -> exit, when it exited itself */
 } agent_report;
 void agent_set_report(arena_agent *a, agent_report *r);
 

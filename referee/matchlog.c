@@ -56,7 +56,8 @@ void matchlog_header(matchlog *l, const char *match_id, const char *game, uint64
     av_set_int(m, "seed", (int64_t)seed);
     av_set_int(m, "players", players);
     av *n = av_list();
-    for (int s = 0; s < players; s++) av_push(n, av_str(names[s]));
+    for (int s = 0; s < players; s++)
+        av_push(n, av_str(names[s]));
     av_set(m, "agents", n);
     av *set = av_list();
     for (size_t i = 0; i < n_settings; i++) {
@@ -83,7 +84,8 @@ void matchlog_seats(matchlog *l, const char *const *names, int players)
 {
     av *m = line(l, "seats", -1);
     av *n = av_list();
-    for (int s = 0; s < players; s++) av_push(n, av_str(names[s]));
+    for (int s = 0; s < players; s++)
+        av_push(n, av_str(names[s]));
     av_set(m, "agents", n);
     emit(l, m);
 }
@@ -138,8 +140,7 @@ void matchlog_stderr(matchlog *l, int seat, const char *text, size_t len)
 av *outcome_to_av(const match_outcome *o)
 {
     av *m = av_map();
-    av *ranks = av_list(), *scores = av_list(), *ff = av_list(), *dec = av_list(),
-       *tm = av_list();
+    av *ranks = av_list(), *scores = av_list(), *ff = av_list(), *dec = av_list(), *tm = av_list();
     for (int s = 0; s < o->players; s++) {
         av_push(ranks, av_int(o->ranks[s]));
         av_push(scores, av_int(o->scores[s]));
@@ -167,7 +168,8 @@ void matchlog_result(matchlog *l, const match_outcome *o)
 {
     av *m = line(l, "result", -1);
     av *r = outcome_to_av(o);
-    for (size_t i = 0; i < r->u.map.len; i++) av_set(m, r->u.map.keys[i], av_copy(r->u.map.vals[i]));
+    for (size_t i = 0; i < r->u.map.len; i++)
+        av_set(m, r->u.map.keys[i], av_copy(r->u.map.vals[i]));
     av_free(r);
     emit(l, m);
 }

@@ -8,8 +8,7 @@ extern const arena_game_vt pacifica_game;
 extern const arena_game_vt xibalba_game;
 extern const arena_game_vt testgame_game; /* tests/testgame: hidden from `arena games` */
 
-static const arena_game_vt *const visible[] = {&dominion_game, &pacifica_game, &xibalba_game,
-                                               NULL};
+static const arena_game_vt *const visible[] = {&dominion_game, &pacifica_game, &xibalba_game, NULL};
 static const arena_game_vt *const everything[] = {&dominion_game, &pacifica_game, &xibalba_game,
                                                   &testgame_game, NULL};
 

@@ -20,10 +20,14 @@ static inline uint64_t arena_splitmix64(uint64_t *x)
 
 static inline void arena_rng_seed(arena_rng *r, uint64_t seed)
 {
-    for (int i = 0; i < 4; i++) r->s[i] = arena_splitmix64(&seed);
+    for (int i = 0; i < 4; i++)
+        r->s[i] = arena_splitmix64(&seed);
 }
 
-static inline uint64_t arena_rng_rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+static inline uint64_t arena_rng_rotl(uint64_t x, int k)
+{
+    return (x << k) | (x >> (64 - k));
+}
 
 static inline uint64_t arena_rng_next(arena_rng *r)
 {

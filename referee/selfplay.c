@@ -22,7 +22,8 @@ int arena_selfplay(const arena_game_vt *game, const char *const *policies,
         snprintf(err, errlen, "bad player count %d", players);
         return -1;
     }
-    arena_game *g = game->create(o->settings, o->n_settings, o->seed, players, o->flags, err, errlen);
+    arena_game *g =
+        game->create(o->settings, o->n_settings, o->seed, players, o->flags, err, errlen);
     if (!g) return -1;
     for (int s = 0; s < players; s++) {
         const char *arg = NULL;

@@ -10,8 +10,8 @@ typedef struct arena_selfplay_opts {
     size_t n_settings;
     uint64_t seed;
     int players;
-    unsigned flags;          /* ARENA_GAME_* for create() */
-    long max_decisions;      /* 0 = no limit; exceeded -> error */
+    unsigned flags;     /* ARENA_GAME_* for create() */
+    long max_decisions; /* 0 = no limit; exceeded -> error */
     /* Called after create and after every applied choice (fuzz invariants).
      * Return false to stop with an error; write the reason into err. */
     bool (*check)(const arena_game *g, void *ctx, char *err, size_t errlen);

@@ -20,7 +20,7 @@
 void agent_limits_default(agent_limits *l)
 {
     l->as_mb = ARENA_DEFAULT_LIMIT_AS_MB;
-    l->cpu_s = 7200;  /* per process lifetime; the clock bounds each move */
+    l->cpu_s = 7200; /* per process lifetime; the clock bounds each move */
     l->nproc = 512;
     l->fsize_mb = 64;
 }
@@ -72,7 +72,8 @@ static size_t sandbox_keep(const char *command, char **keep)
         char *slash = strrchr(real, '/');
         if (slash && slash - real > 4) *slash = 0;
         bool dup = false;
-        for (size_t i = 0; i < n; i++) dup |= strcmp(keep[i], real) == 0;
+        for (size_t i = 0; i < n; i++)
+            dup |= strcmp(keep[i], real) == 0;
         if (!dup) keep[n++] = xstrdup(real);
     }
     free(words);
@@ -104,9 +105,11 @@ int spawn_agent(const char *command, bool shell, const agent_limits *lim, bool s
     size_t n = 0;
     char *keep[SANDBOX_MAX_KEEP] = {0};
     if (sandbox) {
-        const char *pre[] = {"bwrap", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
-                             "--tmpfs", "/tmp", "--unshare-all", "--die-with-parent"};
-        for (size_t i = 0; i < sizeof pre / sizeof pre[0]; i++) bw[n++] = pre[i];
+        const char *pre[] = {"bwrap",         "--ro-bind",        "/",     "/",       "--dev",
+                             "/dev",          "--proc",           "/proc", "--tmpfs", "/tmp",
+                             "--unshare-all", "--die-with-parent"};
+        for (size_t i = 0; i < sizeof pre / sizeof pre[0]; i++)
+            bw[n++] = pre[i];
         size_t nk = sandbox_keep(command, keep);
         for (size_t i = 0; i < nk; i++) {
             bw[n++] = "--ro-bind";
@@ -115,7 +118,8 @@ int spawn_agent(const char *command, bool shell, const agent_limits *lim, bool s
         }
         bw[n++] = "--";
     }
-    for (size_t i = 0; inner[i]; i++) bw[n++] = inner[i];
+    for (size_t i = 0; inner[i]; i++)
+        bw[n++] = inner[i];
     bw[n] = NULL;
 
     int pin[2], pout[2], perr[2], pexec[2];
@@ -158,7 +162,8 @@ int spawn_agent(const char *command, bool shell, const agent_limits *lim, bool s
     close(pexec[0]);
     free(line);
     if (r == (ssize_t)sizeof child_errno) {
-        for (size_t i = 0; i < SANDBOX_MAX_KEEP; i++) free(keep[i]);
+        for (size_t i = 0; i < SANDBOX_MAX_KEEP; i++)
+            free(keep[i]);
         waitpid(pid, NULL, 0);
         snprintf(err, errlen, "cannot run '%s': %s", sandbox ? "bwrap" : bw[0],
                  strerror(child_errno));
@@ -168,7 +173,8 @@ int spawn_agent(const char *command, bool shell, const agent_limits *lim, bool s
         kill(-pid, SIGKILL);
         return -1;
     }
-    for (size_t i = 0; i < SANDBOX_MAX_KEEP; i++) free(keep[i]);
+    for (size_t i = 0; i < SANDBOX_MAX_KEEP; i++)
+        free(keep[i]);
     nonblock_cloexec(pin[1]);
     nonblock_cloexec(pout[0]);
     nonblock_cloexec(perr[0]);

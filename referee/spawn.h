@@ -11,8 +11,8 @@
 #include "match.h"
 
 typedef struct spawned {
-    pid_t pid;  /* also the process group id */
-    int to_fd;  /* the child's stdin */
+    pid_t pid;   /* also the process group id */
+    int to_fd;   /* the child's stdin */
     int from_fd; /* the child's stdout */
     int err_fd;  /* the child's stderr */
 } spawned;

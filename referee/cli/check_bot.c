@@ -79,8 +79,7 @@ static void scan_log(const char *path, findings *f)
             if (!cause) cause = "";
             if (!msg) msg = "";
             if (!strcmp(cause, "illegal")) {
-                if (!f->illegal++)
-                    snprintf(f->first_illegal, sizeof f->first_illegal, "%s", msg);
+                if (!f->illegal++) snprintf(f->first_illegal, sizeof f->first_illegal, "%s", msg);
             } else if (!strcmp(cause, "timeout")) {
                 f->timeouts++;
             } else if (!strcmp(cause, "protocol")) {
@@ -98,19 +97,20 @@ static void scan_log(const char *path, findings *f)
 
 static int check_help(void)
 {
-    printf("usage: arena check-bot AGENT [--game G] [--games N] [options]\n"
-           "\n"
-           "Plays a short series (default 3 games) of AGENT against builtin:random and\n"
-           "reports in plain words what is wrong: a late `join`, wrong decision ids,\n"
-           "illegal choices, slow answers (with the measured times), stderr noise, and\n"
-           "whether it exits by itself after `bye`. More than 1 MiB of stderr fails.\n"
-           "Faults are played through with the fallback policy so that every one of\n"
-           "them is counted. Logs go to a temporary directory, named at the end.\n"
-           "\n"
-           "  --game G      the game to check on [nim: a tiny test game any bot that follows\n"
-           "                the protocol generically can play]\n"
-           "  --games N     games to play [3]\n"
-           "  --keep-logs   say where the logs are and keep them (default: removed if compliant)\n");
+    printf(
+        "usage: arena check-bot AGENT [--game G] [--games N] [options]\n"
+        "\n"
+        "Plays a short series (default 3 games) of AGENT against builtin:random and\n"
+        "reports in plain words what is wrong: a late `join`, wrong decision ids,\n"
+        "illegal choices, slow answers (with the measured times), stderr noise, and\n"
+        "whether it exits by itself after `bye`. More than 1 MiB of stderr fails.\n"
+        "Faults are played through with the fallback policy so that every one of\n"
+        "them is counted. Logs go to a temporary directory, named at the end.\n"
+        "\n"
+        "  --game G      the game to check on [nim: a tiny test game any bot that follows\n"
+        "                the protocol generically can play]\n"
+        "  --games N     games to play [3]\n"
+        "  --keep-logs   say where the logs are and keep them (default: removed if compliant)\n");
     run_options_help(stdout);
     printf("\nExit status: 0 when the bot is compliant, 1 when it is not, 2 on bad arguments.\n");
     return 0;
@@ -208,8 +208,8 @@ int cmd_check_bot(int argc, char **argv)
 
     findings f;
     memset(&f, 0, sizeof f);
-    printf("check-bot: %s on %s, %d game%s against builtin:random (move %lld ms, %s clock)\n",
-           spec, r.game->name, r.games, r.games == 1 ? "" : "s", (long long)r.opts.clock.move_ms,
+    printf("check-bot: %s on %s, %d game%s against builtin:random (move %lld ms, %s clock)\n", spec,
+           r.game->name, r.games, r.games == 1 ? "" : "s", (long long)r.opts.clock.move_ms,
            r.opts.clock.mode == CLOCK_CPU ? "cpu" : "wall");
     for (int g = 0; g < r.games; g++) {
         char path[600];

@@ -17,7 +17,6 @@
 #include "runopts.h"
 #include "util.h"
 
-
 static void play_next(play_run *r);
 
 static void on_closed(void *ctx)
@@ -61,7 +60,8 @@ static void print_outcome(play_run *r, const match_outcome *o, uint64_t seed)
         av_set(m, "options", g ? r->game->settings(g) : av_nil());
         game_free(g);
         av *names = av_list();
-        for (int s = 0; s < o->players; s++) av_push(names, av_str(agent_name(r->agents[r->seat_of[s]])));
+        for (int s = 0; s < o->players; s++)
+            av_push(names, av_str(agent_name(r->agents[r->seat_of[s]])));
         av_set(m, "agents", names);
         av *res = outcome_to_av(o);
         for (size_t i = 0; i < res->u.map.len; i++)
@@ -143,7 +143,8 @@ static void play_next(play_run *r)
     snprintf(id, sizeof id, "%s-%" PRIu64, r->game->name, seed);
     mc.match_id = id;
     if (r->log_arg) {
-        r->log_path = r->log_is_dir ? xasprintf("%s/%s.jsonl", r->log_arg, id) : xstrdup(r->log_arg);
+        r->log_path =
+            r->log_is_dir ? xasprintf("%s/%s.jsonl", r->log_arg, id) : xstrdup(r->log_arg);
         mc.log_path = r->log_path;
     }
     if (match_start(r->base, &mc, seats, r->n_agents, seed, on_done, r, err, sizeof err) != 0) {
@@ -157,13 +158,12 @@ static void play_next(play_run *r)
 
 void play_flags_help(FILE *out)
 {
-    fprintf(out,
-            "  --seed N                     seed of game 1; game i uses N+i-1 [random]\n"
-            "  --games N                    games to play [1]\n"
-            "  --log FILE|DIR               write match logs (a DIR gets one file per game;\n"
-            "                               with --games > 1 the path is always a DIR)\n"
-            "  --json                       one JSON object per game on stdout\n"
-            "  --events                     also send `event` messages between decisions\n");
+    fprintf(out, "  --seed N                     seed of game 1; game i uses N+i-1 [random]\n"
+                 "  --games N                    games to play [1]\n"
+                 "  --log FILE|DIR               write match logs (a DIR gets one file per game;\n"
+                 "                               with --games > 1 the path is always a DIR)\n"
+                 "  --json                       one JSON object per game on stdout\n"
+                 "  --events                     also send `event` messages between decisions\n");
     run_options_help(out);
 }
 
@@ -264,8 +264,8 @@ int play_prepare(play_run *r)
     if (!r->have_seed) r->seed = fresh_seed();
     /* Settings are checked before any agent is started. */
     char err[2048];
-    arena_game *probe = r->game->create(r->opts.settings, r->opts.n_settings, r->seed,
-                                        r->n_agents, ARENA_GAME_NO_EVENTS, err, sizeof err);
+    arena_game *probe = r->game->create(r->opts.settings, r->opts.n_settings, r->seed, r->n_agents,
+                                        ARENA_GAME_NO_EVENTS, err, sizeof err);
     if (!probe) {
         fprintf(stderr, "arena: %s\n", err);
         return 2;

@@ -14,8 +14,8 @@ typedef struct play_run {
     const arena_game_vt *game;
     run_options opts;
     int n_agents;
-    char *specs[ARENA_MAX_SEATS];        /* how to (re)start agent i */
-    bool fixed[ARENA_MAX_SEATS];         /* remote: cannot be restarted */
+    char *specs[ARENA_MAX_SEATS]; /* how to (re)start agent i */
+    bool fixed[ARENA_MAX_SEATS];  /* remote: cannot be restarted */
     arena_agent *agents[ARENA_MAX_SEATS];
     int games, played, aborted;
     uint64_t seed;

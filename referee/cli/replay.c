@@ -40,7 +40,8 @@ static void print_names(replay *r)
 {
     if (r->named || r->quiet) return;
     r->named = true;
-    for (int k = 0; k < r->players; k++) printf("  seat %d: %s\n", k, r->names[k]);
+    for (int k = 0; k < r->players; k++)
+        printf("  seat %d: %s\n", k, r->names[k]);
 }
 
 static int fail(const char *path, long line, const char *what)
@@ -77,8 +78,8 @@ int cmd_replay(int argc, char **argv)
             r.quiet = true;
         } else if (!strcmp(argv[i], "--seat")) {
             char *end;
-            if (i + 1 >= argc || (r.seat = (int)strtol(argv[++i], &end, 10), *end) ||
-                r.seat < 0 || r.seat >= ARENA_MAX_SEATS) {
+            if (i + 1 >= argc || (r.seat = (int)strtol(argv[++i], &end, 10), *end) || r.seat < 0 ||
+                r.seat >= ARENA_MAX_SEATS) {
                 fprintf(stderr, "arena: --seat wants a seat number\n");
                 return 2;
             }
@@ -156,7 +157,8 @@ int cmd_replay(int argc, char **argv)
                 rc = fail(path, lineno, err);
                 break;
             }
-            if (!r.quiet) printf("%s, seed %" PRId64 ", %d players\n", r.gvt->name, seed, r.players);
+            if (!r.quiet)
+                printf("%s, seed %" PRId64 ", %d players\n", r.gvt->name, seed, r.players);
             print_events(&r);
         } else if (!strcmp(type, "seats")) {
             const av *names = av_get(e, "agents");
@@ -183,7 +185,8 @@ int cmd_replay(int argc, char **argv)
             }
             if (d.seat != seat || strcmp(d.kind, kind) != 0) {
                 snprintf(err, sizeof err,
-                         "does not reproduce: log has seat %" PRId64 " '%s', game asks seat %d '%s'",
+                         "does not reproduce: log has seat %" PRId64
+                         " '%s', game asks seat %d '%s'",
                          seat, kind, d.seat, d.kind);
                 av_free(e);
                 rc = fail(path, lineno, err);

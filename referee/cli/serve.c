@@ -191,7 +191,8 @@ static int listen_on(serve *sv, const char *hostport)
         return 2;
     }
     *colon = 0;
-    struct addrinfo hints = {.ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM,
+    struct addrinfo hints = {.ai_family = AF_UNSPEC,
+                             .ai_socktype = SOCK_STREAM,
                              .ai_flags = AI_PASSIVE},
                     *res;
     int rc = getaddrinfo(host, colon + 1, &hints, &res);
@@ -258,7 +259,8 @@ int cmd_serve(int argc, char **argv)
         }
     }
     if (!game_name || !listen_arg || !tokens) {
-        fprintf(stderr, "arena: serve needs GAME, --listen and --tokens (see `arena serve --help`)\n");
+        fprintf(stderr,
+                "arena: serve needs GAME, --listen and --tokens (see `arena serve --help`)\n");
         return 2;
     }
     sv.run.game = arena_find_game(game_name);
@@ -272,8 +274,10 @@ int cmd_serve(int argc, char **argv)
         fprintf(stderr, "arena: too many seats\n");
         return 2;
     }
-    for (int i = 0; i < sv.n_remote; i++) sv.run.specs[i] = sv.name[i];
-    for (int i = 0; i < n_local; i++) sv.run.specs[sv.n_remote + i] = local[i];
+    for (int i = 0; i < sv.n_remote; i++)
+        sv.run.specs[i] = sv.name[i];
+    for (int i = 0; i < n_local; i++)
+        sv.run.specs[sv.n_remote + i] = local[i];
     sv.run.n_agents = sv.n_remote + n_local;
     rc = play_prepare(&sv.run);
     if (rc) return rc;

@@ -37,7 +37,10 @@ static void on_done(const match_outcome *o, void *ctx)
     r->order = ++finished;
 }
 
-static void on_closed(void *ctx) { (void)ctx; }
+static void on_closed(void *ctx)
+{
+    (void)ctx;
+}
 
 static arena_agent *agent(struct event_base *b, const char *spec, int64_t startup)
 {
@@ -62,8 +65,7 @@ static void test_hostile_match_does_not_stall_a_normal_one(void **st)
     arena_agent *rnd = agent(b, "builtin:random", 1500);
     arena_agent *p1 = agent(b, spec, 5000), *p2 = agent(b, spec2, 5000);
 
-    match_config mc = {.game = arena_find_game("nim"), .on_fault = FAULT_FORFEIT,
-                       .max_strikes = 3};
+    match_config mc = {.game = arena_find_game("nim"), .on_fault = FAULT_FORFEIT, .max_strikes = 3};
     clock_config_default(&mc.clock);
     mc.clock.startup_ms = 1500;
     arena_setting longer[] = {{"stones", "300"}};
@@ -76,7 +78,8 @@ static void test_hostile_match_does_not_stall_a_normal_one(void **st)
     arena_agent *sa[] = {silent, rnd}, *sb[] = {p1, p2};
     assert_int_equal(match_start(b, &mc, sa, 2, 1, on_done, &ra, err, sizeof err), 0);
     assert_int_equal(match_start(b, &mc_b, sb, 2, 2, on_done, &rb, err, sizeof err), 0);
-    while (finished < 2) event_base_loop(b, EVLOOP_ONCE);
+    while (finished < 2)
+        event_base_loop(b, EVLOOP_ONCE);
 
     assert_string_equal(rb.o.reason, "normal");
     assert_true(rb.o.decisions[0] + rb.o.decisions[1] >= 100); /* 300 stones, <= 3 a move */
@@ -89,15 +92,16 @@ static void test_hostile_match_does_not_stall_a_normal_one(void **st)
     assert_true(ra.at - t0 >= 1400);
 
     arena_agent *all[] = {silent, rnd, p1, p2};
-    for (int i = 0; i < 4; i++) agent_close(all[i], on_closed, NULL);
+    for (int i = 0; i < 4; i++)
+        agent_close(all[i], on_closed, NULL);
     event_base_dispatch(b);
     event_base_free(b);
 }
 
 typedef struct fault_case {
     const char *fault;
-    const char *reason;  /* expected reason of the hostile's match */
-    fault_cause cause;   /* expected forfeit cause of seat 0, or CAUSE_NONE */
+    const char *reason; /* expected reason of the hostile's match */
+    fault_cause cause;  /* expected forfeit cause of seat 0, or CAUSE_NONE */
 } fault_case;
 
 static const fault_case cases[] = {
@@ -126,8 +130,7 @@ static void test_each_hostile_fault_beside_a_normal_match(void **st)
     snprintf(s2, sizeof s2, "cmd:%s 2", json_bot);
     arena_agent *h = agent(b, hspec, 1000), *rnd = agent(b, "builtin:random", 1000);
     arena_agent *p1 = agent(b, s1, 5000), *p2 = agent(b, s2, 5000);
-    match_config mc = {.game = arena_find_game("nim"), .on_fault = FAULT_FORFEIT,
-                       .max_strikes = 3};
+    match_config mc = {.game = arena_find_game("nim"), .on_fault = FAULT_FORFEIT, .max_strikes = 3};
     clock_config_default(&mc.clock);
     mc.clock.move_ms = 300;
     mc.clock.bank_ms = 300;
@@ -142,7 +145,8 @@ static void test_each_hostile_fault_beside_a_normal_match(void **st)
     arena_agent *sa[] = {h, rnd}, *sb[] = {p1, p2};
     assert_int_equal(match_start(b, &mc, sa, 2, 5, on_done, &ra, err, sizeof err), 0);
     assert_int_equal(match_start(b, &mc_b, sb, 2, 6, on_done, &rb, err, sizeof err), 0);
-    while (finished < 2) event_base_loop(b, EVLOOP_ONCE);
+    while (finished < 2)
+        event_base_loop(b, EVLOOP_ONCE);
 
     assert_string_equal(rb.o.reason, "normal");
     assert_true(rb.o.decisions[0] + rb.o.decisions[1] >= 100);
@@ -155,7 +159,8 @@ static void test_each_hostile_fault_beside_a_normal_match(void **st)
     closed_count = 0;
     double t0 = clock_now_ms();
     arena_agent *all[] = {h, rnd, p1, p2};
-    for (int i = 0; i < 4; i++) agent_close(all[i], count_closed, NULL);
+    for (int i = 0; i < 4; i++)
+        agent_close(all[i], count_closed, NULL);
     event_base_dispatch(b);
     assert_int_equal(closed_count, 4);
     assert_true(clock_now_ms() - t0 < 3000);
@@ -174,8 +179,15 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_hostile_match_does_not_stall_a_normal_one),
 #define FAULT_TEST(i)                                                                              \
     cmocka_unit_test_prestate(test_each_hostile_fault_beside_a_normal_match, (void *)&cases[i])
-        FAULT_TEST(0), FAULT_TEST(1), FAULT_TEST(2), FAULT_TEST(3), FAULT_TEST(4),
-        FAULT_TEST(5), FAULT_TEST(6), FAULT_TEST(7), FAULT_TEST(8),
+        FAULT_TEST(0),
+        FAULT_TEST(1),
+        FAULT_TEST(2),
+        FAULT_TEST(3),
+        FAULT_TEST(4),
+        FAULT_TEST(5),
+        FAULT_TEST(6),
+        FAULT_TEST(7),
+        FAULT_TEST(8),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -38,11 +38,14 @@ static void test_random_choice_is_legal_and_uniform(void **st)
         int n = arena_random_choice(&r, &d, c);
         assert_null(arena_check_choice(&d, c, n));
         counts[n]++;
-        for (int k = 0; k < n; k++) hits[c[k]]++;
+        for (int k = 0; k < n; k++)
+            hits[c[k]]++;
     }
-    for (int k = 0; k < 3; k++) assert_in_range(counts[k], N / 3 - 600, N / 3 + 600);
+    for (int k = 0; k < 3; k++)
+        assert_in_range(counts[k], N / 3 - 600, N / 3 + 600);
     /* Each index appears with probability E[count]/5 = 1/5 per draw. */
-    for (int k = 0; k < 5; k++) assert_in_range(hits[k], N / 5 - 500, N / 5 + 500);
+    for (int k = 0; k < 5; k++)
+        assert_in_range(hits[k], N / 5 - 500, N / 5 + 500);
 }
 
 static void test_rank_by_score_ties_and_tiebreak(void **st)
@@ -96,7 +99,8 @@ static void test_selfplay_nim_terminates_with_one_winner(void **st)
         assert_int_equal(arena_selfplay(nim, bots, &o, &stats, err, sizeof err), 0);
         assert_true(stats.result.over);
         int firsts = 0;
-        for (int p = 0; p < 3; p++) firsts += stats.result.ranks[p] == 1;
+        for (int p = 0; p < 3; p++)
+            firsts += stats.result.ranks[p] == 1;
         assert_int_equal(firsts, 1);
         assert_true(stats.decisions >= 14); /* at most 3 a turn from 40 */
     }
@@ -141,7 +145,8 @@ static void test_runopts_parses_shared_flags(void **st)
          a9[] = "--sandbox";
     char *argv[] = {a0, a1, a2, a3, a4, a5, a6, a7, a8, a9};
     int argc = 10;
-    for (int i = 1; i < argc; i++) assert_int_equal(run_options_parse(&o, argc, argv, &i), 1);
+    for (int i = 1; i < argc; i++)
+        assert_int_equal(run_options_parse(&o, argc, argv, &i), 1);
     assert_int_equal(o.clock.move_ms, 50);
     assert_int_equal(o.clock.mode, CLOCK_CPU);
     assert_int_equal(o.n_settings, 1);

@@ -377,7 +377,8 @@ static void run_effect(pacifica *g, int src)
 {
     const pac_card *c = &g->set.c[src];
     int seat = g->seat;
-    if (!g->base.ev.disabled) card_event(g, "effect", seat, src, "effect", pac_effect_names[c->effect]);
+    if (!g->base.ev.disabled)
+        card_event(g, "effect", seat, src, "effect", pac_effect_names[c->effect]);
     switch (c->effect) {
     case PE_SEARCH: push_task(g, PT_SEARCH_STACK, 0, 0); break;
     case PE_MACHINE_TOP:
