@@ -143,8 +143,10 @@ static void play_next(play_run *r)
     snprintf(id, sizeof id, "%s-%" PRIu64, r->game->name, seed);
     mc.match_id = id;
     if (r->log_arg) {
+        size_t len = strlen(r->log_arg);
+        const char *sep = len && r->log_arg[len - 1] == '/' ? "" : "/";
         r->log_path =
-            r->log_is_dir ? xasprintf("%s/%s.jsonl", r->log_arg, id) : xstrdup(r->log_arg);
+            r->log_is_dir ? xasprintf("%s%s%s.jsonl", r->log_arg, sep, id) : xstrdup(r->log_arg);
         mc.log_path = r->log_path;
     }
     if (match_start(r->base, &mc, seats, r->n_agents, seed, on_done, r, err, sizeof err) != 0) {
