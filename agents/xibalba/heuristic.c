@@ -42,18 +42,6 @@ static bool attack_useful(const xb_game *g, int s)
     return squad_top(g, s) >= 0;
 }
 
-static int face_val(int f)
-{
-    switch (f) {
-    case XF_RES1:
-    case XF_PAR1: return 1;
-    case XF_RES2:
-    case XF_PAR2: return 2;
-    case XF_RES3: return 3;
-    default: return 0;
-    }
-}
-
 /* Value of buying a card now (0: do not buy). */
 static int buy_value(const xb_game *g, int s, int card)
 {
@@ -246,7 +234,8 @@ static int h_decide(void *self, const arena_game *gg, const arena_decision *d, i
         int k = 0;
         for (int i = 0; i < n; i++) {
             int f = g->roll[o[i].a].face;
-            bool keep = face_val(f) >= 2 || f == XF_PAR1 || f == XF_CRIT || (f == XF_ATK && atk);
+            bool keep =
+                xb_face_value(f) >= 2 || f == XF_PAR1 || f == XF_CRIT || (f == XF_ATK && atk);
             if (keep) choice[k++] = i;
         }
         return k;

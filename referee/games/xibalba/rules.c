@@ -109,7 +109,8 @@ static int pop(xb_stack *s)
     return s->c[--s->n];
 }
 
-static int face_value(int face)
+/* Resources or paragon a face yields (0 for attack faces and blanks). */
+int xb_face_value(int face)
 {
     switch (face) {
     case XF_RES1:
@@ -130,7 +131,7 @@ static int roll_paragon(xb_game *g, int n)
 {
     int sum = 0;
     for (int i = 0; i < n; i++)
-        sum += face_value(roll_face(g, XB_DIE_PAR));
+        sum += xb_face_value(roll_face(g, XB_DIE_PAR));
     return sum;
 }
 
@@ -605,14 +606,14 @@ static void do_action(xb_game *g, const xb_opt *op)
     switch (op->op) {
     case OP_END: end_turn(g); return;
     case OP_COLLECT: {
-        int v = face_value(g->act[op->a].face);
+        int v = xb_face_value(g->act[op->a].face);
         remove_act_die(g, op->a);
         gain_res(g, s, v);
         xb_ev_amount(g, "collect", v);
         break;
     }
     case OP_PARAGON: {
-        int v = face_value(g->act[op->a].face);
+        int v = xb_face_value(g->act[op->a].face);
         remove_act_die(g, op->a);
         gain_par(g, s, v, "dice");
         break;

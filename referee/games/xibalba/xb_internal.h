@@ -52,6 +52,7 @@ int xb_perm(const xb_game *g, int seat, int effect);
 int xb_card_at(const xb_game *g, int seat, int loc);
 bool xb_slot_accepts(const xb_game *g, int seat, int k, int card);
 int xb_pool_size(const xb_game *g, int seat);
+int xb_face_value(int face);
 int xb_find_act_face(const xb_game *g, int face);
 void xb_setup(xb_game *g);
 
