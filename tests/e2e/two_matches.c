@@ -20,6 +20,7 @@
 #include "match.h"
 
 static const char *json_bot, *hostile;
+static struct event_base *base;
 
 typedef struct done_rec {
     match_outcome o;
@@ -37,11 +38,6 @@ static void on_done(const match_outcome *o, void *ctx)
     r->order = ++finished;
 }
 
-static void on_closed(void *ctx)
-{
-    (void)ctx;
-}
-
 static arena_agent *agent(struct event_base *b, const char *spec, int64_t startup)
 {
     agent_config c = {.spec = spec, .game = "nim", .startup_ms = startup, .exit_grace_ms = 200};
@@ -52,50 +48,79 @@ static arena_agent *agent(struct event_base *b, const char *spec, int64_t startu
     return a;
 }
 
-static void test_hostile_match_does_not_stall_a_normal_one(void **st)
-{
-    (void)st;
-    signal(SIGPIPE, SIG_IGN);
-    struct event_base *b = event_base_new();
-    char spec[512];
-    snprintf(spec, sizeof spec, "cmd:%s 1", json_bot);
-    char spec2[512];
-    snprintf(spec2, sizeof spec2, "cmd:%s 2", json_bot);
-    arena_agent *silent = agent(b, "cmd:sleep 30", 1500);
-    arena_agent *rnd = agent(b, "builtin:random", 1500);
-    arena_agent *p1 = agent(b, spec, 5000), *p2 = agent(b, spec2, 5000);
+/* Match A seats `hostile_spec` (seat 0) against builtin:random; match B two
+ * JSON bots on a 300-stone nim. Both run on one loop until they have ended. */
+typedef struct pair_run {
+    arena_agent *agents[4];
+    done_rec a, b;
+    double t0;
+} pair_run;
 
+static void run_beside(const char *hostile_spec, const clock_config *clk, pair_run *r)
+{
+    struct event_base *b = base;
+    char s1[512], s2[512], err[256];
+    snprintf(s1, sizeof s1, "cmd:%s 1", json_bot);
+    snprintf(s2, sizeof s2, "cmd:%s 2", json_bot);
+    memset(r, 0, sizeof *r);
+    r->agents[0] = agent(b, hostile_spec, clk->startup_ms);
+    r->agents[1] = agent(b, "builtin:random", clk->startup_ms);
+    r->agents[2] = agent(b, s1, 5000);
+    r->agents[3] = agent(b, s2, 5000);
     match_config mc = {.game = arena_find_game("nim"), .on_fault = FAULT_FORFEIT, .max_strikes = 3};
-    clock_config_default(&mc.clock);
-    mc.clock.startup_ms = 1500;
+    mc.clock = *clk;
     arena_setting longer[] = {{"stones", "300"}};
     match_config mc_b = mc;
     mc_b.settings = longer;
     mc_b.n_settings = 1;
-    done_rec ra = {0}, rb = {0};
-    char err[256];
-    double t0 = clock_now_ms();
-    arena_agent *sa[] = {silent, rnd}, *sb[] = {p1, p2};
-    assert_int_equal(match_start(b, &mc, sa, 2, 1, on_done, &ra, err, sizeof err), 0);
-    assert_int_equal(match_start(b, &mc_b, sb, 2, 2, on_done, &rb, err, sizeof err), 0);
+    finished = 0;
+    r->t0 = clock_now_ms();
+    assert_int_equal(match_start(b, &mc, r->agents, 2, 5, on_done, &r->a, err, sizeof err), 0);
+    assert_int_equal(match_start(b, &mc_b, r->agents + 2, 2, 6, on_done, &r->b, err, sizeof err),
+                     0);
     while (finished < 2)
         event_base_loop(b, EVLOOP_ONCE);
+    /* The normal match always ends normally, whatever its neighbour did. */
+    assert_string_equal(r->b.o.reason, "normal");
+    assert_true(r->b.o.decisions[0] + r->b.o.decisions[1] >= 100); /* <= 3 stones a move */
+}
 
-    assert_string_equal(rb.o.reason, "normal");
-    assert_true(rb.o.decisions[0] + rb.o.decisions[1] >= 100); /* 300 stones, <= 3 a move */
-    assert_int_equal(rb.order, 1);
-    assert_true(rb.at - t0 < 1500); /* done while A still waits for its join */
-    assert_string_equal(ra.o.reason, "forfeit");
-    assert_int_equal(ra.o.forfeit[0], CAUSE_TIMEOUT);
-    assert_int_equal(ra.o.ranks[0], 2);
-    assert_int_equal(ra.o.ranks[1], 1);
-    assert_true(ra.at - t0 >= 1400);
+static int closed_count;
+static void count_closed(void *ctx)
+{
+    (void)ctx;
+    closed_count++;
+}
 
-    arena_agent *all[] = {silent, rnd, p1, p2};
+/* Closes all four agents and runs the loop until they are released; returns
+ * how long that took. */
+static double close_all(pair_run *r)
+{
+    closed_count = 0;
+    double t0 = clock_now_ms();
     for (int i = 0; i < 4; i++)
-        agent_close(all[i], on_closed, NULL);
-    event_base_dispatch(b);
-    event_base_free(b);
+        agent_close(r->agents[i], count_closed, NULL);
+    event_base_dispatch(base);
+    assert_int_equal(closed_count, 4);
+    return clock_now_ms() - t0;
+}
+
+static void test_hostile_match_does_not_stall_a_normal_one(void **st)
+{
+    (void)st;
+    clock_config clk;
+    clock_config_default(&clk);
+    clk.startup_ms = 1500;
+    pair_run r;
+    run_beside("cmd:sleep 30", &clk, &r);
+    assert_int_equal(r.b.order, 1);
+    assert_true(r.b.at - r.t0 < 1500); /* done while A still waits for its join */
+    assert_string_equal(r.a.o.reason, "forfeit");
+    assert_int_equal(r.a.o.forfeit[0], CAUSE_TIMEOUT);
+    assert_int_equal(r.a.o.ranks[0], 2);
+    assert_int_equal(r.a.o.ranks[1], 1);
+    assert_true(r.a.at - r.t0 >= 1400);
+    close_all(&r);
 }
 
 typedef struct fault_case {
@@ -112,59 +137,25 @@ static const fault_case cases[] = {
     {"ignore_term", "normal", CAUSE_NONE},
 };
 
-static int closed_count;
-static void count_closed(void *ctx)
-{
-    (void)ctx;
-    closed_count++;
-}
-
 /* One hostile fault beside a normal match on the same loop. */
 static void test_each_hostile_fault_beside_a_normal_match(void **st)
 {
     const fault_case *fc = *st;
-    struct event_base *b = event_base_new();
-    char hspec[512], s1[512], s2[512];
+    char hspec[512];
     snprintf(hspec, sizeof hspec, "cmd:%s --fault %s", hostile, fc->fault);
-    snprintf(s1, sizeof s1, "cmd:%s 1", json_bot);
-    snprintf(s2, sizeof s2, "cmd:%s 2", json_bot);
-    arena_agent *h = agent(b, hspec, 1000), *rnd = agent(b, "builtin:random", 1000);
-    arena_agent *p1 = agent(b, s1, 5000), *p2 = agent(b, s2, 5000);
-    match_config mc = {.game = arena_find_game("nim"), .on_fault = FAULT_FORFEIT, .max_strikes = 3};
-    clock_config_default(&mc.clock);
-    mc.clock.move_ms = 300;
-    mc.clock.bank_ms = 300;
-    mc.clock.startup_ms = 1000;
-    arena_setting longer[] = {{"stones", "300"}};
-    match_config mc_b = mc;
-    mc_b.settings = longer;
-    mc_b.n_settings = 1;
-    done_rec ra = {0}, rb = {0};
-    char err[256];
-    finished = 0;
-    arena_agent *sa[] = {h, rnd}, *sb[] = {p1, p2};
-    assert_int_equal(match_start(b, &mc, sa, 2, 5, on_done, &ra, err, sizeof err), 0);
-    assert_int_equal(match_start(b, &mc_b, sb, 2, 6, on_done, &rb, err, sizeof err), 0);
-    while (finished < 2)
-        event_base_loop(b, EVLOOP_ONCE);
-
-    assert_string_equal(rb.o.reason, "normal");
-    assert_true(rb.o.decisions[0] + rb.o.decisions[1] >= 100);
-    assert_string_equal(ra.o.reason, fc->reason);
-    assert_int_equal(ra.o.forfeit[0], fc->cause);
-    assert_int_equal(ra.o.forfeit[1], CAUSE_NONE);
-
+    clock_config clk;
+    clock_config_default(&clk);
+    clk.move_ms = 300;
+    clk.bank_ms = 300;
+    clk.startup_ms = 1000;
+    pair_run r;
+    run_beside(hspec, &clk, &r);
+    assert_string_equal(r.a.o.reason, fc->reason);
+    assert_int_equal(r.a.o.forfeit[0], fc->cause);
+    assert_int_equal(r.a.o.forfeit[1], CAUSE_NONE);
     /* Closing reaps everything, the agent that ignores SIGTERM included,
      * within the grace time (200 ms) and a margin. */
-    closed_count = 0;
-    double t0 = clock_now_ms();
-    arena_agent *all[] = {h, rnd, p1, p2};
-    for (int i = 0; i < 4; i++)
-        agent_close(all[i], count_closed, NULL);
-    event_base_dispatch(b);
-    assert_int_equal(closed_count, 4);
-    assert_true(clock_now_ms() - t0 < 3000);
-    event_base_free(b);
+    assert_true(close_all(&r) < 3000);
 }
 
 int main(int argc, char **argv)
@@ -175,6 +166,8 @@ int main(int argc, char **argv)
     }
     json_bot = argv[1];
     hostile = argv[2];
+    signal(SIGPIPE, SIG_IGN);
+    base = event_base_new();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_hostile_match_does_not_stall_a_normal_one),
 #define FAULT_TEST(i)                                                                              \
@@ -189,5 +182,7 @@ int main(int argc, char **argv)
         FAULT_TEST(7),
         FAULT_TEST(8),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    int rc = cmocka_run_group_tests(tests, NULL, NULL);
+    event_base_free(base);
+    return rc;
 }
