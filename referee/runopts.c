@@ -14,7 +14,7 @@ void run_options_default(run_options *o)
     o->max_strikes = 3;
     agent_limits_default(&o->limits);
     o->exit_grace_ms = 2000;
-    o->max_frame = PROTO_MAX_FRAME_DEFAULT;
+    o->max_frame = (int64_t)PROTO_MAX_FRAME_DEFAULT;
 }
 
 static bool parse_i64(const char *s, int64_t lo, int64_t hi, int64_t *out)
@@ -57,7 +57,6 @@ static const flag_doc flags[] = {
 
 static int64_t *int_target(run_options *o, const char *name)
 {
-    static int64_t strikes, frame;
     if (!strcmp(name, "--move-ms")) return &o->clock.move_ms;
     if (!strcmp(name, "--bank-ms")) return &o->clock.bank_ms;
     if (!strcmp(name, "--game-ms")) return &o->clock.game_ms;
@@ -67,8 +66,8 @@ static int64_t *int_target(run_options *o, const char *name)
     if (!strcmp(name, "--limit-cpu")) return &o->limits.cpu_s;
     if (!strcmp(name, "--limit-procs")) return &o->limits.nproc;
     if (!strcmp(name, "--limit-fsize")) return &o->limits.fsize_mb;
-    if (!strcmp(name, "--max-strikes")) return &strikes;
-    if (!strcmp(name, "--max-frame")) return &frame;
+    if (!strcmp(name, "--max-strikes")) return &o->max_strikes;
+    if (!strcmp(name, "--max-frame")) return &o->max_frame;
     return NULL;
 }
 
@@ -109,8 +108,6 @@ int run_options_parse(run_options *o, int argc, char **argv, int *i)
             return -1;
         }
         *int_target(o, f->name) = v;
-        if (!strcmp(f->name, "--max-strikes")) o->max_strikes = (int)v;
-        if (!strcmp(f->name, "--max-frame")) o->max_frame = (size_t)v;
         return 1;
     }
     case F_CLOCK:
@@ -166,11 +163,7 @@ void run_options_help(FILE *out)
         snprintf(left, sizeof left, "%s%s%s", f->name, f->arg ? " " : "", f->arg ? f->arg : "");
         char dflt[48] = "";
         if (f->kind == F_INT && strcmp(f->name, "--game-ms") != 0) {
-            run_options tmp = d;
-            int64_t v = *int_target(&tmp, f->name);
-            if (!strcmp(f->name, "--max-strikes")) v = d.max_strikes;
-            if (!strcmp(f->name, "--max-frame")) v = (int64_t)d.max_frame;
-            snprintf(dflt, sizeof dflt, " [%lld]", (long long)v);
+            snprintf(dflt, sizeof dflt, " [%lld]", (long long)*int_target(&d, f->name));
         } else if (f->kind == F_CLOCK) {
             snprintf(dflt, sizeof dflt, " [wall]");
         } else if (f->kind == F_FAULT) {
@@ -188,7 +181,7 @@ void run_options_match(const run_options *o, const arena_game_vt *game, match_co
     m->n_settings = o->n_settings;
     m->clock = o->clock;
     m->on_fault = o->on_fault;
-    m->max_strikes = o->max_strikes;
+    m->max_strikes = (int)o->max_strikes; /* bounded by the flag's range */
 }
 
 void run_options_agent(const run_options *o, const char *game, const char *spec, agent_config *a)
@@ -199,6 +192,6 @@ void run_options_agent(const run_options *o, const char *game, const char *spec,
     a->limits = o->limits;
     a->startup_ms = o->clock.startup_ms;
     a->exit_grace_ms = o->exit_grace_ms;
-    a->max_frame = o->max_frame;
+    a->max_frame = (size_t)o->max_frame;
     a->sandbox = o->sandbox;
 }

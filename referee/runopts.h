@@ -16,10 +16,10 @@
 typedef struct run_options {
     clock_config clock;
     fault_policy on_fault;
-    int max_strikes;
+    int64_t max_strikes;
     agent_limits limits;
     int64_t exit_grace_ms;
-    size_t max_frame;
+    int64_t max_frame;
     bool sandbox;
     arena_setting settings[RUNOPTS_MAX_SETTINGS]; /* --set KEY=VALUE (strings point into argv) */
     size_t n_settings;

@@ -19,18 +19,11 @@
 
 static void play_next(play_run *r);
 
-static void on_closed(void *ctx)
-{
-    play_run *r = ctx;
-    r->open_agents--;
-}
-
 static void close_all(play_run *r)
 {
     for (int i = 0; i < r->n_agents; i++) {
         if (!r->agents[i]) continue;
-        r->open_agents++;
-        agent_close(r->agents[i], on_closed, r);
+        agent_close(r->agents[i], NULL, NULL);
         r->agents[i] = NULL;
     }
 }
@@ -124,8 +117,7 @@ static void play_next(play_run *r)
         r->seat_of[s] = i;
         /* A crashed agent gets a fresh process for the next game. */
         if (r->agents[i] && !agent_alive(r->agents[i]) && g > 0 && !r->fixed[i]) {
-            r->open_agents++;
-            agent_close(r->agents[i], on_closed, r);
+            agent_close(r->agents[i], NULL, NULL);
             r->agents[i] = play_make_agent(r, i, err, sizeof err);
             if (!r->agents[i]) {
                 fprintf(stderr, "arena: %s\n", err);

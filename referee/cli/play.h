@@ -25,7 +25,6 @@ typedef struct play_run {
     bool json;
     bool events;
     bool quiet; /* print nothing per game (check-bot reads the logs) */
-    int open_agents;
     char *log_path;
     int seat_of[ARENA_MAX_SEATS]; /* seat -> agent index, this game */
 } play_run;
