@@ -115,6 +115,13 @@ struct arena_game_vt {
     /* The resolved settings (e.g. the actual kingdom), sent in `hello`. */
     av *(*settings)(const arena_game *g);
     void (*result)(const arena_game *g, arena_result *r);
+
+    /* For search bots: replaces everything hidden from `seat` (deck orders,
+     * other hands, face-down stacks, future dice) by a random assignment
+     * consistent with what that seat has seen, and reseeds the game's own rng
+     * from `seed` so that the future is not the real one either. view(seat)
+     * is byte-identical before and after. Meant for clones (events off). */
+    void (*determinize)(arena_game *g, int seat, uint64_t seed);
 };
 
 /* Convenience wrappers. */
