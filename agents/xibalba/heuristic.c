@@ -206,7 +206,8 @@ static int h_decide(void *self, const arena_game *gg, const arena_decision *d, i
     hbot *b = self;
     const xb_game *g = (const xb_game *)gg;
     int s = d->seat;
-    if (g->step == XS_REORG) return choice[0] = 0, 1; /* "done" comes first */
+    /* never reorganizes; option 0 puts the squad back in its old order */
+    if (g->step == XS_REORG) return choice[0] = 0, 1;
     xb_opt o[XB_OPT_SMALL];
     int n = xb_options(g, o);
     switch (g->step) {

@@ -36,7 +36,6 @@ enum xb_op {
     OP_DESTROY,
     OP_NO_DESTROY,
     OP_PLACE,
-    OP_REORG_DONE,
     OP_MOVE
 };
 
@@ -54,6 +53,8 @@ bool xb_slot_accepts(const xb_game *g, int seat, int k, int card);
 int xb_pool_size(const xb_game *g, int seat);
 int xb_face_value(int face);
 int xb_find_act_face(const xb_game *g, int face);
+int xb_dice_held(const xb_game *g, int kind);
+bool xb_can_add_die(const xb_game *g, int kind);
 void xb_setup(xb_game *g);
 
 /* options.c */
@@ -93,6 +94,6 @@ void xb_ev_buy(xb_game *g, int card, int fam, int k);
 void xb_ev_simple(xb_game *g, const char *type);
 void xb_ev_amount(xb_game *g, const char *type, int n);
 void xb_ev_discard(xb_game *g, const char *from, int card);
-void xb_ev_move(xb_game *g, int from, int pos, int to, int card);
+void xb_ev_move(xb_game *g, int to, int card);
 
 #endif
