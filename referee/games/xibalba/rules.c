@@ -161,6 +161,17 @@ static bool over(const xb_game *g)
     return g->step == XS_OVER;
 }
 
+/* Shuffles a stack with the game's rng (Fisher-Yates). */
+void xb_shuffle(xb_game *g, xb_stack *d)
+{
+    for (int i = d->n - 1; i > 0; i--) {
+        int j = (int)arena_rng_below(&g->rng, (uint32_t)i + 1);
+        int16_t t = d->c[i];
+        d->c[i] = d->c[j];
+        d->c[j] = t;
+    }
+}
+
 /* Draws the top card of a deck, reshuffling its discard pile when empty. */
 static int draw(xb_game *g, int fam)
 {
@@ -169,12 +180,7 @@ static int draw(xb_game *g, int fam)
         if (x->n == 0) return -1;
         *d = *x;
         x->n = 0;
-        for (int i = d->n - 1; i > 0; i--) {
-            int j = (int)arena_rng_below(&g->rng, (uint32_t)i + 1);
-            int16_t t = d->c[i];
-            d->c[i] = d->c[j];
-            d->c[j] = t;
-        }
+        xb_shuffle(g, d);
         xb_ev_reshuffle(g, fam);
     }
     return pop(d);
@@ -852,16 +858,6 @@ static bool apply_opts(xb_game *g, xb_opt *o, const int *choice, int n)
 
 /* ----------------------------------------------------------- setup */
 
-static void shuffle_stack(xb_game *g, xb_stack *d)
-{
-    for (int i = d->n - 1; i > 0; i--) {
-        int j = (int)arena_rng_below(&g->rng, (uint32_t)i + 1);
-        int16_t t = d->c[i];
-        d->c[i] = d->c[j];
-        d->c[j] = t;
-    }
-}
-
 /* Setup after the settings: decks, the Ark, factions, market, start player;
  * then the first turn begins. */
 void xb_setup(xb_game *g)
@@ -870,7 +866,7 @@ void xb_setup(xb_game *g)
     for (int c = 0; c < g->cs.n_cards; c++)
         push(&g->deck[xb_type(g, c)->family], c);
     for (int f = 0; f < XB_FAMILIES; f++)
-        shuffle_stack(g, &g->deck[f]);
+        xb_shuffle(g, &g->deck[f]);
     for (int f = 0; f < XB_FAMILIES; f++)
         for (int k = 0; k < 2; k++)
             g->market[f][k] = -1;

@@ -56,6 +56,10 @@ int xb_find_act_face(const xb_game *g, int face);
 int xb_dice_held(const xb_game *g, int kind);
 bool xb_can_add_die(const xb_game *g, int kind);
 void xb_setup(xb_game *g);
+void xb_shuffle(xb_game *g, xb_stack *d);
+
+/* determinize.c */
+void xb_determinize(arena_game *gg, int seat, uint64_t seed);
 
 /* options.c */
 int xb_destroy_candidates(const xb_game *g, xb_opt *o);
