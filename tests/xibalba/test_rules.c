@@ -110,6 +110,7 @@ static void to_action(xb_game *g, int seat, const char *faces)
     g->n_act = 0;
     g->n_pending = 0;
     g->turn_actions = 0;
+    memset(g->dice_used, 0, sizeof g->dice_used);
     char buf[256];
     snprintf(buf, sizeof buf, "%s", faces);
     for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
@@ -117,6 +118,7 @@ static void to_action(xb_game *g, int seat, const char *faces)
         g->act[g->n_act].face = (uint8_t)f;
         g->act[g->n_act].kind = f >= XF_PAR1 ? XB_DIE_PAR : f >= XF_ATK ? XB_DIE_ATK : XB_DIE_RES;
         g->n_act++;
+        g->dice_used[g->act[g->n_act - 1].kind]++;
     }
 }
 
@@ -1143,56 +1145,74 @@ static void tactical_attack_and_harvest(void **st)
 }
 
 /* "niemals mehr als 4 ... Würfel desselben Typs": tactical attacks, a Forge
- * and Call to Arms stop at 4 attack dice held; Harvest stops at the box's 2
- * paragon dice. Spent dice go back to the box. */
+ * and Call to Arms stop at 4 attack dice taken this turn; spent dice are set
+ * aside for the rest of the turn, so they still count. */
 static void never_more_than_4_dice_of_a_type(void **st)
 {
     (void)st;
     xb_game *g = mk(2);
-    to_action(g, 0, "atk,atk,res1,par1");
+    to_action(g, 0, "atk,atk,res1");
     g->p[0].res = 25;
     act(g, "tactical_attack");
     act(g, "tactical_attack");
-    assert_int_equal(xb_dice_held(g, XB_DIE_ATK), 4);
+    assert_int_equal(g->dice_used[XB_DIE_ATK], 4);
     assert_false(has(g, "tactical_attack"));
-    act(g, "harvest");
-    assert_int_equal(xb_dice_held(g, XB_DIE_PAR), 2);
-    assert_false(has(g, "harvest"));
-    /* a Forge is not usable at the cap either */
-    give_slot(g, 0, 0, "Forge");
+    give_slot(g, 0, 0, "Forge"); /* a Forge is not usable at the cap either */
     assert_false(has(g, "use:slot1:Forge"));
+    /* spending a die does not return it this turn */
+    give_squad(g, 0, "Recruit");
+    g->ark_life = 10;
+    act(g, "attack:ark");
+    int first = 0;
+    assert_true(VT.apply(&g->base, &first, 1));
+    assert_int_equal(g->n_act, 4);
+    assert_false(has(g, "tactical_attack"));
     /* Call to Arms rolls only up to the cap */
-    g->n_act = 0;
     to_action(g, 0, "atk,atk,atk,res1");
     g->p[0].res = 25;
     set_market(g, XB_EVENT, 0, "Call to Arms");
     act(g, "buy:event:0:Call to Arms");
-    assert_int_equal(xb_dice_held(g, XB_DIE_ATK), 4);
-    /* spending dice frees them: an attack, then a tactical attack again */
-    give_squad(g, 0, "Recruit");
-    assert_true(g->ark_card >= 0 && g->ark_owner != 0);
-    g->ark_life = 10;
-    int i = xb_find(&g->base, "attack:ark");
-    assert_true(i >= 0 && VT.apply(&g->base, &i, 1));
-    i = 0;
-    assert_true(VT.apply(&g->base, &i, 1));
-    assert_int_equal(xb_dice_held(g, XB_DIE_ATK), 3);
-    assert_true(has(g, "tactical_attack"));
+    assert_int_equal(g->dice_used[XB_DIE_ATK], 4);
+    assert_int_equal(g->n_act, 5);
+    /* a new turn starts with the full box */
+    act(g, "end");
+    assert_int_equal(g->dice_used[XB_DIE_ATK], 0);
     done(g);
 }
 
-/* The paragon-die DICE effect adds paragon dice only up to the box's two. */
+/* The box holds 2 paragon dice: Harvest and the paragon-die DICE effect
+ * never take a third in one turn. */
 static void harvest_limited_to_box_paragon_dice(void **st)
 {
     (void)st;
     xb_game *g = mk(2);
-    to_action(g, 0, "par1,par2");
+    to_action(g, 0, "par1,res1");
     g->p[0].res = 25;
-    assert_false(has(g, "harvest"));
-    act(g, "paragon:0:par1");
-    assert_true(has(g, "harvest"));
     act(g, "harvest");
+    assert_int_equal(g->dice_used[XB_DIE_PAR], 2);
     assert_false(has(g, "harvest"));
+    act(g, "paragon:0:par1"); /* spent: still out of the box */
+    assert_false(has(g, "harvest"));
+    done(g);
+    /* a Shaman (one paragon die in the pool) plus a Warlord (one more): the
+     * box's two; then Harvest is gone for the turn */
+    g = mk(2);
+    give_slot(g, 0, 0, "Shaman");
+    give_squad(g, 0, "Warlord");
+    g->cur = 0;
+    g->step = XS_POOL;
+    g->n_roll = g->n_act = 0;
+    memset(g->dice_used, 0, sizeof g->dice_used);
+    act(g, "pool:res4:atk2");
+    while (strcmp(kind(g), "dice_effect_order") == 0)
+        act(g, "effect:");
+    assert_int_equal(g->dice_used[XB_DIE_PAR], 2);
+    int pars = 0;
+    for (int i = 0; i < g->n_roll; i++)
+        pars += g->roll[i].kind == XB_DIE_PAR;
+    for (int i = 0; i < g->n_act; i++)
+        pars += g->act[i].kind == XB_DIE_PAR;
+    assert_int_equal(pars, 2);
     done(g);
 }
 

@@ -226,29 +226,20 @@ static void enter_ark(xb_game *g, int s)
     xb_ev_enter(g, s);
 }
 
-/* Dice of a kind the player holds now (rolling or in the action pool);
- * spent dice go back to the box. */
-int xb_dice_held(const xb_game *g, int kind)
-{
-    int n = 0;
-    for (int i = 0; i < g->n_roll; i++)
-        n += g->roll[i].kind == kind;
-    for (int i = 0; i < g->n_act; i++)
-        n += g->act[i].kind == kind;
-    return n;
-}
-
-/* Whether one more die of kind may be taken: never more than 4 of a type,
- * and the box holds only 2 paragon dice. */
+/* Whether one more die of kind may be taken from the box this turn: never
+ * more than 4 of a type, and the box holds only 2 paragon dice. Spent dice
+ * are set aside for the rest of the turn ("zur Seite gelegt"), so they
+ * count until the turn ends. */
 bool xb_can_add_die(const xb_game *g, int kind)
 {
     int cap = kind == XB_DIE_PAR ? XB_PAR_DICE : XB_TYPE_DICE;
-    return g->n_act < XB_POOL_MAX && xb_dice_held(g, kind) < cap;
+    return g->n_act < XB_POOL_MAX && g->dice_used[kind] < cap;
 }
 
 static void add_act_die(xb_game *g, int kind)
 {
     if (!xb_can_add_die(g, kind)) return;
+    g->dice_used[kind]++;
     g->act[g->n_act].kind = (uint8_t)kind;
     g->act[g->n_act].face = (uint8_t)roll_face(g, kind);
     xb_ev_extra_die(g, g->act[g->n_act]);
@@ -304,10 +295,10 @@ static void resolve_card_effect(xb_game *g, int loc)
         break;
     case XE_REROLL: g->rerolls_left += t->arg; break;
     case XE_PARAGON_DIE:
-        for (int i = 0;
-             i < t->arg && xb_dice_held(g, XB_DIE_PAR) < XB_PAR_DICE && g->n_roll < XB_POOL_MAX;
-             i++)
+        for (int i = 0; i < t->arg && g->dice_used[XB_DIE_PAR] < XB_PAR_DICE; i++) {
             g->roll[g->n_roll++].kind = XB_DIE_PAR;
+            g->dice_used[XB_DIE_PAR]++;
+        }
         break;
     default: break;
     }
@@ -400,6 +391,7 @@ static void start_turn(xb_game *g)
     P(g, s)->upgraded = false;
     g->turn_actions = 0;
     g->n_roll = g->n_act = 0;
+    memset(g->dice_used, 0, sizeof g->dice_used);
     xb_ev_turn(g);
     gain_res(g, s, xb_productivity(g, s));
     g->step = XS_EFFECT;
@@ -790,6 +782,8 @@ static bool apply_opts(xb_game *g, xb_opt *o, const int *choice, int n)
             g->roll[g->n_roll++].kind = XB_DIE_RES;
         for (int i = 0; i < a; i++)
             g->roll[g->n_roll++].kind = XB_DIE_ATK;
+        g->dice_used[XB_DIE_RES] = (uint8_t)r;
+        g->dice_used[XB_DIE_ATK] = (uint8_t)a;
         xb_ev_pool(g, r, a);
         g->rerolls_left = 2 + xb_perm(g, g->cur, XE_REROLL_PERM);
         g->step = XS_DICE_EFFECT;

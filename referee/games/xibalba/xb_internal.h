@@ -53,7 +53,6 @@ bool xb_slot_accepts(const xb_game *g, int seat, int k, int card);
 int xb_pool_size(const xb_game *g, int seat);
 int xb_face_value(int face);
 int xb_find_act_face(const xb_game *g, int face);
-int xb_dice_held(const xb_game *g, int kind);
 bool xb_can_add_die(const xb_game *g, int kind);
 void xb_setup(xb_game *g);
 void xb_shuffle(xb_game *g, xb_stack *d);

@@ -172,6 +172,7 @@ typedef struct xb_game {
     int n_act;
     int pending[XB_EFFECT_MAX];
     int n_pending;
+    uint8_t dice_used[3]; /* by kind: taken from the box this turn (max 4, paragon 2) */
     /* attack / destroy / place / reorganize in progress */
     int atk_target;    /* -1: Ark, else defender seat */
     int atk_strength;  /* of the attack awaiting a block */
