@@ -3,7 +3,8 @@
  * Plays GAMES games (at most 100000) in-process with the built-in bots
  * given (one per seat, rotated by one seat every game so every bot plays
  * every seat) and prints: wins by turn-order position (1st = the start
- * player, chosen by the paragon roll), wins by bot, game length, how games
+ * player, chosen by the paragon roll), wins by seat, wins by bot, game
+ * length, how games
  * end, and per card type how often the first BOT bought it and used it
  * (resolved its effect, or attacked with it). Games are deterministic in
  * SEED. */
@@ -112,7 +113,9 @@ int main(int argc, char **argv)
 
     tally *t = calloc(1, sizeof *t);
     int *turns = calloc((size_t)games, sizeof *turns);
-    double pos_wins[XB_MAX_PLAYERS] = {0}, bot_wins[XB_MAX_PLAYERS] = {0};
+    double pos_wins[XB_MAX_PLAYERS] = {0}, bot_wins[XB_MAX_PLAYERS] = {0},
+           seat_wins[XB_MAX_PLAYERS] = {0};
+    long seat_starts[XB_MAX_PLAYERS] = {0};
     long by_target = 0, by_limit = 0, turn_sum = 0;
     t->focus = bots[0];
     char err[512];
@@ -145,7 +148,9 @@ int main(int argc, char **argv)
             if (st.result.ranks[s] != 1) continue;
             pos_wins[(s - t->start_player + players) % players] += 1.0 / firsts;
             bot_wins[bot_of[s]] += 1.0 / firsts;
+            seat_wins[s] += 1.0 / firsts;
         }
+        seat_starts[t->start_player]++;
         turns[i] = st.result.turns;
         turn_sum += st.result.turns;
         if (t->limit_reached)
@@ -171,6 +176,12 @@ int main(int argc, char **argv)
         printf("| %d%s | %.1f | %.1f %% | %.1f %% | %+.1f s.e. |\n", p + 1,
                p == 0 ? " (start player)" : "", pos_wins[p], 100 * r, 100 * se(r, games),
                e > 0 ? (r - fair) / e : 0);
+    }
+    printf("\n| seat | wins | win rate | ± 1 s.e. | start player in |\n|---|---|---|---|---|\n");
+    for (int s = 0; s < players; s++) {
+        double r = seat_wins[s] / (double)games;
+        printf("| %d | %.1f | %.1f %% | %.1f %% | %.1f %% |\n", s, seat_wins[s], 100 * r,
+               100 * se(r, games), 100.0 * (double)seat_starts[s] / (double)games);
     }
     printf("\n| bot (seats rotated) | wins | win rate |\n|---|---|---|\n");
     for (int b = 0; b < players; b++)
