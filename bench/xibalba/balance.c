@@ -139,6 +139,8 @@ int main(int argc, char **argv)
         arena_selfplay_stats st;
         if (arena_selfplay(&xibalba_game, seat_bot, &o, &st, err, sizeof err) != 0) {
             fprintf(stderr, "balance: game %ld: %s\n", i, err);
+            free(turns);
+            free(t);
             return 1;
         }
         int firsts = 0;
@@ -161,7 +163,12 @@ int main(int argc, char **argv)
     /* a game for the card list */
     xb_game *sample = (xb_game *)xibalba_game.create(set, nset, seed, players, ARENA_GAME_NO_EVENTS,
                                                      err, sizeof err);
-    if (!sample) return fprintf(stderr, "balance: %s\n", err), 1;
+    if (!sample) {
+        fprintf(stderr, "balance: %s\n", err);
+        free(turns);
+        free(t);
+        return 1;
+    }
 
     printf("## Xibalba balance: %ld games, %dp", games, players);
     for (size_t k = 0; k < nset; k++)
