@@ -51,8 +51,9 @@ static bool reorg_fits(const xb_game *g, int skip, int k)
     return want <= empty;
 }
 
-/* One option per lifted card type and legal stack: copies of a type are
- * interchangeable, and the labels stay distinct. */
+/* One option per lifted card type and legal stack (a = the type, c = the
+ * stack): copies of a type are interchangeable, and the labels stay
+ * distinct. */
 static int reorg_places(const xb_game *g, xb_opt *o, int n)
 {
     for (int i = 0; i < g->n_held; i++) {
@@ -62,12 +63,12 @@ static int reorg_places(const xb_game *g, xb_opt *o, int n)
             dup = g->cs.type_of[g->held[j]] == type;
         if (dup) continue;
         if (xb_type(g, card)->family == XB_SOLDIER) {
-            add(o, &n, OP_MOVE, i, 0, XB_LOC_SQUAD);
+            add(o, &n, OP_MOVE, type, 0, XB_LOC_SQUAD);
             continue;
         }
         for (int k = 0; k < XB_SLOTS; k++)
             if (xb_slot_accepts(g, g->cur, k, card) && reorg_fits(g, i, k))
-                add(o, &n, OP_MOVE, i, 0, XB_LOC_SLOT0 + k);
+                add(o, &n, OP_MOVE, type, 0, XB_LOC_SLOT0 + k);
     }
     return n;
 }

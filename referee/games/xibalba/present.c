@@ -71,7 +71,7 @@ void xb_label_opt(const xb_game *g, const xb_opt *o, char *buf, size_t len)
         break;
     case OP_NO_DESTROY: snprintf(buf, len, "keep"); break;
     case OP_PLACE: snprintf(buf, len, "place:slot%d", o->a + 1); break;
-    case OP_MOVE: snprintf(buf, len, "place:%s:%s", cname(g, g->held[o->a]), loc_name(o->c)); break;
+    case OP_MOVE: snprintf(buf, len, "place:%s:%s", g->cs.t[o->a].name, loc_name(o->c)); break;
     default: snprintf(buf, len, "?"); break;
     }
 }

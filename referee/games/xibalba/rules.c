@@ -737,10 +737,14 @@ static void do_action(xb_game *g, const xb_opt *op)
 
 static bool apply_opts(xb_game *g, xb_opt *o, const int *choice, int n);
 
-/* Reorganize: the lifted card op->a goes on top of own stack op->c. */
+/* Reorganize: the first lifted card of type op->a goes on top of own stack
+ * op->c. */
 static void place_held(xb_game *g, const xb_opt *op)
 {
-    int i = op->a, card = g->held[i];
+    int i = 0;
+    while (g->cs.type_of[g->held[i]] != op->a)
+        i++;
+    int card = g->held[i];
     memmove(&g->held[i], &g->held[i + 1], (size_t)(g->n_held - i - 1) * sizeof g->held[0]);
     g->n_held--;
     push(loc_stack(g, g->cur, op->c), card);
