@@ -42,11 +42,38 @@ static bool attack_useful(const xb_game *g, int s)
     return squad_top(g, s) >= 0;
 }
 
-/* Value of buying a card now (0: do not buy). */
+static int upgrade_worth(const xb_game *g, int owner, int card);
+
+/* The most an opponent's top upgrade card is worth to its owner. */
+static int best_sabotage(const xb_game *g, int s)
+{
+    int best = 0;
+    for (int o = 0; o < g->players; o++)
+        for (int k = 0; o != s && k < XB_SLOTS; k++) {
+            int c = xb_card_at(g, o, XB_LOC_SLOT0 + k);
+            int v = c >= 0 ? upgrade_worth(g, o, c) : 0;
+            if (v > best) best = v;
+        }
+    return best;
+}
+
+/* Resources the opponents hold, each counted up to cap. */
+static int opponents_res(const xb_game *g, int s, int cap)
+{
+    int sum = 0;
+    for (int o = 0; o < g->players; o++)
+        if (o != s) sum += g->p[o].res < cap ? g->p[o].res : cap;
+    return sum;
+}
+
+/* Value of buying a card now (0: do not buy). Weak or situational cards get
+ * a small value only when resources would otherwise pile up ("rich"), so
+ * every designed card is bought in some games. */
 static int buy_value(const xb_game *g, int s, int card)
 {
     const xb_card_type *t = xb_type(g, card);
     const xb_player *p = &g->p[s];
+    bool rich = p->res >= (g->players == 2 ? 14 : 8); /* more players: shorter games */
     switch (t->family) {
     case XB_SOLDIER: {
         int top = squad_top(g, s);
@@ -71,6 +98,11 @@ static int buy_value(const xb_game *g, int s, int card)
         case XE_PARAGON_DIE: return 45;
         case XE_BLANK_RES: return 25;
         case XE_UPGRADE_DISCOUNT: return p->level < 2 ? 30 : 0;
+        case XE_SMUGGLE: return p->par == 0 ? 20 : 0; /* costs 1 paragon a turn */
+        case XE_TITHE: return xb_productivity(g, s) >= 3 || rich ? 35 : 0;
+        case XE_BUY_PARAGON: return rich ? 30 : 0;
+        case XE_FIELD_MEDIC: return own_ark(g, s) && (rich || g->ark_life <= 5) ? 20 : 0;
+        case XE_FORGE: return attack_useful(g, s) && rich ? 20 : 0;
         default: return 0;
         }
     case XB_EVENT:
@@ -82,7 +114,11 @@ static int buy_value(const xb_game *g, int s, int card)
                            squad_top(g, s) < 0
                        ? 0
                        : (g->ark_card >= 0 && g->ark_owner != s ? 35 : 0);
-        case XE_EV_REINFORCE: return own_ark(g, s) && g->ark_life < 6 ? 40 : 0;
+        case XE_EV_REINFORCE: return own_ark(g, s) && g->ark_life <= xb_ark_max(g) - 3 ? 40 : 0;
+        case XE_EV_SABOTAGE: return best_sabotage(g, s) >= 5 ? 30 : 0;
+        case XE_EV_TRIBUTE: return rich && opponents_res(g, s, t->arg) >= g->players - 1 ? 10 : 0;
+        case XE_EV_RAID: return rich && opponents_res(g, s, t->arg) >= t->arg ? 15 : 0;
+        case XE_EV_ARMS: return attack_useful(g, s) && rich ? 25 : 0;
         default: return 0;
         }
     default: return 0;
@@ -206,7 +242,8 @@ static int h_decide(void *self, const arena_game *gg, const arena_decision *d, i
     hbot *b = self;
     const xb_game *g = (const xb_game *)gg;
     int s = d->seat;
-    if (g->step == XS_REORG) return choice[0] = 0, 1; /* "done" comes first */
+    /* never reorganizes; option 0 puts the squad back in its old order */
+    if (g->step == XS_REORG) return choice[0] = 0, 1;
     xb_opt o[XB_OPT_SMALL];
     int n = xb_options(g, o);
     switch (g->step) {

@@ -110,6 +110,7 @@ static void to_action(xb_game *g, int seat, const char *faces)
     g->n_act = 0;
     g->n_pending = 0;
     g->turn_actions = 0;
+    memset(g->dice_used, 0, sizeof g->dice_used);
     char buf[256];
     snprintf(buf, sizeof buf, "%s", faces);
     for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
@@ -117,6 +118,7 @@ static void to_action(xb_game *g, int seat, const char *faces)
         g->act[g->n_act].face = (uint8_t)f;
         g->act[g->n_act].kind = f >= XF_PAR1 ? XB_DIE_PAR : f >= XF_ATK ? XB_DIE_ATK : XB_DIE_RES;
         g->n_act++;
+        g->dice_used[g->act[g->n_act - 1].kind]++;
     }
 }
 
@@ -828,6 +830,34 @@ static void apocalypse_ark_bonus(void **st)
     }
 }
 
+/* Apocalypse: "Jedes Mal, wenn ein Spieler in der ARCHE PARAGON erbeutet"
+ * also covers the roll for taking the Ark: +1 at <= 5 life, +2 at >= 6.
+ * The attackers here have paragon value 0, so the roll itself gives 0. */
+static void apocalypse_bonus_on_taking_the_ark(void **st)
+{
+    (void)st;
+    static const struct {
+        const char *mode, *soldier;
+        int bonus;
+    } cases[] = {{"apocalypse", "Recruit", 1},      /* life 2 + 2 players = 4 */
+                 {"apocalypse", "Shieldbearer", 2}, /* life 6 + 2 = 8 */
+                 {"normal", "Shieldbearer", 0}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        arena_setting set[] = {{"mode", cases[c].mode}};
+        xb_game *g = mk_set(2, set, 1, 5);
+        g->cs.t[type_index(g, cases[c].soldier)].par = 0;
+        put_ark(g, 1, "Scout", 1);
+        give_squad(g, 0, cases[c].soldier);
+        g->p[0].par = 0;
+        to_action(g, 0, "atk,res1");
+        act(g, "attack:ark");
+        act(g, "die:0:atk");
+        assert_int_equal(g->ark_owner, 0);
+        assert_int_equal(g->p[0].par, cases[c].bonus);
+        done(g);
+    }
+}
+
 static void apocalypse_market(void **st)
 {
     (void)st;
@@ -978,6 +1008,8 @@ static void discard_own_top_card(void **st)
     done(g);
 }
 
+/* Reorganize lifts the own stacks and the player rebuilds them bottom up,
+ * one `place:NAME:STACK` decision per card. */
 static void reorganize_stacks(void **st)
 {
     (void)st;
@@ -993,12 +1025,77 @@ static void reorganize_stacks(void **st)
     act(g, "reorganize");
     assert_int_equal(g->p[0].res, 5 - cost);
     assert_string_equal(kind(g), "reorganize");
-    act(g, "move:squad:1:squad:Recruit");
+    assert_int_equal(g->n_held, 4);
+    assert_false(has(g, "place:Farmer:slot3")); /* locked slot */
+    assert_false(has(g, "place:Scout:slot1"));  /* soldiers stay in the squad */
+    act(g, "place:Scout:squad");
+    act(g, "place:Recruit:squad"); /* Recruit is now on top */
+    act(g, "place:Trader:slot1");
+    act(g, "place:Farmer:slot2"); /* to an empty open slot */
+    assert_string_equal(kind(g), "action");
     assert_string_equal(xb_type(g, g->p[0].squad.c[1])->name, "Recruit");
-    act(g, "move:slot1:1:slot2:Farmer"); /* to an empty open slot */
+    assert_int_equal(g->p[0].slot[0].n, 1);
     assert_int_equal(g->p[0].slot[1].n, 1);
-    assert_false(has(g, "move:slot1:0:slot3")); /* locked slot */
-    act(g, "done");
+    done(g);
+}
+
+/* The rulebook allows any order: reversing a squad of 10 soldiers (more
+ * moves than the old cap of 8) and moving a lower civilian to a free slot in
+ * one action. */
+static void reorganize_reaches_any_order(void **st)
+{
+    (void)st;
+    static const char *const names[] = {
+        "Recruit",       "Slinger",    "Spearman",     "Scout",        "Jaguar Warrior",
+        "Eagle Warrior", "Gunslinger", "Flame Maiden", "Shieldbearer", "Bomber"};
+    xb_game *g = mk(2);
+    g->p[0].level = 2;
+    for (int i = 0; i < 10; i++)
+        give_squad(g, 0, names[i]);
+    give_slot(g, 0, 0, "Farmer");
+    give_slot(g, 0, 0, "Trader");
+    give_slot(g, 0, 1, "Palisade");
+    to_action(g, 0, "res1");
+    g->p[0].res = 10;
+    act(g, "reorganize");
+    char buf[64];
+    for (int i = 0; i < 10; i++) { /* bottom up: the old top first */
+        snprintf(buf, sizeof buf, "place:%s:squad", names[9 - i]);
+        act(g, buf);
+    }
+    act(g, "place:Palisade:slot2");
+    act(g, "place:Trader:slot1");
+    act(g, "place:Farmer:slot3");
+    assert_string_equal(kind(g), "action");
+    for (int i = 0; i < 10; i++)
+        assert_string_equal(xb_type(g, g->p[0].squad.c[i])->name, names[9 - i]);
+    assert_string_equal(xb_type(g, g->p[0].slot[2].c[0])->name, "Farmer");
+    done(g);
+}
+
+/* A placement that would leave a lifted card nowhere to go is not offered:
+ * with two open slots, a civilian and a building, neither may share... and
+ * the civilian may not take the second slot while the building waits. */
+static void reorganize_never_strands_a_card(void **st)
+{
+    (void)st;
+    xb_game *g = mk(2);
+    g->p[0].level = 1;
+    give_squad(g, 0, "Recruit");
+    give_squad(g, 0, "Scout");
+    give_slot(g, 0, 0, "Farmer");
+    give_slot(g, 0, 0, "Trader");
+    give_slot(g, 0, 1, "Palisade");
+    to_action(g, 0, "res1");
+    g->p[0].res = 10;
+    act(g, "reorganize");
+    act(g, "place:Farmer:slot2");
+    assert_false(has(g, "place:Trader:slot1")); /* Palisade would have no slot */
+    assert_false(has(g, "place:Palisade:slot2"));
+    act(g, "place:Trader:slot2");
+    act(g, "place:Palisade:slot1");
+    act(g, "place:Recruit:squad");
+    act(g, "place:Scout:squad");
     assert_string_equal(kind(g), "action");
     done(g);
 }
@@ -1044,6 +1141,78 @@ static void tactical_attack_and_harvest(void **st)
     assert_int_equal(g->n_act, 3);
     assert_int_equal(g->act[2].kind, XB_DIE_PAR);
     assert_int_equal(g->p[0].res, 20 - f->tactical - f->harvest);
+    done(g);
+}
+
+/* "niemals mehr als 4 ... Würfel desselben Typs": tactical attacks, a Forge
+ * and Call to Arms stop at 4 attack dice taken this turn; spent dice are set
+ * aside for the rest of the turn, so they still count. */
+static void never_more_than_4_dice_of_a_type(void **st)
+{
+    (void)st;
+    xb_game *g = mk(2);
+    to_action(g, 0, "atk,atk,res1");
+    g->p[0].res = 25;
+    act(g, "tactical_attack");
+    act(g, "tactical_attack");
+    assert_int_equal(g->dice_used[XB_DIE_ATK], 4);
+    assert_false(has(g, "tactical_attack"));
+    give_slot(g, 0, 0, "Forge"); /* a Forge is not usable at the cap either */
+    assert_false(has(g, "use:slot1:Forge"));
+    /* spending a die does not return it this turn */
+    give_squad(g, 0, "Recruit");
+    g->ark_life = 10;
+    act(g, "attack:ark");
+    int first = 0;
+    assert_true(VT.apply(&g->base, &first, 1));
+    assert_int_equal(g->n_act, 4);
+    assert_false(has(g, "tactical_attack"));
+    /* Call to Arms rolls only up to the cap */
+    to_action(g, 0, "atk,atk,atk,res1");
+    g->p[0].res = 25;
+    set_market(g, XB_EVENT, 0, "Call to Arms");
+    act(g, "buy:event:0:Call to Arms");
+    assert_int_equal(g->dice_used[XB_DIE_ATK], 4);
+    assert_int_equal(g->n_act, 5);
+    /* a new turn starts with the full box */
+    act(g, "end");
+    assert_int_equal(g->dice_used[XB_DIE_ATK], 0);
+    done(g);
+}
+
+/* The box holds 2 paragon dice: Harvest and the paragon-die DICE effect
+ * never take a third in one turn. */
+static void harvest_limited_to_box_paragon_dice(void **st)
+{
+    (void)st;
+    xb_game *g = mk(2);
+    to_action(g, 0, "par1,res1");
+    g->p[0].res = 25;
+    act(g, "harvest");
+    assert_int_equal(g->dice_used[XB_DIE_PAR], 2);
+    assert_false(has(g, "harvest"));
+    act(g, "paragon:0:par1"); /* spent: still out of the box */
+    assert_false(has(g, "harvest"));
+    done(g);
+    /* a Shaman (one paragon die in the pool) plus a Warlord (one more): the
+     * box's two; then Harvest is gone for the turn */
+    g = mk(2);
+    give_slot(g, 0, 0, "Shaman");
+    give_squad(g, 0, "Warlord");
+    g->cur = 0;
+    g->step = XS_POOL;
+    g->n_roll = g->n_act = 0;
+    memset(g->dice_used, 0, sizeof g->dice_used);
+    act(g, "pool:res4:atk2");
+    while (strcmp(kind(g), "dice_effect_order") == 0)
+        act(g, "effect:");
+    assert_int_equal(g->dice_used[XB_DIE_PAR], 2);
+    int pars = 0;
+    for (int i = 0; i < g->n_roll; i++)
+        pars += g->roll[i].kind == XB_DIE_PAR;
+    for (int i = 0; i < g->n_act; i++)
+        pars += g->act[i].kind == XB_DIE_PAR;
+    assert_int_equal(pars, 2);
     done(g);
 }
 
@@ -1408,25 +1577,36 @@ static void card_file_default_matches_builtin(void **st)
     done(g);
 }
 
-static void view_hides_decks_and_lower_cards(void **st)
+/* Everything at the table is face up ("offen"); only deck order is hidden:
+ * every seat sees every seat's full stacks, top first. */
+static void view_shows_every_seats_full_stacks(void **st)
 {
     (void)st;
     xb_game *g = mk(3);
     give_squad(g, 1, "Recruit");
     give_squad(g, 1, "Scout");
-    av *v0 = VT.view(&g->base, 0), *v1 = VT.view(&g->base, 1), *vo = VT.view(&g->base, -1);
+    give_slot(g, 2, 0, "Farmer");
+    give_slot(g, 2, 0, "Trader");
+    av *v0 = VT.view(&g->base, 0), *vo = VT.view(&g->base, -1);
     const av *d0 = av_get(av_get(av_get(v0, "decks"), "soldier"), "deck_order");
     assert_null(d0);
     assert_non_null(av_get(av_get(av_get(vo, "decks"), "soldier"), "deck_order"));
-    const av *p1_in_v0 = av_get(v0, "players")->u.list.items[1];
-    const av *p1_in_v1 = av_get(v1, "players")->u.list.items[1];
-    assert_null(av_get(av_get(p1_in_v0, "squad"), "cards"));
-    assert_string_equal(av_get_str(av_get(p1_in_v0, "squad"), "top"), "Scout");
-    assert_int_equal(av_len(av_get(av_get(p1_in_v1, "squad"), "cards")), 2);
+    const av *pl = av_get(v0, "players");
+    const av *squad = av_get(av_get(pl->u.list.items[1], "squad"), "cards");
+    assert_int_equal(av_len(squad), 2);
+    assert_string_equal(squad->u.list.items[0]->u.str.s, "Scout");
+    assert_string_equal(squad->u.list.items[1]->u.str.s, "Recruit");
+    const av *slot = av_get(av_get(pl->u.list.items[2], "slots")->u.list.items[0], "cards");
+    assert_int_equal(av_len(slot), 2);
+    assert_string_equal(slot->u.list.items[1]->u.str.s, "Farmer");
+    /* the view of another seat's stacks is the omniscient one */
+    char *a = av_to_json(av_get(v0, "players")), *b = av_to_json(av_get(vo, "players"));
+    assert_string_equal(a, b);
+    free(a), free(b);
     char *j = av_to_json(v0);
     assert_null(strstr(j, "\"deck_order\""));
     free(j);
-    av_free(v0), av_free(v1), av_free(vo);
+    av_free(v0), av_free(vo);
     done(g);
 }
 
@@ -1484,6 +1664,7 @@ int main(void)
         cmocka_unit_test(guard_reduces_steal),
         cmocka_unit_test(ark_income_every_turn_end),
         cmocka_unit_test(apocalypse_ark_bonus),
+        cmocka_unit_test(apocalypse_bonus_on_taking_the_ark),
         cmocka_unit_test(apocalypse_market),
         cmocka_unit_test(buy_soldier_goes_on_top_of_squad),
         cmocka_unit_test(buy_placement_never_mixes_civilians_and_buildings),
@@ -1492,9 +1673,13 @@ int main(void)
         cmocka_unit_test(discard_market_card),
         cmocka_unit_test(discard_own_top_card),
         cmocka_unit_test(reorganize_stacks),
+        cmocka_unit_test(reorganize_reaches_any_order),
+        cmocka_unit_test(reorganize_never_strands_a_card),
         cmocka_unit_test(medicine_heals_two_capped),
         cmocka_unit_test(weapon_technology),
         cmocka_unit_test(tactical_attack_and_harvest),
+        cmocka_unit_test(never_more_than_4_dice_of_a_type),
+        cmocka_unit_test(harvest_limited_to_box_paragon_dice),
         cmocka_unit_test(base_upgrade_once_per_round),
         cmocka_unit_test(faction_costs_within_rulebook_ranges),
         cmocka_unit_test(deck_reshuffle_when_empty),
@@ -1511,7 +1696,7 @@ int main(void)
         cmocka_unit_test(turn_action_safety_cap),
         cmocka_unit_test(settings_errors_are_one_line),
         cmocka_unit_test(card_file_default_matches_builtin),
-        cmocka_unit_test(view_hides_decks_and_lower_cards),
+        cmocka_unit_test(view_shows_every_seats_full_stacks),
         cmocka_unit_test(labels_distinct_every_decision),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

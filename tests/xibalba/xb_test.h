@@ -9,7 +9,8 @@
 
 /* Cheap invariants, checked after every decision: caps, the Ark (at most one
  * occupant, with life in range), open slots, and card counts per deck family
- * (deck + discard + market + squads/slots/Ark + a card being placed). */
+ * (deck + discard + market + squads/slots/Ark + a card being placed + cards
+ * lifted by a reorganize). */
 static inline bool xb_check_cheap(const xb_game *g, char *err, size_t errlen)
 {
     int count[XB_FAMILIES] = {0};
@@ -33,6 +34,8 @@ static inline bool xb_check_cheap(const xb_game *g, char *err, size_t errlen)
         return snprintf(err, errlen, "empty Ark has an owner"), false;
     }
     if (g->place_card >= 0) count[xb_type(g, g->place_card)->family]++;
+    for (int i = 0; i < g->n_held; i++)
+        count[xb_type(g, g->held[i])->family]++;
     for (int s = 0; s < g->players; s++) {
         const xb_player *p = &g->p[s];
         if (p->res < 0 || p->res > XB_RES_CAP)
@@ -88,6 +91,8 @@ static inline bool xb_check_full(const xb_game *g, char *err, size_t errlen)
             return snprintf(err, errlen, "non-soldier in the Ark"), false;
     }
     if (g->place_card >= 0) SEE(g->place_card);
+    for (int i = 0; i < g->n_held; i++)
+        SEE(g->held[i]);
     for (int s = 0; s < g->players; s++) {
         const xb_player *p = &g->p[s];
         for (int i = 0; i < p->squad.n; i++) {

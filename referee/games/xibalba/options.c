@@ -27,20 +27,49 @@ static void add(xb_opt *o, int *n, int op, int a, int b, int c)
     (*n)++;
 }
 
-static int reorg_moves(const xb_game *g, xb_opt *o, int n)
+/* Whether, after the lifted card `skip` goes onto slot k, every other lifted
+ * civilian and building still has a slot: one of its family or an empty
+ * open one. Only such placements are offered, so a rebuild always ends. */
+static bool reorg_fits(const xb_game *g, int skip, int k)
 {
     const xb_player *p = &g->p[g->cur];
-    for (int pos = 1; pos < p->squad.n; pos++)
-        add(o, &n, OP_MOVE, XB_LOC_SQUAD, pos, XB_LOC_SQUAD);
-    for (int a = 0; a < XB_SLOTS; a++)
-        for (int pos = 0; pos < p->slot[a].n; pos++) {
-            int card = p->slot[a].c[p->slot[a].n - 1 - pos];
-            for (int b = 0; b < XB_SLOTS; b++) {
-                if (a == b && pos == 0) continue;
-                if (a == b || xb_slot_accepts(g, g->cur, b, card))
-                    add(o, &n, OP_MOVE, XB_LOC_SLOT0 + a, pos, XB_LOC_SLOT0 + b);
-            }
+    bool need[XB_FAMILIES] = {0}, has[XB_FAMILIES] = {0};
+    for (int i = 0; i < g->n_held; i++)
+        if (i != skip) need[xb_type(g, g->held[i])->family] = true;
+    int empty = 0;
+    for (int j = 0; j <= p->level; j++) {
+        const xb_stack *st = &p->slot[j];
+        int f = st->n    ? xb_type(g, st->c[0])->family
+                : j == k ? xb_type(g, g->held[skip])->family
+                         : -1;
+        if (f < 0)
+            empty++;
+        else
+            has[f] = true;
+    }
+    int want = (need[XB_CIVILIAN] && !has[XB_CIVILIAN]) + (need[XB_BUILDING] && !has[XB_BUILDING]);
+    return want <= empty;
+}
+
+/* One option per lifted card type and legal stack (a = the type, c = the
+ * stack): copies of a type are interchangeable, and the labels stay
+ * distinct. */
+static int reorg_places(const xb_game *g, xb_opt *o, int n)
+{
+    for (int i = 0; i < g->n_held; i++) {
+        int card = g->held[i], type = g->cs.type_of[card];
+        bool dup = false;
+        for (int j = 0; j < i && !dup; j++)
+            dup = g->cs.type_of[g->held[j]] == type;
+        if (dup) continue;
+        if (xb_type(g, card)->family == XB_SOLDIER) {
+            add(o, &n, OP_MOVE, type, 0, XB_LOC_SQUAD);
+            continue;
         }
+        for (int k = 0; k < XB_SLOTS; k++)
+            if (xb_slot_accepts(g, g->cur, k, card) && reorg_fits(g, i, k))
+                add(o, &n, OP_MOVE, type, 0, XB_LOC_SLOT0 + k);
+    }
     return n;
 }
 
@@ -67,7 +96,7 @@ static bool use_ok(const xb_game *g, const xb_card_type *t)
     case XE_FIELD_MEDIC:
         return p->res >= 1 && g->ark_card >= 0 && g->ark_owner == g->cur &&
                g->ark_life < xb_ark_max(g);
-    case XE_FORGE: return p->res >= t->arg && g->n_act < XB_POOL_MAX;
+    case XE_FORGE: return p->res >= t->arg && xb_can_add_die(g, XB_DIE_ATK);
     default: return false;
     }
 }
@@ -109,10 +138,7 @@ int xb_options(const xb_game *g, xb_opt *o)
         for (int k = 0; k < XB_SLOTS; k++)
             if (xb_slot_accepts(g, s, k, g->place_card)) add(o, &n, OP_PLACE, k, 0, 0);
         break;
-    case XS_REORG:
-        add(o, &n, OP_REORG_DONE, 0, 0, 0);
-        n = reorg_moves(g, o, n);
-        break;
+    case XS_REORG: n = reorg_places(g, o, n); break;
     case XS_ACTION: {
         add(o, &n, OP_END, 0, 0, 0);
         bool atk = false;
@@ -156,8 +182,9 @@ int xb_options(const xb_game *g, xb_opt *o)
             add(o, &n, OP_MEDICINE, 0, 0, 0);
         if (p->res >= f->weapon_tech && xb_find_act_face(g, XF_ATK) >= 0)
             add(o, &n, OP_WEAPON, 0, 0, 0);
-        if (p->res >= f->tactical && g->n_act < XB_POOL_MAX) add(o, &n, OP_TACTICAL, 0, 0, 0);
-        if (p->res >= f->harvest && g->n_act < XB_POOL_MAX) add(o, &n, OP_HARVEST, 0, 0, 0);
+        if (p->res >= f->tactical && xb_can_add_die(g, XB_DIE_ATK))
+            add(o, &n, OP_TACTICAL, 0, 0, 0);
+        if (p->res >= f->harvest && xb_can_add_die(g, XB_DIE_PAR)) add(o, &n, OP_HARVEST, 0, 0, 0);
         int uc = xb_upgrade_cost(g, s);
         if (uc > 0 && !p->upgraded && p->res >= uc) add(o, &n, OP_UPGRADE, 0, 0, 0);
         for (int k = 0; k < XB_SLOTS; k++) {

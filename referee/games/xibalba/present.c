@@ -1,7 +1,7 @@
 /* Xibalba presentation: option labels, prompts, views, events, settings.
- * Everything at the table is public except deck order, so every event is
- * public; views hide deck order and the lower cards of other players'
- * stacks (only the top card of a stack shows). */
+ * Everything at the table is face up except deck order, so every event is
+ * public and a view shows every seat's full stacks; views hide only the
+ * order of the decks. */
 #include <stdio.h>
 #include <string.h>
 
@@ -71,14 +71,7 @@ void xb_label_opt(const xb_game *g, const xb_opt *o, char *buf, size_t len)
         break;
     case OP_NO_DESTROY: snprintf(buf, len, "keep"); break;
     case OP_PLACE: snprintf(buf, len, "place:slot%d", o->a + 1); break;
-    case OP_REORG_DONE: snprintf(buf, len, "done"); break;
-    case OP_MOVE: {
-        const xb_player *p = &g->p[g->cur];
-        const xb_stack *st = o->a == XB_LOC_SQUAD ? &p->squad : &p->slot[o->a - XB_LOC_SLOT0];
-        snprintf(buf, len, "move:%s:%d:%s:%s", loc_name(o->a), o->b, loc_name(o->c),
-                 cname(g, st->c[st->n - 1 - o->b]));
-        break;
-    }
+    case OP_MOVE: snprintf(buf, len, "place:%s:%s", g->cs.t[o->a].name, loc_name(o->c)); break;
     default: snprintf(buf, len, "?"); break;
     }
 }
@@ -137,8 +130,9 @@ void xb_prompt(const arena_game *gg, char *buf, size_t len)
         break;
     case XS_PLACE: snprintf(buf, len, "choose a slot for %s", cname(g, g->place_card)); break;
     case XS_REORG:
-        snprintf(buf, len, "reorganize: move a card to the top of a stack, or done (%d moves left)",
-                 g->reorg_left);
+        snprintf(buf, len,
+                 "reorganize: put the next lifted card on top of one of your stacks (%d left)",
+                 g->n_held);
         break;
     default: snprintf(buf, len, "game over"); break;
     }
@@ -162,14 +156,11 @@ static av *dice_list(const xb_die *d, int n)
     return l;
 }
 
-static av *stack_view(const xb_game *g, const xb_stack *s, bool full)
+static av *stack_view(const xb_game *g, const xb_stack *s)
 {
     av *m = av_map();
     av_set_int(m, "count", s->n);
-    if (full)
-        av_set(m, "cards", card_list(g, s));
-    else
-        av_set(m, "top", s->n ? av_str(cname(g, s->c[s->n - 1])) : av_nil());
+    av_set(m, "cards", card_list(g, s));
     return m;
 }
 
@@ -214,7 +205,6 @@ av *xb_view(const arena_game *gg, int seat)
     av *players = av_list();
     for (int s = 0; s < g->players; s++) {
         const xb_player *p = &g->p[s];
-        bool full = seat < 0 || seat == s;
         av *m = av_map();
         av_set_str(m, "faction", xb_factions[p->faction].name);
         av_set_int(m, "faction_id", p->faction);
@@ -224,10 +214,10 @@ av *xb_view(const arena_game *gg, int seat)
         av_set_int(m, "resistance", xb_base_resistance(g, s));
         av_set_int(m, "productivity", xb_productivity(g, s));
         av_set_bool(m, "upgraded", p->upgraded);
-        av_set(m, "squad", stack_view(g, &p->squad, full));
+        av_set(m, "squad", stack_view(g, &p->squad));
         av *slots = av_list();
         for (int k = 0; k < XB_SLOTS; k++) {
-            av *sv = stack_view(g, &p->slot[k], full);
+            av *sv = stack_view(g, &p->slot[k]);
             av_set_bool(sv, "open", k <= p->level);
             av_push(slots, sv);
         }
@@ -253,7 +243,12 @@ av *xb_view(const arena_game *gg, int seat)
         av_set(v, "attack", a);
     }
     if (g->place_card >= 0) av_set_str(v, "placing", cname(g, g->place_card));
-    if (g->step == XS_REORG) av_set_int(v, "reorganize_moves_left", g->reorg_left);
+    if (g->step == XS_REORG) { /* lifted cards not yet placed, in lifting order */
+        av *l = av_list();
+        for (int i = 0; i < g->n_held; i++)
+            av_push(l, av_str(cname(g, g->held[i])));
+        av_set(v, "reorganizing", l);
+    }
     if (g->step == XS_OVER) {
         av_set_int(v, "winner", g->winner);
         av_set_bool(v, "turn_limit", g->limit_reached);
@@ -603,13 +598,11 @@ void xb_ev_discard(xb_game *g, const char *from, int card)
     push_ev(g, e);
 }
 
-void xb_ev_move(xb_game *g, int from, int pos, int to, int card)
+void xb_ev_move(xb_game *g, int to, int card)
 {
     av *e = ev(g, "move");
     if (!e) return;
     av_set_int(e, "seat", g->cur);
-    av_set_str(e, "from", loc_name(from));
-    av_set_int(e, "pos", pos);
     av_set_str(e, "to", loc_name(to));
     av_set_str(e, "card", cname(g, card));
     push_ev(g, e);

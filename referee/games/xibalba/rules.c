@@ -161,6 +161,17 @@ static bool over(const xb_game *g)
     return g->step == XS_OVER;
 }
 
+/* Shuffles a stack with the game's rng (Fisher-Yates). */
+void xb_shuffle(xb_game *g, xb_stack *d)
+{
+    for (int i = d->n - 1; i > 0; i--) {
+        int j = (int)arena_rng_below(&g->rng, (uint32_t)i + 1);
+        int16_t t = d->c[i];
+        d->c[i] = d->c[j];
+        d->c[j] = t;
+    }
+}
+
 /* Draws the top card of a deck, reshuffling its discard pile when empty. */
 static int draw(xb_game *g, int fam)
 {
@@ -169,12 +180,7 @@ static int draw(xb_game *g, int fam)
         if (x->n == 0) return -1;
         *d = *x;
         x->n = 0;
-        for (int i = d->n - 1; i > 0; i--) {
-            int j = (int)arena_rng_below(&g->rng, (uint32_t)i + 1);
-            int16_t t = d->c[i];
-            d->c[i] = d->c[j];
-            d->c[j] = t;
-        }
+        xb_shuffle(g, d);
         xb_ev_reshuffle(g, fam);
     }
     return pop(d);
@@ -220,9 +226,20 @@ static void enter_ark(xb_game *g, int s)
     xb_ev_enter(g, s);
 }
 
+/* Whether one more die of kind may be taken from the box this turn: never
+ * more than 4 of a type, and the box holds only 2 paragon dice. Spent dice
+ * are set aside for the rest of the turn ("zur Seite gelegt"), so they
+ * count until the turn ends. */
+bool xb_can_add_die(const xb_game *g, int kind)
+{
+    int cap = kind == XB_DIE_PAR ? XB_PAR_DICE : XB_TYPE_DICE;
+    return g->n_act < XB_POOL_MAX && g->dice_used[kind] < cap;
+}
+
 static void add_act_die(xb_game *g, int kind)
 {
-    if (g->n_act >= XB_POOL_MAX) return;
+    if (!xb_can_add_die(g, kind)) return;
+    g->dice_used[kind]++;
     g->act[g->n_act].kind = (uint8_t)kind;
     g->act[g->n_act].face = (uint8_t)roll_face(g, kind);
     xb_ev_extra_die(g, g->act[g->n_act]);
@@ -277,14 +294,12 @@ static void resolve_card_effect(xb_game *g, int loc)
         if (P(g, s)->par > 0) gain_par(g, s, -1, "card");
         break;
     case XE_REROLL: g->rerolls_left += t->arg; break;
-    case XE_PARAGON_DIE: {
-        int have = 0;
-        for (int i = 0; i < g->n_roll; i++)
-            have += g->roll[i].kind == XB_DIE_PAR;
-        for (int i = 0; i < t->arg && have < 2 && g->n_roll < XB_POOL_MAX; i++, have++)
+    case XE_PARAGON_DIE:
+        for (int i = 0; i < t->arg && g->dice_used[XB_DIE_PAR] < XB_PAR_DICE; i++) {
             g->roll[g->n_roll++].kind = XB_DIE_PAR;
+            g->dice_used[XB_DIE_PAR]++;
+        }
         break;
-    }
     default: break;
     }
 }
@@ -343,13 +358,19 @@ static void continue_effects(xb_game *g)
         first_roll(g);
 }
 
+/* Apocalypse: every paragon roll of the Ark's controller gains +1 while its
+ * soldier has at most 5 life, else +2 (the red Ark side). */
+static int ark_bonus(const xb_game *g)
+{
+    return g->apocalypse ? (g->ark_life <= 5 ? 1 : 2) : 0;
+}
+
 static void end_turn(xb_game *g)
 {
     xb_ev_simple(g, "end_turn");
     g->n_roll = g->n_act = 0;
     if (g->ark_card >= 0 && g->ark_owner >= 0) {
-        int s = g->ark_owner, n = roll_paragon(g, xb_type(g, g->ark_card)->par);
-        if (g->apocalypse) n += g->ark_life <= 5 ? 1 : 2;
+        int s = g->ark_owner, n = roll_paragon(g, xb_type(g, g->ark_card)->par) + ark_bonus(g);
         gain_par(g, s, n, "ark_income");
         if (over(g)) return;
     }
@@ -370,6 +391,7 @@ static void start_turn(xb_game *g)
     P(g, s)->upgraded = false;
     g->turn_actions = 0;
     g->n_roll = g->n_act = 0;
+    memset(g->dice_used, 0, sizeof g->dice_used);
     xb_ev_turn(g);
     gain_res(g, s, xb_productivity(g, s));
     g->step = XS_EFFECT;
@@ -481,7 +503,8 @@ static void do_attack(xb_game *g, const int *dice, int n)
             g->ark_owner = -1;
             g->ark_life = 0;
             enter_ark(g, s);
-            gain_par(g, s, roll_paragon(g, t->par), "destroy_soldier");
+            /* the roll for taking the Ark is a roll in the Ark: Apocalypse bonus */
+            gain_par(g, s, roll_paragon(g, t->par) + ark_bonus(g), "destroy_soldier");
         }
         back_to_action(g);
         return;
@@ -644,8 +667,17 @@ static void do_action(xb_game *g, const xb_opt *op)
         break;
     }
     case OP_REORG:
+        /* lift every own stack; the player rebuilds them card by card, which
+         * reaches any order and any legal distribution */
         p->res -= f->reorganize;
-        g->reorg_left = XB_REORG_MOVES;
+        g->n_held = 0;
+        for (int loc = XB_LOC_SQUAD; loc < XB_LOC_SLOT0 + XB_SLOTS; loc++) {
+            if (loc == XB_LOC_ARK) continue;
+            xb_stack *st = loc_stack(g, s, loc);
+            for (int i = 0; i < st->n; i++)
+                g->held[g->n_held++] = st->c[i];
+            st->n = 0;
+        }
         g->step = XS_REORG;
         xb_ev_simple(g, "reorganize");
         return;
@@ -705,15 +737,19 @@ static void do_action(xb_game *g, const xb_opt *op)
 
 static bool apply_opts(xb_game *g, xb_opt *o, const int *choice, int n);
 
-static void do_move(xb_game *g, const xb_opt *op)
+/* Reorganize: the first lifted card of type op->a goes on top of own stack
+ * op->c. */
+static void place_held(xb_game *g, const xb_opt *op)
 {
-    xb_stack *from = loc_stack(g, g->cur, op->a), *to = loc_stack(g, g->cur, op->c);
-    int i = from->n - 1 - op->b, card = from->c[i];
-    memmove(&from->c[i], &from->c[i + 1], (size_t)(from->n - i - 1) * sizeof from->c[0]);
-    from->n--;
-    push(to, card);
-    xb_ev_move(g, op->a, op->b, op->c, card);
-    if (--g->reorg_left <= 0 || !xb_reorg_possible(g)) back_to_action(g);
+    int i = 0;
+    while (g->cs.type_of[g->held[i]] != op->a)
+        i++;
+    int card = g->held[i];
+    memmove(&g->held[i], &g->held[i + 1], (size_t)(g->n_held - i - 1) * sizeof g->held[0]);
+    g->n_held--;
+    push(loc_stack(g, g->cur, op->c), card);
+    xb_ev_move(g, op->c, card);
+    if (g->n_held == 0) back_to_action(g);
 }
 
 bool xb_apply(xb_game *g, const int *choice, int n)
@@ -750,6 +786,8 @@ static bool apply_opts(xb_game *g, xb_opt *o, const int *choice, int n)
             g->roll[g->n_roll++].kind = XB_DIE_RES;
         for (int i = 0; i < a; i++)
             g->roll[g->n_roll++].kind = XB_DIE_ATK;
+        g->dice_used[XB_DIE_RES] = (uint8_t)r;
+        g->dice_used[XB_DIE_ATK] = (uint8_t)a;
         xb_ev_pool(g, r, a);
         g->rerolls_left = 2 + xb_perm(g, g->cur, XE_REROLL_PERM);
         g->step = XS_DICE_EFFECT;
@@ -806,10 +844,7 @@ static bool apply_opts(xb_game *g, xb_opt *o, const int *choice, int n)
         return true;
     case XS_REORG:
         if (n != 1) return false;
-        if (o[choice[0]].op == OP_REORG_DONE)
-            back_to_action(g);
-        else
-            do_move(g, &o[choice[0]]);
+        place_held(g, &o[choice[0]]);
         return true;
     case XS_ACTION:
         if (n != 1) return false;
@@ -821,16 +856,6 @@ static bool apply_opts(xb_game *g, xb_opt *o, const int *choice, int n)
 
 /* ----------------------------------------------------------- setup */
 
-static void shuffle_stack(xb_game *g, xb_stack *d)
-{
-    for (int i = d->n - 1; i > 0; i--) {
-        int j = (int)arena_rng_below(&g->rng, (uint32_t)i + 1);
-        int16_t t = d->c[i];
-        d->c[i] = d->c[j];
-        d->c[j] = t;
-    }
-}
-
 /* Setup after the settings: decks, the Ark, factions, market, start player;
  * then the first turn begins. */
 void xb_setup(xb_game *g)
@@ -839,7 +864,7 @@ void xb_setup(xb_game *g)
     for (int c = 0; c < g->cs.n_cards; c++)
         push(&g->deck[xb_type(g, c)->family], c);
     for (int f = 0; f < XB_FAMILIES; f++)
-        shuffle_stack(g, &g->deck[f]);
+        xb_shuffle(g, &g->deck[f]);
     for (int f = 0; f < XB_FAMILIES; f++)
         for (int k = 0; k < 2; k++)
             g->market[f][k] = -1;

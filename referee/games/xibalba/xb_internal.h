@@ -36,7 +36,6 @@ enum xb_op {
     OP_DESTROY,
     OP_NO_DESTROY,
     OP_PLACE,
-    OP_REORG_DONE,
     OP_MOVE
 };
 
@@ -54,7 +53,12 @@ bool xb_slot_accepts(const xb_game *g, int seat, int k, int card);
 int xb_pool_size(const xb_game *g, int seat);
 int xb_face_value(int face);
 int xb_find_act_face(const xb_game *g, int face);
+bool xb_can_add_die(const xb_game *g, int kind);
 void xb_setup(xb_game *g);
+void xb_shuffle(xb_game *g, xb_stack *d);
+
+/* determinize.c */
+void xb_determinize(arena_game *gg, int seat, uint64_t seed);
 
 /* options.c */
 int xb_destroy_candidates(const xb_game *g, xb_opt *o);
@@ -93,6 +97,6 @@ void xb_ev_buy(xb_game *g, int card, int fam, int k);
 void xb_ev_simple(xb_game *g, const char *type);
 void xb_ev_amount(xb_game *g, const char *type, int n);
 void xb_ev_discard(xb_game *g, const char *from, int card);
-void xb_ev_move(xb_game *g, int from, int pos, int to, int card);
+void xb_ev_move(xb_game *g, int to, int card);
 
 #endif

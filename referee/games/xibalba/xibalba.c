@@ -147,4 +147,5 @@ const arena_game_vt xibalba_game = {
     .event = arena_game_event,
     .settings = xb_settings,
     .result = xb_result,
+    .determinize = xb_determinize,
 };

@@ -18,12 +18,14 @@
 #define XB_FAM_MAX 128 /* most cards one family may hold (stack capacity) */
 #define XB_POOL_MAX 24 /* most dice one pool may hold */
 #define XB_MAX_REROLLS 4
-#define XB_MAX_POOL 8 /* 4 resource + 4 attack dice */
+#define XB_MAX_POOL 8  /* 4 resource + 4 attack dice */
+#define XB_TYPE_DICE 4 /* "niemals mehr als 4 Würfel desselben Typs" */
+#define XB_PAR_DICE 2  /* the box holds 2 paragon dice */
 #define XB_RES_CAP 25
 #define XB_PAR_CAP 40
-#define XB_REORG_MOVES 8       /* moves one reorganize action may make */
-#define XB_TURN_ACTION_CAP 200 /* safety: actions per turn before a forced end */
-#define XB_EFFECT_MAX 8        /* active cards: squad top, Ark, 4 slots */
+#define XB_HELD_MAX (3 * XB_FAM_MAX) /* cards lifted by one reorganize */
+#define XB_TURN_ACTION_CAP 200       /* safety: actions per turn before a forced end */
+#define XB_EFFECT_MAX 8              /* active cards: squad top, Ark, 4 slots */
 
 enum xb_family { XB_SOLDIER, XB_CIVILIAN, XB_BUILDING, XB_EVENT, XB_FAMILIES };
 enum xb_phase { XB_PH_EFFECT, XB_PH_DICE, XB_PH_ACTION, XB_PH_PERMANENT, XB_PHASES };
@@ -144,7 +146,7 @@ enum xb_step {
     XS_BLOCK,       /* defender: block or not */
     XS_DESTROY,     /* choose an upgrade card to destroy (after a hit: or keep) */
     XS_PLACE,       /* choose a slot for a bought card */
-    XS_REORG,       /* reorganize moves */
+    XS_REORG,       /* reorganize: place the next lifted card */
     XS_OVER
 };
 
@@ -170,6 +172,7 @@ typedef struct xb_game {
     int n_act;
     int pending[XB_EFFECT_MAX];
     int n_pending;
+    uint8_t dice_used[3]; /* by kind: taken from the box this turn (max 4, paragon 2) */
     /* attack / destroy / place / reorganize in progress */
     int atk_target;    /* -1: Ark, else defender seat */
     int atk_strength;  /* of the attack awaiting a block */
@@ -177,7 +180,10 @@ typedef struct xb_game {
     int destroy_only;  /* destroy candidates limited to this seat, or -1 (all opponents) */
     bool destroy_may;  /* XS_DESTROY after a hit: the rulebook's "darf", so "keep" is offered */
     int place_card;    /* card awaiting a slot, or -1 */
-    int reorg_left;
+    /* reorganize: the player's stacks are lifted and rebuilt card by card,
+     * bottom up; these are the cards not yet placed again */
+    int16_t held[XB_HELD_MAX];
+    int n_held;
 } xb_game;
 
 extern const arena_game_vt xibalba_game;
