@@ -98,8 +98,9 @@ static double activation_gain(const pacifica *g, int seat, int x)
     t->n_chosen = 0;
     int cand[PAC_NCARDS];
     const pac_card *xc = &g->set.c[x];
-    for (int s = 0; s < xc->n_slots; s++) {
-        int n = pac_discard_candidates(t, seat, x, s, cand);
+    while (pac_discard_left(t, seat, x) > 0) {
+        int n = pac_discard_candidates(t, seat, x, cand);
+        if (n == 0) break; /* not activatable: callers check first */
         int best = cand[0];
         double bv = 1e9;
         for (int i = 0; i < n; i++) {
