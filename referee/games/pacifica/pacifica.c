@@ -336,4 +336,5 @@ const arena_game_vt pacifica_game = {
     .event = arena_game_event,
     .settings = pac_settings,
     .result = pac_result,
+    .determinize = pac_determinize,
 };

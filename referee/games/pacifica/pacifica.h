@@ -132,6 +132,8 @@ typedef struct pacifica {
 } pacifica;
 
 extern const arena_game_vt pacifica_game;
+/* The vtable's determinize (determinize.c). */
+void pac_determinize(arena_game *g, int seat, uint64_t seed);
 extern const char *const pac_cat_names[PC_NCAT];
 extern const char pac_sym_letters[PR_NREQ + 1]; /* "TPSBAKMFR" */
 extern const char *const pac_effect_names[];
