@@ -128,8 +128,28 @@ static double activation_gain(const pacifica *g, int seat, int x)
     return gain;
 }
 
-/* How much the seat wants a card of each category: symbols its pending
- * cards ask for, plus idols within reach. */
+/* What a card of category cat drawn now is worth on average: symbols, less
+ * for cards that arrive inactive, plus something for an effect. Averaged over
+ * the category's cards the seat cannot see placed (not in a city, not in its
+ * hand), so it follows the card set instead of a fixed ranking. */
+static double stack_worth(const pacifica *g, int seat, int cat)
+{
+    static const double act_factor[3] = {1.0, 0.75, 0.6}; /* green, grey, red */
+    double sum = 0;
+    int n = 0;
+    for (int c = 0; c < PAC_NCARDS; c++) {
+        const pac_card *pc = &g->set.c[c];
+        if (pc->cat != cat || g->where[c] == PL_CITY ||
+            (g->where[c] == PL_HAND && g->owner[c] == seat))
+            continue;
+        sum += symbols_value(pc) * act_factor[pc->act] + (pc->effect ? 1 : 0);
+        n++;
+    }
+    return n ? 1.8 * sum / n : 0;
+}
+
+/* How much the seat wants a card of each category: what its cards are worth,
+ * symbols its pending cards ask for, plus idols within reach. */
 static void category_want(const pacifica *g, int seat, double want[PC_NCAT])
 {
     static const int sym_cat[PR_NREQ] = {PC_TREASURE,  PC_POPULATION,   PC_RESOURCES,
@@ -138,9 +158,8 @@ static void category_want(const pacifica *g, int seat, double want[PC_NCAT])
     int sym[PS_NSYM], cnt[PC_NCAT];
     pac_symbols(g, seat, -1, sym);
     pac_cat_counts(sym, cnt);
-    static const double base[PC_NCAT] = {3, 3, 2.5, 2, 2, 1.5, 1.5};
     for (int c = 0; c < PC_NCAT; c++) {
-        want[c] = base[c];
+        want[c] = stack_worth(g, seat, c);
         int lvl = g->idol_level[c];
         if (lvl < PAC_SECURED) {
             int gap = pac_idol_need(c, lvl) - cnt[c];
@@ -163,8 +182,8 @@ static void category_want(const pacifica *g, int seat, double want[PC_NCAT])
 }
 
 /* Bias of the favouring variant: a favoured category's stack and cards. */
-#define FAVOUR_DRAW 4.0
-#define FAVOUR_CARD 8.0
+#define FAVOUR_DRAW 1.5
+#define FAVOUR_CARD 2.0
 
 static int best_draw(const greedy *p, const pacifica *g, int seat, const int *opts, int n,
                      double *score)
