@@ -780,7 +780,7 @@ static void test_sarahs_turn(void **state)
     to_city(g, 0, "T01", true);
     to_city(g, 0, "F02", false);
     to_top(g, "P12"); /* PP, needs AA */
-    to_top(g, "M02");
+    to_top(g, "M03");
     /* Action 1: draw a Population card. */
     pick(g, "draw:Population");
     assert_int_equal(g->hand[0][0], card(g, "P12"));
@@ -796,7 +796,7 @@ static void test_sarahs_turn(void **state)
     assert_int_equal(idol_need(g, PC_POPULATION), 5);
     /* Action 3b: activate the festival: the top Machines card joins her city. */
     pick(g, "activate:F02");
-    int m = card(g, "M02");
+    int m = card(g, "M03");
     assert_int_equal(g->where[m], PL_CITY);
     assert_int_equal(g->owner[m], 0);
     assert_false(g->active[m]); /* a grey machine arrives inactive */
