@@ -3,6 +3,7 @@
  * and takes the best. It reads the state struct for speed but only what its
  * seat sees: own hand, both cities, stack sizes, idols, and the cards the
  * current options name. No lookahead through hidden cards. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,6 +13,7 @@
 
 typedef struct greedy {
     int seat;
+    bool favour[PC_NCAT]; /* greedy-favour:CAT[+CAT...]: categories to push */
 } greedy;
 
 /* Evaluation of symbol counts sym (PS_*) for seat: idols it would hold after
@@ -98,8 +100,9 @@ static double activation_gain(const pacifica *g, int seat, int x)
     t->n_chosen = 0;
     int cand[PAC_NCARDS];
     const pac_card *xc = &g->set.c[x];
-    for (int s = 0; s < xc->n_slots; s++) {
-        int n = pac_discard_candidates(t, seat, x, s, cand);
+    while (pac_discard_left(t, seat, x) > 0) {
+        int n = pac_discard_candidates(t, seat, x, cand);
+        if (n == 0) break; /* not activatable: callers check first */
         int best = cand[0];
         double bv = 1e9;
         for (int i = 0; i < n; i++) {
@@ -125,8 +128,28 @@ static double activation_gain(const pacifica *g, int seat, int x)
     return gain;
 }
 
-/* How much the seat wants a card of each category: symbols its pending
- * cards ask for, plus idols within reach. */
+/* What a card of category cat drawn now is worth on average: symbols, less
+ * for cards that arrive inactive, plus something for an effect. Averaged over
+ * the category's cards the seat cannot see placed (not in a city, not in its
+ * hand), so it follows the card set instead of a fixed ranking. */
+static double stack_worth(const pacifica *g, int seat, int cat)
+{
+    static const double act_factor[3] = {1.0, 0.75, 0.6}; /* green, grey, red */
+    double sum = 0;
+    int n = 0;
+    for (int c = 0; c < PAC_NCARDS; c++) {
+        const pac_card *pc = &g->set.c[c];
+        if (pc->cat != cat || g->where[c] == PL_CITY ||
+            (g->where[c] == PL_HAND && g->owner[c] == seat))
+            continue;
+        sum += symbols_value(pc) * act_factor[pc->act] + (pc->effect ? 1 : 0);
+        n++;
+    }
+    return n ? 1.8 * sum / n : 0;
+}
+
+/* How much the seat wants a card of each category: what its cards are worth,
+ * symbols its pending cards ask for, plus idols within reach. */
 static void category_want(const pacifica *g, int seat, double want[PC_NCAT])
 {
     static const int sym_cat[PR_NREQ] = {PC_TREASURE,  PC_POPULATION,   PC_RESOURCES,
@@ -135,9 +158,8 @@ static void category_want(const pacifica *g, int seat, double want[PC_NCAT])
     int sym[PS_NSYM], cnt[PC_NCAT];
     pac_symbols(g, seat, -1, sym);
     pac_cat_counts(sym, cnt);
-    static const double base[PC_NCAT] = {3, 3, 2.5, 2, 2, 1.5, 1.5};
     for (int c = 0; c < PC_NCAT; c++) {
-        want[c] = base[c];
+        want[c] = stack_worth(g, seat, c);
         int lvl = g->idol_level[c];
         if (lvl < PAC_SECURED) {
             int gap = pac_idol_need(c, lvl) - cnt[c];
@@ -159,10 +181,17 @@ static void category_want(const pacifica *g, int seat, double want[PC_NCAT])
         }
 }
 
-static int best_draw(const pacifica *g, int seat, const int *opts, int n, double *score)
+/* Bias of the favouring variant: a favoured category's stack and cards. */
+#define FAVOUR_DRAW 1.5
+#define FAVOUR_CARD 2.0
+
+static int best_draw(const greedy *p, const pacifica *g, int seat, const int *opts, int n,
+                     double *score)
 {
     double want[PC_NCAT];
     category_want(g, seat, want);
+    for (int c = 0; c < PC_NCAT; c++)
+        if (p->favour[c]) want[c] += FAVOUR_DRAW;
     int best = -1;
     double bv = -1e18;
     for (int i = 0; i < n; i++) {
@@ -202,6 +231,12 @@ static double play_value(const pacifica *g, int seat, int x)
     return v;
 }
 
+static double favour_bonus(const greedy *p, const pacifica *g, int x)
+{
+    const pac_card *c = &g->set.c[x];
+    return p->favour[c->cat] ? FAVOUR_CARD * symbols_value(c) : 0;
+}
+
 static double discard_cost(const pac_card *c)
 {
     return symbols_value(c) + (c->effect ? 8 : 0);
@@ -209,7 +244,7 @@ static double discard_cost(const pac_card *c)
 
 static int greedy_decide(void *self, const arena_game *gg, const arena_decision *d, int *choice)
 {
-    (void)self;
+    const greedy *p = self;
     const pacifica *g = (const pacifica *)gg;
     int seat = d->seat;
     int opts[PAC_MAX_OPTS];
@@ -218,7 +253,7 @@ static int greedy_decide(void *self, const arena_game *gg, const arena_decision 
     double bv = -1e18;
     if (strcmp(d->kind, "action") == 0 || strcmp(d->kind, "activate-pick") == 0) {
         double draw_score = -1e18;
-        int draw_i = best_draw(g, seat, opts, n, &draw_score);
+        int draw_i = best_draw(p, g, seat, opts, n, &draw_score);
         for (int i = 0; i < n; i++) {
             int o = opts[i], a = PO_ARG(o);
             double v;
@@ -227,19 +262,19 @@ static int greedy_decide(void *self, const arena_game *gg, const arena_decision 
                 if (i != draw_i) continue;
                 v = 6 + draw_score - 3.0 * g->hand_n[seat];
                 break;
-            case PO_PLAY: v = play_value(g, seat, a); break;
+            case PO_PLAY: v = play_value(g, seat, a) + favour_bonus(p, g, a); break;
             case PO_ACTIVATE: {
                 double m = -1e18;
                 for (int k = 0; k < g->city_n[seat]; k++) {
                     int x = g->city[seat][k];
                     if (!pac_activatable(g, seat, x)) continue;
-                    double gx = activation_gain(g, seat, x);
+                    double gx = activation_gain(g, seat, x) + favour_bonus(p, g, x);
                     if (gx > m) m = gx;
                 }
                 v = m + 3;
                 break;
             }
-            case PO_PICK: v = activation_gain(g, seat, a); break;
+            case PO_PICK: v = activation_gain(g, seat, a) + favour_bonus(p, g, a); break;
             case PO_DONE: v = 0; break;
             default: v = -100; /* "end": the only option anyway */
             }
@@ -253,7 +288,8 @@ static int greedy_decide(void *self, const arena_game *gg, const arena_decision 
     } else if (strcmp(d->kind, "search-take") == 0) {
         for (int i = 0; i < n; i++) {
             const pac_card *c = &g->set.c[PO_ARG(opts[i])];
-            double v = symbols_value(c) * (c->act == PA_GREEN ? 3 : 1) + (c->effect ? 4 : 0);
+            double v = symbols_value(c) * (c->act == PA_GREEN ? 3 : 1) + (c->effect ? 4 : 0) +
+                       favour_bonus(p, g, PO_ARG(opts[i]));
             if (v > bv) bv = v, best = i;
         }
     } else if (strcmp(d->kind, "copy-pick") == 0) {
@@ -265,18 +301,33 @@ static int greedy_decide(void *self, const arena_game *gg, const arena_decision 
         }
     } else {
         /* Every draw-like decision: never skip, take the most wanted stack. */
-        int i = best_draw(g, seat, opts, n, NULL);
+        int i = best_draw(p, g, seat, opts, n, NULL);
         best = i >= 0 ? i : 0;
     }
     choice[0] = best;
     return 1;
 }
 
+/* arg (greedy-favour only): category names joined by '+'. */
 static void *greedy_create(const char *arg, int seat, uint64_t seed, char *err, size_t errlen)
 {
-    (void)arg, (void)seed, (void)err, (void)errlen;
+    (void)seed;
     greedy *p = xcalloc(1, sizeof *p);
     p->seat = seat;
+    for (const char *a = arg; a && *a;) {
+        size_t n = strcspn(a, "+");
+        int c = 0;
+        while (c < PC_NCAT && (strlen(pac_cat_names[c]) != n || strncmp(a, pac_cat_names[c], n)))
+            c++;
+        if (c == PC_NCAT) {
+            snprintf(err, errlen, "greedy-favour: unknown category '%.*s' (e.g. Machines+Festival)",
+                     (int)n, a);
+            free(p);
+            return NULL;
+        }
+        p->favour[c] = true;
+        a += n + (a[n] == '+');
+    }
     return p;
 }
 
@@ -284,6 +335,17 @@ const arena_policy_vt pacifica_policy_greedy = {
     .name = "greedy",
     .game = "pacifica",
     .summary = "one-step evaluation of idols and symbol progress (pacifica)",
+    .create = greedy_create,
+    .decide = greedy_decide,
+    .free = free,
+};
+
+/* The same bot pushed towards some categories: for balance measurements. */
+const arena_policy_vt pacifica_policy_greedy_favour = {
+    .name = "greedy-favour",
+    .game = "pacifica",
+    .summary = "greedy that favours categories, e.g. greedy-favour:Machines+Festival (pacifica)",
+    .takes_arg = true,
     .create = greedy_create,
     .decide = greedy_decide,
     .free = free,

@@ -2,5 +2,7 @@
 #include "policy.h"
 
 extern const arena_policy_vt pacifica_policy_greedy;
+extern const arena_policy_vt pacifica_policy_greedy_favour;
 
-const arena_policy_vt *const pacifica_policies[] = {&pacifica_policy_greedy, NULL};
+const arena_policy_vt *const pacifica_policies[] = {&pacifica_policy_greedy,
+                                                    &pacifica_policy_greedy_favour, NULL};

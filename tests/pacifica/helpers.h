@@ -135,4 +135,50 @@ static inline int idol_need(const pacifica *g, int idol)
     return pac_idol_need(idol, g->idol_level[idol]);
 }
 
+/* Every one of the 112 cards lies in exactly one place, and where, owner,
+ * active and seen agree with it (a holder knows its hand cards). */
+static inline bool cards_accounted(const pacifica *g, char *err, size_t errlen)
+{
+    int seen[PAC_NCARDS] = {0};
+    for (int c = 0; c < PC_NCAT; c++)
+        for (int i = 0; i < g->stack_n[c]; i++) {
+            int k = g->stack[c][i];
+            seen[k]++;
+            if (g->where[k] != PL_STACK || g->set.c[k].cat != c || g->active[k]) {
+                snprintf(err, errlen, "card %d misplaced in stack %d", k, c);
+                return false;
+            }
+        }
+    for (int s = 0; s < 2; s++) {
+        if (g->hand_n[s] > PAC_HAND_CAP - 1) {
+            snprintf(err, errlen, "hand of %d holds %d", s, g->hand_n[s]);
+            return false;
+        }
+        for (int i = 0; i < g->hand_n[s]; i++) {
+            int k = g->hand[s][i];
+            seen[k]++;
+            if (g->where[k] != PL_HAND || g->owner[k] != s || g->active[k] ||
+                !(g->seen[k] & (1u << s))) {
+                snprintf(err, errlen, "card %d misplaced in hand %d", k, s);
+                return false;
+            }
+        }
+        for (int i = 0; i < g->city_n[s]; i++) {
+            int k = g->city[s][i];
+            seen[k]++;
+            if (g->where[k] != PL_CITY || g->owner[k] != s) {
+                snprintf(err, errlen, "card %d misplaced in city %d", k, s);
+                return false;
+            }
+        }
+    }
+    for (int k = 0; k < PAC_NCARDS; k++)
+        if (seen[k] != 1) {
+            snprintf(err, errlen, "card %s seen %d times (112 must be accounted for)",
+                     g->set.c[k].id, seen[k]);
+            return false;
+        }
+    return true;
+}
+
 #endif

@@ -181,35 +181,67 @@ static void test_discard_choice_when_several(void **state)
     pacifica_game.free(&g->base);
 }
 
-static void test_discard_keeps_later_slots_possible(void **state)
+/* "die entsprechende(n) Karte(n) abgeben": the discard is counted per symbol,
+ * as a grey condition is, so one card showing two stones pays for two. */
+static void test_discard_counted_per_symbol(void **state)
 {
     (void)state;
     pacifica *g = fresh();
-    /* A16 discards a stone card, then a brass card. R16 shows both; using it
-     * for stone would leave no brass, so only R01 is offered for stone. */
-    to_city(g, 0, "R16", true);
-    to_city(g, 0, "R01", true);
-    to_city(g, 0, "A16", false);
+    to_city(g, 0, "R05", true);  /* SS */
+    to_city(g, 0, "A08", false); /* AAA discard=SS */
+    assert_true(pac_activatable(g, 0, card(g, "A08")));
     pick(g, "activate");
-    pick(g, "activate:A16"); /* forced both times: no decision */
-    assert_int_equal(g->where[card(g, "R01")], PL_STACK);
+    pick(g, "activate:A08"); /* R05 is the only card: no decision */
+    assert_int_equal(g->where[card(g, "R05")], PL_STACK);
+    assert_true(g->active[card(g, "A08")]);
+    pacifica_game.free(&g->base);
+
+    /* Stone and brass on one card pay A16's "discard a stone and a brass". */
+    g = fresh();
+    to_city(g, 0, "R16", true);  /* SB */
+    to_city(g, 0, "A16", false); /* discard=SB */
+    pick(g, "activate");
+    pick(g, "activate:A16");
     assert_int_equal(g->where[card(g, "R16")], PL_STACK);
     assert_true(g->active[card(g, "A16")]);
     pacifica_game.free(&g->base);
 
+    /* Two stone cards pay too; once the symbols are paid nothing more goes. */
     g = fresh();
-    to_city(g, 0, "R16", true);
-    to_city(g, 0, "R01", true);
-    to_city(g, 0, "R02", true);
-    to_city(g, 0, "A16", false);
+    to_city(g, 0, "R05", true);  /* SS */
+    to_city(g, 0, "R01", true);  /* S */
+    to_city(g, 0, "R02", true);  /* S */
+    to_city(g, 0, "A08", false); /* discard=SS */
     pick(g, "activate");
-    pick(g, "activate:A16");
+    pick(g, "activate:A08");
     assert_string_equal(kind(g), "discard-pick");
-    assert_int_equal(n_options(g), 2);
-    assert_false(has(g, "discard:R16"));
+    assert_int_equal(n_options(g), 3);
+    pick(g, "discard:R01");
+    assert_string_equal(kind(g), "discard-pick");
+    assert_int_equal(n_options(g), 2); /* R05 or R02 pays the second stone */
     pick(g, "discard:R02");
-    assert_int_equal(g->where[card(g, "R16")], PL_STACK);
-    assert_int_equal(g->where[card(g, "R01")], PL_CITY);
+    assert_true(g->active[card(g, "A08")]);
+    assert_int_equal(g->where[card(g, "R05")], PL_CITY);
+    pacifica_game.free(&g->base);
+}
+
+/* A discard must pay something still unpaid: after the stone of A13's "ST"
+ * is paid, a second stone card is no longer offered. */
+static void test_discard_pays_only_unpaid_symbols(void **state)
+{
+    (void)state;
+    pacifica *g = fresh();
+    to_city(g, 0, "R01", true);  /* S */
+    to_city(g, 0, "R02", true);  /* S */
+    to_city(g, 0, "T01", true);  /* T */
+    to_city(g, 0, "A13", false); /* AAA discard=ST */
+    pick(g, "activate");
+    pick(g, "activate:A13");
+    assert_int_equal(n_options(g), 3);
+    pick(g, "discard:R01"); /* then T01 is the only card paying T */
+    assert_true(g->active[card(g, "A13")]);
+    assert_int_equal(g->where[card(g, "T01")], PL_STACK);
+    assert_int_equal(g->where[card(g, "R02")], PL_CITY);
     pacifica_game.free(&g->base);
 }
 
@@ -303,13 +335,17 @@ static void test_machine_start_of_turn_treasure(void **state)
     pacifica_game.free(&g->base);
 }
 
-static void test_machine_festival_bonus_draw(void **state)
+/* "Wenn du vom STADTFEST-Stapel ziehst: Ziehe 1 Karte." is an order, not an
+ * offer: no skip. */
+static void test_machine_festival_bonus_draw_is_mandatory(void **state)
 {
     (void)state;
     pacifica *g = fresh();
     to_city(g, 0, "M14", true);
     pick(g, "draw:Festival");
     assert_string_equal(kind(g), "bonus-draw");
+    assert_false(has(g, "skip"));
+    assert_int_equal(n_options(g), PC_NCAT); /* one per stack, nothing else */
     pick(g, "draw:Knowledge");
     assert_int_equal(g->hand_n[0], 2);
     assert_int_equal(g->actions_left, 2);
@@ -317,6 +353,22 @@ static void test_machine_festival_bonus_draw(void **state)
     g->active[card(g, "M14")] = false;
     pick(g, "draw:Festival");
     assert_string_equal(kind(g), "action");
+    pacifica_game.free(&g->base);
+}
+
+/* The hand limit is a maximum held ("maximal 3 Karten auf der Hand"): a
+ * bonus draw that would pass it does not happen. */
+static void test_machine_festival_bonus_draw_respects_hand_limit(void **state)
+{
+    (void)state;
+    pacifica *g = fresh();
+    to_city(g, 0, "M14", true);
+    to_hand(g, 0, "T01");
+    to_hand(g, 0, "T02");
+    pick(g, "draw:Festival"); /* the third card: the hand is full */
+    assert_int_equal(g->hand_n[0], 3);
+    assert_string_equal(kind(g), "action");
+    assert_int_equal(g->actions_left, 2);
     pacifica_game.free(&g->base);
 }
 
@@ -341,6 +393,42 @@ static void test_festival_search_stack(void **state)
     assert_int_equal(g->stack_n[PC_ARCHITECTURE], 15);
     assert_string_equal(kind(g), "action"); /* nothing left to activate second */
     assert_int_equal(g->actions_left, 2);
+    pacifica_game.free(&g->base);
+}
+
+/* The rulebook has no reshuffle after a search: the stack keeps its order,
+ * discards known to lie under it stay there, and the searcher now knows
+ * where each card lies (its view shows them; the opponent's does not). */
+static void test_search_does_not_reshuffle(void **state)
+{
+    (void)state;
+    pacifica *g = fresh();
+    to_city(g, 0, "R12", true);  /* brass */
+    to_city(g, 0, "A11", false); /* discard=B */
+    to_city(g, 0, "K02", true);  /* KT */
+    to_city(g, 0, "F07", false); /* need=KT, search */
+    pick(g, "activate");
+    pick(g, "activate:A11"); /* R12 goes under the Resources stack */
+    pick(g, "activate:F07");
+    pick(g, "search:Resources");
+    uint8_t before[PAC_PER_CAT];
+    memcpy(before, g->stack[PC_RESOURCES], sizeof before);
+    pick(g, "take:R03"); /* R03 lies at index 3 (card order, R12 below) */
+    int r12 = card(g, "R12");
+    assert_int_equal(g->stack[PC_RESOURCES][0], r12);
+    assert_int_equal(g->stack_n[PC_RESOURCES], 15);
+    assert_memory_equal(g->stack[PC_RESOURCES], before, 3);
+    assert_memory_equal(&g->stack[PC_RESOURCES][3], &before[4], 12);
+    av *v0 = pacifica_game.view(&g->base, 0), *v1 = pacifica_game.view(&g->base, 1);
+    const av *k0 = av_get(av_get(v0, "stack_cards"), "Resources");
+    const av *k1 = av_get(av_get(v1, "stack_cards"), "Resources");
+    assert_non_null(k0);
+    assert_non_null(k1);
+    assert_int_equal(av_len(k0), 15);
+    assert_int_equal(k0->u.list.items[0]->type, AV_STR); /* the top card too */
+    assert_int_equal(k1->u.list.items[0]->type, AV_NIL);
+    assert_string_equal(k1->u.list.items[14]->u.str.s, "R12"); /* both saw the discard */
+    av_free(v0), av_free(v1);
     pacifica_game.free(&g->base);
 }
 
@@ -411,7 +499,9 @@ static void test_festival_green_effect_on_play(void **state)
     pacifica_game.free(&g->base);
 }
 
-static void test_temporary_symbols_count_once(void **state)
+/* "erobert ... ein Idol oder ... eine Stufe höher drehen": temporary symbols
+ * take an idol or turn it one step, never several. */
+static void test_temporary_symbols_turn_an_idol_one_step(void **state)
 {
     (void)state;
     pacifica *g = fresh();
@@ -420,10 +510,22 @@ static void test_temporary_symbols_count_once(void **state)
     to_city(g, 0, "F11", false); /* need=TT, temporary TTT */
     pick(g, "activate");
     pick(g, "activate:F11");
-    /* 2 + 3 temporary = 5: the Treasure idol is taken and raised to 7. */
+    /* 2 + 3 temporary = 5: the idol is taken and shows 5, not 7. */
     assert_int_equal(g->idol_owner[PC_TREASURE], 0);
-    assert_int_equal(idol_need(g, PC_TREASURE), 7);
+    assert_int_equal(idol_need(g, PC_TREASURE), 5);
     assert_int_equal(count(g, 0, PS_T), 2); /* the temporary symbols are gone */
+    pacifica_game.free(&g->base);
+
+    /* The owner at 5 with 4 + 3 = 7 turns it to 7, not to secured. */
+    g = fresh();
+    g->idol_owner[PC_TREASURE] = 0, g->idol_level[PC_TREASURE] = 1;
+    to_city(g, 0, "T13", true); /* TTT */
+    to_city(g, 0, "T01", true);
+    to_city(g, 0, "F11", false);
+    pick(g, "activate");
+    pick(g, "activate:F11");
+    assert_int_equal(idol_need(g, PC_TREASURE), 7);
+    assert_int_not_equal(g->idol_level[PC_TREASURE], PAC_SECURED);
     pacifica_game.free(&g->base);
 }
 
@@ -589,7 +691,7 @@ static void test_win_with_three_secured(void **state)
     to_city(g, 0, "K06", true); /* KS */
     pick(g, "activate");
     pick(g, "activate:A09");
-    pick(g, "discard:R05"); /* then K06 is the only stone card left */
+    pick(g, "discard:R05"); /* its two stones pay for both */
     assert_true(g->over);
     assert_int_equal(g->winner, 0);
     assert_string_equal(g->end_reason, "secured");
@@ -678,7 +780,7 @@ static void test_sarahs_turn(void **state)
     to_city(g, 0, "T01", true);
     to_city(g, 0, "F02", false);
     to_top(g, "P12"); /* PP, needs AA */
-    to_top(g, "M02");
+    to_top(g, "M03");
     /* Action 1: draw a Population card. */
     pick(g, "draw:Population");
     assert_int_equal(g->hand[0][0], card(g, "P12"));
@@ -694,7 +796,7 @@ static void test_sarahs_turn(void **state)
     assert_int_equal(idol_need(g, PC_POPULATION), 5);
     /* Action 3b: activate the festival: the top Machines card joins her city. */
     pick(g, "activate:F02");
-    int m = card(g, "M02");
+    int m = card(g, "M03");
     assert_int_equal(g->where[m], PL_CITY);
     assert_int_equal(g->owner[m], 0);
     assert_false(g->active[m]); /* a grey machine arrives inactive */
@@ -706,7 +808,7 @@ static void test_sarahs_turn(void **state)
 
 /* ---- views and events ---- */
 
-static void test_view_hides_opponent_hand(void **state)
+static void test_view_shows_opponent_hand_by_category(void **state)
 {
     (void)state;
     pacifica *g = (pacifica *)pacifica_game.create(NULL, 0, 5, 2, 0, NULL, 0);
@@ -721,6 +823,14 @@ static void test_view_hides_opponent_hand(void **state)
     assert_non_null(hs);
     assert_int_equal(hs->u.list.items[1]->u.i, 2);
     assert_int_equal(av_len(av_get(v0, "hand")), 0);
+    /* Card backs show the category: seat 0 sees what its opponent holds by
+     * category, without ids. */
+    const av *oh = av_get(v0, "opponent_hand");
+    assert_non_null(oh);
+    assert_int_equal(av_len(oh), 2);
+    assert_string_equal(av_get_str(oh->u.list.items[0], "category"), "Treasure");
+    assert_string_equal(av_get_str(oh->u.list.items[1], "category"), "Knowledge");
+    assert_null(av_get(oh->u.list.items[0], "id"));
     for (const char *k = "cities\0stacks\0idols\0hand_limits\0symbols\0"; *k; k += strlen(k) + 1)
         assert_non_null(av_get(v0, k));
     /* Events: seat 0 learns the category drawn, not the card. */
@@ -765,20 +875,23 @@ int main(void)
         cmocka_unit_test(test_activate_second_is_optional),
         cmocka_unit_test(test_red_discards_under_stack),
         cmocka_unit_test(test_discard_choice_when_several),
-        cmocka_unit_test(test_discard_keeps_later_slots_possible),
+        cmocka_unit_test(test_discard_counted_per_symbol),
+        cmocka_unit_test(test_discard_pays_only_unpaid_symbols),
         cmocka_unit_test(test_stone_and_brass_are_resources),
         cmocka_unit_test(test_condition_asks_for_brass),
         cmocka_unit_test(test_machine_swap_stone_brass),
         cmocka_unit_test(test_machine_hand_limit_while_active),
         cmocka_unit_test(test_machine_effect_ends_when_discarded),
         cmocka_unit_test(test_machine_start_of_turn_treasure),
-        cmocka_unit_test(test_machine_festival_bonus_draw),
+        cmocka_unit_test(test_machine_festival_bonus_draw_is_mandatory),
+        cmocka_unit_test(test_machine_festival_bonus_draw_respects_hand_limit),
         cmocka_unit_test(test_festival_search_stack),
+        cmocka_unit_test(test_search_does_not_reshuffle),
         cmocka_unit_test(test_festival_machine_top),
         cmocka_unit_test(test_festival_fill_hand),
         cmocka_unit_test(test_festival_copy_other_city),
         cmocka_unit_test(test_festival_green_effect_on_play),
-        cmocka_unit_test(test_temporary_symbols_count_once),
+        cmocka_unit_test(test_temporary_symbols_turn_an_idol_one_step),
         cmocka_unit_test(test_idol_ladder_and_steal),
         cmocka_unit_test(test_idol_secured_for_good),
         cmocka_unit_test(test_idol_owner_raises_own),
@@ -791,7 +904,7 @@ int main(void)
         cmocka_unit_test(test_exhaustion_more_idols_wins),
         cmocka_unit_test(test_turn_cap_ends_game),
         cmocka_unit_test(test_sarahs_turn),
-        cmocka_unit_test(test_view_hides_opponent_hand),
+        cmocka_unit_test(test_view_shows_opponent_hand_by_category),
         cmocka_unit_test(test_search_take_hides_stack_order),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

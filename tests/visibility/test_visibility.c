@@ -714,9 +714,11 @@ static void test_dominion_views_and_events_hide_what_the_seat_cannot_see(void **
 /* ------------------------------------------------------------- Pacifica */
 
 /* Hidden from seat: the order of every stack, and which cards of their
- * categories the opponent holds (its draws show the category only). The twin
- * swaps each opponent hand card with a random card of the same stack (or
- * keeps it), then shuffles every stack. */
+ * categories the opponent holds (its draws show the category only), except
+ * the cards whose place the seat knows (g->seen: discards, searched stacks).
+ * The twin swaps each unknown opponent hand card with a random unknown card
+ * of the same stack (or keeps it), then shuffles the unknown places of every
+ * stack. */
 static bool pac_hide(arena_game *gg, int seat, arena_rng *r)
 {
     pacifica *g = (pacifica *)gg;
@@ -724,19 +726,29 @@ static bool pac_hide(arena_game *gg, int seat, arena_rng *r)
     memcpy(stacks, g->stack, sizeof stacks);
     memcpy(hands, g->hand, sizeof hands);
     int o = 1 - seat;
-    for (int i = 0; i < g->hand_n[o]; i++) {
-        int h = g->hand[o][i], cat = g->set.c[h].cat, n = g->stack_n[cat];
-        int k = (int)arena_rng_below(r, (uint32_t)n + 1);
-        if (k == n) continue;
-        int x = g->stack[cat][k];
-        g->stack[cat][k] = (uint8_t)h;
-        g->where[h] = PL_STACK;
-        g->hand[o][i] = (uint8_t)x;
-        g->where[x] = PL_HAND;
-        g->owner[x] = (uint8_t)o;
+    for (int cat = 0; cat < PC_NCAT; cat++) {
+        int pos[PAC_PER_CAT], n = 0;
+        uint8_t cards[PAC_PER_CAT];
+        for (int i = 0; i < g->stack_n[cat]; i++)
+            if (!(g->seen[g->stack[cat][i]] & (1u << seat))) pos[n++] = i;
+        for (int i = 0; i < g->hand_n[o]; i++) {
+            int h = g->hand[o][i];
+            if (g->set.c[h].cat != cat || (g->seen[h] & (1u << seat))) continue;
+            int k = (int)arena_rng_below(r, (uint32_t)n + 1);
+            if (k == n) continue;
+            int x = g->stack[cat][pos[k]];
+            g->stack[cat][pos[k]] = (uint8_t)h;
+            g->where[h] = PL_STACK;
+            g->hand[o][i] = (uint8_t)x;
+            g->where[x] = PL_HAND;
+            g->owner[x] = (uint8_t)o;
+        }
+        for (int i = 0; i < n; i++)
+            cards[i] = g->stack[cat][pos[i]];
+        shuffle_u8(cards, n, r);
+        for (int i = 0; i < n; i++)
+            g->stack[cat][pos[i]] = cards[i];
     }
-    for (int cat = 0; cat < PC_NCAT; cat++)
-        shuffle_u8(g->stack[cat], g->stack_n[cat], r);
     reseed(&g->rng, r);
     return memcmp(stacks, g->stack, sizeof stacks) != 0 ||
            memcmp(hands, g->hand, sizeof hands) != 0;
@@ -745,10 +757,10 @@ static bool pac_hide(arena_game *gg, int seat, arena_rng *r)
 static bool pac_view_keys(vis_ctx *c, const arena_game *gg, const av *v, int seat)
 {
     const pacifica *g = (const pacifica *)gg;
-    static const char *const top[] = {"seat",    "to_move",    "turn",        "actions_left",
-                                      "hand",    "hand_sizes", "hand_limits", "cities",
-                                      "symbols", "stacks",     "idols",       "activating",
-                                      "winner",  "end_reason", NULL};
+    static const char *const top[] = {
+        "seat",        "to_move",    "turn",          "actions_left", "hand",  "hand_sizes",
+        "hand_limits", "cities",     "symbols",       "stacks",       "idols", "activating",
+        "winner",      "end_reason", "opponent_hand", "stack_cards",  NULL};
     const char *k = stray_key(v, top, NULL, NULL);
     REQUIRE(c, !k, "seat %d's view has the undocumented key '%s'", seat, k);
     int64_t vs = -2;

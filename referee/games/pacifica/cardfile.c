@@ -182,7 +182,7 @@ static bool parse_line(char *line, const char *fname, int ln, pac_card *c, char 
             bad = parse_letters(v, true, NULL, c->slots, &n_slots, PAC_MAX_SLOTS);
             c->n_slots = (uint8_t)n_slots;
             if (bad && n_slots == PAC_MAX_SLOTS)
-                return fail(err, errlen, fname, ln, "discard", "at most %d cards", PAC_MAX_SLOTS);
+                return fail(err, errlen, fname, ln, "discard", "at most %d letters", PAC_MAX_SLOTS);
             break;
         default:
             if (!parse_effect(v, c, why, sizeof why))

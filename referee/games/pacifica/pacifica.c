@@ -162,10 +162,16 @@ static void pac_prompt(const arena_game *gg, char *buf, size_t len)
     case PT_SEARCH_STACK: what = "search: choose a stack to search"; break;
     case PT_SEARCH_TAKE: what = "search: put one of these cards into your city"; break;
     case PT_COPY_PICK: what = "copy: carry out the effect of a City Festival card"; break;
-    case PT_DISCARD:
-        snprintf(buf, len, "discard an active card showing %c to activate %s",
-                 pac_sym_letters[g->set.c[t->arg].slots[t->n]], g->set.c[t->arg].id);
+    case PT_DISCARD: {
+        const pac_card *x = &g->set.c[t->arg];
+        char letters[PAC_MAX_SLOTS + 1];
+        for (int i = 0; i < x->n_slots; i++)
+            letters[i] = pac_sym_letters[x->slots[i]];
+        letters[x->n_slots] = '\0';
+        snprintf(buf, len, "activate %s: discard active cards showing %s (%d symbol(s) unpaid)",
+                 x->id, letters, pac_discard_left(g, g->seat, t->arg));
         return;
+    }
     }
     snprintf(buf, len, "%s", what);
 }
@@ -197,6 +203,12 @@ static av *card_list(const pacifica *g, const uint8_t *cards, int n, bool with_a
     return l;
 }
 
+/* Does seat know where card x lies? Seat -1 knows everything. */
+static bool knows(const pacifica *g, int seat, int x)
+{
+    return seat < 0 || (g->seen[x] & (1u << seat));
+}
+
 static av *pac_view(const arena_game *gg, int seat)
 {
     const pacifica *g = (const pacifica *)gg;
@@ -207,6 +219,16 @@ static av *pac_view(const arena_game *gg, int seat)
     av_set_int(v, "actions_left", g->actions_left);
     if (seat >= 0) {
         av_set(v, "hand", card_list(g, g->hand[seat], g->hand_n[seat], false));
+        /* Card backs show the category; the id only where this seat knows it. */
+        av *oh = av_list();
+        for (int i = 0; i < g->hand_n[1 - seat]; i++) {
+            int c = g->hand[1 - seat][i];
+            av *m = av_map();
+            av_set_str(m, "category", pac_cat_names[g->set.c[c].cat]);
+            if (knows(g, seat, c)) av_set_str(m, "id", g->set.c[c].id);
+            av_push(oh, m);
+        }
+        av_set(v, "opponent_hand", oh);
     } else {
         av *h = av_list();
         for (int s = 0; s < 2; s++)
@@ -235,6 +257,22 @@ static av *pac_view(const arena_game *gg, int seat)
     for (int c = 0; c < PC_NCAT; c++)
         av_set_int(st, pac_cat_names[c], g->stack_n[c]);
     av_set(v, "stacks", st);
+    /* Stack cards whose place this seat knows (discards, searched stacks),
+     * top first, null where unknown; only stacks with a known card. */
+    av *known = av_map();
+    for (int c = 0; c < PC_NCAT; c++) {
+        bool any = false;
+        for (int i = 0; i < g->stack_n[c]; i++)
+            any |= knows(g, seat, g->stack[c][i]);
+        if (!any) continue;
+        av *l = av_list();
+        for (int i = g->stack_n[c] - 1; i >= 0; i--) {
+            int x = g->stack[c][i];
+            av_push(l, knows(g, seat, x) ? av_str(g->set.c[x].id) : av_nil());
+        }
+        av_set(known, pac_cat_names[c], l);
+    }
+    av_set(v, "stack_cards", known);
     av *idols = av_list();
     for (int i = 0; i < PAC_NIDOLS; i++) {
         av *m = av_map();
@@ -298,4 +336,5 @@ const arena_game_vt pacifica_game = {
     .event = arena_game_event,
     .settings = pac_settings,
     .result = pac_result,
+    .determinize = pac_determinize,
 };

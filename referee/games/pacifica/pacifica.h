@@ -56,13 +56,14 @@ typedef enum {
 #define PAC_DIVERSITY 7
 #define PAC_SECURED 3 /* idol level index meaning "secured" */
 #define PAC_TURN_CAP 600
+#define PAC_SEEN_ALL 3u
 
 typedef struct pac_card {
     char id[PAC_ID_LEN];
     uint8_t cat, act;
     uint8_t sym[PS_NSYM];         /* symbols shown */
     uint8_t need[PR_NREQ];        /* grey: symbols on other active cards */
-    uint8_t slots[PAC_MAX_SLOTS]; /* red: one discarded card per slot, PS_* or PR_R */
+    uint8_t slots[PAC_MAX_SLOTS]; /* red: discard letters, PS_* or PR_R, paid per symbol */
     uint8_t n_slots;
     uint8_t effect, arg;
     uint8_t temp[PS_NSYM]; /* PE_TEMP */
@@ -82,12 +83,12 @@ typedef enum {
     PT_SETUP_DRAW, /* n draws left, any stack */
     PT_START_DRAW, /* optional draw of category arg */
     PT_ACT_PICK,   /* arg 0: first pick (mandatory), 1: second (or done) */
-    PT_DISCARD,    /* choose the discard for slot n of card arg */
+    PT_DISCARD,    /* choose discards for card arg until its letters are paid */
     PT_FINISH_ACT, /* discard the chosen cards, activate card arg */
     PT_EFFECT,     /* run effect of card arg (copy target included) */
     PT_DRAW,       /* n mandatory draws, any stack */
     PT_FILL,       /* draw until the hand limit */
-    PT_BONUS_DRAW, /* optional draw from any stack (festival bonus) */
+    PT_BONUS_DRAW, /* draw 1 from any stack (festival bonus), room permitting */
     PT_SEARCH_STACK,
     PT_SEARCH_TAKE, /* arg: category */
     PT_COPY_PICK,   /* arg: the copying card */
@@ -104,6 +105,11 @@ typedef struct pacifica {
     /* card locations */
     uint8_t where[PAC_NCARDS], owner[PAC_NCARDS];
     bool active[PAC_NCARDS];
+    /* Seats that know where a stack or hand card lies (bit per seat): own
+     * draws, discards (they go under a stack openly), searched stacks, and
+     * an opponent's draw of a card whose position was known. Cities are
+     * public. Drives view() and determinize(). */
+    uint8_t seen[PAC_NCARDS];
     uint8_t stack[PC_NCAT][PAC_PER_CAT]; /* index 0 = bottom, top = end */
     uint8_t stack_n[PC_NCAT];
     uint8_t hand[2][PAC_HAND_CAP];
@@ -126,6 +132,8 @@ typedef struct pacifica {
 } pacifica;
 
 extern const arena_game_vt pacifica_game;
+/* The vtable's determinize (determinize.c). */
+void pac_determinize(arena_game *g, int seat, uint64_t seed);
 extern const char *const pac_cat_names[PC_NCAT];
 extern const char pac_sym_letters[PR_NREQ + 1]; /* "TPSBAKMFR" */
 extern const char *const pac_effect_names[];
@@ -170,9 +178,12 @@ void pac_symbols(const pacifica *g, int seat, int except, int out[PS_NSYM]);
 void pac_cat_counts(const int sym[PS_NSYM], int out[PC_NCAT]);
 int pac_idol_need(int idol, int level);
 int pac_idol_next(int idol, int level);
-/* Cards that may fill discard slot `slot` of card x, given g->chosen, while
- * keeping the later slots fillable. */
-int pac_discard_candidates(const pacifica *g, int seat, int x, int slot, int *out);
+/* Red card x's discard is paid per symbol: the discarded cards together show
+ * its discard letters. Unpaid symbols given g->chosen: */
+int pac_discard_left(const pacifica *g, int seat, int x);
+/* Cards that may be discarded next: each pays at least one unpaid symbol and
+ * leaves the rest payable. */
+int pac_discard_candidates(const pacifica *g, int seat, int x, int *out);
 /* True if card (inactive, in seat's city) could be activated now. */
 bool pac_activatable(const pacifica *g, int seat, int card);
 /* Runs the idol ladder for seat with extra temporary symbols (may be NULL);

@@ -78,12 +78,47 @@ static bool need_met(const pac_card *x, const int have[PS_NSYM], bool swap)
     return have[PS_S] >= x->need[PS_S] && have[PS_B] >= x->need[PS_B];
 }
 
-/* Does card c (active, in the city) satisfy a discard slot? */
-static bool slot_accepts(const pacifica *g, int c, int slot, bool swap)
+/* A red card's discard is counted per symbol, like a grey condition: the
+ * discarded cards together must show the symbols of its discard letters, so a
+ * card showing two of them pays for two. */
+static void discard_req(const pac_card *x, int req[PR_NREQ])
 {
-    const uint8_t *s = g->set.c[c].sym;
-    if (slot == PR_R || ((slot == PS_S || slot == PS_B) && swap)) return s[PS_S] || s[PS_B];
-    return s[slot] > 0;
+    memset(req, 0, sizeof(int) * PR_NREQ);
+    for (int i = 0; i < x->n_slots; i++)
+        req[x->slots[i]]++;
+}
+
+/* What is still unpaid of req once cards showing got[] are discarded; returns
+ * the number of unpaid symbols. Surplus stone or brass pays an R; with the
+ * swap machine every resource symbol pays any resource letter. */
+static int unpaid(const int req[PR_NREQ], const int got[PS_NSYM], bool swap, int rem[PR_NREQ])
+{
+    int total = 0;
+    for (int s = 0; s < PS_NSYM; s++) {
+        rem[s] = s == PS_S || s == PS_B ? 0 : req[s] > got[s] ? req[s] - got[s] : 0;
+        total += rem[s];
+    }
+    if (swap) {
+        int r = req[PS_S] + req[PS_B] + req[PR_R] - got[PS_S] - got[PS_B];
+        rem[PR_R] = r > 0 ? r : 0;
+    } else {
+        int sur = 0;
+        for (int s = PS_S; s <= PS_B; s++) {
+            rem[s] = req[s] > got[s] ? req[s] - got[s] : 0;
+            sur += got[s] > req[s] ? got[s] - req[s] : 0;
+        }
+        rem[PR_R] = req[PR_R] > sur ? req[PR_R] - sur : 0;
+    }
+    return total + rem[PS_S] + rem[PS_B] + rem[PR_R];
+}
+
+/* Can symbols avail[] pay rem? Discarding more cards never hurts coverage,
+ * so this decides whether any choice of the remaining cards can finish. */
+static bool can_pay(const int rem[PR_NREQ], const int avail[PS_NSYM])
+{
+    for (int s = 0; s < PS_NSYM; s++)
+        if (avail[s] < rem[s]) return false;
+    return avail[PS_S] + avail[PS_B] >= rem[PS_S] + rem[PS_B] + rem[PR_R];
 }
 
 static bool is_chosen(const pacifica *g, int c)
@@ -93,41 +128,51 @@ static bool is_chosen(const pacifica *g, int c)
     return false;
 }
 
-/* Can slots [from, n) of card x be filled with distinct unused active cards?
- * used is a bitmap over city positions. Backtracking: at most 4 slots. */
-static bool slots_fillable(const pacifica *g, int seat, int x, int from, uint8_t *used, bool swap)
+static void add_syms(int *acc, const pac_card *c, int sign)
 {
-    const pac_card *xc = &g->set.c[x];
-    if (from == xc->n_slots) return true;
-    for (int i = 0; i < g->city_n[seat]; i++) {
-        int c = g->city[seat][i];
-        if (used[i] || c == x || !g->active[c] || !slot_accepts(g, c, xc->slots[from], swap))
-            continue;
-        used[i] = 1;
-        bool ok = slots_fillable(g, seat, x, from + 1, used, swap);
-        used[i] = 0;
-        if (ok) return true;
-    }
-    return false;
+    for (int s = 0; s < PS_NSYM; s++)
+        acc[s] += sign * c->sym[s];
 }
 
-/* Cards that may fill slot `slot` of card x given the already chosen ones,
- * keeping the remaining slots fillable. Returns how many, into out. */
-int pac_discard_candidates(const pacifica *g, int seat, int x, int slot, int *out)
+/* got: symbols on the chosen cards; avail: on the other active cards of the
+ * city that are neither x nor chosen. */
+static void discard_pool(const pacifica *g, int seat, int x, int got[PS_NSYM], int avail[PS_NSYM])
 {
-    bool swap = pac_has_effect(g, seat, PE_SWAP_RES);
-    uint8_t used[PAC_NCARDS] = {0};
-    for (int i = 0; i < g->city_n[seat]; i++)
-        if (is_chosen(g, g->city[seat][i])) used[i] = 1;
-    int n = 0;
-    const pac_card *xc = &g->set.c[x];
+    memset(got, 0, sizeof(int) * PS_NSYM);
+    memset(avail, 0, sizeof(int) * PS_NSYM);
     for (int i = 0; i < g->city_n[seat]; i++) {
         int c = g->city[seat][i];
-        if (used[i] || c == x || !g->active[c] || !slot_accepts(g, c, xc->slots[slot], swap))
-            continue;
-        used[i] = 1;
-        if (slots_fillable(g, seat, x, slot + 1, used, swap)) out[n++] = c;
-        used[i] = 0;
+        if (c == x || !g->active[c]) continue;
+        add_syms(is_chosen(g, c) ? got : avail, &g->set.c[c], 1);
+    }
+}
+
+int pac_discard_left(const pacifica *g, int seat, int x)
+{
+    int req[PR_NREQ], rem[PR_NREQ], got[PS_NSYM], avail[PS_NSYM];
+    discard_req(&g->set.c[x], req);
+    discard_pool(g, seat, x, got, avail);
+    return unpaid(req, got, pac_has_effect(g, seat, PE_SWAP_RES), rem);
+}
+
+/* Cards that may be discarded next for card x given g->chosen: each must pay
+ * at least one unpaid symbol and leave the rest payable. */
+int pac_discard_candidates(const pacifica *g, int seat, int x, int *out)
+{
+    bool swap = pac_has_effect(g, seat, PE_SWAP_RES);
+    int req[PR_NREQ], rem[PR_NREQ], got[PS_NSYM], avail[PS_NSYM];
+    discard_req(&g->set.c[x], req);
+    discard_pool(g, seat, x, got, avail);
+    int left = unpaid(req, got, swap, rem), n = 0;
+    for (int i = 0; i < g->city_n[seat]; i++) {
+        int c = g->city[seat][i];
+        if (c == x || !g->active[c] || is_chosen(g, c)) continue;
+        const pac_card *pc = &g->set.c[c];
+        add_syms(got, pc, 1);
+        add_syms(avail, pc, -1);
+        if (unpaid(req, got, swap, rem) < left && can_pay(rem, avail)) out[n++] = c;
+        add_syms(got, pc, -1);
+        add_syms(avail, pc, 1);
     }
     return n;
 }
@@ -140,8 +185,11 @@ static bool activatable_with(const pacifica *g, int seat, int x, const int have[
     const pac_card *c = &g->set.c[x];
     if (c->act == PA_GREY) return need_met(c, have, swap);
     if (c->act == PA_RED) {
-        uint8_t used[PAC_NCARDS] = {0};
-        return slots_fillable(g, seat, x, 0, used, swap);
+        /* x is inactive, so have[] is exactly the pool it may discard from. */
+        int req[PR_NREQ], rem[PR_NREQ], none[PS_NSYM] = {0};
+        discard_req(c, req);
+        unpaid(req, none, swap, rem);
+        return can_pay(rem, have);
     }
     return true; /* a green card out of play order (cannot happen) */
 }
@@ -216,8 +264,12 @@ void pac_check_idols(pacifica *g, int seat, const int *temp)
     for (int i = 0; i < PAC_NIDOLS; i++) {
         int have = i == PAC_DIVERSITY ? div : cnt[i];
         /* Whoever shows the number takes the idol and turns it up; an owner
-         * raising its own idol is the same step, so loop. */
-        while (g->idol_level[i] < PAC_SECURED && have >= pac_idol_need(i, g->idol_level[i])) {
+         * raising its own idol is the same step, so loop. Temporary symbols
+         * take an idol or turn one up by one step only ("erobert ... ein Idol
+         * oder ... eine Stufe höher drehen"). */
+        for (int steps = 0; g->idol_level[i] < PAC_SECURED &&
+                            have >= pac_idol_need(i, g->idol_level[i]) && !(temp && steps == 1);
+             steps++) {
             int from = g->idol_owner[i];
             g->idol_owner[i] = (int8_t)seat;
             g->idol_level[i] = (uint8_t)pac_idol_next(i, g->idol_level[i]);
@@ -278,6 +330,7 @@ static void remove_from_hand(pacifica *g, int seat, int c)
 static void put_in_city(pacifica *g, int seat, int c)
 {
     g->where[c] = PL_CITY;
+    g->seen[c] = PAC_SEEN_ALL;
     g->owner[c] = (uint8_t)seat;
     g->city[seat][g->city_n[seat]++] = (uint8_t)c;
     g->active[c] = g->set.c[c].act == PA_GREEN;
@@ -290,6 +343,7 @@ static void discard_card(pacifica *g, int seat, int c)
     remove_from_city(g, seat, c);
     g->active[c] = false;
     g->where[c] = PL_STACK;
+    g->seen[c] = PAC_SEEN_ALL; /* both saw it go under the stack */
     memmove(&g->stack[cat][1], &g->stack[cat][0], g->stack_n[cat]);
     g->stack[cat][0] = (uint8_t)c;
     g->stack_n[cat]++;
@@ -306,6 +360,8 @@ static void draw_card(pacifica *g, int seat, int cat, const char *source, bool b
     int c = g->stack[cat][--g->stack_n[cat]];
     g->where[c] = PL_HAND;
     g->owner[c] = (uint8_t)seat;
+    /* The opponent keeps knowing it only if it knew the top card. */
+    g->seen[c] |= (uint8_t)(1u << seat);
     g->hand[seat][g->hand_n[seat]++] = (uint8_t)c;
     if (!g->base.ev.disabled) {
         for (int k = 0; k < 2; k++) {
@@ -486,13 +542,14 @@ void pac_advance(pacifica *g)
             if (!any_activatable(g, seat)) break;
             return;
         case PT_DISCARD: {
-            int n = pac_discard_candidates(g, seat, t->arg, t->n, buf);
+            if (pac_discard_left(g, seat, t->arg) == 0) break;
+            int n = pac_discard_candidates(g, seat, t->arg, buf);
             if (n > 1) return;
             /* A single candidate is no choice; none cannot happen because
              * the card was activatable when picked. */
-            if (n == 1) g->chosen[g->n_chosen++] = (uint8_t)buf[0];
-            if (++t->n < g->set.c[t->arg].n_slots) continue;
-            break;
+            if (n == 0) abort();
+            g->chosen[g->n_chosen++] = (uint8_t)buf[0];
+            continue;
         }
         case PT_FINISH_ACT: {
             int x = t->arg;
@@ -544,7 +601,6 @@ int pac_options(const pacifica *g, int *o)
     case PT_BONUS_DRAW:
         for (int c = 0; c < PC_NCAT; c++)
             if (g->stack_n[c]) o[n++] = OPT(PO_DRAW, c);
-        if (t->kind == PT_BONUS_DRAW) o[n++] = OPT(PO_SKIP, 0);
         break;
     case PT_START_DRAW:
         o[n++] = OPT(PO_DRAW, t->arg);
@@ -558,7 +614,7 @@ int pac_options(const pacifica *g, int *o)
         if (t->arg == 1) o[n++] = OPT(PO_DONE, 0);
         break;
     case PT_DISCARD: {
-        int k = pac_discard_candidates(g, seat, t->arg, t->n, buf);
+        int k = pac_discard_candidates(g, seat, t->arg, buf);
         for (int i = 0; i < k; i++)
             o[n++] = OPT(PO_DISCARD, buf[i]);
         break;
@@ -584,16 +640,6 @@ int pac_options(const pacifica *g, int *o)
 }
 
 /* ---- applying one option ---- */
-
-static void shuffle_stack(pacifica *g, int cat)
-{
-    for (int i = g->stack_n[cat] - 1; i > 0; i--) {
-        int j = (int)arena_rng_below(&g->rng, (uint32_t)(i + 1));
-        uint8_t t = g->stack[cat][i];
-        g->stack[cat][i] = g->stack[cat][j];
-        g->stack[cat][j] = t;
-    }
-}
 
 static const char *draw_source(int kind)
 {
@@ -640,6 +686,7 @@ void pac_apply_option(pacifica *g, int opt)
     case PT_BONUS_DRAW:
     case PT_START_DRAW:
         g->n_task--;
+        /* A bonus card drawn from Festival brings no further bonus. */
         if (PO_TYPE(opt) == PO_DRAW)
             draw_card(g, seat, a, draw_source(kind), kind != PT_BONUS_DRAW);
         break;
@@ -651,12 +698,13 @@ void pac_apply_option(pacifica *g, int opt)
             if (g->set.c[a].n_slots) push_task(g, PT_DISCARD, a, 0);
         }
         break;
-    case PT_DISCARD:
-        g->chosen[g->n_chosen++] = (uint8_t)a;
-        if (++t->n == g->set.c[t->arg].n_slots) g->n_task--;
-        break;
+    case PT_DISCARD: g->chosen[g->n_chosen++] = (uint8_t)a; break;
     case PT_SEARCH_STACK:
         g->n_task--;
+        /* The searcher looks through the stack: from now on it knows where
+         * each of its cards lies (there is no reshuffle afterwards). */
+        for (int i = 0; i < g->stack_n[a]; i++)
+            g->seen[g->stack[a][i]] |= (uint8_t)(1u << seat);
         push_task(g, PT_SEARCH_TAKE, a, 0);
         break;
     case PT_SEARCH_TAKE: {
@@ -669,8 +717,6 @@ void pac_apply_option(pacifica *g, int opt)
                 g->stack_n[cat]--;
                 break;
             }
-        /* The searcher saw the stack, so it is shuffled afterwards. */
-        shuffle_stack(g, cat);
         put_in_city(g, seat, a);
         card_event(g, "to_city", seat, a, "from", "search");
         if (g->active[a])
