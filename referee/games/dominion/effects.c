@@ -26,11 +26,21 @@ static bool ask_zone_treasure(dom_game *g, int seat, int owner, int zone, int ki
     return dec_ask(g, 1, 1, false);
 }
 
+/* Revealed or set-aside cards (already shown to all) to the discard pile. */
 static void aside_to_discard(dom_game *g, int p)
 {
     dom_zone *a = &g->p[p].z[Z_ASIDE];
     if (a->n) ev_cards(g, EVENTS_ALL, "discard", p, a->c, a->n);
-    zmove_all(a, &g->p[p].z[Z_DISCARD]);
+    discard_zone(g, p, Z_ASIDE, true);
+}
+
+/* The hand cards chosen in the answer, discarded at once. */
+static void discard_answer(dom_game *g, int p)
+{
+    uint8_t cs[DOM_OPTCAP];
+    for (int i = 0; i < g->nans; i++)
+        cs[i] = (uint8_t)ans_card(g, i);
+    discard_cards(g, p, Z_HAND, cs, g->nans);
 }
 
 static void reveal_hand(dom_game *g, int p)
@@ -124,8 +134,7 @@ int card_special(dom_game *g, dom_frame *f)
             f->step = 3;
             if (ask_hand_all(g, p, DK_CELLAR, 0, hand->n, false)) return R_WAIT;
         }
-        for (int i = 0; i < g->nans; i++)
-            discard_from(g, p, Z_HAND, ans_card(g, i));
+        discard_answer(g, p);
         draw(g, p, g->nans);
         return R_DONE;
 
@@ -146,7 +155,7 @@ int card_special(dom_game *g, dom_frame *f)
         }
         if (ans_word(g) == SP_DISCARD_DECK) {
             ev_simple(g, EVENTS_ALL, "discard_deck", p, "count", pl->z[Z_DECK].n);
-            zmove_all(&pl->z[Z_DECK], &pl->z[Z_DISCARD]);
+            discard_zone(g, p, Z_DECK, false);
         }
         return R_DONE;
 
@@ -187,9 +196,7 @@ int card_special(dom_game *g, dom_frame *f)
         if (f->step == 2) f->step = 3;
         for (;;) {
             if (f->step == 4) {
-                int v = victim(g, f);
-                for (int i = 0; i < g->nans; i++)
-                    discard_from(g, v, Z_HAND, ans_card(g, i));
+                discard_answer(g, victim(g, f));
             }
             f->step = 3;
             int v = next_victim(g, f);
@@ -441,15 +448,19 @@ int card_special(dom_game *g, dom_frame *f)
                 /* look at the bottom of a fresh deck */
                 int c = reveal_top(g, p);
                 if (c < 0) return R_DONE;
-                move_card(g, p, Z_ASIDE, Z_DECK, c);
+                zremove(&pl->z[Z_ASIDE], c);
+                deck_put(g, p, c, 0);
             }
+            pl->deck_seen[0] |= SEEN_OWNER;
             f->step = 3;
             if (ask_words(g, p, DK_PEARL_DIVER, SP_TOP, SP_KEEP, d->c[0])) return R_WAIT;
         }
         if (ans_word(g) == SP_TOP && d->n > 1) {
-            uint8_t c = d->c[0];
+            uint8_t c = d->c[0], seen = pl->deck_seen[0];
             memmove(&d->c[0], &d->c[1], (size_t)(d->n - 1));
+            memmove(&pl->deck_seen[0], &pl->deck_seen[1], (size_t)(d->n - 1));
             d->c[d->n - 1] = c;
+            pl->deck_seen[d->n - 1] = seen;
         }
         return R_DONE;
     }
@@ -531,8 +542,7 @@ int card_special(dom_game *g, dom_frame *f)
             f->step = 3;
             if (ask_hand_all(g, p, DK_WAREHOUSE, k, k, false)) return R_WAIT;
         }
-        for (int i = 0; i < g->nans; i++)
-            discard_from(g, p, Z_HAND, ans_card(g, i));
+        discard_answer(g, p);
         return R_DONE;
 
     case C_NAVIGATOR: {
@@ -546,7 +556,8 @@ int card_special(dom_game *g, dom_frame *f)
             FALLTHROUGH;
         case 3:
             if (ans_word(g) == SP_DISCARD) {
-                aside_to_discard(g, p);
+                /* only looked at: the others see how many and the top */
+                discard_all_hidden(g, p, Z_ASIDE);
                 return R_DONE;
             }
             f->step = 4;
@@ -559,7 +570,7 @@ int card_special(dom_game *g, dom_frame *f)
             for (int i = 0; i < n; i++)
                 cs[i] = (uint8_t)ans_card(g, i);
             for (int i = 0; i < n; i++)
-                move_card(g, p, Z_ASIDE, Z_DECK, cs[i]);
+                if (zremove(&pl->z[Z_ASIDE], cs[i])) deck_put(g, p, cs[i], SEEN_OWNER);
             return R_DONE;
         }
         }
@@ -615,8 +626,7 @@ int card_special(dom_game *g, dom_frame *f)
 
     case C_TACTICIAN:
         if (hand->n > 0) {
-            ev_cards(g, EVENTS_ALL, "discard", p, hand->c, hand->n);
-            zmove_all(hand, &pl->z[Z_DISCARD]);
+            discard_all_hidden(g, p, Z_HAND);
             mark_stay(g, f);
         }
         return R_DONE;
