@@ -14,10 +14,10 @@
  * keeps its size and every known card stays where it is: view(seat) does
  * not change and no card is created or lost.
  *
- * The pending decision names cards of the seat that decides (its hand, what
- * it looks at); when that is another seat, that seat's cards are left as
- * they are. Search bots call this at their own decisions, where it never
- * matters. */
+ * Most pending decisions name cards of the seat that decides (its hand);
+ * when that is another seat, that seat's cards are left as they are, unless
+ * the options come only from the Supply, the trash or face-up cards (below).
+ * Search bots call this at their own decisions, where it never matters. */
 #include "engine.h"
 
 /* Visits the slots of o's cards hidden from `seat` in a fixed order: copies
@@ -51,12 +51,34 @@ static int hidden_slots(dom_player *pl, bool own, uint8_t *pool, bool put)
     return k;
 }
 
+/* Decisions whose options and resolution do not depend on the decider's
+ * hidden cards. */
+static bool decider_may_change(int kind)
+{
+    switch (kind) {
+    case DK_BUY:
+    case DK_TREASURY:
+    case DK_EMBARGO:
+    case DK_WORKSHOP:
+    case DK_FEAST:
+    case DK_REMODEL_GAIN:
+    case DK_MINE_GAIN:
+    case DK_SMUGGLERS:
+    case DK_PIRATE_MODE:
+    case DK_PIRATE_TRASH:
+    case DK_THIEF_TRASH:
+    case DK_THIEF_GAIN:
+    case DK_SPY: return true;
+    default: return false;
+    }
+}
+
 void dom_determinize(arena_game *gg, int seat, uint64_t seed)
 {
     dom_game *g = (dom_game *)gg;
     arena_rng r;
     arena_rng_seed(&r, seed);
-    int decider = g->has_dec && !g->over ? g->dec.seat : -1;
+    int decider = g->has_dec && !g->over && !decider_may_change(g->dec.kind) ? g->dec.seat : -1;
     for (int o = 0; seat >= 0 && o < g->np; o++) {
         if (o != seat && o == decider) continue;
         dom_player *pl = &g->p[o];
