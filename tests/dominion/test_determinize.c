@@ -52,6 +52,12 @@ static void check_one(const dom_game *g, const dom_game *c, int seat, const char
         unsigned known = p == seat ? SEEN_OWNER : SEEN_ALL;
         for (int i = 0; i < x->z[Z_DECK].n; i++)
             if (x->deck_seen[i] & known) assert_int_equal(x->z[Z_DECK].c[i], y->z[Z_DECK].c[i]);
+        /* the hand cards everyone saw there (never more than are there) */
+        for (int k = 0; k < DOM_NCARDS; k++) {
+            int before = dom_count(&x->z[Z_HAND], k);
+            assert_true(x->hand_seen[k] <= before);
+            assert_true(dom_count(&y->z[Z_HAND], k) >= x->hand_seen[k]);
+        }
         if (p == seat) {
             assert_memory_equal(x->z[Z_HAND].c, y->z[Z_HAND].c, x->z[Z_HAND].n);
             assert_memory_equal(x->z[Z_HAVEN].c, y->z[Z_HAVEN].c, x->z[Z_HAVEN].n);
@@ -199,6 +205,76 @@ static void test_determinize_keeps_public_discards(void **st)
         game_free(&c->base);
     }
     assert_true(moved > 20);
+
+    /* a card once on top was in every view, even when covered since */
+    mk(2, "Cellar");
+    set(0, Z_HAND, "Cellar,Estate,Duchy,Copper,Copper");
+    set(0, Z_DECK, "Silver,Silver,Silver,Silver,Silver,Silver,Silver,Silver");
+    begin(0);
+    pick("play:Cellar");
+    pick("card:Estate,card:Duchy"); /* Duchy on top */
+    pick("buy:Silver");             /* covered by a Silver, then clean-up */
+    const dom_zone *d0 = &G->p[0].z[Z_DISCARD];
+    assert_int_equal(d0->n, 8);
+    moved = 0;
+    for (uint64_t seed = 1; seed <= 40; seed++) {
+        dom_game *c = (dom_game *)G->base.vt->clone(&G->base);
+        c->base.vt->determinize(&c->base, 1, seed);
+        const dom_zone *d = &c->p[0].z[Z_DISCARD];
+        assert_memory_equal(d->c + 1, d0->c + 1, 7);
+        assert_int_equal(d->c[1], C_DUCHY);
+        moved += d->c[0] != C_ESTATE;
+        game_free(&c->base);
+    }
+    assert_true(moved > 20);
+}
+
+/* A hand revealed to all (Bureaucrat finds no Victory card) stays; its
+ * cards leaving openly are forgotten one by one, and an unseen discard
+ * (Militia) makes the whole hand unknown again. */
+static void test_determinize_keeps_hand_cards_everyone_saw(void **st)
+{
+    (void)st;
+    mk(2, "Bureaucrat");
+    set(0, Z_HAND, "Bureaucrat");
+    set(1, Z_HAND, "Copper,Silver,Gold,Copper,Smithy");
+    set(1, Z_DECK, "Estate,Estate,Duchy,Province,Curse");
+    begin(0);
+    pick("play:Bureaucrat");
+    assert_int_equal(dseat(), 0);
+    int hand_moved = 0, deck_moved = 0;
+    for (uint64_t seed = 1; seed <= 30; seed++) {
+        dom_game *c = (dom_game *)G->base.vt->clone(&G->base);
+        c->base.vt->determinize(&c->base, 0, seed);
+        hand_moved += memcmp(c->p[1].z[Z_HAND].c, G->p[1].z[Z_HAND].c, 5) != 0;
+        deck_moved += memcmp(c->p[1].z[Z_DECK].c, G->p[1].z[Z_DECK].c, 5) != 0;
+        game_free(&c->base);
+    }
+    assert_int_equal(hand_moved, 0);
+    assert_true(deck_moved > 15);
+
+    /* seat 0 now discards seat 1's hand down to 3, unseen */
+    mk(2, "Bureaucrat,Militia");
+    set(0, Z_HAND, "Bureaucrat,Militia,Village");
+    set(0, Z_DECK, "Copper,Copper,Copper,Copper,Copper");
+    set(1, Z_HAND, "Copper,Silver,Gold,Copper,Smithy");
+    set(1, Z_DECK, "Estate,Estate,Duchy,Province,Curse");
+    begin(0);
+    pick("play:Village");
+    pick("play:Bureaucrat");
+    assert_int_equal(G->p[1].hand_seen[C_COPPER], 2);
+    pick("play:Militia");
+    assert_int_equal(dseat(), 1);
+    pick("card:Copper,card:Copper#2");
+    assert_int_equal(G->p[1].hand_seen[C_GOLD], 0);
+    hand_moved = 0;
+    for (uint64_t seed = 1; seed <= 30; seed++) {
+        dom_game *c = (dom_game *)G->base.vt->clone(&G->base);
+        c->base.vt->determinize(&c->base, 0, seed);
+        hand_moved += memcmp(c->p[1].z[Z_HAND].c, G->p[1].z[Z_HAND].c, 3) != 0;
+        game_free(&c->base);
+    }
+    assert_true(hand_moved > 15);
 }
 
 /* A different seed reseeds the game's own generator: the next shuffle of
@@ -230,6 +306,7 @@ int main(void)
         T(test_determinize_keeps_views_and_cards_and_plays_on),
         T(test_determinize_keeps_deck_tops_the_seat_saw),
         T(test_determinize_keeps_public_discards),
+        T(test_determinize_keeps_hand_cards_everyone_saw),
         T(test_determinize_reseeds_future_shuffles),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -7,8 +7,9 @@
  *    cards gained or put onto the deck).
  *  - o != seat: the cards in play, Duration zone, Island mat and set-aside
  *    zone; the deck slots everyone saw filled (SEEN_ALL: Bureaucrat, Spy,
- *    Sea Hag, Treasure Map, Treasury); the top of the discard pile and the
- *    discard slots everyone saw filled. Hand, Haven, Native Village mat and
+ *    Sea Hag, Treasure Map, Treasury); the discard slots everyone saw filled
+ *    or on top; the hand cards everyone saw (hand_seen: gained to the hand,
+ *    revealed in it). The rest of the hand, Haven, Native Village mat and
  *    the rest of the deck and discard pile are one pool.
  * Each pool is shuffled and dealt back into the same slots, so every zone
  * keeps its size and every known card stays where it is: view(seat) does
@@ -18,6 +19,8 @@
  * when that is another seat, that seat's cards are left as they are, unless
  * the options come only from the Supply, the trash or face-up cards (below).
  * Search bots call this at their own decisions, where it never matters. */
+#include <string.h>
+
 #include "engine.h"
 
 /* Visits the slots of o's cards hidden from `seat` in a fixed order: copies
@@ -38,9 +41,20 @@ static int hidden_slots(dom_player *pl, bool own, uint8_t *pool, bool put)
     for (int i = 0; i < d->n; i++)
         if (!(pl->deck_seen[i] & known)) SLOT(d->c[i]);
     if (own) return k;
-    static const int faceless[] = {Z_HAND, Z_HAVEN, Z_NVMAT};
-    for (int j = 0; j < 3; j++) {
-        dom_zone *z = &pl->z[faceless[j]];
+    /* the hand cards everyone knows stay: the first copies met */
+    uint8_t shown[DOM_NCARDS];
+    memcpy(shown, pl->hand_seen, sizeof shown);
+    dom_zone *h = &pl->z[Z_HAND];
+    for (int i = 0; i < h->n; i++) {
+        if (shown[h->c[i]]) {
+            shown[h->c[i]]--;
+            continue;
+        }
+        SLOT(h->c[i]);
+    }
+    static const int facedown[] = {Z_HAVEN, Z_NVMAT};
+    for (int j = 0; j < 2; j++) {
+        dom_zone *z = &pl->z[facedown[j]];
         for (int i = 0; i < z->n; i++)
             SLOT(z->c[i]);
     }

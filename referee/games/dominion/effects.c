@@ -46,6 +46,9 @@ static void discard_answer(dom_game *g, int p)
 static void reveal_hand(dom_game *g, int p)
 {
     const dom_zone *h = &g->p[p].z[Z_HAND];
+    memset(g->p[p].hand_seen, 0, sizeof g->p[p].hand_seen);
+    for (int i = 0; i < h->n; i++)
+        hand_seen_add(g, p, h->c[i]);
     ev_cards(g, EVENTS_ALL, "reveal_hand", p, h->c, h->n);
 }
 
@@ -156,6 +159,7 @@ int card_special(dom_game *g, dom_frame *f)
         if (ans_word(g) == SP_DISCARD_DECK) {
             ev_simple(g, EVENTS_ALL, "discard_deck", p, "count", pl->z[Z_DECK].n);
             discard_zone(g, p, Z_DECK, false);
+            discard_top_seen(g, p);
         }
         return R_DONE;
 
@@ -305,6 +309,7 @@ int card_special(dom_game *g, dom_frame *f)
             int c = ans_card(g, 0);
             f->c = (int16_t)c;
             zremove(hand, c);
+            hand_left(g, p, c, true);
             zpush(&pl->z[Z_PLAY], c);
             f->step = 4;
             push_frame(g, FR_PLAY, c, p, F_NOSTAY);
@@ -335,6 +340,7 @@ int card_special(dom_game *g, dom_frame *f)
                 if (ans_word(g) == SP_SET_ASIDE) {
                     int c = ans_card(g, 0);
                     move_card(g, p, Z_HAND, Z_ASIDE, c);
+                    hand_left(g, p, c, true);
                     ev_card(g, EVENTS_ALL, "set_aside", p, c);
                 }
             }
@@ -373,6 +379,7 @@ int card_special(dom_game *g, dom_frame *f)
             if (dom_cards[c].types & T_TREASURE) {
                 a->n--;
                 zpush(hand, c);
+                hand_seen_add(g, p, c);
                 found++;
             }
         }
@@ -409,9 +416,11 @@ int card_special(dom_game *g, dom_frame *f)
             int c = ans_card(g, 0);
             if (f->card == C_ISLAND) {
                 move_card(g, p, Z_HAND, Z_ISLAND, c);
+                hand_left(g, p, c, true);
                 ev_card(g, EVENTS_ALL, "island", p, c);
             } else {
                 move_card(g, p, Z_HAND, Z_HAVEN, c);
+                hand_left(g, p, c, false);
                 ev_card(g, EVENTS_SEAT(p), "haven", p, c);
                 ev_simple(g, EVENTS_ALL & ~EVENTS_SEAT(p), "haven", p, NULL, 0);
                 mark_stay(g, f);
@@ -476,6 +485,7 @@ int card_special(dom_game *g, dom_frame *f)
             int c = ans_card(g, 0);
             f->c = (int16_t)c;
             ev_card(g, EVENTS_ALL, "reveal", p, c);
+            hand_seen_shown(g, p, c);
             int k = dom_count(hand, c);
             dec_begin(g, p, DK_AMBASSADOR_RETURN, PFX_CARD);
             for (int i = 0; i < k && i < 2; i++)
@@ -486,7 +496,10 @@ int card_special(dom_game *g, dom_frame *f)
             FALLTHROUGH;
         case 4:
             for (int i = 0; i < g->nans; i++)
-                if (zremove(hand, f->c)) g->supply[f->c]++;
+                if (zremove(hand, f->c)) {
+                    hand_left(g, p, f->c, true);
+                    g->supply[f->c]++;
+                }
             if (!g->base.ev.disabled) {
                 av *e = av_map();
                 av_set_str(e, "type", "return");
@@ -586,6 +599,7 @@ int card_special(dom_game *g, dom_frame *f)
         }
         if (g->nans && ans_word(g) == SP_REVEAL) {
             ev_card(g, EVENTS_ALL, "reveal", p, C_PROVINCE);
+            hand_seen_shown(g, p, C_PROVINCE);
             gain(g, p, C_GOLD, TO_HAND);
         } else {
             gain(g, p, C_SILVER, TO_HAND);

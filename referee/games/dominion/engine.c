@@ -28,6 +28,7 @@ static int fr_react(dom_game *g, dom_frame *f)
                 int v = (f->player + f->a) % g->np;
                 parent->mask |= 1u << v;
                 ev_card(g, EVENTS_ALL, "reaction", v, C_MOAT);
+                hand_seen_shown(g, v, C_MOAT);
             }
         }
         f->a++;
@@ -137,6 +138,7 @@ static void cleanup(dom_game *g, int ntreasury)
     pz->n = 0;
     if (pl->any_stay) memset(pl->stay, 0, sizeof pl->stay);
     pl->any_stay = false;
+    discard_top_seen(g, p);
     ev_discard_many(g, p, cs, n);
     for (int k = 0; k < ntreasury; k++)
         deck_put(g, p, C_TREASURY, SEEN_OWNER | SEEN_ALL);
@@ -216,6 +218,7 @@ static int fr_turn(dom_game *g, dom_frame *f)
             int c = dom_opt_card(o);
             g->actions--;
             zremove(&pl->z[Z_HAND], c);
+            hand_left(g, p, c, true);
             zpush(&pl->z[Z_PLAY], c);
             f->step = TS_ACTION;
             push_frame(g, FR_PLAY, c, p, 0);
@@ -231,6 +234,7 @@ static int fr_turn(dom_game *g, dom_frame *f)
                 int c = h->c[i];
                 if (dom_cards[c].types & T_TREASURE) {
                     g->coins += dom_cards[c].coins;
+                    hand_left(g, p, c, true);
                     zpush(&pl->z[Z_PLAY], c);
                     played[np++] = (uint8_t)c;
                 } else {

@@ -29,6 +29,12 @@ void zmove_all(dom_zone *from, dom_zone *to);
 void deck_put(dom_game *g, int p, int c, unsigned seen);
 void discard_put(dom_game *g, int p, int c, bool public_);
 void discard_zone(dom_game *g, int p, int zone, bool public_); /* all of it, no event */
+void discard_top_seen(dom_game *g, int p);                     /* the new top is in every view */
+/* what everyone knows about p's hand: card c entered it openly, was shown
+ * in it, or left it (openly or unseen) */
+void hand_seen_add(dom_game *g, int p, int c);
+void hand_seen_shown(dom_game *g, int p, int c);
+void hand_left(dom_game *g, int p, int c, bool public_);
 
 /* primitives; all emit events when they are on */
 int draw(dom_game *g, int p, int n); /* returns cards drawn */

@@ -41,9 +41,38 @@ void discard_put(dom_game *g, int p, int c, bool public_)
     zpush(&pl->z[Z_DISCARD], c);
 }
 
+void discard_top_seen(dom_game *g, int p)
+{
+    dom_player *pl = &g->p[p];
+    if (pl->z[Z_DISCARD].n) pl->disc_seen[pl->z[Z_DISCARD].n - 1] = SEEN_ALL;
+}
+
+void hand_seen_add(dom_game *g, int p, int c)
+{
+    uint8_t *k = &g->p[p].hand_seen[c];
+    if (*k < 255) (*k)++;
+}
+
+void hand_seen_shown(dom_game *g, int p, int c)
+{
+    if (g->p[p].hand_seen[c] == 0) g->p[p].hand_seen[c] = 1;
+}
+
+/* A card seen leaving may have been a known one: one known copy fewer. An
+ * unseen one may have been any: nothing is known any more. */
+void hand_left(dom_game *g, int p, int c, bool public_)
+{
+    dom_player *pl = &g->p[p];
+    if (!public_)
+        memset(pl->hand_seen, 0, sizeof pl->hand_seen);
+    else if (pl->hand_seen[c])
+        pl->hand_seen[c]--;
+}
+
 void discard_zone(dom_game *g, int p, int zone, bool public_)
 {
     dom_player *pl = &g->p[p];
+    if (zone == Z_HAND) hand_left(g, p, 0, public_);
     memset(&pl->disc_seen[pl->z[Z_DISCARD].n], public_ ? SEEN_ALL : 0, pl->z[zone].n);
     zmove_all(&pl->z[zone], &pl->z[Z_DISCARD]);
 }
@@ -105,6 +134,8 @@ void discard_cards(dom_game *g, int p, int zone, const uint8_t *cs, int n)
             discard_put(g, p, cs[i], false);
             done[k++] = cs[i];
         }
+    if (zone == Z_HAND) hand_left(g, p, 0, false);
+    discard_top_seen(g, p);
     ev_discard_many(g, p, done, k);
 }
 
@@ -115,6 +146,7 @@ void discard_all_hidden(dom_game *g, int p, int zone)
     int n = z->n;
     memcpy(cs, z->c, (size_t)n);
     discard_zone(g, p, zone, false);
+    discard_top_seen(g, p);
     ev_discard_many(g, p, cs, n);
 }
 
@@ -175,9 +207,10 @@ int reveal_top(dom_game *g, int p)
 static void place(dom_game *g, int p, int card, int dest)
 {
     dom_player *pl = &g->p[p];
-    if (dest == TO_HAND)
+    if (dest == TO_HAND) {
         zpush(&pl->z[Z_HAND], card);
-    else if (dest == TO_DECK)
+        hand_seen_add(g, p, card);
+    } else if (dest == TO_DECK)
         deck_put(g, p, card, SEEN_OWNER | SEEN_ALL);
     else
         discard_put(g, p, card, true);
@@ -219,6 +252,7 @@ void gain_from_trash(dom_game *g, int p, int card)
 void trash_from(dom_game *g, int p, int zone, int card)
 {
     if (zremove(&g->p[p].z[zone], card)) {
+        if (zone == Z_HAND) hand_left(g, p, card, true);
         g->trash[card]++;
         ev_card(g, EVENTS_ALL, "trash", p, card);
     }
@@ -227,6 +261,7 @@ void trash_from(dom_game *g, int p, int zone, int card)
 void discard_from(dom_game *g, int p, int zone, int card)
 {
     if (zremove(&g->p[p].z[zone], card)) {
+        if (zone == Z_HAND) hand_left(g, p, card, true);
         discard_put(g, p, card, true);
         ev_card(g, EVENTS_ALL, "discard", p, card);
     }
@@ -235,6 +270,7 @@ void discard_from(dom_game *g, int p, int zone, int card)
 void topdeck_from(dom_game *g, int p, int zone, int card, bool public_)
 {
     if (zremove(&g->p[p].z[zone], card)) {
+        if (zone == Z_HAND) hand_left(g, p, card, public_);
         deck_put(g, p, card, public_ ? SEEN_OWNER | SEEN_ALL : SEEN_OWNER);
         if (public_)
             ev_card(g, EVENTS_ALL, "topdeck", p, card);

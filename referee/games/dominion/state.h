@@ -155,6 +155,9 @@ typedef struct dom_player {
      * the zone's n are stale. The owner always knows its discard pile. */
     uint8_t deck_seen[DOM_ZCAP];
     uint8_t disc_seen[DOM_ZCAP];
+    /* copies of each card everyone knows are in the hand (gained to or
+     * revealed in it); cleared when the owner moves hand cards unseen */
+    uint8_t hand_seen[DOM_NCARDS];
 } dom_player;
 enum { SEEN_OWNER = 1, SEEN_ALL = 2 };
 
