@@ -111,7 +111,7 @@ static void cleanup(dom_game *g, int ntreasury)
     dom_player *pl = &g->p[p];
     /* The player chooses the order; the hand goes first so that the top of
      * the discard pile is a card everyone saw in play, never a hand card. */
-    uint8_t cs[DOM_ZCAP * 3];
+    uint8_t cs[DOM_ZCAP]; /* every card of the game fits */
     int n = 0;
     const dom_zone *h = &pl->z[Z_HAND];
     memcpy(cs, h->c, h->n);
