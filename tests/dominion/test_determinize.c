@@ -84,6 +84,30 @@ static void play_out(arena_game *c, arena_rng *r)
     assert_true(g->over);
 }
 
+/* Which kinds of knowledge a state holds, for the coverage of the fuzz. */
+enum { K_NVMAT, K_HAVEN, K_DECK_OWN, K_DECK_ALL, K_HAND, K_DISC_HIDDEN, K_N };
+static void knowledge(const dom_game *g, long *k)
+{
+    for (int p = 0; p < g->np; p++) {
+        const dom_player *x = &g->p[p];
+        k[K_NVMAT] += x->z[Z_NVMAT].n > 0;
+        k[K_HAVEN] += x->z[Z_HAVEN].n > 0;
+        bool own = false, all = false, hand = false, hidden = false;
+        for (int i = 0; i < x->z[Z_DECK].n; i++) {
+            own |= x->deck_seen[i] == SEEN_OWNER;
+            all |= (x->deck_seen[i] & SEEN_ALL) != 0;
+        }
+        for (int c = 0; c < DOM_NCARDS; c++)
+            hand |= x->hand_seen[c] > 0;
+        for (int i = 0; i + 1 < x->z[Z_DISCARD].n; i++)
+            hidden |= x->disc_seen[i] == 0;
+        k[K_DECK_OWN] += own;
+        k[K_DECK_ALL] += all;
+        k[K_HAND] += hand;
+        k[K_DISC_HIDDEN] += hidden;
+    }
+}
+
 static void test_determinize_keeps_views_and_cards_and_plays_on(void **st)
 {
     (void)st;
@@ -97,7 +121,7 @@ static void test_determinize_keeps_views_and_cards_and_plays_on(void **st)
         "random",
         "buried-treasure",
     };
-    long decisions = 0, pairs = 0, changed = 0, played = 0;
+    long decisions = 0, pairs = 0, changed = 0, played = 0, cover[K_N] = {0};
     for (int i = 0; i < 24; i++) {
         arena_setting set[2] = {{"kingdom", kingdoms[i % 6]}, {"max_turns", "30"}};
         char err[256];
@@ -110,6 +134,7 @@ static void test_determinize_keeps_views_and_cards_and_plays_on(void **st)
         arena_decision d;
         int ch[DOM_OPTCAP];
         while (game_decision(g, &d)) {
+            knowledge((const dom_game *)g, cover);
             for (int s = 0; s < np; s++) {
                 char *before = view_json(g, s);
                 arena_game *c1 = g->vt->clone(g), *c2 = g->vt->clone(g);
@@ -140,6 +165,13 @@ static void test_determinize_keeps_views_and_cards_and_plays_on(void **st)
     /* not a no-op: two seeds give different hidden cards almost always
      * (identical only when nothing is hidden or all hidden cards match) */
     assert_true(changed * 10 > pairs * 9);
+    /* the games reached every kind of knowledge determinize keeps */
+    print_message("states with: Native Village mat %ld, Haven %ld, deck slots seen by the owner "
+                  "%ld / by all %ld, hand cards seen %ld, unseen discards %ld\n",
+                  cover[K_NVMAT], cover[K_HAVEN], cover[K_DECK_OWN], cover[K_DECK_ALL],
+                  cover[K_HAND], cover[K_DISC_HIDDEN]);
+    for (int k = 0; k < K_N; k++)
+        assert_true(cover[k] > 0);
     assert_true(played > 50);
 }
 
