@@ -72,7 +72,7 @@ void hand_left(dom_game *g, int p, int c, bool public_)
 void discard_zone(dom_game *g, int p, int zone, bool public_)
 {
     dom_player *pl = &g->p[p];
-    if (zone == Z_HAND) hand_left(g, p, 0, public_);
+    if (zone == Z_HAND) hand_left(g, p, 0, false); /* the hand is empty now */
     memset(&pl->disc_seen[pl->z[Z_DISCARD].n], public_ ? SEEN_ALL : 0, pl->z[zone].n);
     zmove_all(&pl->z[zone], &pl->z[Z_DISCARD]);
 }
