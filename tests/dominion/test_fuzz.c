@@ -14,8 +14,8 @@
 #include "state.h"
 #include "util.h"
 
-/* Card conservation, no negative counts, a well-formed decision whose
- * labels are distinct. */
+/* Card conservation, no negative counts, what everyone knows of a hand is
+ * in it, a well-formed decision whose labels are distinct. */
 static bool check(const arena_game *gg, void *ctx, char *err, size_t errlen)
 {
     (void)ctx;
@@ -33,6 +33,14 @@ static bool check(const arena_game *gg, void *ctx, char *err, size_t errlen)
             snprintf(err, errlen, "negative coin tokens");
             return false;
         }
+        /* determinize keeps the hand cards everyone saw: never more than
+         * the hand holds */
+        for (int c = 0; c < DOM_NCARDS; c++)
+            if (g->p[s].hand_seen[c] > dom_count(&g->p[s].z[Z_HAND], c)) {
+                snprintf(err, errlen, "seat %d: %d %s seen in a hand holding fewer", s,
+                         g->p[s].hand_seen[c], dom_cards[c].name);
+                return false;
+            }
     }
     if (total != g->total_cards) {
         snprintf(err, errlen, "card count %d, expected %d", total, g->total_cards);

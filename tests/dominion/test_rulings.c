@@ -391,7 +391,9 @@ static void test_ruling_ambassador_zero_returned_others_still_gain(void **st)
     assert_int_equal(n_in(0, Z_HAND, "Duchy"), 1);
 }
 
-static void test_ruling_ambassador_refill_unempties_pile(void **st)
+/* Seaside rulebook (SPIELENDE): a pile refilled by Ambassador in the same
+ * turn still counts as empty at the end of that turn. */
+static void test_ruling_ambassador_refilled_pile_still_ends_game(void **st)
 {
     (void)st;
     mk(2, "Ambassador,Village,Smithy");
@@ -404,7 +406,34 @@ static void test_ruling_ambassador_refill_unempties_pile(void **st)
     pick("card:Estate,card:Estate#2");
     assert_int_equal(G->supply[C_ESTATE], 1);
     end_turn();
-    assert_false(G->over);
+    assert_true(G->over);
+}
+
+/* The same when the pile is emptied during the turn (Workshop takes the
+ * last Estate) and then refilled; two empty piles alone do not end it. */
+static void test_ruling_pile_emptied_and_refilled_same_turn_ends_game(void **st)
+{
+    (void)st;
+    for (int empty_it = 0; empty_it < 2; empty_it++) {
+        mk(2, "Ambassador,Village,Workshop,Smithy,Market");
+        G->supply[C_ESTATE] = 1;
+        G->supply[C_SMITHY] = 0;
+        G->supply[C_MARKET] = 0;
+        set(0, Z_HAND, "Village,Workshop,Ambassador,Estate,Estate");
+        set(0, Z_DECK, "Copper,Copper,Copper,Copper,Copper,Copper");
+        set(1, Z_DECK, "Copper,Copper,Copper,Copper,Copper");
+        begin(0);
+        pick("play:Village");
+        pick("play:Workshop");
+        pick(empty_it ? "card:Estate" : "card:Silver");
+        assert_int_equal(G->supply[C_ESTATE], empty_it ? 0 : 1);
+        pick("play:Ambassador");
+        pick("card:Estate");
+        pick("card:Estate,card:Estate#2");
+        assert_int_equal(G->supply[C_ESTATE], empty_it ? 1 : 2); /* seat 1 gained one */
+        end_turn();
+        assert_int_equal(G->over, empty_it);
+    }
 }
 
 static void test_ruling_pirate_ship_one_token_mode_after_reactions(void **st)
@@ -692,7 +721,8 @@ int main(void)
         T(test_ruling_embargo_only_buying_triggers_tokens_stack),
         T(test_ruling_embargo_no_curses_left_no_effect),
         T(test_ruling_ambassador_zero_returned_others_still_gain),
-        T(test_ruling_ambassador_refill_unempties_pile),
+        T(test_ruling_ambassador_refilled_pile_still_ends_game),
+        T(test_ruling_pile_emptied_and_refilled_same_turn_ends_game),
         T(test_ruling_pirate_ship_one_token_mode_after_reactions),
         T(test_ruling_island_alone_with_empty_hand),
         T(test_ruling_haven_tactician_empty_hand_discarded_this_turn),

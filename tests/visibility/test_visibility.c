@@ -73,6 +73,10 @@ typedef struct game_spec {
     /* No seat sees more than another (Xibalba: only deck order is hidden,
      * from everyone): a twin must then change no seat's view at all. */
     bool nothing_private;
+    /* The others' copy of a split event may show one card under "top": the
+     * new top of a pile that their view shows anyway (Dominion's discards).
+     * It must be the last card of the owner's copy. */
+    bool split_top;
 } game_spec;
 
 #define MAX_PRIVATE 8
@@ -290,8 +294,16 @@ static bool check_event(vis_ctx *c, const arena_game *g, size_t i, char *const *
             i + 1, ovis);
     names onm = {0};
     collect_names(sp, g, o, &onm);
-    REQUIRE(c, onm.n == 0, "the others' copy of '%s' of seat %" PRId64 " names %s", type, owner,
-            onm.first[0]);
+    const char *otop = sp->split_top ? av_get_str(o, "top") : NULL;
+    if (otop) {
+        const av *cl = av_get(e, "cards");
+        size_t n = cl && cl->type == AV_LIST ? cl->u.list.len : 0;
+        const av *last = n ? cl->u.list.items[n - 1] : NULL;
+        REQUIRE(c, last && last->type == AV_STR && strcmp(last->u.str.s, otop) == 0,
+                "the others' copy of '%s' of seat %" PRId64 " shows %s on top", type, owner, otop);
+    }
+    REQUIRE(c, onm.n == (otop ? 1 : 0), "the others' copy of '%s' of seat %" PRId64 " names %s",
+            type, owner, onm.first[otop ? 1 : 0]);
     if (av_get_int(o, "count", &count))
         REQUIRE(c, count == nm.n,
                 "'%s' of seat %" PRId64 ": the owner sees %d cards, the others a count of %" PRId64,
@@ -639,9 +651,15 @@ static bool dom_is_card(const arena_game *g, const char *s)
     return false;
 }
 
-static const char *const dom_private[] = {
-    "draw", "haven", "haven_return", "native_village", "native_village_take", "topdeck",
-    "look", NULL};
+static const char *const dom_private[] = {"draw",
+                                          "haven",
+                                          "haven_return",
+                                          "native_village",
+                                          "native_village_take",
+                                          "topdeck",
+                                          "look",
+                                          "discard_many",
+                                          NULL};
 
 static int dom_event_class(const char *type)
 {
@@ -678,6 +696,7 @@ static const game_spec dom_spec = {
     .public_ok = dom_public_ok,
     .names_in_view = false,
     .private_types = dom_private,
+    .split_top = true,
 };
 
 static void test_dominion_views_and_events_hide_what_the_seat_cannot_see(void **state)

@@ -26,16 +26,29 @@ static bool ask_zone_treasure(dom_game *g, int seat, int owner, int zone, int ki
     return dec_ask(g, 1, 1, false);
 }
 
+/* Revealed or set-aside cards (already shown to all) to the discard pile. */
 static void aside_to_discard(dom_game *g, int p)
 {
     dom_zone *a = &g->p[p].z[Z_ASIDE];
     if (a->n) ev_cards(g, EVENTS_ALL, "discard", p, a->c, a->n);
-    zmove_all(a, &g->p[p].z[Z_DISCARD]);
+    discard_zone(g, p, Z_ASIDE, true);
+}
+
+/* The hand cards chosen in the answer, discarded at once. */
+static void discard_answer(dom_game *g, int p)
+{
+    uint8_t cs[DOM_OPTCAP];
+    for (int i = 0; i < g->nans; i++)
+        cs[i] = (uint8_t)ans_card(g, i);
+    discard_cards(g, p, Z_HAND, cs, g->nans);
 }
 
 static void reveal_hand(dom_game *g, int p)
 {
     const dom_zone *h = &g->p[p].z[Z_HAND];
+    memset(g->p[p].hand_seen, 0, sizeof g->p[p].hand_seen);
+    for (int i = 0; i < h->n; i++)
+        hand_seen_add(g, p, h->c[i]);
     ev_cards(g, EVENTS_ALL, "reveal_hand", p, h->c, h->n);
 }
 
@@ -124,8 +137,7 @@ int card_special(dom_game *g, dom_frame *f)
             f->step = 3;
             if (ask_hand_all(g, p, DK_CELLAR, 0, hand->n, false)) return R_WAIT;
         }
-        for (int i = 0; i < g->nans; i++)
-            discard_from(g, p, Z_HAND, ans_card(g, i));
+        discard_answer(g, p);
         draw(g, p, g->nans);
         return R_DONE;
 
@@ -146,7 +158,8 @@ int card_special(dom_game *g, dom_frame *f)
         }
         if (ans_word(g) == SP_DISCARD_DECK) {
             ev_simple(g, EVENTS_ALL, "discard_deck", p, "count", pl->z[Z_DECK].n);
-            zmove_all(&pl->z[Z_DECK], &pl->z[Z_DISCARD]);
+            discard_zone(g, p, Z_DECK, false);
+            discard_top_seen(g, p);
         }
         return R_DONE;
 
@@ -187,9 +200,7 @@ int card_special(dom_game *g, dom_frame *f)
         if (f->step == 2) f->step = 3;
         for (;;) {
             if (f->step == 4) {
-                int v = victim(g, f);
-                for (int i = 0; i < g->nans; i++)
-                    discard_from(g, v, Z_HAND, ans_card(g, i));
+                discard_answer(g, victim(g, f));
             }
             f->step = 3;
             int v = next_victim(g, f);
@@ -298,6 +309,7 @@ int card_special(dom_game *g, dom_frame *f)
             int c = ans_card(g, 0);
             f->c = (int16_t)c;
             zremove(hand, c);
+            hand_left(g, p, c, true);
             zpush(&pl->z[Z_PLAY], c);
             f->step = 4;
             push_frame(g, FR_PLAY, c, p, F_NOSTAY);
@@ -328,6 +340,7 @@ int card_special(dom_game *g, dom_frame *f)
                 if (ans_word(g) == SP_SET_ASIDE) {
                     int c = ans_card(g, 0);
                     move_card(g, p, Z_HAND, Z_ASIDE, c);
+                    hand_left(g, p, c, true);
                     ev_card(g, EVENTS_ALL, "set_aside", p, c);
                 }
             }
@@ -366,6 +379,7 @@ int card_special(dom_game *g, dom_frame *f)
             if (dom_cards[c].types & T_TREASURE) {
                 a->n--;
                 zpush(hand, c);
+                hand_seen_add(g, p, c);
                 found++;
             }
         }
@@ -402,9 +416,11 @@ int card_special(dom_game *g, dom_frame *f)
             int c = ans_card(g, 0);
             if (f->card == C_ISLAND) {
                 move_card(g, p, Z_HAND, Z_ISLAND, c);
+                hand_left(g, p, c, true);
                 ev_card(g, EVENTS_ALL, "island", p, c);
             } else {
                 move_card(g, p, Z_HAND, Z_HAVEN, c);
+                hand_left(g, p, c, false);
                 ev_card(g, EVENTS_SEAT(p), "haven", p, c);
                 ev_simple(g, EVENTS_ALL & ~EVENTS_SEAT(p), "haven", p, NULL, 0);
                 mark_stay(g, f);
@@ -441,15 +457,19 @@ int card_special(dom_game *g, dom_frame *f)
                 /* look at the bottom of a fresh deck */
                 int c = reveal_top(g, p);
                 if (c < 0) return R_DONE;
-                move_card(g, p, Z_ASIDE, Z_DECK, c);
+                zremove(&pl->z[Z_ASIDE], c);
+                deck_put(g, p, c, 0);
             }
+            pl->deck_seen[0] |= SEEN_OWNER;
             f->step = 3;
             if (ask_words(g, p, DK_PEARL_DIVER, SP_TOP, SP_KEEP, d->c[0])) return R_WAIT;
         }
         if (ans_word(g) == SP_TOP && d->n > 1) {
-            uint8_t c = d->c[0];
+            uint8_t c = d->c[0], seen = pl->deck_seen[0];
             memmove(&d->c[0], &d->c[1], (size_t)(d->n - 1));
+            memmove(&pl->deck_seen[0], &pl->deck_seen[1], (size_t)(d->n - 1));
             d->c[d->n - 1] = c;
+            pl->deck_seen[d->n - 1] = seen;
         }
         return R_DONE;
     }
@@ -465,6 +485,7 @@ int card_special(dom_game *g, dom_frame *f)
             int c = ans_card(g, 0);
             f->c = (int16_t)c;
             ev_card(g, EVENTS_ALL, "reveal", p, c);
+            hand_seen_shown(g, p, c);
             int k = dom_count(hand, c);
             dec_begin(g, p, DK_AMBASSADOR_RETURN, PFX_CARD);
             for (int i = 0; i < k && i < 2; i++)
@@ -475,7 +496,10 @@ int card_special(dom_game *g, dom_frame *f)
             FALLTHROUGH;
         case 4:
             for (int i = 0; i < g->nans; i++)
-                if (zremove(hand, f->c)) g->supply[f->c]++;
+                if (zremove(hand, f->c)) {
+                    hand_left(g, p, f->c, true);
+                    g->supply[f->c]++;
+                }
             if (!g->base.ev.disabled) {
                 av *e = av_map();
                 av_set_str(e, "type", "return");
@@ -531,8 +555,7 @@ int card_special(dom_game *g, dom_frame *f)
             f->step = 3;
             if (ask_hand_all(g, p, DK_WAREHOUSE, k, k, false)) return R_WAIT;
         }
-        for (int i = 0; i < g->nans; i++)
-            discard_from(g, p, Z_HAND, ans_card(g, i));
+        discard_answer(g, p);
         return R_DONE;
 
     case C_NAVIGATOR: {
@@ -546,7 +569,8 @@ int card_special(dom_game *g, dom_frame *f)
             FALLTHROUGH;
         case 3:
             if (ans_word(g) == SP_DISCARD) {
-                aside_to_discard(g, p);
+                /* only looked at: the others see how many and the top */
+                discard_all_hidden(g, p, Z_ASIDE);
                 return R_DONE;
             }
             f->step = 4;
@@ -559,7 +583,7 @@ int card_special(dom_game *g, dom_frame *f)
             for (int i = 0; i < n; i++)
                 cs[i] = (uint8_t)ans_card(g, i);
             for (int i = 0; i < n; i++)
-                move_card(g, p, Z_ASIDE, Z_DECK, cs[i]);
+                if (zremove(&pl->z[Z_ASIDE], cs[i])) deck_put(g, p, cs[i], SEEN_OWNER);
             return R_DONE;
         }
         }
@@ -575,6 +599,7 @@ int card_special(dom_game *g, dom_frame *f)
         }
         if (g->nans && ans_word(g) == SP_REVEAL) {
             ev_card(g, EVENTS_ALL, "reveal", p, C_PROVINCE);
+            hand_seen_shown(g, p, C_PROVINCE);
             gain(g, p, C_GOLD, TO_HAND);
         } else {
             gain(g, p, C_SILVER, TO_HAND);
@@ -615,8 +640,7 @@ int card_special(dom_game *g, dom_frame *f)
 
     case C_TACTICIAN:
         if (hand->n > 0) {
-            ev_cards(g, EVENTS_ALL, "discard", p, hand->c, hand->n);
-            zmove_all(hand, &pl->z[Z_DISCARD]);
+            discard_all_hidden(g, p, Z_HAND);
             mark_stay(g, f);
         }
         return R_DONE;

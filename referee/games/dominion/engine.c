@@ -28,6 +28,7 @@ static int fr_react(dom_game *g, dom_frame *f)
                 int v = (f->player + f->a) % g->np;
                 parent->mask |= 1u << v;
                 ev_card(g, EVENTS_ALL, "reaction", v, C_MOAT);
+                hand_seen_shown(g, v, C_MOAT);
             }
         }
         f->a++;
@@ -84,10 +85,18 @@ enum {
     TS_CLEANUP_ANSWER
 };
 
+/* A pile that was empty during the turn counts as empty even if Ambassador
+ * refilled it (Seaside rulebook, SPIELENDE). */
 static bool game_should_end(const dom_game *g)
 {
-    if (g->supply[C_PROVINCE] == 0) return true;
-    if (dom_empty_piles(g) >= 3) return true;
+    int empty = 0;
+    for (int i = 0; i < g->npiles; i++) {
+        int c = g->piles[i];
+        bool e = g->supply[c] == 0 || (g->emptied >> c & 1);
+        if (e && c == C_PROVINCE) return true;
+        empty += e;
+    }
+    if (empty >= 3) return true;
     if (g->max_turns > 0) {
         for (int s = 0; s < g->np; s++)
             if (g->p[s].turns < g->max_turns) return false;
@@ -100,8 +109,19 @@ static void cleanup(dom_game *g, int ntreasury)
 {
     int p = g->cur;
     dom_player *pl = &g->p[p];
+    /* The player chooses the order; the hand goes first so that the top of
+     * the discard pile is a card everyone saw in play, never a hand card. */
+    uint8_t cs[DOM_ZCAP]; /* every card of the game fits */
+    int n = 0;
+    const dom_zone *h = &pl->z[Z_HAND];
+    memcpy(cs, h->c, h->n);
+    n += h->n;
+    discard_zone(g, p, Z_HAND, false);
     /* last turn's Durations have done their part */
-    zmove_all(&pl->z[Z_DUR], &pl->z[Z_DISCARD]);
+    const dom_zone *dz = &pl->z[Z_DUR];
+    memcpy(cs + n, dz->c, dz->n);
+    n += dz->n;
+    discard_zone(g, p, Z_DUR, true);
     for (int k = 0; k < ntreasury; k++)
         zremove(&pl->z[Z_PLAY], C_TREASURY);
     dom_zone *pz = &pl->z[Z_PLAY];
@@ -111,15 +131,17 @@ static void cleanup(dom_game *g, int ntreasury)
             pl->stay[c]--;
             zpush(&pl->z[Z_DUR], c);
         } else {
-            zpush(&pl->z[Z_DISCARD], c);
+            discard_put(g, p, c, true);
+            cs[n++] = (uint8_t)c;
         }
     }
     pz->n = 0;
     if (pl->any_stay) memset(pl->stay, 0, sizeof pl->stay);
     pl->any_stay = false;
-    zmove_all(&pl->z[Z_HAND], &pl->z[Z_DISCARD]);
+    discard_top_seen(g, p);
+    ev_discard_many(g, p, cs, n);
     for (int k = 0; k < ntreasury; k++)
-        zpush(&pl->z[Z_DECK], C_TREASURY);
+        deck_put(g, p, C_TREASURY, SEEN_OWNER | SEEN_ALL);
     if (ntreasury) ev_simple(g, EVENTS_ALL, "treasury_topdeck", p, "count", ntreasury);
     bool extra = g->outpost && !g->extra_turn;
     ev_simple(g, EVENTS_ALL, "cleanup", p, NULL, 0);
@@ -158,6 +180,9 @@ static int fr_turn(dom_game *g, dom_frame *f)
             g->outpost = false;
             g->bought_victory = false;
             pl->gained_last = 0;
+            g->emptied = 0;
+            for (int i = 0; i < g->npiles; i++)
+                if (g->supply[g->piles[i]] == 0) g->emptied |= 1ull << g->piles[i];
             if (!g->extra_turn) pl->turns++;
             if (!g->base.ev.disabled) {
                 av *e = ev_new("turn", p);
@@ -193,6 +218,7 @@ static int fr_turn(dom_game *g, dom_frame *f)
             int c = dom_opt_card(o);
             g->actions--;
             zremove(&pl->z[Z_HAND], c);
+            hand_left(g, p, c, true);
             zpush(&pl->z[Z_PLAY], c);
             f->step = TS_ACTION;
             push_frame(g, FR_PLAY, c, p, 0);
@@ -208,6 +234,7 @@ static int fr_turn(dom_game *g, dom_frame *f)
                 int c = h->c[i];
                 if (dom_cards[c].types & T_TREASURE) {
                     g->coins += dom_cards[c].coins;
+                    hand_left(g, p, c, true);
                     zpush(&pl->z[Z_PLAY], c);
                     played[np++] = (uint8_t)c;
                 } else {
@@ -397,11 +424,10 @@ static arena_game *dom_create(const arena_setting *set, size_t nset, uint64_t se
         g->supply[c] = (dom_cards[c].types & T_VICTORY) ? (big ? 12 : 8) : 10;
     }
     for (int s = 0; s < players; s++) {
-        dom_player *pl = &g->p[s];
         for (int k = 0; k < 7; k++)
-            zpush(&pl->z[Z_DISCARD], C_COPPER);
+            discard_put(g, s, C_COPPER, true);
         for (int k = 0; k < 3; k++)
-            zpush(&pl->z[Z_DISCARD], C_ESTATE);
+            discard_put(g, s, C_ESTATE, true);
         draw(g, s, 5);
     }
     for (int c = 0; c < DOM_NCARDS; c++) {
@@ -504,6 +530,7 @@ const arena_game_vt dominion_game = {
     .event = arena_game_event,
     .settings = dom_settings,
     .result = dom_result,
+    .determinize = dom_determinize,
 };
 
 void dom_test_begin_turn(dom_game *g, int seat)

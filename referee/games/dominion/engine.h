@@ -25,6 +25,16 @@ static inline void zpush(dom_zone *z, int c)
 }
 bool zremove(dom_zone *z, int c); /* one copy, anywhere */
 void zmove_all(dom_zone *from, dom_zone *to);
+/* onto the deck or the discard pile, recording who knows the card is there */
+void deck_put(dom_game *g, int p, int c, unsigned seen);
+void discard_put(dom_game *g, int p, int c, bool public_);
+void discard_zone(dom_game *g, int p, int zone, bool public_); /* all of it, no event */
+void discard_top_seen(dom_game *g, int p);                     /* the new top is in every view */
+/* what everyone knows about p's hand: card c entered it openly, was shown
+ * in it, or left it (openly or unseen) */
+void hand_seen_add(dom_game *g, int p, int c);
+void hand_seen_shown(dom_game *g, int p, int c);
+void hand_left(dom_game *g, int p, int c, bool public_);
 
 /* primitives; all emit events when they are on */
 int draw(dom_game *g, int p, int n); /* returns cards drawn */
@@ -33,7 +43,10 @@ enum { TO_DISCARD, TO_HAND, TO_DECK };
 bool gain(dom_game *g, int p, int card, int dest); /* from the Supply */
 void gain_from_trash(dom_game *g, int p, int card);
 void trash_from(dom_game *g, int p, int zone, int card);
-void discard_from(dom_game *g, int p, int zone, int card);
+void discard_from(dom_game *g, int p, int zone, int card); /* one card, shown to all */
+/* several cards: only the owner sees which (one `discard_many` event each way) */
+void discard_cards(dom_game *g, int p, int zone, const uint8_t *cs, int n);
+void discard_all_hidden(dom_game *g, int p, int zone);
 void topdeck_from(dom_game *g, int p, int zone, int card, bool public_);
 void mark_stay(dom_game *g, dom_frame *f);
 bool immune(const dom_frame *f, int seat);
@@ -72,12 +85,18 @@ av *ev_new(const char *type, int p);
 void ev_card(dom_game *g, uint32_t vis, const char *type, int p, int card);
 void ev_cards(dom_game *g, uint32_t vis, const char *type, int p, const uint8_t *cs, int n);
 void ev_simple(dom_game *g, uint32_t vis, const char *type, int p, const char *key, int64_t v);
+/* n cards just put on p's discard pile: the owner sees them all, the others
+ * how many and the new top card (the table shows no more) */
+void ev_discard_many(dom_game *g, int p, const uint8_t *cs, int n);
 
 /* decisions.c: the vt's label and prompt */
 void dom_label(const arena_game *g, int i, char *buf, size_t len);
 void dom_prompt(const arena_game *g, char *buf, size_t len);
 /* kingdoms.c: the `kingdom` setting; random draws from g->rng */
 bool dom_parse_kingdom(const char *v, dom_game *g, char *err, size_t errlen);
+
+/* determinize.c: the vt's determinize */
+void dom_determinize(arena_game *g, int seat, uint64_t seed);
 
 /* card hooks (effects.c): run steps >= 2 of a play frame */
 int card_special(dom_game *g, dom_frame *f);

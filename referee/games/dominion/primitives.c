@@ -25,6 +25,58 @@ void zmove_all(dom_zone *from, dom_zone *to)
     from->n = 0;
 }
 
+/* Puts a card on top of p's deck; `seen` says who knows it is there. */
+void deck_put(dom_game *g, int p, int c, unsigned seen)
+{
+    dom_player *pl = &g->p[p];
+    pl->deck_seen[pl->z[Z_DECK].n] = (uint8_t)seen;
+    zpush(&pl->z[Z_DECK], c);
+}
+
+/* Puts a card on p's discard pile, seen by everyone or by p only. */
+void discard_put(dom_game *g, int p, int c, bool public_)
+{
+    dom_player *pl = &g->p[p];
+    pl->disc_seen[pl->z[Z_DISCARD].n] = public_ ? SEEN_ALL : 0;
+    zpush(&pl->z[Z_DISCARD], c);
+}
+
+void discard_top_seen(dom_game *g, int p)
+{
+    dom_player *pl = &g->p[p];
+    if (pl->z[Z_DISCARD].n) pl->disc_seen[pl->z[Z_DISCARD].n - 1] = SEEN_ALL;
+}
+
+void hand_seen_add(dom_game *g, int p, int c)
+{
+    uint8_t *k = &g->p[p].hand_seen[c];
+    if (*k < 255) (*k)++;
+}
+
+void hand_seen_shown(dom_game *g, int p, int c)
+{
+    if (g->p[p].hand_seen[c] == 0) g->p[p].hand_seen[c] = 1;
+}
+
+/* A card seen leaving may have been a known one: one known copy fewer. An
+ * unseen one may have been any: nothing is known any more. */
+void hand_left(dom_game *g, int p, int c, bool public_)
+{
+    dom_player *pl = &g->p[p];
+    if (!public_)
+        memset(pl->hand_seen, 0, sizeof pl->hand_seen);
+    else if (pl->hand_seen[c])
+        pl->hand_seen[c]--;
+}
+
+void discard_zone(dom_game *g, int p, int zone, bool public_)
+{
+    dom_player *pl = &g->p[p];
+    if (zone == Z_HAND) hand_left(g, p, 0, false); /* the hand is empty now */
+    memset(&pl->disc_seen[pl->z[Z_DISCARD].n], public_ ? SEEN_ALL : 0, pl->z[zone].n);
+    zmove_all(&pl->z[zone], &pl->z[Z_DISCARD]);
+}
+
 /* ---- events ---- */
 
 av *ev_new(const char *type, int p)
@@ -62,11 +114,49 @@ void ev_simple(dom_game *g, uint32_t vis, const char *type, int p, const char *k
     events_push(&g->base.ev, vis, e);
 }
 
+void ev_discard_many(dom_game *g, int p, const uint8_t *cs, int n)
+{
+    if (g->base.ev.disabled || n == 0) return;
+    ev_cards(g, EVENTS_SEAT(p), "discard_many", p, cs, n);
+    const dom_zone *d = &g->p[p].z[Z_DISCARD];
+    av *e = ev_new("discard_many", p);
+    av_set_int(e, "count", n);
+    av_set_str(e, "top", dom_cards[d->c[d->n - 1]].name);
+    events_push(&g->base.ev, EVENTS_ALL & ~EVENTS_SEAT(p), e);
+}
+
+void discard_cards(dom_game *g, int p, int zone, const uint8_t *cs, int n)
+{
+    uint8_t done[DOM_ZCAP];
+    int k = 0;
+    for (int i = 0; i < n; i++)
+        if (zremove(&g->p[p].z[zone], cs[i])) {
+            discard_put(g, p, cs[i], false);
+            done[k++] = cs[i];
+        }
+    if (zone == Z_HAND) hand_left(g, p, 0, false);
+    discard_top_seen(g, p);
+    ev_discard_many(g, p, done, k);
+}
+
+void discard_all_hidden(dom_game *g, int p, int zone)
+{
+    dom_zone *z = &g->p[p].z[zone];
+    uint8_t cs[DOM_ZCAP];
+    int n = z->n;
+    memcpy(cs, z->c, (size_t)n);
+    discard_zone(g, p, zone, false);
+    discard_top_seen(g, p);
+    ev_discard_many(g, p, cs, n);
+}
+
 /* ---- primitives ---- */
 
 static void shuffle_discard(dom_game *g, int p)
 {
     dom_player *pl = &g->p[p];
+    /* nobody knows the order of a new deck */
+    memset(&pl->deck_seen[pl->z[Z_DECK].n], 0, pl->z[Z_DISCARD].n);
     zmove_all(&pl->z[Z_DISCARD], &pl->z[Z_DECK]);
     dom_zone *d = &pl->z[Z_DECK];
     for (int i = d->n - 1; i > 0; i--) {
@@ -117,7 +207,13 @@ int reveal_top(dom_game *g, int p)
 static void place(dom_game *g, int p, int card, int dest)
 {
     dom_player *pl = &g->p[p];
-    zpush(&pl->z[dest == TO_HAND ? Z_HAND : dest == TO_DECK ? Z_DECK : Z_DISCARD], card);
+    if (dest == TO_HAND) {
+        zpush(&pl->z[Z_HAND], card);
+        hand_seen_add(g, p, card);
+    } else if (dest == TO_DECK)
+        deck_put(g, p, card, SEEN_OWNER | SEEN_ALL);
+    else
+        discard_put(g, p, card, true);
     if (p == g->cur) pl->gained_last |= 1ull << card;
 }
 
@@ -129,7 +225,7 @@ static const char *dest_name(int dest)
 bool gain(dom_game *g, int p, int card, int dest)
 {
     if (!g->in_supply[card] || g->supply[card] == 0) return false;
-    g->supply[card]--;
+    if (--g->supply[card] == 0) g->emptied |= 1ull << card;
     place(g, p, card, dest);
     if (!g->base.ev.disabled) {
         av *e = ev_new("gain", p);
@@ -156,6 +252,7 @@ void gain_from_trash(dom_game *g, int p, int card)
 void trash_from(dom_game *g, int p, int zone, int card)
 {
     if (zremove(&g->p[p].z[zone], card)) {
+        if (zone == Z_HAND) hand_left(g, p, card, true);
         g->trash[card]++;
         ev_card(g, EVENTS_ALL, "trash", p, card);
     }
@@ -164,7 +261,8 @@ void trash_from(dom_game *g, int p, int zone, int card)
 void discard_from(dom_game *g, int p, int zone, int card)
 {
     if (zremove(&g->p[p].z[zone], card)) {
-        zpush(&g->p[p].z[Z_DISCARD], card);
+        if (zone == Z_HAND) hand_left(g, p, card, true);
+        discard_put(g, p, card, true);
         ev_card(g, EVENTS_ALL, "discard", p, card);
     }
 }
@@ -172,7 +270,8 @@ void discard_from(dom_game *g, int p, int zone, int card)
 void topdeck_from(dom_game *g, int p, int zone, int card, bool public_)
 {
     if (zremove(&g->p[p].z[zone], card)) {
-        zpush(&g->p[p].z[Z_DECK], card);
+        if (zone == Z_HAND) hand_left(g, p, card, public_);
+        deck_put(g, p, card, public_ ? SEEN_OWNER | SEEN_ALL : SEEN_OWNER);
         if (public_)
             ev_card(g, EVENTS_ALL, "topdeck", p, card);
         else if (!g->base.ev.disabled) {

@@ -149,7 +149,17 @@ typedef struct dom_player {
     uint8_t stay[DOM_NCARDS];      /* copies in play to keep through this Clean-up */
     uint16_t dur_next[DOM_NCARDS]; /* Duration resolutions due at the next turn */
     bool any_dur, any_stay;        /* skip the scans above when nothing is due */
+    /* Who knows which card lies in a slot, for determinize: deck_seen[i]
+     * (SEEN_* bits) for deck slot i, disc_seen[i] (SEEN_ALL or 0) for
+     * discard slot i. Set whenever a card is put there; slots at or above
+     * the zone's n are stale. The owner always knows its discard pile. */
+    uint8_t deck_seen[DOM_ZCAP];
+    uint8_t disc_seen[DOM_ZCAP];
+    /* copies of each card everyone knows are in the hand (gained to or
+     * revealed in it); cleared when the owner moves hand cards unseen */
+    uint8_t hand_seen[DOM_NCARDS];
 } dom_player;
+enum { SEEN_OWNER = 1, SEEN_ALL = 2 };
 
 /* A resumable step of resolution: a turn, the play of a card, a reaction
  * window. Card hooks keep their locals here. */
@@ -196,6 +206,7 @@ typedef struct dom_game {
     bool extra_turn; /* the current turn is an Outpost turn */
     bool outpost;    /* an Outpost this turn grants the extra turn */
     bool bought_victory;
+    uint64_t emptied; /* piles (bit = card id) empty at some moment this turn */
     int actions, buys, coins;
     bool over;
 

@@ -1,0 +1,194 @@
+/* Who sees which discarded cards. At the table a player who discards several
+ * cards at once shows how many, and only the new top of the discard pile is
+ * visible: the owner's `discard_many` event lists the cards, the others'
+ * copy has the count and the top card. Cards revealed before they are
+ * discarded stay public. */
+#include "harness.h"
+
+static size_t nev(void)
+{
+    return G->base.vt->event_count(&G->base);
+}
+
+static const av *ev_at(size_t i, int viewer)
+{
+    return G->base.vt->event(&G->base, i, viewer);
+}
+
+static int64_t ev_seat(const av *e)
+{
+    int64_t s = -1;
+    av_get_int(e, "seat", &s);
+    return s;
+}
+
+static bool ev_is(const av *e, const char *type)
+{
+    const char *t = av_get_str(e, "type");
+    return t && strcmp(t, type) == 0;
+}
+
+/* Since event `since`, owner's discards reached every seat exactly once as
+ * `discard_many`: the owner with the cards (comma list, in order), the
+ * others with their count and the last of them on top, naming no other
+ * card. No per-card `discard` of owner reached anyone. */
+static void expect_hidden_discard(size_t since, int owner, const char *cards)
+{
+    const char *names[DOM_ZCAP];
+    int n = 0;
+    char tmp[600];
+    snprintf(tmp, sizeof tmp, "%s", cards);
+    for (char *t = strtok(tmp, ","); t; t = strtok(NULL, ","))
+        names[n++] = t;
+    for (int v = 0; v < G->np; v++) {
+        int seen = 0;
+        for (size_t i = since; i < nev(); i++) {
+            const av *e = ev_at(i, v);
+            if (!e || ev_seat(e) != owner) continue;
+            if (ev_is(e, "discard")) fail_msg("seat %d sees a per-card discard of %d", v, owner);
+            if (!ev_is(e, "discard_many")) continue;
+            seen++;
+            const av *cl = av_get(e, "cards");
+            if (v == owner) {
+                assert_non_null(cl);
+                assert_int_equal(av_len(cl), n);
+                for (int k = 0; k < n; k++)
+                    assert_string_equal(cl->u.list.items[k]->u.str.s, names[k]);
+            } else {
+                int64_t count = -1;
+                assert_null(cl);
+                assert_true(av_get_int(e, "count", &count));
+                assert_int_equal(count, n);
+                assert_string_equal(av_get_str(e, "top"), names[n - 1]);
+                assert_int_equal(e->u.map.len, 4); /* type, seat, count, top */
+            }
+        }
+        assert_int_equal(seen, 1);
+    }
+    const dom_zone *d = &G->p[owner].z[Z_DISCARD];
+    assert_string_equal(dom_cards[d->c[d->n - 1]].name, names[n - 1]);
+}
+
+static void test_rule_cellar_discard_shows_others_count_and_top(void **st)
+{
+    (void)st;
+    mk(2, "Cellar");
+    set(0, Z_HAND, "Cellar,Estate,Duchy,Copper");
+    set(0, Z_DECK, "Silver,Silver,Gold,Gold,Gold,Gold,Gold");
+    begin(0);
+    pick("play:Cellar");
+    size_t since = nev();
+    pick("card:Estate,card:Duchy");
+    expect_hidden_discard(since, 0, "Estate,Duchy");
+}
+
+static void test_rule_militia_discard_shows_others_count_and_top(void **st)
+{
+    (void)st;
+    mk(3, "Militia");
+    set(0, Z_HAND, "Militia");
+    set(1, Z_HAND, "Copper,Copper,Estate,Silver,Gold");
+    set(2, Z_HAND, "Copper,Copper,Copper");
+    begin(0);
+    size_t since = nev();
+    pick("play:Militia");
+    assert_int_equal(dseat(), 1);
+    pick("card:Copper,card:Estate");
+    expect_hidden_discard(since, 1, "Copper,Estate");
+}
+
+static void test_rule_warehouse_discard_shows_others_count_and_top(void **st)
+{
+    (void)st;
+    mk(2, "Warehouse");
+    set(0, Z_HAND, "Warehouse,Estate,Duchy,Province,Copper");
+    set(0, Z_DECK, "Silver,Silver,Gold,Gold,Gold,Gold,Gold,Gold");
+    begin(0);
+    pick("play:Warehouse");
+    size_t since = nev();
+    pick("card:Estate,card:Duchy,card:Province");
+    expect_hidden_discard(since, 0, "Estate,Duchy,Province");
+}
+
+static void test_rule_tactician_discard_shows_others_count_and_top(void **st)
+{
+    (void)st;
+    mk(2, "Tactician");
+    set(0, Z_HAND, "Tactician,Estate,Copper");
+    begin(0);
+    size_t since = nev();
+    pick("play:Tactician");
+    expect_hidden_discard(since, 0, "Estate,Copper");
+}
+
+/* Navigator's cards were only looked at: the others do not learn them. */
+static void test_rule_navigator_discard_shows_others_count_and_top(void **st)
+{
+    (void)st;
+    mk(2, "Navigator");
+    set(0, Z_HAND, "Navigator");
+    set(0, Z_DECK, "Gold,Estate,Silver,Duchy,Copper,Province");
+    begin(0);
+    pick("play:Navigator");
+    size_t since = nev();
+    pick("discard");
+    expect_hidden_discard(since, 0, "Gold,Estate,Silver,Duchy,Copper");
+}
+
+/* The player orders the clean-up discard; the referee puts the hand under
+ * the cards in play, so discard_top never shows an unplayed hand card. */
+static void test_rule_cleanup_discards_hand_under_cards_in_play(void **st)
+{
+    (void)st;
+    mk(2, "Village");
+    set(0, Z_HAND, "Village,Estate,Duchy");
+    set(0, Z_DECK, "Copper,Silver,Silver,Silver,Silver,Silver");
+    begin(0);
+    pick("play:Village");
+    size_t since = nev();
+    end_turn();
+    expect_hidden_discard(since, 0, "Estate,Duchy,Village,Copper");
+    av *v = G->base.vt->view(&G->base, 1);
+    const av *p0 = av_get(v, "players")->u.list.items[0];
+    assert_string_equal(av_get_str(p0, "discard_top"), "Copper");
+    av_free(v);
+}
+
+/* Adventurer's revealed cards go to the discard pile in a public event. */
+static void test_rule_revealed_discards_stay_public(void **st)
+{
+    (void)st;
+    mk(2, "Adventurer");
+    set(0, Z_HAND, "Adventurer");
+    set(0, Z_DECK, "Estate,Copper,Duchy,Silver");
+    begin(0);
+    size_t since = nev();
+    pick("play:Adventurer");
+    int found = 0;
+    for (size_t i = since; i < nev(); i++) {
+        const av *e = ev_at(i, 1);
+        if (!e || !ev_is(e, "discard")) continue;
+        const av *cl = av_get(e, "cards");
+        assert_non_null(cl);
+        assert_int_equal(av_len(cl), 2);
+        assert_string_equal(cl->u.list.items[0]->u.str.s, "Estate");
+        assert_string_equal(cl->u.list.items[1]->u.str.s, "Duchy");
+        found++;
+    }
+    assert_int_equal(found, 1);
+}
+
+#define T(f) cmocka_unit_test_teardown(f, teardown)
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        T(test_rule_cellar_discard_shows_others_count_and_top),
+        T(test_rule_militia_discard_shows_others_count_and_top),
+        T(test_rule_warehouse_discard_shows_others_count_and_top),
+        T(test_rule_tactician_discard_shows_others_count_and_top),
+        T(test_rule_navigator_discard_shows_others_count_and_top),
+        T(test_rule_cleanup_discards_hand_under_cards_in_play),
+        T(test_rule_revealed_discards_stay_public),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
