@@ -232,8 +232,23 @@ static void handle_message(arena_agent *a, av *raw, double now)
         if (a->match) match_on_joined(a->match, a->seat);
         return;
     }
-    if (m.type == MSG_ACT && a->stale_id && m.u.act.id == a->stale_id) {
-        msg_free(&m); /* the late answer to a decision that timed out */
+    /* A correct bot answers every hello and decide, even once the referee
+     * stopped waiting; such a late answer is dropped, never charged. */
+    char late[120] = "";
+    if (m.type == MSG_READY && owed_take_ready(&a->owed))
+        snprintf(late, sizeof late, "dropped a late 'ready' (it answers an earlier game's hello)");
+    else if (m.type == MSG_ACT && owed_take_act(&a->owed, m.u.act.id))
+        snprintf(late, sizeof late,
+                 "dropped a late 'act' for id %llu (the decision timed out or its game ended)",
+                 (unsigned long long)m.u.act.id);
+    if (late[0]) {
+        msg_free(&m);
+        if (a->match) {
+            match_on_dropped(a->match, a->seat, late);
+        } else {
+            a->dropped_between++;
+            snprintf(a->dropped_last, sizeof a->dropped_last, "%s", late);
+        }
         return;
     }
     if (!a->match) {

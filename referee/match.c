@@ -25,7 +25,7 @@ typedef enum { M_WAIT_JOIN, M_WAIT_READY, M_PLAYING, M_DONE } match_state;
 
 typedef struct seat_state {
     arena_agent *agent;
-    bool ready;
+    bool hello_sent, ready;
     fault_cause forfeit;
     int strikes;
     seat_clock clock;
@@ -322,7 +322,7 @@ static void decision_timed_out(struct match *m, double used)
     arena_decision d = m->pd;
     uint64_t id = m->pid;
     m->pending = false;
-    m->seat[s].agent->stale_id = id;
+    owed_add_act(&m->seat[s].agent->owed, id); /* its answer may still come */
     m->seat[s].time_ms += used;
     clock_charge(&m->cfg.clock, &m->seat[s].clock, used);
     char why[160];
@@ -418,10 +418,13 @@ void match_on_message(struct match *m, int s, msg *in, double arrived)
 {
     seat_state *st = &m->seat[s];
     arena_agent *a = st->agent;
-    if (in->type == MSG_READY && m->state == M_WAIT_READY && !st->ready) {
+    if (in->type == MSG_READY && st->hello_sent && !st->ready) {
         msg_free(in);
         st->ready = true;
-        schedule_step(m);
+        if (m->state == M_WAIT_READY)
+            schedule_step(m);
+        else /* after startup_ms: the seat has forfeited already */
+            match_on_dropped(m, s, "dropped a late 'ready' (after startup_ms)");
         return;
     }
     if (in->type == MSG_ACT && m->pending && m->pd.seat == s && !m->answered &&
@@ -434,6 +437,7 @@ void match_on_message(struct match *m, int s, msg *in, double arrived)
             agent_fail(a, CAUSE_PROTOCOL, false, "%s", why);
             return;
         }
+        owed_forget_acts(&a->owed);
         m->answer = *in;
         m->answered = true;
         m->answered_at = arrived;
@@ -476,6 +480,11 @@ void match_log_in(struct match *m, int s, const av *raw)
     if (m->log) matchlog_msg(m->log, s, "in", raw);
 }
 
+void match_on_dropped(struct match *m, int s, const char *what)
+{
+    if (m->log) matchlog_note(m->log, s, what);
+}
+
 static void send_hellos(struct match *m)
 {
     if (m->log) { /* names as the agents joined, now that they have */
@@ -507,6 +516,7 @@ static void send_hellos(struct match *m)
         hm->match = m->match_id;
         hello_clock(m, &hm->clock);
         send_msg(m, s, &h);
+        st->hello_sent = true;
         av_free(hm->options);
     }
 }
@@ -649,6 +659,10 @@ static void finish(struct match *m)
     void *ctx = m->done_ctx;
     for (int s = 0; s < m->players; s++) {
         seat_state *st = &m->seat[s];
+        /* Answers still on their way belong to this game, not the next. */
+        if (st->agent->alive && st->hello_sent && !st->ready) owed_add_ready(&st->agent->owed);
+        if (st->agent->alive && m->pending && m->pd.seat == s)
+            owed_add_act(&st->agent->owed, m->pid);
         st->agent->match = NULL;
         st->agent->seat = -1;
         if (st->policy) st->agent->pv->free(st->policy);
@@ -752,7 +766,17 @@ int match_start(struct event_base *base, const match_config *cfg, arena_agent *c
         matchlog_header(m->log, m->match_id, gvt->name, seed, players, names, m->settings,
                         cfg->n_settings, opts, &cfg->clock, cfg->on_fault, cfg->max_strikes);
         av_free(opts);
+        for (int s = 0; s < players; s++) {
+            arena_agent *a = agents[s];
+            if (!a->dropped_between) continue;
+            char text[200];
+            snprintf(text, sizeof text, "between games %d late answer(s) were dropped; last: %s",
+                     a->dropped_between, a->dropped_last);
+            matchlog_note(m->log, s, text);
+        }
     }
+    for (int s = 0; s < players; s++)
+        agents[s]->dropped_between = 0;
     m->state = M_WAIT_JOIN;
     /* Agents that died before the game began forfeit it. */
     for (int s = 0; s < players; s++) {

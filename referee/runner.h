@@ -9,6 +9,7 @@
 #include "codec.h"
 #include "match.h"
 #include "messages.h"
+#include "owed.h"
 #include "policy.h"
 
 struct match;
@@ -41,7 +42,10 @@ struct arena_agent {
     /* Current match. */
     struct match *match;
     int seat;
-    uint64_t stale_id; /* an id that timed out: its late answer is dropped */
+    owed_answers owed; /* late answers still to come: dropped when they do */
+    /* Late answers dropped while no match was running, for the next log. */
+    int dropped_between;
+    char dropped_last[120];
 
     /* Builtins. */
     const arena_policy_vt *pv;
@@ -82,5 +86,7 @@ void match_on_dead(struct match *m, int seat);
 void match_on_stderr(struct match *m, int seat, const char *line, size_t len);
 /* Logs a raw incoming message (before validation) into the match log. */
 void match_log_in(struct match *m, int seat, const av *raw);
+/* A late answer (see owed.h) was dropped: logged, never charged. */
+void match_on_dropped(struct match *m, int seat, const char *what);
 
 #endif
