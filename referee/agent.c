@@ -341,6 +341,22 @@ static void on_stderr(evutil_socket_t fd, short what, void *arg)
     }
 }
 
+static struct timeval tv_ms(double ms)
+{
+    if (ms < 0) ms = 0;
+    struct timeval tv = {(time_t)(ms / 1000), (suseconds_t)((long long)(ms * 1000) % 1000000)};
+    return tv;
+}
+
+void arm_after(struct event_base *base, struct event *ev, double ms)
+{
+    /* libevent counts from the time cached when the loop woke up, stale
+     * after a long callback: without this the timer would fire early. */
+    event_base_update_cache_time(base);
+    struct timeval tv = tv_ms(ms);
+    event_add(ev, &tv);
+}
+
 static void on_timer(evutil_socket_t fd, short what, void *arg)
 {
     (void)fd, (void)what;
@@ -357,16 +373,25 @@ static void on_timer(evutil_socket_t fd, short what, void *arg)
         agent_finish_close(a);
         return;
     }
-    if (!a->joined)
-        agent_fail(a, CAUSE_TIMEOUT, true, "no 'join' within startup_ms (%lld ms)",
-                   (long long)a->cfg.startup_ms);
+    if (a->joined) return;
+    /* The loop may have been late: a join may sit unread in the pipe, or
+     * the timer may have been armed from a stale cached time. */
+    agent_catch_up(a);
+    if (a->joined || !a->alive) return;
+    double left = (double)a->cfg.startup_ms - (clock_now_ms() - a->t_start);
+    if (left > 0) {
+        arm_after(a->base, a->ev_timer, left);
+        return;
+    }
+    agent_fail(a, CAUSE_TIMEOUT, true, "no 'join' within startup_ms (%lld ms)",
+               (long long)a->cfg.startup_ms);
 }
 
-static struct timeval tv_ms(double ms)
+void agent_catch_up(arena_agent *a)
 {
-    if (ms < 0) ms = 0;
-    struct timeval tv = {(time_t)(ms / 1000), (suseconds_t)((long long)(ms * 1000) % 1000000)};
-    return tv;
+    if (!a->alive || a->kind == AGENT_BUILTIN || a->closing) return;
+    if (a->out.len) flush_out(a);
+    if (a->alive && a->rfd >= 0) on_read(a->rfd, EV_READ, a);
 }
 
 static int tcp_dial(const char *hostport, int64_t timeout_ms, char *err, size_t errlen)
@@ -479,8 +504,7 @@ arena_agent *agent_new(struct event_base *base, const agent_config *cfg, char *e
     a->ev_write = event_new(base, a->wfd, EV_WRITE | EV_PERSIST, on_write, a);
     a->ev_timer = evtimer_new(base, on_timer, a);
     event_add(a->ev_read, NULL);
-    struct timeval tv = tv_ms((double)cfg->startup_ms);
-    event_add(a->ev_timer, &tv);
+    arm_after(base, a->ev_timer, (double)cfg->startup_ms);
     return a;
 fail:
     frame_decoder_free(&a->dec);
@@ -521,8 +545,7 @@ arena_agent *agent_from_socket(struct event_base *base, int fd, const agent_conf
     a->ev_write = event_new(base, fd, EV_WRITE | EV_PERSIST, on_write, a);
     a->ev_timer = evtimer_new(base, on_timer, a);
     event_add(a->ev_read, NULL);
-    struct timeval tv = tv_ms((double)cfg->startup_ms);
-    event_add(a->ev_timer, &tv);
+    arm_after(base, a->ev_timer, (double)cfg->startup_ms);
     return a;
 }
 

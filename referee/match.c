@@ -14,6 +14,7 @@
 
 #include "clock.h"
 #include "fault.h"
+#include "lag.h"
 #include "matchlog.h"
 #include "runner.h"
 #include "util.h"
@@ -63,6 +64,11 @@ struct match {
     bool answered;
     msg answer;
     double answered_at;
+    /* The loop's own lag is never charged: totals of the lag meter when
+     * the clock started (decide sent, hellos sent) and at the answer. */
+    lag_meter *lag;
+    double lag_sent, lag_answered, t_hello, lag_hello, lag_start;
+    long stalls_start;
 
     struct event *ev_step, *ev_timer;
     matchlog *log;
@@ -230,17 +236,16 @@ static void hello_clock(const struct match *m, msg_clock *c)
     snprintf(c->mode, sizeof c->mode, "%s", cc->mode == CLOCK_CPU ? "cpu" : "wall");
 }
 
-static struct timeval tv_ms(double ms)
-{
-    if (ms < 0) ms = 0;
-    struct timeval tv = {(time_t)(ms / 1000), (suseconds_t)((long long)(ms * 1000) % 1000000)};
-    return tv;
-}
-
 static void arm_timer(struct match *m, double ms)
 {
-    struct timeval tv = tv_ms(ms);
-    event_add(m->ev_timer, &tv);
+    arm_after(m->base, m->ev_timer, ms);
+}
+
+/* Loop lag since the pending decide was sent, up to `now`. */
+static double lag_since_sent(const struct match *m, double now)
+{
+    double lag = lag_meter_total(m->lag, now) - m->lag_sent;
+    return lag > 0 ? lag : 0;
 }
 
 /* The decide message is the hot path of every game: it is built straight as
@@ -295,6 +300,7 @@ void match_on_sent(struct match *m, int s, double when)
     if (!m->pending || m->pd.seat != s || m->sent) return;
     m->sent = true;
     m->t_sent = when;
+    m->lag_sent = lag_meter_total(m->lag, when);
     const clock_config *cc = &m->cfg.clock;
     if (cc->mode == CLOCK_CPU) {
         m->cpu0 = proc_tree_cpu_ms(m->seat[s].agent->pid);
@@ -316,11 +322,12 @@ static double used_ms(struct match *m, double now)
     return now - m->t_sent;
 }
 
-static void decision_timed_out(struct match *m, double used)
+static void decision_timed_out(struct match *m, double used, double lag)
 {
     int s = m->pd.seat;
     arena_decision d = m->pd;
     uint64_t id = m->pid;
+    if (m->log && lag > 0) matchlog_lag(m->log, s, id, lag, used + lag, used);
     m->pending = false;
     owed_add_act(&m->seat[s].agent->owed, id); /* its answer may still come */
     m->seat[s].time_ms += used;
@@ -332,46 +339,75 @@ static void decision_timed_out(struct match *m, double used)
     schedule_step(m);
 }
 
+/* startup_ms is over (or the timer ran early or late): seats that have not
+ * answered their hello forfeit. */
+static void ready_timed_out(struct match *m)
+{
+    for (int s = 0; s < m->players; s++)
+        if (m->seat[s].forfeit == CAUSE_NONE && !m->seat[s].ready)
+            agent_catch_up(m->seat[s].agent); /* a ready may sit unread */
+    if (m->state != M_WAIT_READY) return;
+    double now = clock_now_ms();
+    double lag = lag_meter_total(m->lag, now) - m->lag_hello;
+    double left = (double)m->cfg.clock.startup_ms - (now - m->t_hello - (lag > 0 ? lag : 0));
+    bool waiting = false;
+    for (int s = 0; s < m->players; s++)
+        waiting |= m->seat[s].forfeit == CAUSE_NONE && !m->seat[s].ready;
+    if (!waiting) return; /* the step that just got scheduled starts play */
+    if (left > 0) {
+        arm_timer(m, left);
+        return;
+    }
+    for (int s = 0; s < m->players; s++) {
+        seat_state *st = &m->seat[s];
+        if (st->forfeit == CAUSE_NONE && !st->ready) {
+            if (m->log)
+                matchlog_fault(m->log, s, "timeout", "no 'ready' within startup_ms", 0, true);
+            st->forfeit = CAUSE_TIMEOUT;
+        }
+    }
+    if (live_seats(m) < 2)
+        end_match(m, "forfeit");
+    else {
+        m->state = M_PLAYING;
+        schedule_step(m);
+    }
+}
+
 static void on_timer(evutil_socket_t fd, short what, void *arg)
 {
     (void)fd, (void)what;
     struct match *m = arg;
     if (m->state == M_WAIT_READY) {
-        for (int s = 0; s < m->players; s++) {
-            seat_state *st = &m->seat[s];
-            if (st->forfeit == CAUSE_NONE && !st->ready) {
-                if (m->log)
-                    matchlog_fault(m->log, s, "timeout", "no 'ready' within startup_ms", 0, true);
-                st->forfeit = CAUSE_TIMEOUT;
-            }
-        }
-        if (live_seats(m) < 2)
-            end_match(m, "forfeit");
-        else {
-            m->state = M_PLAYING;
-            schedule_step(m);
-        }
+        ready_timed_out(m);
         return;
     }
     if (!m->pending) return;
+    /* Before any verdict, catch up with the agent: if the loop was late its
+     * answer may be waiting in the pipe, or the decide still in our buffer. */
+    agent_catch_up(m->seat[m->pd.seat].agent);
+    if (!m->pending || m->answered || m->state != M_PLAYING) return;
     double now = clock_now_ms();
     if (!m->sent) {
-        decision_timed_out(m, m->allowance);
+        decision_timed_out(m, m->allowance, 0);
         return;
     }
-    double used = used_ms(m, now);
-    double wall = now - m->t_sent;
     const clock_config *cc = &m->cfg.clock;
-    if (cc->mode == CLOCK_CPU && used < m->allowance && wall < clock_wall_cap(cc)) {
-        /* Not out of CPU time yet: look again when it could be. */
+    double lag = lag_since_sent(m, now);
+    double wall = now - m->t_sent - lag; /* the loop's lag is not the agent's time */
+    double used = cc->mode == CLOCK_CPU ? used_ms(m, now) : wall;
+    if (used < m->allowance && (cc->mode != CLOCK_CPU || wall < clock_wall_cap(cc))) {
+        /* Not out of time (the timer ran early, or the loop was late): look
+         * again when it could be. */
         double next = m->allowance - used;
-        if (next < 2) next = 2;
-        if (wall + next > clock_wall_cap(cc)) next = clock_wall_cap(cc) - wall;
+        if (next < 1) next = 1;
+        if (cc->mode == CLOCK_CPU && wall + next > clock_wall_cap(cc))
+            next = clock_wall_cap(cc) - wall;
         arm_timer(m, next);
         return;
     }
     if (cc->mode == CLOCK_CPU && used < m->allowance) used = m->allowance; /* wall cap hit */
-    decision_timed_out(m, used);
+    decision_timed_out(m, used, lag);
 }
 
 static void judge_answer(struct match *m)
@@ -383,6 +419,12 @@ static void judge_answer(struct match *m)
     arena_decision d = m->pd;
     uint64_t id = m->pid;
     double used = used_ms(m, m->answered_at);
+    /* The answer may have waited in the pipe while the loop was late. */
+    double lag = m->lag_answered > 0 ? m->lag_answered : 0;
+    if (m->cfg.clock.mode == CLOCK_WALL && lag > 0) {
+        if (m->log) matchlog_lag(m->log, s, id, lag, used, used > lag ? used - lag : 0);
+        used = used > lag ? used - lag : 0;
+    }
     m->pending = false;
     event_del(m->ev_timer);
     st->time_ms += used;
@@ -441,6 +483,7 @@ void match_on_message(struct match *m, int s, msg *in, double arrived)
         m->answer = *in;
         m->answered = true;
         m->answered_at = arrived;
+        m->lag_answered = m->sent ? lag_since_sent(m, arrived) : 0;
         schedule_step(m);
         return;
     }
@@ -535,6 +578,8 @@ static void on_step(evutil_socket_t fd, short what, void *arg)
         }
         m->state = M_WAIT_READY;
         send_hellos(m);
+        m->t_hello = clock_now_ms();
+        m->lag_hello = lag_meter_total(m->lag, m->t_hello);
         arm_timer(m, (double)m->cfg.clock.startup_ms);
     }
     if (m->state == M_WAIT_READY) {
@@ -651,6 +696,14 @@ static void finish(struct match *m)
         for (int s = 0; s < m->players; s++)
             if (m->seat[s].stderr_dropped)
                 matchlog_note(m->log, s, "stderr beyond the log cap was dropped");
+        long stalls = lag_meter_stalls(m->lag) - m->stalls_start;
+        if (stalls > 0) {
+            char text[160];
+            snprintf(text, sizeof text,
+                     "the referee's loop stalled %ld time(s), %.0f ms in all (never charged)",
+                     stalls, lag_meter_total(m->lag, clock_now_ms()) - m->lag_start);
+            matchlog_note(m->log, -1, text);
+        }
         matchlog_result(m->log, &o);
         matchlog_close(m->log);
         m->log = NULL;
@@ -668,6 +721,7 @@ static void finish(struct match *m)
         if (st->policy) st->agent->pv->free(st->policy);
     }
     if (m->answered) msg_free(&m->answer);
+    lag_meter_release(m->lag);
     event_free(m->ev_step);
     event_free(m->ev_timer);
     game_free(m->g);
@@ -777,6 +831,9 @@ int match_start(struct event_base *base, const match_config *cfg, arena_agent *c
     }
     for (int s = 0; s < players; s++)
         agents[s]->dropped_between = 0;
+    m->lag = lag_meter_hold(base);
+    m->lag_start = lag_meter_total(m->lag, clock_now_ms());
+    m->stalls_start = lag_meter_stalls(m->lag);
     m->state = M_WAIT_JOIN;
     /* Agents that died before the game began forfeit it. */
     for (int s = 0; s < players; s++) {

@@ -74,6 +74,12 @@ void agent_send(arena_agent *a, const msg *m);
 /* Sends an already built wire map (the decide hot path skips the structs). */
 void agent_send_av(arena_agent *a, const av *v);
 codec_kind agent_codec(const arena_agent *a);
+/* Catches up with an agent after the loop was late: writes what is queued
+ * for it and handles what it has sent (before a timeout is declared). */
+void agent_catch_up(arena_agent *a);
+/* event_add of a timer `ms` from now (the real now, not libevent's cached
+ * time, which is stale after a long callback). */
+void arm_after(struct event_base *base, struct event *ev, double ms);
 /* Marks the agent dead (kills a process) and tells its match. */
 void agent_fail(arena_agent *a, fault_cause cause, bool at_startup, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
