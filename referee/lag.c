@@ -9,7 +9,8 @@
 void lag_account_start(lag_account *a, double now)
 {
     a->next_due = now + LAG_PROBE_MS;
-    a->total_ms = a->max_ms = 0;
+    a->stall_from = a->stall_to = -1e300; /* no stall yet */
+    a->total_ms = 0;
     a->stalls = 0;
 }
 
@@ -17,11 +18,20 @@ void lag_account_tick(lag_account *a, double now)
 {
     double late = now - a->next_due;
     if (late > LAG_STALL_MS) {
+        a->stall_from = a->next_due;
+        a->stall_to = now;
         a->total_ms += late;
-        if (late > a->max_ms) a->max_ms = late;
         a->stalls++;
     }
     a->next_due = now + LAG_PROBE_MS;
+}
+
+double lag_account_credit(const lag_account *a, double now)
+{
+    double late = now - a->next_due;
+    if (late > LAG_STALL_MS) return late;
+    if (now - a->stall_to <= LAG_PROBE_MS) return now - a->stall_from;
+    return 0;
 }
 
 double lag_account_total(const lag_account *a, double now)
@@ -86,6 +96,11 @@ void lag_meter_release(lag_meter *m)
         }
     event_free(m->probe);
     free(m);
+}
+
+double lag_meter_credit(const lag_meter *m, double now)
+{
+    return lag_account_credit(&m->acc, now);
 }
 
 double lag_meter_total(const lag_meter *m, double now)

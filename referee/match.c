@@ -64,10 +64,10 @@ struct match {
     bool answered;
     msg answer;
     double answered_at;
-    /* The loop's own lag is never charged: totals of the lag meter when
-     * the clock started (decide sent, hellos sent) and at the answer. */
+    /* The loop's own lag is never charged (lag.h): the credit for the
+     * stall the answer was read in, and totals for the log's summary. */
     lag_meter *lag;
-    double lag_sent, lag_answered, t_hello, lag_hello, lag_start;
+    double lag_answered, t_hello, lag_start;
     long stalls_start;
 
     struct event *ev_step, *ev_timer;
@@ -241,13 +241,6 @@ static void arm_timer(struct match *m, double ms)
     arm_after(m->base, m->ev_timer, ms);
 }
 
-/* Loop lag since the pending decide was sent, up to `now`. */
-static double lag_since_sent(const struct match *m, double now)
-{
-    double lag = lag_meter_total(m->lag, now) - m->lag_sent;
-    return lag > 0 ? lag : 0;
-}
-
 /* The decide message is the hot path of every game: it is built straight as
  * a wire map, view and events moved in rather than copied through msg_encode
  * (messages.c still decodes it the same way; the protocol tests check the
@@ -300,7 +293,6 @@ void match_on_sent(struct match *m, int s, double when)
     if (!m->pending || m->pd.seat != s || m->sent) return;
     m->sent = true;
     m->t_sent = when;
-    m->lag_sent = lag_meter_total(m->lag, when);
     const clock_config *cc = &m->cfg.clock;
     if (cc->mode == CLOCK_CPU) {
         m->cpu0 = proc_tree_cpu_ms(m->seat[s].agent->pid);
@@ -322,12 +314,11 @@ static double used_ms(struct match *m, double now)
     return now - m->t_sent;
 }
 
-static void decision_timed_out(struct match *m, double used, double lag)
+static void decision_timed_out(struct match *m, double used)
 {
     int s = m->pd.seat;
     arena_decision d = m->pd;
     uint64_t id = m->pid;
-    if (m->log && lag > 0) matchlog_lag(m->log, s, id, lag, used + lag, used);
     m->pending = false;
     owed_add_act(&m->seat[s].agent->owed, id); /* its answer may still come */
     m->seat[s].time_ms += used;
@@ -347,9 +338,7 @@ static void ready_timed_out(struct match *m)
         if (m->seat[s].forfeit == CAUSE_NONE && !m->seat[s].ready)
             agent_catch_up(m->seat[s].agent); /* a ready may sit unread */
     if (m->state != M_WAIT_READY) return;
-    double now = clock_now_ms();
-    double lag = lag_meter_total(m->lag, now) - m->lag_hello;
-    double left = (double)m->cfg.clock.startup_ms - (now - m->t_hello - (lag > 0 ? lag : 0));
+    double left = (double)m->cfg.clock.startup_ms - (clock_now_ms() - m->t_hello);
     bool waiting = false;
     for (int s = 0; s < m->players; s++)
         waiting |= m->seat[s].forfeit == CAUSE_NONE && !m->seat[s].ready;
@@ -384,20 +373,20 @@ static void on_timer(evutil_socket_t fd, short what, void *arg)
     }
     if (!m->pending) return;
     /* Before any verdict, catch up with the agent: if the loop was late its
-     * answer may be waiting in the pipe, or the decide still in our buffer. */
+     * answer may be waiting in the pipe (it is then judged with the lag
+     * credited), or the decide still in our buffer. */
     agent_catch_up(m->seat[m->pd.seat].agent);
     if (!m->pending || m->answered || m->state != M_PLAYING) return;
     double now = clock_now_ms();
     if (!m->sent) {
-        decision_timed_out(m, m->allowance, 0);
+        decision_timed_out(m, m->allowance);
         return;
     }
     const clock_config *cc = &m->cfg.clock;
-    double lag = lag_since_sent(m, now);
-    double wall = now - m->t_sent - lag; /* the loop's lag is not the agent's time */
+    double wall = now - m->t_sent;
     double used = cc->mode == CLOCK_CPU ? used_ms(m, now) : wall;
     if (used < m->allowance && (cc->mode != CLOCK_CPU || wall < clock_wall_cap(cc))) {
-        /* Not out of time (the timer ran early, or the loop was late): look
+        /* Not out of time yet (in cpu mode, or a timer that ran early): look
          * again when it could be. */
         double next = m->allowance - used;
         if (next < 1) next = 1;
@@ -407,7 +396,7 @@ static void on_timer(evutil_socket_t fd, short what, void *arg)
         return;
     }
     if (cc->mode == CLOCK_CPU && used < m->allowance) used = m->allowance; /* wall cap hit */
-    decision_timed_out(m, used, lag);
+    decision_timed_out(m, used);
 }
 
 static void judge_answer(struct match *m)
@@ -420,7 +409,7 @@ static void judge_answer(struct match *m)
     uint64_t id = m->pid;
     double used = used_ms(m, m->answered_at);
     /* The answer may have waited in the pipe while the loop was late. */
-    double lag = m->lag_answered > 0 ? m->lag_answered : 0;
+    double lag = m->lag_answered < used ? m->lag_answered : used;
     if (m->cfg.clock.mode == CLOCK_WALL && lag > 0) {
         if (m->log) matchlog_lag(m->log, s, id, lag, used, used > lag ? used - lag : 0);
         used = used > lag ? used - lag : 0;
@@ -483,7 +472,7 @@ void match_on_message(struct match *m, int s, msg *in, double arrived)
         m->answer = *in;
         m->answered = true;
         m->answered_at = arrived;
-        m->lag_answered = m->sent ? lag_since_sent(m, arrived) : 0;
+        m->lag_answered = lag_meter_credit(m->lag, arrived);
         schedule_step(m);
         return;
     }
@@ -579,7 +568,6 @@ static void on_step(evutil_socket_t fd, short what, void *arg)
         m->state = M_WAIT_READY;
         send_hellos(m);
         m->t_hello = clock_now_ms();
-        m->lag_hello = lag_meter_total(m->lag, m->t_hello);
         arm_timer(m, (double)m->cfg.clock.startup_ms);
     }
     if (m->state == M_WAIT_READY) {
@@ -697,13 +685,9 @@ static void finish(struct match *m)
             if (m->seat[s].stderr_dropped)
                 matchlog_note(m->log, s, "stderr beyond the log cap was dropped");
         long stalls = lag_meter_stalls(m->lag) - m->stalls_start;
-        if (stalls > 0) {
-            char text[160];
-            snprintf(text, sizeof text,
-                     "the referee's loop stalled %ld time(s), %.0f ms in all (never charged)",
-                     stalls, lag_meter_total(m->lag, clock_now_ms()) - m->lag_start);
-            matchlog_note(m->log, -1, text);
-        }
+        if (stalls > 0)
+            matchlog_lag_total(m->log, stalls,
+                               lag_meter_total(m->lag, clock_now_ms()) - m->lag_start);
         matchlog_result(m->log, &o);
         matchlog_close(m->log);
         m->log = NULL;

@@ -134,6 +134,14 @@ void matchlog_lag(matchlog *l, int seat, uint64_t id, double lag_ms, double meas
     emit(l, m);
 }
 
+void matchlog_lag_total(matchlog *l, long stalls, double lag_ms)
+{
+    av *m = line(l, "lag", -1);
+    av_set_int(m, "stalls", stalls);
+    av_set(m, "lag_ms", av_float((double)(long long)(lag_ms * 1000) / 1000.0));
+    emit(l, m);
+}
+
 void matchlog_note(matchlog *l, int seat, const char *text)
 {
     av *m = line(l, "note", seat);
