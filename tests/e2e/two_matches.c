@@ -1,6 +1,7 @@
 /* Two matches on one event loop with real agent processes: a hostile agent
  * in one must not stall the other. Match A seats an agent that never sends
- * `join`; match B is two well-behaved JSON bots playing a long nim game.
+ * `join`; match B is two well-behaved bots (random-c speaking JSON) playing
+ * a long nim game.
  * B must finish normally before A's startup timeout expires, and A must end
  * in a forfeit with cause timeout. Then the same for every fault of the
  * hostile agent (tests/hostile): each gets its verdict while a normal match
@@ -11,7 +12,7 @@
  * generous, every wait has a deadline that exits at once instead of
  * hanging, and assertions come only once every agent is closed, so a
  * failure leaves nothing running into the next test.
- * Usage: two-matches JSON_BOT HOSTILE */
+ * Usage: two-matches RANDOM_C HOSTILE */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -26,7 +27,7 @@
 #include "clock.h"
 #include "match.h"
 
-static const char *json_bot, *hostile;
+static const char *random_c, *hostile;
 static struct event_base *base;
 
 #define WAIT_LIMIT_MS 60000.0 /* any wait longer than this is a hang */
@@ -85,8 +86,8 @@ static void run_beside(const char *hostile_spec, const clock_config *clk, pair_r
 {
     struct event_base *b = base;
     char s1[512], s2[512], err[256];
-    snprintf(s1, sizeof s1, "cmd:%s 1", json_bot);
-    snprintf(s2, sizeof s2, "cmd:%s 2", json_bot);
+    snprintf(s1, sizeof s1, "cmd:%s --json --seed 1", random_c);
+    snprintf(s2, sizeof s2, "cmd:%s --json --seed 2", random_c);
     memset(r, 0, sizeof *r);
     r->t0 = clock_now_ms();
     r->agents[0] = agent(b, hostile_spec, clk->startup_ms);
@@ -143,7 +144,7 @@ static void test_hostile_match_does_not_stall_a_normal_one(void **st)
     (void)st;
     clock_config clk;
     clock_config_default(&clk);
-    clk.startup_ms = 4000; /* B needs well under that even on a loaded machine */
+    clk.startup_ms = 5000; /* B needs well under that even on a loaded machine */
     pair_run r;
     run_beside("cmd:sleep 30", &clk, &r);
     close_all(&r);
@@ -181,12 +182,19 @@ static void test_each_hostile_fault_beside_a_normal_match(void **st)
     snprintf(hspec, sizeof hspec, "cmd:%s --fault %s", hostile, fc->fault);
     clock_config clk;
     clock_config_default(&clk);
-    clk.move_ms = 300;
-    clk.bank_ms = 300;
-    clk.startup_ms = 1000;
+    if (fc->cause == CAUSE_TIMEOUT) { /* the fault is a timeout: make it quick */
+        clk.move_ms = 300;
+        clk.bank_ms = 300;
+        clk.startup_ms = 1000;
+    } else { /* any other fault must be found as itself, never as a timeout */
+        clk.move_ms = 5000;
+        clk.bank_ms = 20000;
+        clk.startup_ms = 10000;
+    }
     pair_run r;
     run_beside(hspec, &clk, &r);
     double closing = close_all(&r);
+    print_message("fault %s: %s, cause %d\n", fc->fault, r.a.o.reason, (int)r.a.o.forfeit[0]);
     assert_b_normal(&r);
     assert_string_equal(r.a.o.reason, fc->reason);
     assert_int_equal(r.a.o.forfeit[0], fc->cause);
@@ -199,10 +207,10 @@ static void test_each_hostile_fault_beside_a_normal_match(void **st)
 int main(int argc, char **argv)
 {
     if (argc < 3) {
-        fprintf(stderr, "usage: two-matches JSON_BOT HOSTILE\n");
+        fprintf(stderr, "usage: two-matches RANDOM_C HOSTILE\n");
         return 2;
     }
-    json_bot = argv[1];
+    random_c = argv[1];
     hostile = argv[2];
     signal(SIGPIPE, SIG_IGN);
     base = event_base_new();
