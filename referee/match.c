@@ -698,7 +698,7 @@ static void finish(struct match *m)
         seat_state *st = &m->seat[s];
         /* Answers still on their way belong to this game, not the next. */
         if (st->agent->alive && st->hello_sent && !st->ready) owed_add_ready(&st->agent->owed);
-        if (st->agent->alive && m->pending && m->pd.seat == s)
+        if (st->agent->alive && m->pending && !m->answered && m->pd.seat == s)
             owed_add_act(&st->agent->owed, m->pid);
         st->agent->match = NULL;
         st->agent->seat = -1;
