@@ -232,8 +232,23 @@ static void handle_message(arena_agent *a, av *raw, double now)
         if (a->match) match_on_joined(a->match, a->seat);
         return;
     }
-    if (m.type == MSG_ACT && a->stale_id && m.u.act.id == a->stale_id) {
-        msg_free(&m); /* the late answer to a decision that timed out */
+    /* A correct bot answers every hello and decide, even once the referee
+     * stopped waiting; such a late answer is dropped, never charged. */
+    char late[120] = "";
+    if (m.type == MSG_READY && owed_take_ready(&a->owed))
+        snprintf(late, sizeof late, "dropped a late 'ready' (it answers an earlier game's hello)");
+    else if (m.type == MSG_ACT && owed_take_act(&a->owed, m.u.act.id))
+        snprintf(late, sizeof late,
+                 "dropped a late 'act' for id %llu (the decision timed out or its game ended)",
+                 (unsigned long long)m.u.act.id);
+    if (late[0]) {
+        msg_free(&m);
+        if (a->match) {
+            match_on_dropped(a->match, a->seat, late);
+        } else {
+            a->dropped_between++;
+            snprintf(a->dropped_last, sizeof a->dropped_last, "%s", late);
+        }
         return;
     }
     if (!a->match) {
@@ -326,6 +341,22 @@ static void on_stderr(evutil_socket_t fd, short what, void *arg)
     }
 }
 
+static struct timeval tv_ms(double ms)
+{
+    if (ms < 0) ms = 0;
+    struct timeval tv = {(time_t)(ms / 1000), (suseconds_t)((long long)(ms * 1000) % 1000000)};
+    return tv;
+}
+
+void arm_after(struct event_base *base, struct event *ev, double ms)
+{
+    /* libevent counts from the time cached when the loop woke up, stale
+     * after a long callback: without this the timer would fire early. */
+    event_base_update_cache_time(base);
+    struct timeval tv = tv_ms(ms);
+    event_add(ev, &tv);
+}
+
 static void on_timer(evutil_socket_t fd, short what, void *arg)
 {
     (void)fd, (void)what;
@@ -342,16 +373,25 @@ static void on_timer(evutil_socket_t fd, short what, void *arg)
         agent_finish_close(a);
         return;
     }
-    if (!a->joined)
-        agent_fail(a, CAUSE_TIMEOUT, true, "no 'join' within startup_ms (%lld ms)",
-                   (long long)a->cfg.startup_ms);
+    if (a->joined) return;
+    /* The loop may have been late: a join may sit unread in the pipe, or
+     * the timer may have been armed from a stale cached time. */
+    agent_catch_up(a);
+    if (a->joined || !a->alive) return;
+    double left = (double)a->cfg.startup_ms - (clock_now_ms() - a->t_start);
+    if (left > 0) {
+        arm_after(a->base, a->ev_timer, left);
+        return;
+    }
+    agent_fail(a, CAUSE_TIMEOUT, true, "no 'join' within startup_ms (%lld ms)",
+               (long long)a->cfg.startup_ms);
 }
 
-static struct timeval tv_ms(double ms)
+void agent_catch_up(arena_agent *a)
 {
-    if (ms < 0) ms = 0;
-    struct timeval tv = {(time_t)(ms / 1000), (suseconds_t)((long long)(ms * 1000) % 1000000)};
-    return tv;
+    if (!a->alive || a->kind == AGENT_BUILTIN || a->closing) return;
+    if (a->out.len) flush_out(a);
+    if (a->alive && a->rfd >= 0) on_read(a->rfd, EV_READ, a);
 }
 
 static int tcp_dial(const char *hostport, int64_t timeout_ms, char *err, size_t errlen)
@@ -464,8 +504,7 @@ arena_agent *agent_new(struct event_base *base, const agent_config *cfg, char *e
     a->ev_write = event_new(base, a->wfd, EV_WRITE | EV_PERSIST, on_write, a);
     a->ev_timer = evtimer_new(base, on_timer, a);
     event_add(a->ev_read, NULL);
-    struct timeval tv = tv_ms((double)cfg->startup_ms);
-    event_add(a->ev_timer, &tv);
+    arm_after(base, a->ev_timer, (double)cfg->startup_ms);
     return a;
 fail:
     frame_decoder_free(&a->dec);
@@ -506,8 +545,7 @@ arena_agent *agent_from_socket(struct event_base *base, int fd, const agent_conf
     a->ev_write = event_new(base, fd, EV_WRITE | EV_PERSIST, on_write, a);
     a->ev_timer = evtimer_new(base, on_timer, a);
     event_add(a->ev_read, NULL);
-    struct timeval tv = tv_ms((double)cfg->startup_ms);
-    event_add(a->ev_timer, &tv);
+    arm_after(base, a->ev_timer, (double)cfg->startup_ms);
     return a;
 }
 

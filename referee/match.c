@@ -14,6 +14,7 @@
 
 #include "clock.h"
 #include "fault.h"
+#include "lag.h"
 #include "matchlog.h"
 #include "runner.h"
 #include "util.h"
@@ -25,7 +26,7 @@ typedef enum { M_WAIT_JOIN, M_WAIT_READY, M_PLAYING, M_DONE } match_state;
 
 typedef struct seat_state {
     arena_agent *agent;
-    bool ready;
+    bool hello_sent, ready;
     fault_cause forfeit;
     int strikes;
     seat_clock clock;
@@ -63,6 +64,11 @@ struct match {
     bool answered;
     msg answer;
     double answered_at;
+    /* The loop's own lag is never charged (lag.h): the credit for the
+     * stall the answer was read in, and totals for the log's summary. */
+    lag_meter *lag;
+    double lag_answered, t_hello, lag_start;
+    long stalls_start;
 
     struct event *ev_step, *ev_timer;
     matchlog *log;
@@ -230,17 +236,9 @@ static void hello_clock(const struct match *m, msg_clock *c)
     snprintf(c->mode, sizeof c->mode, "%s", cc->mode == CLOCK_CPU ? "cpu" : "wall");
 }
 
-static struct timeval tv_ms(double ms)
-{
-    if (ms < 0) ms = 0;
-    struct timeval tv = {(time_t)(ms / 1000), (suseconds_t)((long long)(ms * 1000) % 1000000)};
-    return tv;
-}
-
 static void arm_timer(struct match *m, double ms)
 {
-    struct timeval tv = tv_ms(ms);
-    event_add(m->ev_timer, &tv);
+    arm_after(m->base, m->ev_timer, ms);
 }
 
 /* The decide message is the hot path of every game: it is built straight as
@@ -322,7 +320,7 @@ static void decision_timed_out(struct match *m, double used)
     arena_decision d = m->pd;
     uint64_t id = m->pid;
     m->pending = false;
-    m->seat[s].agent->stale_id = id;
+    owed_add_act(&m->seat[s].agent->owed, id); /* its answer may still come */
     m->seat[s].time_ms += used;
     clock_charge(&m->cfg.clock, &m->seat[s].clock, used);
     char why[160];
@@ -332,41 +330,68 @@ static void decision_timed_out(struct match *m, double used)
     schedule_step(m);
 }
 
+/* startup_ms is over (or the timer ran early or late): seats that have not
+ * answered their hello forfeit. */
+static void ready_timed_out(struct match *m)
+{
+    for (int s = 0; s < m->players; s++)
+        if (m->seat[s].forfeit == CAUSE_NONE && !m->seat[s].ready)
+            agent_catch_up(m->seat[s].agent); /* a ready may sit unread */
+    if (m->state != M_WAIT_READY) return;
+    double left = (double)m->cfg.clock.startup_ms - (clock_now_ms() - m->t_hello);
+    bool waiting = false;
+    for (int s = 0; s < m->players; s++)
+        waiting |= m->seat[s].forfeit == CAUSE_NONE && !m->seat[s].ready;
+    if (!waiting) return; /* the step that just got scheduled starts play */
+    if (left > 0) {
+        arm_timer(m, left);
+        return;
+    }
+    for (int s = 0; s < m->players; s++) {
+        seat_state *st = &m->seat[s];
+        if (st->forfeit == CAUSE_NONE && !st->ready) {
+            if (m->log)
+                matchlog_fault(m->log, s, "timeout", "no 'ready' within startup_ms", 0, true);
+            st->forfeit = CAUSE_TIMEOUT;
+        }
+    }
+    if (live_seats(m) < 2)
+        end_match(m, "forfeit");
+    else {
+        m->state = M_PLAYING;
+        schedule_step(m);
+    }
+}
+
 static void on_timer(evutil_socket_t fd, short what, void *arg)
 {
     (void)fd, (void)what;
     struct match *m = arg;
     if (m->state == M_WAIT_READY) {
-        for (int s = 0; s < m->players; s++) {
-            seat_state *st = &m->seat[s];
-            if (st->forfeit == CAUSE_NONE && !st->ready) {
-                if (m->log)
-                    matchlog_fault(m->log, s, "timeout", "no 'ready' within startup_ms", 0, true);
-                st->forfeit = CAUSE_TIMEOUT;
-            }
-        }
-        if (live_seats(m) < 2)
-            end_match(m, "forfeit");
-        else {
-            m->state = M_PLAYING;
-            schedule_step(m);
-        }
+        ready_timed_out(m);
         return;
     }
     if (!m->pending) return;
+    /* Before any verdict, catch up with the agent: if the loop was late its
+     * answer may be waiting in the pipe (it is then judged with the lag
+     * credited), or the decide still in our buffer. */
+    agent_catch_up(m->seat[m->pd.seat].agent);
+    if (!m->pending || m->answered || m->state != M_PLAYING) return;
     double now = clock_now_ms();
     if (!m->sent) {
         decision_timed_out(m, m->allowance);
         return;
     }
-    double used = used_ms(m, now);
-    double wall = now - m->t_sent;
     const clock_config *cc = &m->cfg.clock;
-    if (cc->mode == CLOCK_CPU && used < m->allowance && wall < clock_wall_cap(cc)) {
-        /* Not out of CPU time yet: look again when it could be. */
+    double wall = now - m->t_sent;
+    double used = cc->mode == CLOCK_CPU ? used_ms(m, now) : wall;
+    if (used < m->allowance && (cc->mode != CLOCK_CPU || wall < clock_wall_cap(cc))) {
+        /* Not out of time yet (in cpu mode, or a timer that ran early): look
+         * again when it could be. */
         double next = m->allowance - used;
-        if (next < 2) next = 2;
-        if (wall + next > clock_wall_cap(cc)) next = clock_wall_cap(cc) - wall;
+        if (next < 1) next = 1;
+        if (cc->mode == CLOCK_CPU && wall + next > clock_wall_cap(cc))
+            next = clock_wall_cap(cc) - wall;
         arm_timer(m, next);
         return;
     }
@@ -383,6 +408,12 @@ static void judge_answer(struct match *m)
     arena_decision d = m->pd;
     uint64_t id = m->pid;
     double used = used_ms(m, m->answered_at);
+    /* The answer may have waited in the pipe while the loop was late. */
+    double lag = m->lag_answered < used ? m->lag_answered : used;
+    if (m->cfg.clock.mode == CLOCK_WALL && lag > 0) {
+        if (m->log) matchlog_lag(m->log, s, id, lag, used, used > lag ? used - lag : 0);
+        used = used > lag ? used - lag : 0;
+    }
     m->pending = false;
     event_del(m->ev_timer);
     st->time_ms += used;
@@ -418,10 +449,13 @@ void match_on_message(struct match *m, int s, msg *in, double arrived)
 {
     seat_state *st = &m->seat[s];
     arena_agent *a = st->agent;
-    if (in->type == MSG_READY && m->state == M_WAIT_READY && !st->ready) {
+    if (in->type == MSG_READY && st->hello_sent && !st->ready) {
         msg_free(in);
         st->ready = true;
-        schedule_step(m);
+        if (m->state == M_WAIT_READY)
+            schedule_step(m);
+        else /* after startup_ms: the seat has forfeited already */
+            match_on_dropped(m, s, "dropped a late 'ready' (after startup_ms)");
         return;
     }
     if (in->type == MSG_ACT && m->pending && m->pd.seat == s && !m->answered &&
@@ -434,9 +468,11 @@ void match_on_message(struct match *m, int s, msg *in, double arrived)
             agent_fail(a, CAUSE_PROTOCOL, false, "%s", why);
             return;
         }
+        owed_forget_acts(&a->owed);
         m->answer = *in;
         m->answered = true;
         m->answered_at = arrived;
+        m->lag_answered = lag_meter_credit(m->lag, arrived);
         schedule_step(m);
         return;
     }
@@ -476,6 +512,11 @@ void match_log_in(struct match *m, int s, const av *raw)
     if (m->log) matchlog_msg(m->log, s, "in", raw);
 }
 
+void match_on_dropped(struct match *m, int s, const char *what)
+{
+    if (m->log) matchlog_note(m->log, s, what);
+}
+
 static void send_hellos(struct match *m)
 {
     if (m->log) { /* names as the agents joined, now that they have */
@@ -507,6 +548,7 @@ static void send_hellos(struct match *m)
         hm->match = m->match_id;
         hello_clock(m, &hm->clock);
         send_msg(m, s, &h);
+        st->hello_sent = true;
         av_free(hm->options);
     }
 }
@@ -525,6 +567,7 @@ static void on_step(evutil_socket_t fd, short what, void *arg)
         }
         m->state = M_WAIT_READY;
         send_hellos(m);
+        m->t_hello = clock_now_ms();
         arm_timer(m, (double)m->cfg.clock.startup_ms);
     }
     if (m->state == M_WAIT_READY) {
@@ -641,6 +684,10 @@ static void finish(struct match *m)
         for (int s = 0; s < m->players; s++)
             if (m->seat[s].stderr_dropped)
                 matchlog_note(m->log, s, "stderr beyond the log cap was dropped");
+        long stalls = lag_meter_stalls(m->lag) - m->stalls_start;
+        if (stalls > 0)
+            matchlog_lag_total(m->log, stalls,
+                               lag_meter_total(m->lag, clock_now_ms()) - m->lag_start);
         matchlog_result(m->log, &o);
         matchlog_close(m->log);
         m->log = NULL;
@@ -649,11 +696,16 @@ static void finish(struct match *m)
     void *ctx = m->done_ctx;
     for (int s = 0; s < m->players; s++) {
         seat_state *st = &m->seat[s];
+        /* Answers still on their way belong to this game, not the next. */
+        if (st->agent->alive && st->hello_sent && !st->ready) owed_add_ready(&st->agent->owed);
+        if (st->agent->alive && m->pending && !m->answered && m->pd.seat == s)
+            owed_add_act(&st->agent->owed, m->pid);
         st->agent->match = NULL;
         st->agent->seat = -1;
         if (st->policy) st->agent->pv->free(st->policy);
     }
     if (m->answered) msg_free(&m->answer);
+    lag_meter_release(m->lag);
     event_free(m->ev_step);
     event_free(m->ev_timer);
     game_free(m->g);
@@ -752,7 +804,20 @@ int match_start(struct event_base *base, const match_config *cfg, arena_agent *c
         matchlog_header(m->log, m->match_id, gvt->name, seed, players, names, m->settings,
                         cfg->n_settings, opts, &cfg->clock, cfg->on_fault, cfg->max_strikes);
         av_free(opts);
+        for (int s = 0; s < players; s++) {
+            arena_agent *a = agents[s];
+            if (!a->dropped_between) continue;
+            char text[200];
+            snprintf(text, sizeof text, "between games %d late answer(s) were dropped; last: %s",
+                     a->dropped_between, a->dropped_last);
+            matchlog_note(m->log, s, text);
+        }
     }
+    for (int s = 0; s < players; s++)
+        agents[s]->dropped_between = 0;
+    m->lag = lag_meter_hold(base);
+    m->lag_start = lag_meter_total(m->lag, clock_now_ms());
+    m->stalls_start = lag_meter_stalls(m->lag);
     m->state = M_WAIT_JOIN;
     /* Agents that died before the game began forfeit it. */
     for (int s = 0; s < players; s++) {

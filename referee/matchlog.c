@@ -123,6 +123,25 @@ void matchlog_fault(matchlog *l, int seat, const char *cause, const char *why, i
     emit(l, m);
 }
 
+void matchlog_lag(matchlog *l, int seat, uint64_t id, double lag_ms, double measured_ms,
+                  double charged_ms)
+{
+    av *m = line(l, "lag", seat);
+    av_set_int(m, "id", (int64_t)id);
+    av_set(m, "lag_ms", av_float((double)(long long)(lag_ms * 1000) / 1000.0));
+    av_set(m, "measured_ms", av_float((double)(long long)(measured_ms * 1000) / 1000.0));
+    av_set(m, "charged_ms", av_float((double)(long long)(charged_ms * 1000) / 1000.0));
+    emit(l, m);
+}
+
+void matchlog_lag_total(matchlog *l, long stalls, double lag_ms)
+{
+    av *m = line(l, "lag", -1);
+    av_set_int(m, "stalls", stalls);
+    av_set(m, "lag_ms", av_float((double)(long long)(lag_ms * 1000) / 1000.0));
+    emit(l, m);
+}
+
 void matchlog_note(matchlog *l, int seat, const char *text)
 {
     av *m = line(l, "note", seat);

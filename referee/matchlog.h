@@ -6,6 +6,9 @@
  *   choice  every applied decision: seat, id, kind, turn, indices, labels,
  *           by (agent|builtin|fallback), charged ms
  *   fault   a timeout/illegal answer/crash/protocol error and its verdict
+ *   lag     the referee's own loop lag, never charged (protocol.md §5): for
+ *           a decision (seat, id, lag_ms, measured_ms, charged_ms =
+ *           measured - lag), or at the end the game's stalls and lag_ms
  *   stderr  one line an agent wrote to stderr
  *   note    anything else worth knowing (why an agent died)
  *   result  ranks, scores, reason, forfeits, turns, decisions, time_ms
@@ -34,6 +37,9 @@ void matchlog_choice(matchlog *l, int seat, uint64_t id, const char *kind, int t
 void matchlog_fault(matchlog *l, int seat, const char *cause, const char *why, int strikes,
                     bool forfeit);
 void matchlog_note(matchlog *l, int seat, const char *text);
+void matchlog_lag(matchlog *l, int seat, uint64_t id, double lag_ms, double measured_ms,
+                  double charged_ms);
+void matchlog_lag_total(matchlog *l, long stalls, double lag_ms);
 void matchlog_stderr(matchlog *l, int seat, const char *line, size_t len);
 void matchlog_result(matchlog *l, const match_outcome *o);
 void matchlog_close(matchlog *l);

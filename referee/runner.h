@@ -9,6 +9,7 @@
 #include "codec.h"
 #include "match.h"
 #include "messages.h"
+#include "owed.h"
 #include "policy.h"
 
 struct match;
@@ -41,7 +42,10 @@ struct arena_agent {
     /* Current match. */
     struct match *match;
     int seat;
-    uint64_t stale_id; /* an id that timed out: its late answer is dropped */
+    owed_answers owed; /* late answers still to come: dropped when they do */
+    /* Late answers dropped while no match was running, for the next log. */
+    int dropped_between;
+    char dropped_last[120];
 
     /* Builtins. */
     const arena_policy_vt *pv;
@@ -70,6 +74,12 @@ void agent_send(arena_agent *a, const msg *m);
 /* Sends an already built wire map (the decide hot path skips the structs). */
 void agent_send_av(arena_agent *a, const av *v);
 codec_kind agent_codec(const arena_agent *a);
+/* Catches up with an agent after the loop was late: writes what is queued
+ * for it and handles what it has sent (before a timeout is declared). */
+void agent_catch_up(arena_agent *a);
+/* event_add of a timer `ms` from now (the real now, not libevent's cached
+ * time, which is stale after a long callback). */
+void arm_after(struct event_base *base, struct event *ev, double ms);
 /* Marks the agent dead (kills a process) and tells its match. */
 void agent_fail(arena_agent *a, fault_cause cause, bool at_startup, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
@@ -82,5 +92,7 @@ void match_on_dead(struct match *m, int seat);
 void match_on_stderr(struct match *m, int seat, const char *line, size_t len);
 /* Logs a raw incoming message (before validation) into the match log. */
 void match_log_in(struct match *m, int seat, const av *raw);
+/* A late answer (see owed.h) was dropped: logged, never charged. */
+void match_on_dropped(struct match *m, int seat, const char *what);
 
 #endif

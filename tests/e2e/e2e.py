@@ -76,6 +76,8 @@ def strip_times(path):
     out = []
     for line in open(path):
         e = json.loads(line)
+        if e.get("type") == "lag":  # the referee's own lag: timing, like "t"
+            continue
         e.pop("t", None)
         e.pop("ms", None)
         if e.get("type") == "result":

@@ -1,0 +1,48 @@
+/* Loop lag: how late the referee's own event loop runs. One long callback
+ * (or a loaded machine) delays every other match on the loop: an answer
+ * can sit unread in a pipe, and a timer runs late. The time a bot is
+ * charged must not include that, so a probe timer measures the lag and the
+ * match subtracts it from an answer read at the end of a stall (protocol.md
+ * §5). Stalls while the bot was still thinking delayed nothing: they are
+ * not credited.
+ *
+ * The accounting is pure (times in, totals out) so it is unit-tested; the
+ * meter runs it on a libevent timer. */
+#ifndef ARENA_LAG_H
+#define ARENA_LAG_H
+
+struct event_base;
+
+#define LAG_PROBE_MS 10.0 /* the probe's period */
+#define LAG_STALL_MS 5.0  /* a probe later than this: the loop stalled */
+
+typedef struct lag_account {
+    double next_due;             /* when the probe should run next */
+    double stall_from, stall_to; /* the latest stall the probe saw end */
+    double total_ms;             /* stall time seen so far */
+    long stalls;
+} lag_account;
+
+void lag_account_start(lag_account *a, double now);
+/* The probe ran at `now`: records a stall if it ran late, schedules the
+ * next run. */
+void lag_account_tick(lag_account *a, double now);
+/* How long the loop had not been running when something was read at
+ * `now`: the stall going on (the probe is overdue) or one that ended less
+ * than a probe period ago; else 0. A message read then may have arrived at
+ * any time in that stall, so this much of its time is the referee's. */
+double lag_account_credit(const lag_account *a, double now);
+/* Stall time so far, the stall going on included. */
+double lag_account_total(const lag_account *a, double now);
+
+/* The probe of one event base, shared by every match on it and running
+ * only while one holds it (so an idle loop can still exit). */
+typedef struct lag_meter lag_meter;
+lag_meter *lag_meter_hold(struct event_base *base);
+void lag_meter_release(lag_meter *m);
+/* lag_account_credit / _total of the base's probe, clock_now_ms() time. */
+double lag_meter_credit(const lag_meter *m, double now);
+double lag_meter_total(const lag_meter *m, double now);
+long lag_meter_stalls(const lag_meter *m);
+
+#endif

@@ -1,0 +1,240 @@
+/* The referee's own lag is never charged to a bot. Two matches share one
+ * event loop: in match B an in-process bot stalls the whole loop for
+ * STALL_MS on each of its decisions (a deterministic stand-in for any
+ * referee slowness: a huge message, a slow disk, a loaded machine); in match
+ * A a spawned bot (this program with --bot: THINK_MS a decision) answers
+ * every decision well within move_ms, but its answers sit unread in the
+ * pipe while the loop is stalled. A must end normally, and A's match log
+ * must record the lag it was spared.
+ * Usage: loop-lag RANDOM_C */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <event2/event.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "codec.h"
+#include "match.h"
+#include "messages.h"
+#include "runner.h" /* to seat the test-only stalling policy */
+
+#define STALL_MS 300
+#define THINK_MS 20
+#define MOVE_MS 150 /* A's whole allowance: less than one stall */
+#define DEADLINE_MS 60000
+
+static const char *random_c;
+
+/* Test-only built-in bot: sleeps in its callback (stalling the loop), then
+ * takes the first pick.min options. */
+static void *stall_create(const char *arg, int seat, uint64_t seed, char *err, size_t errlen)
+{
+    (void)arg, (void)seat, (void)seed, (void)err, (void)errlen;
+    static int token;
+    return &token;
+}
+static int stall_decide(void *self, const arena_game *g, const arena_decision *d, int *choice)
+{
+    (void)self, (void)g;
+    struct timespec ts = {0, STALL_MS * 1000000L};
+    while (nanosleep(&ts, &ts) != 0) {
+    }
+    int n = d->pick_min > 0 ? d->pick_min : 1;
+    for (int i = 0; i < n; i++)
+        choice[i] = i;
+    return n;
+}
+static void stall_free(void *self)
+{
+    (void)self;
+}
+static const arena_policy_vt stall_policy = {.name = "stall",
+                                             .summary = "sleeps in its callback",
+                                             .create = stall_create,
+                                             .decide = stall_decide,
+                                             .free = stall_free};
+
+static void bot_send(const msg *m)
+{
+    av *v = msg_encode(m);
+    abuf b = {0};
+    codec_encode(CODEC_MSGPACK, v, &b);
+    for (size_t off = 0; off < b.len;) {
+        ssize_t w = write(STDOUT_FILENO, b.data + off, b.len - off);
+        if (w <= 0) exit(0);
+        off += (size_t)w;
+    }
+    abuf_free(&b);
+    av_free(v);
+}
+
+/* --bot: a correct bot that thinks THINK_MS, then takes one stone. */
+static int bot(void)
+{
+    msg join = {.type = MSG_JOIN, .u.join = {.name = "thinker"}};
+    bot_send(&join);
+    frame_decoder dec;
+    frame_decoder_init(&dec, PROTO_MAX_FRAME_DEFAULT, CODEC_MSGPACK);
+    for (;;) {
+        av *v = NULL;
+        int r = frame_decoder_next(&dec, &v);
+        if (r < 0) return 1;
+        if (r == 0) {
+            uint8_t buf[65536];
+            ssize_t n = read(STDIN_FILENO, buf, sizeof buf);
+            if (n <= 0) break;
+            frame_decoder_feed(&dec, buf, (size_t)n);
+            continue;
+        }
+        msg m;
+        char err[200];
+        int rc = msg_decode(v, &m, err, sizeof err);
+        av_free(v);
+        if (rc < 0) return 1;
+        if (m.type == MSG_HELLO) {
+            msg ready = {.type = MSG_READY};
+            bot_send(&ready);
+        } else if (m.type == MSG_DECIDE) {
+            struct timespec ts = {0, THINK_MS * 1000000L};
+            nanosleep(&ts, NULL);
+            int64_t one = 0;
+            msg a = {.type = MSG_ACT,
+                     .u.act = {.id = m.u.decide.id, .choice = &one, .n_choice = 1}};
+            bot_send(&a);
+        } else if (m.type == MSG_BYE) {
+            msg_free(&m);
+            break;
+        }
+        msg_free(&m);
+    }
+    frame_decoder_free(&dec);
+    return 0;
+}
+
+typedef struct done_rec {
+    match_outcome o;
+    bool done;
+} done_rec;
+static int finished;
+static void on_done(const match_outcome *o, void *ctx)
+{
+    done_rec *r = ctx;
+    r->o = *o;
+    r->done = true;
+    finished++;
+}
+
+static arena_agent *agent(struct event_base *b, const char *spec)
+{
+    agent_config c = {.spec = spec, .game = "nim", .startup_ms = 10000, .exit_grace_ms = 200};
+    agent_limits_default(&c.limits);
+    char err[256];
+    arena_agent *a = agent_new(b, &c, err, sizeof err);
+    if (!a) fail_msg("%s", err);
+    return a;
+}
+
+static int closed_count;
+static void count_closed(void *ctx)
+{
+    (void)ctx;
+    closed_count++;
+}
+
+/* Counts the lines of a match log of one type. */
+static int log_lines(const char *path, const char *type)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) return -1;
+    char needle[64], line[8192];
+    snprintf(needle, sizeof needle, "{\"type\":\"%s\"", type);
+    int n = 0;
+    while (fgets(line, sizeof line, f))
+        n += strncmp(line, needle, strlen(needle)) == 0;
+    fclose(f);
+    return n;
+}
+
+static void test_stalled_loop_is_not_charged(void **st)
+{
+    (void)st;
+    struct event_base *base = event_base_new();
+    char s1[512], s2[512], err[256], log_a[128];
+    char self[400];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    assert_true(n > 0);
+    self[n] = 0;
+    snprintf(s1, sizeof s1, "cmd:%s --bot", self);
+    snprintf(s2, sizeof s2, "cmd:%s --seed 2", random_c);
+    snprintf(log_a, sizeof log_a, "/tmp/arena-loop-lag-%d.jsonl", (int)getpid());
+    arena_agent *ag[4] = {agent(base, s1), agent(base, "builtin:random"),
+                          agent(base, "builtin:random"), agent(base, s2)};
+    ag[2]->pv = &stall_policy; /* B's seat 0 stalls the loop */
+
+    match_config a = {.game = arena_find_game("nim"), .on_fault = FAULT_FORFEIT, .max_strikes = 1};
+    clock_config_default(&a.clock);
+    a.clock.move_ms = MOVE_MS;
+    a.clock.bank_ms = 0;
+    a.clock.startup_ms = 10000;
+    arena_setting long_game[] = {{"stones", "300"}};
+    a.settings = long_game;
+    a.n_settings = 1;
+    a.log_path = log_a;
+    match_config b = {.game = arena_find_game("nim"), .on_fault = FAULT_FORFEIT, .max_strikes = 1};
+    clock_config_default(&b.clock);
+    b.clock.move_ms = 10000;
+    b.clock.startup_ms = 10000;
+
+    done_rec ra = {0}, rb = {0};
+    finished = 0;
+    assert_int_equal(match_start(base, &a, ag, 2, 11, on_done, &ra, err, sizeof err), 0);
+    assert_int_equal(match_start(base, &b, ag + 2, 2, 12, on_done, &rb, err, sizeof err), 0);
+    double deadline = clock_now_ms() + DEADLINE_MS;
+    while (finished < 2) {
+        if (clock_now_ms() > deadline) { /* fail fast: never hang the suite */
+            fprintf(stderr, "loop-lag: matches still running after %d ms\n", DEADLINE_MS);
+            exit(1);
+        }
+        event_base_loop(base, EVLOOP_ONCE);
+    }
+    closed_count = 0;
+    for (int i = 0; i < 4; i++)
+        agent_close(ag[i], count_closed, NULL);
+    event_base_dispatch(base);
+    event_base_free(base);
+    int lags = log_lines(log_a, "lag");
+    if (!getenv("LOOP_LAG_KEEP_LOG")) unlink(log_a);
+
+    assert_int_equal(closed_count, 4);
+    assert_string_equal(rb.o.reason, "normal");
+    /* The bot was never late by its own doing: no forfeit. */
+    assert_string_equal(ra.o.reason, "normal");
+    assert_int_equal(ra.o.forfeit[0], CAUSE_NONE);
+    assert_true(ra.o.decisions[0] >= 50);
+    /* And the stalls did hit its decisions: the log says how much lag each
+     * one was spared. */
+    assert_true(lags >= 1);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc == 2 && strcmp(argv[1], "--bot") == 0) return bot();
+    if (argc < 2) {
+        fprintf(stderr, "usage: loop-lag RANDOM_C\n");
+        return 2;
+    }
+    random_c = argv[1];
+    signal(SIGPIPE, SIG_IGN);
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_stalled_loop_is_not_charged),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

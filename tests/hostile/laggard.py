@@ -1,0 +1,114 @@
+#!/usr/bin/python3
+"""laggard: a correct bot that answers late (and, for the other seat, a bot
+that faults at a chosen moment), for the fair-verdict tests (verdicts.py).
+
+Every `hello` gets a `ready` and every `decide` an `act`, in order, as the
+protocol asks; the options below only choose *when*:
+
+  --hold-ready        answer the first hello only once that game's `over`
+                      has arrived (its opponent faulted meanwhile)
+  --hold-act          answer the first decide only once `over` has arrived
+  --hold-timeouts N   answer nothing until N timeout errors have arrived,
+                      then answer every held decide in order
+  --touch FILE        create FILE when the first decide arrives
+  --crash-on-hello    (the faulting seat) exit on the first hello
+  --crash-when FILE   (the faulting seat) answer the first decide, wait
+                      until FILE exists, then exit
+  --report FILE       append one line per message received
+Speaks JSON lines.
+"""
+import json
+import os
+import sys
+import time
+
+
+def send(msg):
+    sys.stdout.write(json.dumps(msg) + "\n")
+    sys.stdout.flush()
+
+
+def act(decide):
+    pick = decide["pick"]
+    n = pick["min"] if pick["min"] > 0 else (1 if pick["max"] > 0 else 0)
+    send({"type": "act", "id": decide["id"], "choice": list(range(n))})
+
+
+def main():
+    args = sys.argv[1:]
+    opt = {}
+    i = 0
+    while i < len(args):
+        a = args[i]
+        if a in ("--hold-ready", "--hold-act", "--crash-on-hello"):
+            opt[a] = True
+        elif a in ("--hold-timeouts", "--touch", "--crash-when", "--report") and i + 1 < len(args):
+            i += 1
+            opt[a] = args[i]
+        else:
+            sys.stderr.write(f"laggard: bad argument {a}\n")
+            return 2
+        i += 1
+    report = open(opt["--report"], "a") if "--report" in opt else None
+    hold_ready = "--hold-ready" in opt
+    hold_act = "--hold-act" in opt
+    hold_timeouts = int(opt.get("--hold-timeouts", 0))
+    held = []  # decides (and a hello, as None) not answered yet, in order
+    timeouts = 0
+    decides = 0
+    send({"type": "join", "name": "laggard"})
+    for line in sys.stdin:
+        msg = json.loads(line)
+        kind = msg.get("type")
+        if report:
+            extra = msg.get("id", msg.get("code", ""))
+            if kind == "error":
+                extra = f"{msg['code']} {msg['id']}"
+            if kind == "over":
+                extra = msg["result"]["reason"]
+            report.write(f"{kind} {extra}\n")
+            report.flush()
+        if kind == "hello":
+            if "--crash-on-hello" in opt:
+                sys.exit(3)
+            if hold_ready:
+                hold_ready = False
+                held.append(None)
+            elif held:
+                held.append(None)
+            else:
+                send({"type": "ready"})
+        elif kind == "decide":
+            decides += 1
+            if decides == 1 and "--touch" in opt:
+                open(opt["--touch"], "w").close()
+            if hold_act and decides == 1:
+                held.append(msg)
+            elif hold_timeouts and timeouts < hold_timeouts:
+                held.append(msg)
+            elif held:
+                held.append(msg)
+            else:
+                act(msg)
+            if decides == 1 and "--crash-when" in opt:
+                deadline = time.monotonic() + 30
+                while not os.path.exists(opt["--crash-when"]) and time.monotonic() < deadline:
+                    time.sleep(0.01)
+                sys.exit(3)
+        elif kind == "error" and msg.get("code") == "timeout":
+            timeouts += 1
+        elif kind == "bye":
+            return 0
+        release = kind == "over" or (hold_timeouts and timeouts >= hold_timeouts)
+        if release and held:
+            for h in held:
+                if h is None:
+                    send({"type": "ready"})
+                else:
+                    act(h)
+            held = []
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

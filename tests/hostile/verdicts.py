@@ -1,0 +1,145 @@
+#!/usr/bin/python3
+"""Fair verdicts: a correct bot that answers late is never charged for it
+when its opponent faulted meanwhile or when its answer is to a decision
+that already timed out. Plays nim through the real `arena play` with the
+laggard agent (laggard.py) and reads the verdicts and match logs.
+
+usage: verdicts.py ARENA CASE
+"""
+import glob
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+ARENA = os.path.abspath(sys.argv[1])
+CASE = sys.argv[2]
+LAGGARD = os.path.join(os.path.dirname(os.path.abspath(__file__)), "laggard.py")
+# Roomy clocks: nothing here should time out unless the case wants it to.
+ROOMY = ["--move-ms", "5000", "--bank-ms", "5000", "--startup-ms", "10000"]
+COMMON = ["--seed", "3", "--exit-grace-ms", "200", "--limit-as", "0", "--json"]
+
+
+class Failure(Exception):
+    pass
+
+
+def check(cond, what):
+    if not cond:
+        raise Failure(what)
+
+
+def laggard(*flags):
+    return "cmd:/usr/bin/python3 " + LAGGARD + " " + " ".join(flags)
+
+
+def play(agents, extra, tmp, limit=60.0):
+    """Runs arena play nim with match logs in tmp/log; returns the games."""
+    os.makedirs(f"{tmp}/log", exist_ok=True)
+    cmd = [ARENA, "play", "nim", *agents, *COMMON, "--log", f"{tmp}/log/", *extra]
+    t0 = time.monotonic()
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         start_new_session=True, cwd=tmp)
+    try:
+        out, err = p.communicate(timeout=limit)
+    except subprocess.TimeoutExpired:
+        os.killpg(p.pid, signal.SIGKILL)
+        p.communicate()
+        raise Failure(f"arena still running after {limit:.0f} s: {' '.join(cmd)}")
+    print(f"$ {' '.join(cmd)}\nexit {p.returncode} in {time.monotonic() - t0:.1f} s")
+    games = [json.loads(x) for x in out.decode().splitlines() if x.startswith("{")]
+    for g in games:
+        print(json.dumps(g))
+    if err:
+        print("stderr:", err.decode(errors="replace")[-2000:])
+    check(p.returncode == 0, f"arena exit {p.returncode}")
+    return games
+
+
+def log_lines(tmp):
+    lines = []
+    for path in sorted(glob.glob(f"{tmp}/log/*.jsonl")):
+        with open(path) as f:
+            lines += [json.loads(x) for x in f]
+    return lines
+
+
+def dropped_notes(tmp, what):
+    notes = [x for x in log_lines(tmp) if x["type"] == "note" and "dropped" in x["text"]]
+    print("drop notes:", notes)
+    check(any(what in x["text"] for x in notes), f"no log note says a late {what} was dropped")
+
+
+def stale_ready(tmp):
+    """The opponent crashes at hello; our ready for game 1 arrives once game 2
+    has begun. It answers game 1's hello, not game 2's."""
+    games = play([laggard("--crash-on-hello"), laggard("--hold-ready", "--report", f"{tmp}/r")],
+                 ROOMY + ["--games", "2"], tmp)
+    check(len(games) == 2, f"{len(games)} games, want 2")
+    # Both laggards join as "laggard": tell them apart by seat rotation.
+    for n, g in enumerate(games):
+        crasher = n % 2  # agent 0 sits in seat 0 in game 1, seat 1 in game 2
+        got = [(f["seat"], f["cause"]) for f in g["forfeits"]]
+        check(got == [(crasher, "crash")], f"game {n + 1}: forfeits {got}, want [({crasher}, 'crash')]")
+    dropped_notes(tmp, "'ready'")
+
+
+def stale_act(tmp):
+    """The opponent crashes while we think; our act arrives after `over`."""
+    sync = f"{tmp}/decided"
+    games = play([laggard("--crash-when", sync),
+                  laggard("--hold-act", "--touch", sync, "--report", f"{tmp}/r")],
+                 ROOMY + ["--games", "2"], tmp)
+    check(len(games) == 2, f"{len(games)} games, want 2")
+    for n, g in enumerate(games):
+        crasher = n % 2
+        got = [(f["seat"], f["cause"]) for f in g["forfeits"]]
+        check(got == [(crasher, "crash")], f"game {n + 1}: forfeits {got}, want [({crasher}, 'crash')]")
+    dropped_notes(tmp, "'act'")
+
+
+def late_twice(tmp):
+    """Fallback mode: two decisions in a row time out; the late answers to
+    both arrive afterwards and are ignored, as the docs promise."""
+    games = play([laggard("--hold-timeouts", "2", "--report", f"{tmp}/r"), "builtin:random"],
+                 ["--move-ms", "600", "--bank-ms", "0", "--startup-ms", "10000",
+                  "--on-fault", "fallback", "--max-strikes", "3", "--set", "stones=60"], tmp)
+    check(len(games) == 1, f"{len(games)} games, want 1")
+    g = games[0]
+    check(g["forfeits"] == [], f"forfeits {g['forfeits']}, want none")
+    check(g["reason"] == "normal", f"reason {g['reason']!r}")
+    with open(f"{tmp}/r") as f:
+        seen = f.read().split("\n")
+    errors = [x for x in seen if x.startswith("error")]
+    check(len(errors) == 2 and all(x.startswith("error timeout") for x in errors),
+          f"errors {errors}, want exactly two timeouts")
+    check(g["decisions"][0] >= 3, f"decisions {g['decisions']}: the bot played on")
+    dropped_notes(tmp, "'act'")
+
+
+CASES = {"stale_ready": stale_ready, "stale_act": stale_act, "late_twice": late_twice}
+
+
+def main():
+    if CASE not in CASES:
+        print(f"unknown case {CASE!r}; known: {', '.join(CASES)}")
+        return 2
+    with tempfile.TemporaryDirectory(prefix=f"verdict-{CASE}-") as tmp:
+        try:
+            CASES[CASE](tmp)
+        except Failure as e:
+            print(f"FAIL {CASE}: {e}")
+            for path in glob.glob(f"{tmp}/log/*.jsonl"):
+                print(f"--- {path}")
+                with open(path) as f:
+                    print("".join(x for x in f if json.loads(x)["type"] != "msg")[-4000:])
+            return 1
+    print(f"ok {CASE}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
