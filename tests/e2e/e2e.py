@@ -356,6 +356,40 @@ def case_sdk_bots_join_serve_with_tokens():
         check(set(gs[0]["agents"]) == {"python-bot", "js-bot"}, f"{gs[0]['agents']}")
 
 
+
+def case_sdk_bots_refused_join_exit_nonzero():
+    """A bot whose join the referee refuses says why on stderr and exits
+    non-zero, in every SDK (Python, JS, C), instead of exiting 0 silently."""
+    root = os.path.dirname(os.path.dirname(HERE))
+    bots = {
+        "python": ["/usr/bin/python3", os.path.join(root, "sdk", "python", "examples",
+                                                     "random_bot.py"), "--tcp"],
+        "js": ["/usr/bin/node", os.path.join(root, "sdk", "js", "examples", "random-bot.js"),
+               "--tcp"],
+        "c": [os.environ["ARENA_RANDOM_C"], "--connect"],
+    }
+    with tempfile.TemporaryDirectory() as d:
+        tokens = os.path.join(d, "tokens")
+        with open(tokens, "w") as f:
+            f.write("right-token alice\n")
+        for sdk, argv in bots.items():
+            port = free_port()  # one server per bot: no refusal is rate-limited
+            srv = subprocess.Popen([ARENA, "serve", "nim", "--listen", f"127.0.0.1:{port}",
+                                    "--tokens", tokens, "--join-timeout", "20000",
+                                    "builtin:random"],
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            try:
+                time.sleep(0.3)
+                bot = subprocess.run(argv + [f"127.0.0.1:{port}", "--token", "wrong-token"],
+                                     capture_output=True, text=True, timeout=30)
+            finally:
+                srv.kill()
+                srv.communicate()
+            check(bot.returncode != 0, f"{sdk}: refused bot exits non-zero ({bot.returncode})")
+            check("the referee ended the connection" in bot.stderr and "token" in bot.stderr,
+                  f"{sdk}: says why on stderr: {bot.stderr!r}")
+
+
 CASES = {k[5:]: v for k, v in globals().items() if k.startswith("case_")}
 
 if __name__ == "__main__":
