@@ -12,30 +12,34 @@
 
 static void elo_help(FILE *out)
 {
-    fputs(
-        "usage: arena elo FILE [--prior N] [--anchor NAME] [--format text|json]\n"
-        "\n"
-        "Joint maximum-likelihood Elo (Bradley-Terry, 400*log10 scale, draws as\n"
-        "half points) from a plain results file, with 95 % error bars from the\n"
-        "covariance and a likelihood-of-superiority (LOS) matrix.\n"
-        "\n"
-        "FILE: one game per line, agent names from best to worst separated by\n"
-        "spaces, '=' between two names sharing a rank:\n"
-        "  A B        A beat B\n"
-        "  A = B      draw\n"
-        "  A B = C    A first, B and C tied second\n"
-        "Blank lines and lines starting with '#' are ignored; '-' reads stdin.\n"
-        "A game with more than two agents counts as one pairwise result for every\n"
-        "two of them (better rank wins, equal ranks draw).\n"
-        "\n"
-        "  --prior N       virtual draws added to every pair that met (default 2,\n"
-        "                  as BayesElo); 0 disables the prior\n"
-        "  --anchor NAME   fix NAME at Elo 0 (default: mean rating 0)\n"
-        "  --format F      text (default) or json:\n"
-        "                  {\"ratings\": [{\"agent\", \"elo\", \"error\", \"games\", \"score\"}],\n"
-        "                   \"los\": {A: {B: P(A stronger than B)}}}\n"
-        "  --help          this text\n",
-        out);
+    fputs("usage: arena elo FILE [--model M] [--prior N] [--anchor NAME] [--format text|json]\n"
+          "\n"
+          "Joint maximum-likelihood Elo (400*log10 scale) from a plain results file,\n"
+          "with 95 % error bars from the observed information (covariance) and a\n"
+          "likelihood-of-superiority (LOS) matrix.\n"
+          "\n"
+          "FILE: one game per line, agent names from best to worst separated by\n"
+          "spaces, '=' between two names sharing a rank:\n"
+          "  A B        A beat B\n"
+          "  A = B      draw\n"
+          "  A B = C    A first, B and C tied second\n"
+          "Blank lines and lines starting with '#' are ignored; '-' reads stdin.\n"
+          "\n"
+          "  --model M       plackett-luce (default when any game has 3+ agents): the\n"
+          "                  full finishing order, ties split (the average over every\n"
+          "                  order that breaks them); pairwise (default otherwise):\n"
+          "                  Bradley-Terry with draws as half points, a game of k\n"
+          "                  agents split into k(k-1)/2 results, which overstates the\n"
+          "                  evidence of 3+-agent games. On 2-agent games both agree.\n"
+          "  --prior N       virtual draws added to every pair that met (default 2,\n"
+          "                  as BayesElo); 0 disables the prior\n"
+          "  --anchor NAME   fix NAME at Elo 0 (default: mean rating 0)\n"
+          "  --format F      text (default) or json:\n"
+          "                  {\"model\", \"ratings\": [{\"agent\", \"elo\", \"error\", \"games\", "
+          "\"score\"}],\n"
+          "                   \"los\": {A: {B: P(A stronger than B)}}}\n"
+          "  --help          this text\n",
+          out);
 }
 
 static char *slurp(const char *path)
@@ -54,7 +58,7 @@ static char *slurp(const char *path)
 
 int cmd_elo(int argc, char **argv)
 {
-    const char *file = NULL, *anchor_name = NULL, *format = "text", *v;
+    const char *file = NULL, *anchor_name = NULL, *format = "text", *model_name = NULL, *v;
     double prior = 2.0;
     for (int i = 1; i < argc; i++) {
         int r;
@@ -65,6 +69,12 @@ int cmd_elo(int argc, char **argv)
             if (r < 0) return 2;
             if (!cli_double(v, 0, 1e6, &prior))
                 return cli_usage_error("--prior needs a number >= 0, not '%s'", v);
+        } else if ((r = cli_value(argc, argv, &i, "--model", &v)) != 0) {
+            if (r < 0) return 2;
+            rating_model m;
+            if (rating_model_parse(v, &m) != 0)
+                return cli_usage_error("--model must be pairwise or plackett-luce, not '%s'", v);
+            model_name = v;
         } else if ((r = cli_value(argc, argv, &i, "--anchor", &v)) != 0) {
             if (r < 0) return 2;
             anchor_name = v;
@@ -109,10 +119,13 @@ int cmd_elo(int argc, char **argv)
         for (int k = 0; k < set.games[g].k; k++)
             games[set.games[g].agent[k]]++;
     }
+    rating_model model = rating_model_default(set.games, set.n_games);
+    if (model_name) rating_model_parse(model_name, &model);
     elo_fit fit;
-    elo_fit_compute(&d, prior, anchor, &fit);
+    ranked_fit(model, set.games, set.n_games, &d, prior, anchor, &fit);
     if (strcmp(format, "json") == 0) {
         av *root = av_map();
+        av_set_str(root, "model", rating_model_name(model));
         av_set(root, "ratings", ratings_json(&fit, set.names, games));
         av_set(root, "los", ratings_los_json(&fit, set.names));
         char *js = av_to_json(root);
@@ -120,8 +133,8 @@ int cmd_elo(int argc, char **argv)
         free(js);
         av_free(root);
     } else {
-        printf("%zu games, %d agents, prior %g virtual draws%s\n\n", set.n_games, set.n_names,
-               fit.regularised ? ELO_TINY_PRIOR : prior,
+        printf("%zu games, %d agents, %s model, prior %g virtual draws%s\n\n", set.n_games,
+               set.n_names, rating_model_name(model), fit.regularised ? ELO_TINY_PRIOR : prior,
                fit.regularised ? " (no finite maximum-likelihood estimate: perfect scores)" : "");
         if (fit.disconnected)
             printf("some agents never met, not even through others: ratings across those "

@@ -1,4 +1,5 @@
-/* Joint Elo by Newton's method on the Bradley-Terry log-likelihood. */
+/* Joint Elo by Newton's method on a log-likelihood of log-sum-exp terms
+ * (Bradley-Terry pairs or Plackett-Luce finishing orders). */
 #include "elo.h"
 
 #include <math.h>
@@ -129,18 +130,73 @@ static bool mle_exists(const elo_data *d)
     return ok;
 }
 
-/* Fisher information (negative Hessian) of the log-likelihood at r. */
-static void fisher(int n, const double *g, const double *r, double *F)
+void elo_terms_init(elo_terms *m, int n)
 {
-    memset(F, 0, (size_t)n * (size_t)n * sizeof(double));
+    memset(m, 0, sizeof *m);
+    m->n = n;
+    m->lin = xcalloc((size_t)n + 1, sizeof(double));
+}
+
+void elo_terms_free(elo_terms *m)
+{
+    free(m->lin);
+    free(m->t);
+    memset(m, 0, sizeof *m);
+}
+
+void elo_terms_add(elo_terms *m, const int *idx, int k, double w)
+{
+    if (k <= 0 || k > ELO_SET_MAX || w == 0) return;
+    if (k == 1) { /* log exp(c r) is linear */
+        m->lin[idx[0]] -= w;
+        return;
+    }
+    if (m->nt == m->cap) {
+        m->cap = m->cap ? m->cap * 2 : 64;
+        m->t = xrealloc(m->t, m->cap * sizeof *m->t);
+    }
+    elo_term *t = &m->t[m->nt++];
+    t->w = w;
+    t->k = k;
+    memcpy(t->idx, idx, (size_t)k * sizeof *idx);
+}
+
+/* One pair's tallies as terms: i scored `pts` of `g` games against j. */
+static void add_pair(elo_terms *m, int i, int j, double pts, double g)
+{
+    int ij[2] = {i, j};
+    m->lin[i] += pts;
+    m->lin[j] += g - pts;
+    elo_terms_add(m, ij, 2, g);
+}
+
+/* Gradient of L and its negative Hessian (the observed information) at r.
+ * Each term contributes w*c*p to the gradient's negative part and
+ * w*c^2*(diag(p) - p p^T) to the information, p_i = softmax of c*r over S. */
+static void gradient_information(const elo_terms *m, const double *r, double *grad, double *F)
+{
+    int n = m->n;
     for (int i = 0; i < n; i++)
-        for (int j = 0; j < n; j++) {
-            if (i == j || g[i * n + j] <= 0) continue;
-            double p = elo_expected(r[i] - r[j]);
-            double h = K_LN * K_LN * g[i * n + j] * p * (1.0 - p);
-            F[i * n + i] += h;
-            F[i * n + j] -= h;
+        grad[i] = K_LN * m->lin[i];
+    memset(F, 0, (size_t)n * (size_t)n * sizeof(double));
+    for (size_t t = 0; t < m->nt; t++) {
+        const elo_term *x = &m->t[t];
+        double mx = -INFINITY, sum = 0, p[ELO_SET_MAX];
+        for (int a = 0; a < x->k; a++)
+            if (r[x->idx[a]] > mx) mx = r[x->idx[a]];
+        for (int a = 0; a < x->k; a++)
+            sum += p[a] = exp(K_LN * (r[x->idx[a]] - mx));
+        for (int a = 0; a < x->k; a++)
+            p[a] /= sum;
+        for (int a = 0; a < x->k; a++) {
+            int i = x->idx[a];
+            grad[i] -= x->w * K_LN * p[a];
+            double h = x->w * K_LN * K_LN;
+            F[i * n + i] += h * p[a];
+            for (int b = 0; b < x->k; b++)
+                F[i * n + x->idx[b]] -= h * p[a] * p[b];
         }
+    }
 }
 
 /* Inverse of F restricted to the sum-zero subspace (the pseudo-inverse):
@@ -158,7 +214,7 @@ static void pseudo_inverse(int n, const double *F, double *out)
         out[i] -= 1.0 / (c * n);
 }
 
-void elo_fit_compute(const elo_data *d, double prior, int anchor, elo_fit *f)
+void elo_terms_fit(elo_terms *m, const elo_data *d, double prior, int anchor, elo_fit *f)
 {
     int n = d->n;
     size_t nn = (size_t)n * (size_t)n + 1;
@@ -184,16 +240,10 @@ void elo_fit_compute(const elo_data *d, double prior, int anchor, elo_fit *f)
         prior = ELO_TINY_PRIOR;
         f->regularised = true;
     }
-    /* Effective tallies: real games plus `prior` virtual draws per pair that met. */
-    double *w = xcalloc(nn, sizeof(double)), *g = xcalloc(nn, sizeof(double));
-    for (int i = 0; i < n * n; i++) {
-        g[i] = d->games[i];
-        w[i] = d->points[i];
-        if (d->games[i] > 0 && prior > 0) {
-            g[i] += prior;
-            w[i] += prior / 2.0;
-        }
-    }
+    /* The prior: `prior` virtual draws for every pair that met. */
+    for (int i = 0; i < n && prior > 0; i++)
+        for (int j = i + 1; j < n; j++)
+            if (d->games[i * n + j] > 0) add_pair(m, i, j, prior / 2.0, prior);
     /* Groups of agents that never met, directly or through others, have no
      * rating difference in the data: tie them together with a negligible
      * number of virtual draws, so their means coincide and the difference
@@ -212,28 +262,22 @@ void elo_fit_compute(const elo_data *d, double prior, int anchor, elo_fit *f)
                 }
     }
     for (int i = 0; i < n; i++)
-        for (int j = 0; j < n; j++)
-            if (i != j && comp[i] != comp[j]) {
+        for (int j = i + 1; j < n; j++)
+            if (comp[i] != comp[j]) {
                 f->disconnected = true;
-                g[i * n + j] += ELO_LINK_DRAWS;
-                w[i * n + j] += ELO_LINK_DRAWS / 2.0;
+                add_pair(m, i, j, ELO_LINK_DRAWS, 2 * ELO_LINK_DRAWS);
             }
     free(comp);
     double *r = f->elo, *F = xcalloc(nn, sizeof(double)), *Finv = xcalloc(nn, sizeof(double));
     double *grad = xcalloc((size_t)n + 1, sizeof(double));
+    double *step = xcalloc((size_t)n + 1, sizeof(double));
     for (int it = 0; it < 500; it++) {
         f->iterations = it + 1;
-        for (int i = 0; i < n; i++) {
-            grad[i] = 0;
-            for (int j = 0; j < n; j++)
-                if (j != i && g[i * n + j] > 0)
-                    grad[i] += K_LN * (w[i * n + j] - g[i * n + j] * elo_expected(r[i] - r[j]));
-        }
-        fisher(n, g, r, F);
+        gradient_information(m, r, grad, F);
         pseudo_inverse(n, F, Finv);
         double maxstep = 0;
-        double *step = xcalloc((size_t)n + 1, sizeof(double));
         for (int i = 0; i < n; i++) {
+            step[i] = 0;
             for (int j = 0; j < n; j++)
                 step[i] += Finv[i * n + j] * grad[j];
             if (fabs(step[i]) > maxstep) maxstep = fabs(step[i]);
@@ -247,7 +291,6 @@ void elo_fit_compute(const elo_data *d, double prior, int anchor, elo_fit *f)
         }
         for (int i = 0; i < n; i++)
             r[i] -= mean / n;
-        free(step);
         if (maxstep < 1e-10) {
             f->converged = true;
             break;
@@ -255,7 +298,7 @@ void elo_fit_compute(const elo_data *d, double prior, int anchor, elo_fit *f)
     }
     /* Covariance of the mean-anchored ratings, then projected to the anchor:
      * r'_i = r_i - r_a, so C'_ij = C_ij - C_ia - C_aj + C_aa. */
-    fisher(n, g, r, F);
+    gradient_information(m, r, grad, F);
     pseudo_inverse(n, F, Finv);
     for (int i = 0; i < n; i++)
         for (int j = 0; j < n; j++) {
@@ -280,11 +323,23 @@ void elo_fit_compute(const elo_data *d, double prior, int anchor, elo_fit *f)
             double dlt = r[i] - r[j];
             f->los[i * n + j] = i == j ? 0.5 : v > 0 ? elo_phi(dlt / sqrt(v)) : (dlt > 0 ? 1 : 0.5);
         }
-    free(w);
-    free(g);
     free(F);
     free(Finv);
     free(grad);
+    free(step);
+}
+
+void elo_fit_compute(const elo_data *d, double prior, int anchor, elo_fit *f)
+{
+    int n = d->n;
+    elo_terms m;
+    elo_terms_init(&m, n);
+    for (int i = 0; i < n; i++)
+        for (int j = i + 1; j < n; j++)
+            if (d->games[i * n + j] > 0)
+                add_pair(&m, i, j, d->points[i * n + j], d->games[i * n + j]);
+    elo_terms_fit(&m, d, prior, anchor, f);
+    elo_terms_free(&m);
 }
 
 void elo_fit_free(elo_fit *f)

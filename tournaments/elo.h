@@ -33,6 +33,35 @@ typedef struct elo_fit {
     bool disconnected; /* some agents never met, even indirectly (see ELO_LINK_DRAWS) */
 } elo_fit;
 
+/* A log-likelihood of the form
+ *   L(r) = c * sum_i lin[i] * r[i]  -  sum_t w_t * log sum_{i in S_t} exp(c * r[i]),
+ * c = ln(10)/400. Bradley-Terry (every term a pair) and Plackett-Luce (every
+ * term the players still in the race at a finishing place) are both of this
+ * form, so one Newton solver with one covariance and prior serves both. */
+#define ELO_SET_MAX 8
+typedef struct elo_term {
+    double w;
+    int k;
+    int idx[ELO_SET_MAX];
+} elo_term;
+
+typedef struct elo_terms {
+    int n;
+    double *lin;
+    elo_term *t;
+    size_t nt, cap;
+} elo_terms;
+
+void elo_terms_init(elo_terms *m, int n);
+void elo_terms_free(elo_terms *m);
+/* Adds -w * log sum_{i in idx} exp(c r_i); a single index adds -w * c r_i. */
+void elo_terms_add(elo_terms *m, const int *idx, int k, double w);
+/* Maximises the likelihood in m plus the prior, and fills f. d holds the
+ * pairwise tallies of the same games: who met whom (prior, connectivity),
+ * whether a finite maximum exists, and the descriptive scores. m is changed
+ * (the prior and links are added to it). */
+void elo_terms_fit(elo_terms *m, const elo_data *d, double prior, int anchor, elo_fit *f);
+
 /* Fits ratings. prior: virtual draws added to every pair that met (0: none).
  * anchor: index whose rating is fixed at 0, or -1 for a mean of 0.
  * Perfect scores never make the estimate diverge: with prior 0 and no finite

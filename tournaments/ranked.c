@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "plackett_luce.h"
 #include "util.h"
 
 int ranked_agent(ranked_set *s, const char *name)
@@ -41,6 +42,44 @@ void ranked_to_pairwise(const ranked_game *g, elo_data *d)
             double sc = g->rank[a] < g->rank[b] ? 1.0 : g->rank[a] > g->rank[b] ? 0.0 : 0.5;
             elo_add(d, g->agent[a], g->agent[b], sc);
         }
+}
+
+const char *rating_model_name(rating_model m)
+{
+    return m == RATING_PLACKETT_LUCE ? "plackett-luce" : "pairwise";
+}
+
+int rating_model_parse(const char *name, rating_model *m)
+{
+    if (strcmp(name, "pairwise") == 0)
+        *m = RATING_PAIRWISE;
+    else if (strcmp(name, "plackett-luce") == 0)
+        *m = RATING_PLACKETT_LUCE;
+    else
+        return -1;
+    return 0;
+}
+
+rating_model rating_model_default(const ranked_game *g, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (g[i].k >= 3) return RATING_PLACKETT_LUCE;
+    return RATING_PAIRWISE;
+}
+
+void ranked_fit(rating_model m, const ranked_game *g, size_t n_games, const elo_data *pw,
+                double prior, int anchor, elo_fit *f)
+{
+    if (m == RATING_PAIRWISE) {
+        elo_fit_compute(pw, prior, anchor, f);
+        return;
+    }
+    elo_terms t;
+    elo_terms_init(&t, pw->n);
+    for (size_t i = 0; i < n_games; i++)
+        pl_add_game(&t, &g[i], 1.0);
+    elo_terms_fit(&t, pw, prior, anchor, f);
+    elo_terms_free(&t);
 }
 
 int ranked_parse(ranked_set *s, const char *text, char *err, size_t errlen)

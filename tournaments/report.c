@@ -76,6 +76,8 @@ int report_load(store *s, double prior, const char *anchor, report *r, char *err
     r->draws = xcalloc((size_t)n + 1, sizeof(double));
     r->forfeits = xcalloc((size_t)n * REPORT_CAUSES + 1, sizeof(int64_t));
     r->turns = xcalloc(ng + 1, sizeof(int));
+    ranked_game *rgs = xcalloc(ng + 1, sizeof *rgs);
+    size_t nrg = 0;
     elo_data_init(&r->pw, n);
     r->scheduled = (int64_t)ng;
     for (size_t i = 0; i < ng; i++) {
@@ -100,6 +102,7 @@ int report_load(store *s, double prior, const char *anchor, report *r, char *err
                 if (j != k && x->rank[j] == x->rank[k]) r->draws[a] += 1;
         }
         ranked_to_pairwise(&rg, &r->pw);
+        rgs[nrg++] = rg;
         if (x->s.players == 2) {
             report_pair *p = pair_of(r, x->s.seat[0], x->s.seat[1]);
             double pts = seat0_points(x);
@@ -119,8 +122,18 @@ int report_load(store *s, double prior, const char *anchor, report *r, char *err
         h2h_trinomial(r->pairs[i].wdl, &r->pairs[i].tri);
         h2h_pentanomial(r->pairs[i].penta, &r->pairs[i].pen);
     }
-    elo_fit_compute(&r->pw, prior, r->anchor, &r->fit);
+    r->model = rating_model_default(rgs, nrg);
+    ranked_fit(r->model, rgs, nrg, &r->pw, prior, r->anchor, &r->fit);
+    free(rgs);
     return 0;
+}
+
+const char *report_model_text(const report *r)
+{
+    return r->model == RATING_PLACKETT_LUCE
+               ? "Plackett-Luce over each game's full finishing order (tied ranks split: the "
+                 "average over every order that breaks the tie)"
+               : "Bradley-Terry, draws as half points";
 }
 
 void report_free(report *r)

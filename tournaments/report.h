@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "elo.h"
+#include "ranked.h"
 #include "stats.h"
 #include "store.h"
 #include "value.h"
@@ -32,6 +33,7 @@ typedef struct report {
     int64_t *forfeits; /* n * REPORT_CAUSES */
     elo_data pw;       /* pairwise tallies (crosstable) */
     elo_fit fit;
+    rating_model model; /* plackett-luce when any game had 3+ players */
     double prior;
     int anchor;
     report_pair *pairs; /* 2-player games only: every pair that met */
@@ -45,6 +47,8 @@ typedef struct report {
  * NULL for mean 0). Returns 0, or -1 with err. */
 int report_load(store *s, double prior, const char *anchor, report *r, char *err, size_t errlen);
 void report_free(report *r);
+/* One sentence naming the rating model, for the text and HTML reports. */
+const char *report_model_text(const report *r);
 
 void report_text(const report *r, FILE *out);
 av *report_json(const report *r);

@@ -202,16 +202,16 @@ void report_html(const report *r, FILE *out)
     }
     fputs("</tbody></table>\n", out);
     fprintf(out,
-            "<p class=\"note\">Joint maximum-likelihood Elo (Bradley&#8211;Terry, draws as half "
-            "points), %g virtual draws per pair as prior, %s%s. Forfeit columns count games "
-            "lost by forfeit, by cause.%s</p>\n",
-            r->fit.regularised ? ELO_TINY_PRIOR : r->prior,
+            "<p class=\"note\">Joint maximum-likelihood Elo (%s), %g virtual draws per pair as "
+            "prior, %s%s. Forfeit columns count games lost by forfeit, by cause.%s</p>\n",
+            report_model_text(r), r->fit.regularised ? ELO_TINY_PRIOR : r->prior,
             r->anchor >= 0 ? "rating 0 for " : "mean rating 0",
             r->anchor >= 0 ? r->names[r->anchor] : "",
-            r->players > 2 ? " Each multiplayer game counts as a pairwise result between every "
-                             "two agents at the table; these results are not independent, so "
-                             "the error bars are too narrow."
-                           : "");
+            r->players > 2 && r->model == RATING_PAIRWISE
+                ? " Each multiplayer game counts as a pairwise result between every "
+                  "two agents at the table; these results are not independent, so "
+                  "the error bars are too narrow."
+                : "");
     fputs("<h2>Elo</h2>\n", out);
     elo_chart(r, order, out);
 

@@ -39,6 +39,7 @@ av *report_json(const report *r)
     av_set(root, "ratings", ratings_json(&r->fit, r->names, r->games));
     av_set(root, "los", ratings_los_json(&r->fit, r->names));
     av *rm = av_map();
+    av_set_str(rm, "model", rating_model_name(r->model));
     av_set(rm, "prior", av_float(r->fit.regularised ? ELO_TINY_PRIOR : r->prior));
     av_set_bool(rm, "regularised", r->fit.regularised);
     av_set_bool(rm, "disconnected", r->fit.disconnected);
@@ -46,8 +47,9 @@ av *report_json(const report *r)
         av_set_str(rm, "anchor", r->names[r->anchor]);
     else
         av_set(rm, "anchor", av_nil());
-    av_set_bool(rm, "pairwise_from_multiplayer", r->players > 2);
-    if (r->players > 2)
+    bool split = r->players > 2 && r->model == RATING_PAIRWISE;
+    av_set_bool(rm, "pairwise_from_multiplayer", split);
+    if (split)
         av_set_str(rm, "note", "pairwise results from one multiplayer game are not independent");
     av_set(root, "rating_model", rm);
 

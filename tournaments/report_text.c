@@ -44,8 +44,9 @@ void report_text(const report *r, FILE *out)
                 pg > 0 ? 100.0 * r->draws[i] / pg : 0.0, ff);
     }
     fprintf(out,
-            "\nElo: joint maximum likelihood (Bradley-Terry, draws as half points), +/- is a "
-            "95 %% interval;\n%s%g virtual draws per pair as prior; %s%s%s.\n",
+            "\nElo: joint maximum likelihood, %s;\n+/- is a 95 %% interval from the "
+            "observed information; %s%g virtual draws per pair as prior; %s%s%s.\n",
+            report_model_text(r),
             r->fit.regularised ? "no finite estimate without a prior (perfect scores), so " : "",
             r->fit.regularised ? ELO_TINY_PRIOR : r->prior,
             r->anchor >= 0 ? "anchored at " : "mean rating 0",
@@ -53,7 +54,7 @@ void report_text(const report *r, FILE *out)
     if (r->fit.disconnected)
         fprintf(out, "Some agents never met, not even through others: ratings across those "
                      "groups are not comparable.\n");
-    if (r->players > 2)
+    if (r->players > 2 && r->model == RATING_PAIRWISE)
         fprintf(out,
                 "Each %d-player game counts as a pairwise result between every two agents "
                 "at the table\n(better rank wins, equal ranks draw); these pairwise results "

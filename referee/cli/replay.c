@@ -1,93 +1,411 @@
-/* arena replay LOG [--seat N] — re-creates the game from a match log's seed
- * and settings, re-applies every logged choice, checks that each decision
- * reproduces (seat, kind, chosen labels) and that the result matches, and
- * prints the game turn by turn as one seat saw it (or omnisciently). */
+/* arena replay LOG [--seat N] [--format text|html] — re-creates the game from
+ * a match log's seed and settings, re-applies every logged choice, checks
+ * that each decision reproduces (seat, kind, chosen labels) and that the
+ * result matches, and shows the game: as a record turn by turn, or as a
+ * self-contained HTML viewer. */
+#include "replay.h"
+
 #include <errno.h>
 #include <inttypes.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 #include "codec.h"
-#include "game.h"
 #include "util.h"
 
-typedef struct replay {
-    const arena_game_vt *gvt;
-    arena_game *g;
-    int seat; /* -1: omniscient */
-    size_t ev_cursor;
-    int players;
-    char names[ARENA_MAX_SEATS][128];
-    bool quiet;
-    bool named; /* seat names printed */
-} replay;
-
-static void print_events(replay *r)
+static int fail(const replay *r, long line, const char *what)
 {
-    size_t n = r->gvt->event_count(r->g);
-    for (; r->ev_cursor < n; r->ev_cursor++) {
-        const av *e = r->gvt->event(r->g, r->ev_cursor, r->seat);
-        if (!e || r->quiet) continue;
-        char *s = av_to_json(e);
-        printf("      %s\n", s);
-        free(s);
+    fprintf(stderr, "arena: %s:%ld: %s\n", r->path, line, what);
+    return 1;
+}
+
+void replay_audience(const replay *r, size_t i, char *buf, size_t len)
+{
+    int seen[ARENA_MAX_SEATS], n = 0;
+    for (int s = 0; s < r->players; s++)
+        if (r->gvt->event(r->g, i, s)) seen[n++] = s;
+    buf[0] = 0;
+    if (n == r->players) return;
+    size_t off = (size_t)snprintf(buf, len, n == 1 ? "seat" : n ? "seats" : "nobody");
+    for (int k = 0; k < n && off < len; k++)
+        off += (size_t)snprintf(buf + off, len - off, "%s %d", k ? "," : "", seen[k]);
+}
+
+static void read_settings(const av *e, arena_setting *s, size_t *ns, size_t cap)
+{
+    const av *set = av_get(e, "settings");
+    *ns = 0;
+    for (size_t k = 0; set && set->type == AV_LIST && k < set->u.list.len && *ns < cap; k++) {
+        const av *kv = set->u.list.items[k];
+        if (kv->type != AV_LIST || kv->u.list.len != 2 || kv->u.list.items[0]->type != AV_STR ||
+            kv->u.list.items[1]->type != AV_STR)
+            continue;
+        s[*ns].key = kv->u.list.items[0]->u.str.s;
+        s[*ns].value = kv->u.list.items[1]->u.str.s;
+        (*ns)++;
     }
 }
 
-static void print_names(replay *r)
+static void read_names(replay *r, const av *names)
 {
-    if (r->named || r->quiet) return;
-    r->named = true;
-    for (int k = 0; k < r->players; k++)
-        printf("  seat %d: %s\n", k, r->names[k]);
+    for (int k = 0; k < r->players && names && k < (int)av_len(names); k++)
+        if (names->u.list.items[k]->type == AV_STR)
+            snprintf(r->names[k], sizeof r->names[k], "%s", names->u.list.items[k]->u.str.s);
 }
 
-static int fail(const char *path, long line, const char *what)
+static int on_header(replay *r, const av *e, long lineno, char *err, size_t errlen)
 {
-    fprintf(stderr, "arena: %s:%ld: %s\n", path, line, what);
-    return 1;
+    const char *game = av_get_str(e, "game");
+    int64_t seed, players;
+    r->gvt = game ? arena_find_game(game) : NULL;
+    if (!r->gvt || !av_get_int(e, "seed", &seed) || !av_get_int(e, "players", &players) ||
+        players < 1 || players > ARENA_MAX_SEATS)
+        return fail(r, lineno, "bad match header (game, seed, players)");
+    r->players = (int)players;
+    for (int k = 0; k < r->players; k++)
+        snprintf(r->names[k], sizeof r->names[k], "?");
+    read_names(r, av_get(e, "agents"));
+    clock_config_default(&r->clock);
+    const av *c = av_get(e, "clock");
+    if (c) {
+        av_get_int(c, "move_ms", &r->clock.move_ms);
+        av_get_int(c, "bank_ms", &r->clock.bank_ms);
+    }
+    arena_setting s[64];
+    size_t ns;
+    read_settings(e, s, &ns, 64);
+    r->g = r->gvt->create(s, ns, (uint64_t)seed, r->players, 0, err, errlen);
+    return r->g ? 0 : fail(r, lineno, err);
+}
+
+/* Checks a logged choice against the game and applies it. */
+static int on_choice(replay *r, const replay_sink *sink, void *ctx, const av *e, long lineno)
+{
+    int64_t seat;
+    const char *kind = av_get_str(e, "kind");
+    const av *idx = av_get(e, "choice"), *labels = av_get(e, "labels");
+    arena_decision d;
+    if (!r->g || !av_get_int(e, "seat", &seat) || !kind || !idx || idx->type != AV_LIST)
+        return fail(r, lineno, "choice line before the header, or malformed");
+    if (!game_decision(r->g, &d))
+        return fail(r, lineno, "the log has a choice but the game is already over");
+    if (d.seat != seat || strcmp(d.kind, kind) != 0) {
+        char err[300];
+        snprintf(err, sizeof err,
+                 "does not reproduce: log has seat %" PRId64 " '%s', game asks seat %d '%s'", seat,
+                 kind, d.seat, d.kind);
+        return fail(r, lineno, err);
+    }
+    int n = (int)idx->u.list.len;
+    int *c = xcalloc((size_t)(n ? n : 1), sizeof *c);
+    bool ok = true;
+    for (int k = 0; k < n && ok; k++) {
+        const av *x = idx->u.list.items[k];
+        if (x->type != AV_INT || x->u.i < 0 || x->u.i >= d.n_options) {
+            ok = false;
+            break;
+        }
+        c[k] = (int)x->u.i;
+        char lab[256];
+        r->gvt->label(r->g, c[k], lab, sizeof lab);
+        const av *want = labels && k < (int)av_len(labels) ? labels->u.list.items[k] : NULL;
+        ok = want && want->type == AV_STR && strcmp(want->u.str.s, lab) == 0;
+    }
+    ok = ok && !arena_check_choice(&d, c, n);
+    if (ok && sink->decision) sink->decision(ctx, r, &d, c, n, e);
+    ok = ok && game_apply(r->g, c, n);
+    free(c);
+    if (!ok) return fail(r, lineno, "does not reproduce: the options or labels differ");
+    r->choices++;
+    if (sink->moved) sink->moved(ctx, r);
+    return 0;
+}
+
+static int on_result(replay *r, const av *e, long lineno)
+{
+    r->have_result = true;
+    arena_result res;
+    r->gvt->result(r->g, &res);
+    const char *reason = av_get_str(e, "reason");
+    const av *scores = av_get(e, "scores");
+    if (!reason || strcmp(reason, "normal") != 0) return 0;
+    bool same = res.over && scores && (int)av_len(scores) == r->players;
+    for (int k = 0; same && k < r->players; k++)
+        same = scores->u.list.items[k]->type == AV_INT &&
+               scores->u.list.items[k]->u.i == res.scores[k];
+    return same ? 0 : fail(r, lineno, "does not reproduce: the result differs");
+}
+
+static bool is_aside(const char *type, const av *e)
+{
+    if (!strcmp(type, "fault") || !strcmp(type, "stderr") || !strcmp(type, "note")) return true;
+    if (strcmp(type, "msg") != 0) return false;
+    const char *dir = av_get_str(e, "dir");
+    const av *m = av_get(e, "msg");
+    const char *mt = m ? av_get_str(m, "type") : NULL;
+    return dir && !strcmp(dir, "in") && mt && !strcmp(mt, "log");
+}
+
+int replay_walk(replay *r, const replay_sink *sink, void *ctx)
+{
+    FILE *f = fopen(r->path, "r");
+    if (!f) {
+        fprintf(stderr, "arena: cannot read '%s': %s\n", r->path, strerror(errno));
+        return 1;
+    }
+    char *line = NULL, err[512];
+    size_t cap = 0;
+    ssize_t len;
+    long lineno = 0;
+    int rc = 0;
+    while (rc == 0 && (len = getline(&line, &cap, f)) > 0) {
+        lineno++;
+        av *e = json_decode(line, (size_t)len, err, sizeof err);
+        if (!e) {
+            rc = fail(r, lineno, err);
+            break;
+        }
+        const char *type = av_get_str(e, "type");
+        if (!type) type = "";
+        if (!strcmp(type, "match")) {
+            rc = on_header(r, e, lineno, err, sizeof err);
+            if (rc == 0 && sink->header) rc = sink->header(ctx, r, e);
+            if (rc == 0 && sink->moved) sink->moved(ctx, r);
+        } else if (!r->g) {
+            rc = fail(r, lineno, "a line before the match header");
+        } else if (!strcmp(type, "seats")) {
+            read_names(r, av_get(e, "agents"));
+        } else if (!strcmp(type, "choice")) {
+            rc = on_choice(r, sink, ctx, e, lineno);
+        } else if (!strcmp(type, "result")) {
+            rc = on_result(r, e, lineno);
+            if (rc == 0 && sink->result) sink->result(ctx, r, e);
+        } else if (is_aside(type, e) && sink->aside) {
+            sink->aside(ctx, r, e);
+        }
+        av_free(e);
+    }
+    free(line);
+    fclose(f);
+    if (rc == 0 && !r->g) rc = fail(r, lineno, "no match header in the log");
+    return rc;
+}
+
+void replay_free(replay *r)
+{
+    game_free(r->g);
+    r->g = NULL;
+}
+
+/* ---- the text record ---------------------------------------------------- */
+
+typedef struct text_sink {
+    int seat; /* -1: everything */
+    size_t ev_cursor;
+    int turn;
+    bool quiet;
+    int64_t charged[ARENA_MAX_SEATS];
+} text_sink;
+
+/* {"type":"draw","seat":1,"card":"M09"} -> "draw: seat 1, card M09" */
+static void print_compact(const av *e)
+{
+    const char *type = av_get_str(e, "type");
+    printf("%s", type ? type : "event");
+    const char *sep = ": ";
+    for (size_t k = 0; e->type == AV_MAP && k < e->u.map.len; k++) {
+        const char *key = e->u.map.keys[k];
+        const av *v = e->u.map.vals[k];
+        if (!strcmp(key, "type")) continue;
+        if (v->type == AV_STR) {
+            printf("%s%s %s", sep, key, v->u.str.s);
+        } else {
+            char *js = av_to_json(v);
+            printf("%s%s %s", sep, key, js);
+            free(js);
+        }
+        sep = ", ";
+    }
+}
+
+static int text_header(void *ctx, replay *r, const av *e)
+{
+    text_sink *t = ctx;
+    if (t->seat >= r->players) {
+        fprintf(stderr, "arena: the game has seats 0..%d\n", r->players - 1);
+        return 2;
+    }
+    if (t->quiet) return 0;
+    int64_t seed = 0;
+    av_get_int(e, "seed", &seed);
+    printf("%s, seed %" PRId64 ", %d players%s\n", r->gvt->name, seed, r->players,
+           t->seat >= 0 ? "" : " (omniscient: every event, tagged with who saw it)");
+    for (int k = 0; k < r->players; k++)
+        printf("  seat %d: %s\n", k, r->names[k]);
+    if (t->seat >= 0) printf("as seen by seat %d (%s)\n", t->seat, r->names[t->seat]);
+    return 0;
+}
+
+static void text_moved(void *ctx, replay *r)
+{
+    text_sink *t = ctx;
+    size_t n = r->gvt->event_count(r->g);
+    for (; t->ev_cursor < n; t->ev_cursor++) {
+        const av *e = r->gvt->event(r->g, t->ev_cursor, t->seat);
+        if (!e || t->quiet) continue;
+        printf("      ");
+        print_compact(e);
+        if (t->seat < 0) {
+            char who[64];
+            replay_audience(r, t->ev_cursor, who, sizeof who);
+            if (who[0]) printf("   [%s only]", who);
+        }
+        printf("\n");
+    }
+}
+
+static void text_decision(void *ctx, replay *r, const arena_decision *d, const int *c, int n,
+                          const av *e)
+{
+    text_sink *t = ctx;
+    double ms = 0;
+    const av *msv = av_get(e, "ms");
+    if (msv && msv->type == AV_FLOAT) ms = msv->u.f;
+    t->charged[d->seat] += (int64_t)ms;
+    if (t->quiet) return;
+    if (d->turn != t->turn) {
+        t->turn = d->turn;
+        printf("turn %d: seat %d %s\n", d->turn, d->seat, r->names[d->seat]);
+    }
+    const char *by = av_get_str(e, "by");
+    bool fallback = by && !strcmp(by, "fallback");
+    if (t->seat >= 0 && t->seat != d->seat) {
+        printf("  seat %d decides: %s\n", d->seat, d->kind);
+        return;
+    }
+    printf("  seat %d %s: ", d->seat, d->kind);
+    for (int k = 0; k < n; k++) {
+        char lab[256];
+        r->gvt->label(r->g, c[k], lab, sizeof lab);
+        printf("%s%s", k ? ", " : "", lab);
+    }
+    if (n == 0) printf("(nothing)");
+    if (ms >= 1) printf("  (%.0f ms)", ms);
+    printf("%s\n", fallback ? "  [played by the fallback]" : "");
+}
+
+static void text_aside(void *ctx, replay *r, const av *e)
+{
+    text_sink *t = ctx;
+    int64_t seat = -1;
+    av_get_int(e, "seat", &seat);
+    if (t->quiet || (t->seat >= 0 && seat != t->seat)) return;
+    const char *type = av_get_str(e, "type");
+    const char *who = seat >= 0 && seat < r->players ? r->names[seat] : "referee";
+    if (!strcmp(type, "fault")) {
+        const char *cause = av_get_str(e, "cause"), *msg = av_get_str(e, "message"),
+                   *verdict = av_get_str(e, "verdict");
+        printf("  !! seat %" PRId64 " %s: %s: %s -> %s\n", seat, who, cause ? cause : "fault",
+               msg ? msg : "", verdict ? verdict : "");
+    } else if (!strcmp(type, "msg")) {
+        const char *text = av_get_str(av_get(e, "msg"), "text");
+        printf("  log   seat %" PRId64 " %s: %s\n", seat, who, text ? text : "");
+    } else {
+        const char *text = av_get_str(e, "text");
+        printf("  %-5s seat %" PRId64 " %s: %s\n", type, seat, who, text ? text : "");
+    }
+}
+
+static void text_result(void *ctx, replay *r, const av *e)
+{
+    text_sink *t = ctx;
+    if (t->quiet) return;
+    const char *reason = av_get_str(e, "reason");
+    const av *ranks = av_get(e, "ranks"), *scores = av_get(e, "scores");
+    int64_t turns = 0;
+    av_get_int(e, "turns", &turns);
+    printf("final standing (%s, %" PRId64 " turn%s):\n", reason ? reason : "?", turns,
+           turns == 1 ? "" : "s");
+    for (int rank = 1; rank <= r->players; rank++)
+        for (int s = 0; s < r->players; s++) {
+            const av *rk = ranks && s < (int)av_len(ranks) ? ranks->u.list.items[s] : NULL;
+            const av *sc = scores && s < (int)av_len(scores) ? scores->u.list.items[s] : NULL;
+            if (!rk || rk->type != AV_INT || rk->u.i != rank) continue;
+            printf("  %d. seat %d %-20s score %" PRId64 "\n", rank, s, r->names[s],
+                   sc && sc->type == AV_INT ? sc->u.i : 0);
+        }
+    const av *ff = av_get(e, "forfeits");
+    for (size_t k = 0; ff && k < av_len(ff); k++) {
+        int64_t s = -1;
+        av_get_int(ff->u.list.items[k], "seat", &s);
+        const char *cause = av_get_str(ff->u.list.items[k], "cause");
+        printf("  seat %" PRId64 " forfeited (%s)\n", s, cause ? cause : "?");
+    }
 }
 
 static int replay_help(void)
 {
-    printf("usage: arena replay LOG [--seat N] [--quiet]\n"
+    printf("usage: arena replay LOG [--seat N] [--quiet] [--format text|html [-o FILE]]\n"
            "\n"
            "Re-runs the game of a match log (written by `arena play --log`) from its seed,\n"
            "settings and logged choices, checks that every decision reproduces move for\n"
-           "move and that the result matches, and prints the game turn by turn.\n"
+           "move and that the result matches, and shows the game.\n"
            "\n"
-           "  --seat N   print what seat N saw (its events, its choices; others' choices\n"
-           "             only by kind) and its final view; default: everything\n"
-           "  --quiet    only check, print the verdict\n"
+           "  --format text  (default) a record turn by turn: every choice with its labels\n"
+           "                 and charged time, the events (tagged with who saw them when\n"
+           "                 they were not public), faults, stderr and `log` lines where\n"
+           "                 they happened, and the final standing\n"
+           "  --format html  a self-contained HTML viewer (no network): the board at every\n"
+           "                 decision, the prompt and options with the chosen one marked,\n"
+           "                 time charged and clocks, events, stderr and `log` lines; step\n"
+           "                 with the arrow keys or the slider, switch between the seats'\n"
+           "                 views and the omniscient one\n"
+           "  -o FILE        write to FILE instead of standard output\n"
+           "  --seat N       only what seat N saw (its events, its choices; others' choices\n"
+           "                 only by kind). With --format html the file then holds nothing\n"
+           "                 else, so it can be handed to that seat's author.\n"
+           "  --quiet        only check, print the verdict\n"
            "\n"
-           "Exit status: 0 when the log reproduces, 1 when it does not, 2 on bad arguments.\n");
+           "Exit status: 0 when the log reproduces, 1 when it does not or cannot be read,\n"
+           "2 on bad arguments.\n");
     return 0;
 }
 
 int cmd_replay(int argc, char **argv)
 {
-    const char *path = NULL;
-    replay r;
-    memset(&r, 0, sizeof r);
-    r.seat = -1;
+    const char *path = NULL, *format = "text", *outpath = NULL;
+    text_sink t = {.seat = -1, .turn = -1};
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) return replay_help();
-        if (!strcmp(argv[i], "--quiet")) {
-            r.quiet = true;
-        } else if (!strcmp(argv[i], "--seat")) {
-            char *end;
-            if (i + 1 >= argc || (r.seat = (int)strtol(argv[++i], &end, 10), *end) || r.seat < 0 ||
-                r.seat >= ARENA_MAX_SEATS) {
-                fprintf(stderr, "arena: --seat wants a seat number\n");
+        const char *a = argv[i];
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) return replay_help();
+        if (!strcmp(a, "--quiet")) {
+            t.quiet = true;
+        } else if (!strcmp(a, "--seat") || !strcmp(a, "--format") || !strcmp(a, "-o")) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "arena: %s needs a value\n", a);
                 return 2;
             }
-        } else if (argv[i][0] == '-') {
-            fprintf(stderr, "arena: unknown option '%s' (see `arena replay --help`)\n", argv[i]);
+            const char *v = argv[++i];
+            char *end;
+            if (!strcmp(a, "-o")) {
+                outpath = v;
+            } else if (!strcmp(a, "--format")) {
+                if (strcmp(v, "text") != 0 && strcmp(v, "html") != 0) {
+                    fprintf(stderr, "arena: --format must be text or html, not '%s'\n", v);
+                    return 2;
+                }
+                format = v;
+            } else if ((t.seat = (int)strtol(v, &end, 10), *end) || !*v || t.seat < 0 ||
+                       t.seat >= ARENA_MAX_SEATS) {
+                fprintf(stderr, "arena: --seat wants a seat number, not '%s'\n", v);
+                return 2;
+            }
+        } else if (a[0] == '-') {
+            fprintf(stderr, "arena: unknown option '%s' (see `arena replay --help`)\n", a);
             return 2;
         } else if (!path) {
-            path = argv[i];
+            path = a;
         } else {
             fprintf(stderr, "arena: replay takes one LOG\n");
             return 2;
@@ -97,178 +415,30 @@ int cmd_replay(int argc, char **argv)
         fprintf(stderr, "arena: replay needs a LOG file (see `arena replay --help`)\n");
         return 2;
     }
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        fprintf(stderr, "arena: cannot read '%s': %s\n", path, strerror(errno));
+    if (!strcmp(format, "html")) {
+        FILE *out = outpath ? fopen(outpath, "w") : stdout;
+        if (!out) {
+            fprintf(stderr, "arena: cannot write '%s': %s\n", outpath, strerror(errno));
+            return 1;
+        }
+        int rc = replay_html(path, t.seat, out);
+        if (out != stdout && fclose(out) != 0 && rc == 0) {
+            fprintf(stderr, "arena: cannot write '%s': %s\n", outpath, strerror(errno));
+            rc = 1;
+        }
+        if (rc == 0 && outpath) fprintf(stderr, "replay OK: viewer written to %s\n", outpath);
+        return rc;
+    }
+    if (outpath && !freopen(outpath, "w", stdout)) {
+        fprintf(stderr, "arena: cannot write '%s': %s\n", outpath, strerror(errno));
         return 1;
     }
-    char *line = NULL;
-    size_t cap = 0;
-    ssize_t len;
-    long lineno = 0, choices = 0;
-    int rc = 0, last_turn = -1;
-    bool have_result = false;
-    char err[512];
-    while ((len = getline(&line, &cap, f)) > 0) {
-        lineno++;
-        av *e = json_decode(line, (size_t)len, err, sizeof err);
-        if (!e) {
-            rc = fail(path, lineno, err);
-            break;
-        }
-        const char *type = av_get_str(e, "type");
-        if (!type) type = "";
-        if (!strcmp(type, "match")) {
-            const char *game = av_get_str(e, "game");
-            int64_t seed, players;
-            r.gvt = game ? arena_find_game(game) : NULL;
-            if (!r.gvt || !av_get_int(e, "seed", &seed) || !av_get_int(e, "players", &players) ||
-                players < 1 || players > ARENA_MAX_SEATS) {
-                av_free(e);
-                rc = fail(path, lineno, "bad match header (game, seed, players)");
-                break;
-            }
-            r.players = (int)players;
-            if (r.seat >= r.players) {
-                av_free(e);
-                fprintf(stderr, "arena: the game has seats 0..%d\n", r.players - 1);
-                rc = 2;
-                break;
-            }
-            const av *set = av_get(e, "settings");
-            arena_setting s[64];
-            size_t ns = 0;
-            for (size_t k = 0; set && set->type == AV_LIST && k < set->u.list.len && ns < 64; k++) {
-                const av *kv = set->u.list.items[k];
-                if (kv->type != AV_LIST || kv->u.list.len != 2) continue;
-                s[ns].key = kv->u.list.items[0]->u.str.s;
-                s[ns].value = kv->u.list.items[1]->u.str.s;
-                ns++;
-            }
-            r.g = r.gvt->create(s, ns, (uint64_t)seed, r.players, 0, err, sizeof err);
-            const av *names = av_get(e, "agents");
-            for (int k = 0; k < r.players; k++) {
-                const av *n = names && k < (int)av_len(names) ? names->u.list.items[k] : NULL;
-                snprintf(r.names[k], sizeof r.names[k], "%s",
-                         n && n->type == AV_STR ? n->u.str.s : "?");
-            }
-            if (!r.g) {
-                av_free(e);
-                rc = fail(path, lineno, err);
-                break;
-            }
-            if (!r.quiet)
-                printf("%s, seed %" PRId64 ", %d players\n", r.gvt->name, seed, r.players);
-            print_events(&r);
-        } else if (!strcmp(type, "seats")) {
-            const av *names = av_get(e, "agents");
-            for (int k = 0; k < r.players && names && k < (int)av_len(names); k++)
-                if (names->u.list.items[k]->type == AV_STR)
-                    snprintf(r.names[k], sizeof r.names[k], "%s", names->u.list.items[k]->u.str.s);
-            print_names(&r);
-        } else if (!strcmp(type, "choice")) {
-            print_names(&r);
-            int64_t seat, turn;
-            const char *kind = av_get_str(e, "kind");
-            const av *idx = av_get(e, "choice"), *labels = av_get(e, "labels");
-            arena_decision d;
-            if (!r.g || !av_get_int(e, "seat", &seat) || !kind || !idx || idx->type != AV_LIST) {
-                av_free(e);
-                rc = fail(path, lineno, "choice line before the header, or malformed");
-                break;
-            }
-            if (!av_get_int(e, "turn", &turn)) turn = 0;
-            if (!game_decision(r.g, &d)) {
-                av_free(e);
-                rc = fail(path, lineno, "the log has a choice but the game is already over");
-                break;
-            }
-            if (d.seat != seat || strcmp(d.kind, kind) != 0) {
-                snprintf(err, sizeof err,
-                         "does not reproduce: log has seat %" PRId64
-                         " '%s', game asks seat %d '%s'",
-                         seat, kind, d.seat, d.kind);
-                av_free(e);
-                rc = fail(path, lineno, err);
-                break;
-            }
-            int n = (int)idx->u.list.len;
-            int *c = xcalloc((size_t)(n ? n : 1), sizeof *c);
-            abuf shown = {0};
-            bool ok = true;
-            for (int k = 0; k < n && ok; k++) {
-                const av *x = idx->u.list.items[k];
-                if (x->type != AV_INT || x->u.i < 0 || x->u.i >= d.n_options) {
-                    ok = false;
-                    break;
-                }
-                c[k] = (int)x->u.i;
-                char lab[256];
-                r.gvt->label(r.g, c[k], lab, sizeof lab);
-                const av *want = labels && k < (int)av_len(labels) ? labels->u.list.items[k] : NULL;
-                if (!want || want->type != AV_STR || strcmp(want->u.str.s, lab) != 0) ok = false;
-                abuf_addf(&shown, "%s%s", k ? ", " : "", lab);
-            }
-            if (!ok || arena_check_choice(&d, c, n) || !game_apply(r.g, c, n)) {
-                free(c);
-                abuf_free(&shown);
-                av_free(e);
-                rc = fail(path, lineno, "does not reproduce: the options or labels differ");
-                break;
-            }
-            free(c);
-            choices++;
-            if (!r.quiet) {
-                if (d.turn != last_turn) {
-                    printf("turn %d\n", d.turn);
-                    last_turn = d.turn;
-                }
-                const char *by = av_get_str(e, "by");
-                if (r.seat < 0 || r.seat == d.seat)
-                    printf("  seat %d %s: %s -> %s%s%s\n", d.seat, r.names[d.seat], d.kind,
-                           shown.len ? (char *)shown.data : "(nothing)",
-                           by && strcmp(by, "fallback") == 0 ? "  [fallback]" : "", "");
-                else
-                    printf("  seat %d %s: %s\n", d.seat, r.names[d.seat], d.kind);
-            }
-            abuf_free(&shown);
-            print_events(&r);
-        } else if (!strcmp(type, "result")) {
-            have_result = true;
-            arena_result res;
-            r.gvt->result(r.g, &res);
-            const char *reason = av_get_str(e, "reason");
-            const av *scores = av_get(e, "scores");
-            if (reason && !strcmp(reason, "normal")) {
-                bool same = res.over && scores && (int)av_len(scores) == r.players;
-                for (int k = 0; same && k < r.players; k++)
-                    same = scores->u.list.items[k]->type == AV_INT &&
-                           scores->u.list.items[k]->u.i == res.scores[k];
-                if (!same) {
-                    av_free(e);
-                    rc = fail(path, lineno, "does not reproduce: the result differs");
-                    break;
-                }
-            }
-            if (!r.quiet) {
-                char *s = av_to_json(e);
-                printf("result %s\n", s);
-                free(s);
-                av *v = r.gvt->view(r.g, r.seat);
-                char *vs = av_to_json(v);
-                printf("final view%s: %s\n", r.seat < 0 ? " (omniscient)" : "", vs);
-                free(vs);
-                av_free(v);
-            }
-        }
-        av_free(e);
-    }
-    free(line);
-    fclose(f);
-    if (rc == 0 && !r.g) rc = fail(path, lineno, "no match header in the log");
+    replay r = {.path = path};
+    replay_sink sink = {text_header, text_decision, text_moved, text_aside, text_result};
+    int rc = replay_walk(&r, &sink, &t);
     if (rc == 0)
-        printf("replay OK: %ld decisions reproduced%s\n", choices,
-               have_result ? ", result matches" : " (log has no result line: match unfinished)");
-    game_free(r.g);
+        printf("replay OK: %ld decisions reproduced%s\n", r.choices,
+               r.have_result ? ", result matches" : " (log has no result line: match unfinished)");
+    replay_free(&r);
     return rc;
 }

@@ -157,6 +157,11 @@ static int dispatch(arena_session *s, msg *m)
         break;
     case MSG_ERROR:
         if (b->on_error) b->on_error(s, &m->u.error);
+        /* A protocol error (a refused join among them) ends the connection:
+         * the bot must not exit 0 as if it had played. */
+        if (m->u.error.code && strcmp(m->u.error.code, "protocol") == 0)
+            rc = fail(s, "the referee ended the connection: %s",
+                      m->u.error.message ? m->u.error.message : "(no message)");
         break;
     case MSG_BYE: rc = 0; break;
     default: rc = fail(s, "unexpected '%s' from the referee", msg_type_name(m->type)); break;

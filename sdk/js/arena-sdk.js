@@ -409,6 +409,22 @@ async function decideOne(bot, msg) {
   }
 }
 
+/** The referee ended the connection with a protocol `error` (e.g. 'unknown token'). */
+class RefereeError extends Error {}
+
+/** Calls a hook; with fallbackOnException an exception is shown on stderr
+ * and in the match log instead of ending the program. */
+async function guarded(bot, hook, fn) {
+  try {
+    return await fn();
+  } catch (e) {
+    if (!bot.fallbackOnException) throw e;
+    process.stderr.write('[arena-sdk] ' + hook + ' failed, going on:\n' + (e && e.stack ? e.stack : e) + '\n');
+    bot.log(hook + ' failed: ' + (e && e.message ? e.message : e));
+    return undefined;
+  }
+}
+
 /** Runs one connection to its end; resolves to the number of games played. */
 async function play(bot, conn, token) {
   bot._conn = conn;
@@ -427,7 +443,7 @@ async function play(bot, conn, token) {
         process.stderr.write('[arena-sdk] referee speaks protocol ' + msg.protocol + ', this SDK ' + PROTOCOL_VERSION + '\n');
       }
       bot.game = Object.assign({}, msg, { name: msg.game, options: msg.options || {} });
-      await bot.onGameStart(bot.game);
+      await guarded(bot, 'onGameStart', () => bot.onGameStart(bot.game));
       conn.send({ type: 'ready' });
     } else if (t === 'decide') {
       const choice = await decideOne(bot, msg);
@@ -436,6 +452,8 @@ async function play(bot, conn, token) {
       await bot.onEvents(msg.events || []);
     } else if (t === 'error') {
       await bot.onError(msg);
+      // A protocol error (a refused join among them) ends the connection.
+      if (msg.code === 'protocol') throw new RefereeError(String(msg.message || '(no message)'));
     } else if (t === 'over') {
       games++;
       const seat = bot.game ? bot.game.seat : null;
@@ -537,7 +555,8 @@ function run(factory, argv) {
     return bot;
   };
   const fatal = (e) => {
-    process.stderr.write('[arena-sdk] ' + (e && e.stack ? e.stack : e) + '\n');
+    if (e instanceof RefereeError) process.stderr.write('[arena-sdk] the referee ended the connection: ' + e.message + '\n');
+    else process.stderr.write('[arena-sdk] ' + (e && e.stack ? e.stack : e) + '\n');
     process.exit(1);
   };
 
@@ -683,6 +702,7 @@ const games = {
 
 module.exports = {
   PROTOCOL_VERSION,
+  RefereeError,
   Bot,
   Options,
   Pick,

@@ -58,9 +58,11 @@ def case_replay_reproduces_and_detects_tampering():
         check(games(out)[0]["log"] == log, "log path reported")
         rc, out, err = arena("replay", log)
         check(rc == 0 and "replay OK" in out and "result matches" in out, f"replay: {out}{err}")
+        check("turn 1: seat 0" in out and "final standing (normal" in out, f"record: {out}")
         rc, out, _ = arena("replay", log, "--seat", "0")
-        check(rc == 0 and "final view:" in out, "seat view printed")
-        check('"secrets"' not in out, "a seat's replay must not show the omniscient view")
+        check(rc == 0 and "as seen by seat 0" in out and "final standing" in out,
+              "seat record printed")
+        check("secrets" not in out, "a seat's replay must not show the omniscient view")
         lines = open(log).read().splitlines()
         with open(log, "w") as f:
             for line in lines:
@@ -356,6 +358,40 @@ def case_sdk_bots_join_serve_with_tokens():
         check(srv.returncode == 0 and len(gs) == 2, f"serve: {err}")
         check(all(g["reason"] == "normal" for g in gs), f"{gs}")
         check(set(gs[0]["agents"]) == {"python-bot", "js-bot"}, f"{gs[0]['agents']}")
+
+
+
+def case_sdk_bots_refused_join_exit_nonzero():
+    """A bot whose join the referee refuses says why on stderr and exits
+    non-zero, in every SDK (Python, JS, C), instead of exiting 0 silently."""
+    root = os.path.dirname(os.path.dirname(HERE))
+    bots = {
+        "python": ["/usr/bin/python3", os.path.join(root, "sdk", "python", "examples",
+                                                     "random_bot.py"), "--tcp"],
+        "js": ["/usr/bin/node", os.path.join(root, "sdk", "js", "examples", "random-bot.js"),
+               "--tcp"],
+        "c": [os.environ["ARENA_RANDOM_C"], "--connect"],
+    }
+    with tempfile.TemporaryDirectory() as d:
+        tokens = os.path.join(d, "tokens")
+        with open(tokens, "w") as f:
+            f.write("right-token alice\n")
+        for sdk, argv in bots.items():
+            port = free_port()  # one server per bot: no refusal is rate-limited
+            srv = subprocess.Popen([ARENA, "serve", "nim", "--listen", f"127.0.0.1:{port}",
+                                    "--tokens", tokens, "--join-timeout", "20000",
+                                    "builtin:random"],
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            try:
+                time.sleep(0.3)
+                bot = subprocess.run(argv + [f"127.0.0.1:{port}", "--token", "wrong-token"],
+                                     capture_output=True, text=True, timeout=30)
+            finally:
+                srv.kill()
+                srv.communicate()
+            check(bot.returncode != 0, f"{sdk}: refused bot exits non-zero ({bot.returncode})")
+            check("the referee ended the connection" in bot.stderr and "token" in bot.stderr,
+                  f"{sdk}: says why on stderr: {bot.stderr!r}")
 
 
 CASES = {k[5:]: v for k, v in globals().items() if k.startswith("case_")}

@@ -192,6 +192,30 @@ test('loop: exception falls back to a random answer', async () => {
   assert.ok(printed.includes('boom'));
 });
 
+test('loop: an exception in onGameStart is shown and play goes on', async () => {
+  class B extends Bot {
+    onGameStart() { throw new Error('no-such-card'); }
+    decide() { return 0; }
+  }
+  const conn = new ScriptConn([HELLO, decideMsg(1, ['a']), OVER, { type: 'bye' }]);
+  const write = process.stderr.write;
+  let printed = '';
+  process.stderr.write = (s) => { printed += s; return true; };
+  try {
+    assert.strictEqual(await play(new B(), conn), 1);
+  } finally {
+    process.stderr.write = write;
+  }
+  assert.deepStrictEqual(conn.sent.filter((m) => m.type !== 'log').map((m) => m.type), ['join', 'ready', 'act']);
+  assert.ok(conn.sent.some((m) => m.type === 'log' && m.text.includes('onGameStart') && m.text.includes('no-such-card')));
+  assert.ok(printed.includes('onGameStart failed'));
+});
+
+test('loop: a protocol error ends with a RefereeError', async () => {
+  const conn = new ScriptConn([{ type: 'error', code: 'protocol', message: 'unknown token' }]);
+  await assert.rejects(play(new Bot(), conn), (e) => e instanceof sdk.RefereeError && e.message.includes('unknown token'));
+});
+
 test('loop: strict bot rejects an invalid choice', async () => {
   class B extends Bot {
     constructor() { super(); this.fallbackOnException = false; }

@@ -230,6 +230,33 @@ class LoopTest(unittest.TestCase):
         self.assertTrue(any(m["type"] == "log" and "boom" in m["text"] for m in conn.sent))
         self.assertIn("RuntimeError: boom", printed)
 
+    def test_on_game_start_exception_is_shown_and_play_goes_on(self):
+        class B(Bot):
+            def on_game_start(self, game):
+                raise KeyError("no-such-card")
+
+            def decide(self, view, options, pick):
+                return 0
+
+        conn = ScriptConn([HELLO, decide_msg(1, ["a"]), OVER, {"type": "bye"}])
+        stderr, sys.stderr = sys.stderr, io.StringIO()
+        try:
+            self.assertEqual(play(B(), conn), 1)
+            printed = sys.stderr.getvalue()
+        finally:
+            sys.stderr = stderr
+        self.assertEqual([m["type"] for m in conn.sent if m["type"] != "log"],
+                         ["join", "ready", "act"])
+        self.assertTrue(any(m["type"] == "log" and "on_game_start" in m["text"]
+                            and "no-such-card" in m["text"] for m in conn.sent))
+        self.assertIn("on_game_start failed", printed)
+
+    def test_protocol_error_ends_with_referee_error(self):
+        conn = ScriptConn([{"type": "error", "code": "protocol", "message": "unknown token"}])
+        with self.assertRaises(arena_sdk.RefereeError) as cm:
+            play(Bot(), conn)
+        self.assertIn("unknown token", str(cm.exception))
+
     def test_invalid_choice_raises_when_strict(self):
         class B(Bot):
             fallback_on_exception = False

@@ -100,13 +100,22 @@ for _ in range(5000):
         gam[a] = num / den
     m = sum(math.log10(v) for v in gam.values()) / 3
     gam = {a: v / 10 ** m for a, v in gam.items()}
-r = run("elo", multi, "--prior", "0", "--format", "json")
+r = run("elo", multi, "--prior", "0", "--format", "json", "--model", "pairwise")
 check(r.returncode == 0, "elo multi exit %d %s" % (r.returncode, r.stderr))
+check(json.loads(r.stdout)["model"] == "pairwise", "elo --model pairwise")
 got = {x["agent"]: x for x in json.loads(r.stdout)["ratings"]}
 for a in names:
     check(abs(got[a]["elo"] - 400 * math.log10(gam[a])) < 0.15,
           "multi %s: %r vs %r" % (a, got[a]["elo"], 400 * math.log10(gam[a])))
 check(got["X"]["games"] == 17, "multi games %r" % got["X"])
+# Without --model, 3-player lines are fitted by Plackett-Luce, whose error
+# bars are wider: one game no longer counts as three pairwise results.
+r = run("elo", multi, "--prior", "0", "--format", "json")
+pl = json.loads(r.stdout)
+check(pl["model"] == "plackett-luce", "default model for 3 players %r" % pl["model"])
+plr = {x["agent"]: x for x in pl["ratings"]}
+check(all(plr[a]["error"] > got[a]["error"] for a in names), "PL wider %r %r" % (plr, got))
+check(run("elo", multi, "--model", "bogus").returncode == 2, "elo --model bogus exits 2")
 
 # Perfect scores stay finite; text output works.
 perfect = write("perfect.txt", "P Q\n" * 8 + "P R\n" * 8 + "Q R\nR Q\n")
@@ -213,8 +222,9 @@ for row in rows:
         seat_counts[a, seat] = seat_counts.get((a, seat), 0) + 1
 check(set(seat_counts.values()) == {3}, "balanced seats %r" % seat_counts)
 j = json.loads(run("report", db4, "--format", "json").stdout)
-check(j["games"] == 12 and j["rating_model"]["pairwise_from_multiplayer"], "3p report")
-check("not independent" in run("report", db4).stdout, "3p note in the text report")
+check(j["games"] == 12 and j["rating_model"]["model"] == "plackett-luce"
+      and not j["rating_model"]["pairwise_from_multiplayer"], "3p report %r" % j["rating_model"])
+check("Plackett-Luce" in run("report", db4).stdout, "3p model named in the text report")
 
 # Gauntlet: the first agent meets every other, the others never meet.
 db5 = os.path.join(work, "d5.sqlite")

@@ -10,8 +10,8 @@
         run(MyBot)
 """
 
-from .bot import (Bot, Options, Pick, Decision, Game, Result, Connection, random_choice,
-                  normalize_choice, play, run, argument_parser, PROTOCOL_VERSION)
+from .bot import (Bot, Options, Pick, Decision, Game, Result, Connection, RefereeError,
+                  random_choice, normalize_choice, play, run, argument_parser, PROTOCOL_VERSION)
 from .clock import Clock
 from .codec import (JsonCodec, MsgpackCodec, ProtocolError, make_codec, detect_codec,
                     msgpack_available)
@@ -20,6 +20,7 @@ from . import games
 __version__ = "0.1.0"
 
 __all__ = ["Bot", "Options", "Pick", "Decision", "Game", "Result", "Connection", "Clock",
+           "RefereeError",
            "random_choice", "normalize_choice", "play", "run", "argument_parser",
            "JsonCodec", "MsgpackCodec", "ProtocolError", "make_codec", "detect_codec",
            "msgpack_available", "games", "PROTOCOL_VERSION"]

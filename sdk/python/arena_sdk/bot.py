@@ -261,6 +261,26 @@ def _decide(bot, msg):
         return random_choice(d.options, d.pick, bot.rng)
 
 
+class RefereeError(Exception):
+    """The referee ended the connection with a protocol ``error`` (for
+    example ``unknown token``); ``run`` prints it and exits with status 1."""
+
+
+def _guarded(bot, hook, fn, *args):
+    """Calls a hook; with ``fallback_on_exception`` an exception is shown on
+    stderr and in the match log instead of ending the program."""
+    try:
+        return fn(*args)
+    except Exception:
+        if not bot.fallback_on_exception:
+            raise
+        text = traceback.format_exc()
+        sys.stderr.write("[arena_sdk] %s failed, going on:\n%s" % (hook, text))
+        sys.stderr.flush()
+        bot.log("%s failed: %s" % (hook, text.strip().splitlines()[-1]))
+        return None
+
+
 def play(bot, conn, token=None):
     """Runs one connection to its end. Returns the number of games played."""
     bot._conn = conn
@@ -283,7 +303,7 @@ def play(bot, conn, token=None):
                 sys.stderr.write("[arena_sdk] referee speaks protocol %r, this SDK %d\n"
                                  % (msg.get("protocol"), PROTOCOL_VERSION))
             bot.game = Game(msg)
-            bot.on_game_start(bot.game)
+            _guarded(bot, "on_game_start", bot.on_game_start, bot.game)
             conn.send({"type": "ready"})
         elif t == "decide":
             choice = _decide(bot, msg)
@@ -292,6 +312,8 @@ def play(bot, conn, token=None):
             bot.on_events(msg.get("events") or [])
         elif t == "error":
             bot.on_error(msg)
+            if msg.get("code") == "protocol":  # a refused join, or a fatal break
+                raise RefereeError(str(msg.get("message") or "(no message)"))
         elif t == "over":
             games += 1
             seat = bot.game.seat if bot.game is not None else None
@@ -378,7 +400,7 @@ def run(factory, argv=None, description=None):
         def handle(sock):
             try:
                 play(new_bot(), _socket_connection(sock, make_codec(codec_name)))
-            except (OSError, ProtocolError) as e:
+            except (OSError, ProtocolError, RefereeError) as e:
                 sys.stderr.write("[arena_sdk] connection ended: %s\n" % e)
             finally:
                 sock.close()
@@ -396,15 +418,26 @@ def run(factory, argv=None, description=None):
         conn = _socket_connection(sock, make_codec(codec_name))
         try:
             play(new_bot(), conn, token=args.token)
+        except RefereeError as e:
+            return _refused(e)
         finally:
             sock.close()
         return 0
 
     conn = _stdio_connection(make_codec(codec_name))
-    play(new_bot(), conn)
+    try:
+        play(new_bot(), conn)
+    except RefereeError as e:
+        return _refused(e)
     return 0
 
 
-__all__ = ["Bot", "Options", "Pick", "Decision", "Game", "Result", "Connection",
+def _refused(e):
+    sys.stderr.write("[arena_sdk] the referee ended the connection: %s\n" % e)
+    sys.stderr.flush()
+    return 1
+
+
+__all__ = ["Bot", "Options", "Pick", "Decision", "Game", "Result", "Connection", "RefereeError",
            "random_choice", "normalize_choice", "play", "run", "argument_parser",
            "detect_codec", "PROTOCOL_VERSION"]

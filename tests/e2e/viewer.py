@@ -1,0 +1,152 @@
+#!/usr/bin/python3
+"""The replay viewer (`arena replay LOG --format html`) in headless Chromium,
+for every game: a logged game is turned into one self-contained page; the
+DOM must show the agents' names and the decision count, stepping with the
+arrow key must change the drawn board, a seat's file must hold no other
+seat's options and no omniscient view, and a screenshot must not be blank.
+Also the text record (`arena replay` without --format) for the same logs.
+Fails -- never skips -- when chromium is missing.
+
+usage: viewer.py ARENA WORKDIR"""
+import html.parser
+import json
+import os
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+import zlib
+
+arena, work = os.path.abspath(sys.argv[1]), sys.argv[2]
+shutil.rmtree(work, ignore_errors=True)
+os.makedirs(work)
+chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+failures = []
+
+
+def check(cond, what):
+    if not cond:
+        failures.append(what)
+        print("FAIL:", what)
+
+
+if not chromium:
+    print("FAIL: chromium is not installed (apt-get install chromium)")
+    sys.exit(1)
+
+profile = tempfile.mkdtemp(prefix="arena-viewer-")
+BASE = [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+        "--no-first-run", "--disable-background-networking", "--disable-component-update",
+        "--disable-sync", "--user-data-dir=" + profile]
+
+
+class Texts(html.parser.HTMLParser):
+    """Text under each element id, and the count of li.chosen under #options."""
+
+    def __init__(self):
+        super().__init__()
+        self.stack, self.text, self.chosen, self.options = [], {}, 0, 0
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if any(s == "options" for s in self.stack) and tag == "li":
+            self.options += 1
+            self.chosen += "chosen" in (a.get("class") or "")
+        if tag not in ("meta", "br", "input", "link", "option"):
+            self.stack.append(a.get("id"))
+
+    def handle_endtag(self, tag):
+        if tag not in ("meta", "br", "input", "link", "option") and self.stack:
+            self.stack.pop()
+
+    def handle_data(self, data):
+        for i in self.stack:
+            if i:
+                self.text[i] = self.text.get(i, "") + data
+
+
+def dom(page, frag):
+    r = subprocess.run(BASE + ["--dump-dom", "file://" + page + "#" + frag],
+                       capture_output=True, text=True, timeout=180)
+    check(r.returncode == 0 and "<html" in r.stdout, "dump-dom %s: %s" % (page, r.stderr[-300:]))
+    t = Texts()
+    t.feed(r.stdout)
+    return t
+
+
+def not_blank(png):
+    data = open(png, "rb").read()
+    if data[:8] != b"\x89PNG\r\n\x1a\n":
+        return False
+    idat, pos = b"", 8
+    while pos < len(data):
+        ln, typ = struct.unpack(">I4s", data[pos:pos + 8])
+        if typ == b"IDAT":
+            idat += data[pos + 8:pos + 8 + ln]
+        pos += 12 + ln
+    return len(set(zlib.decompress(idat)[:2000000])) >= 20
+
+
+BOTS = {"dominion": "builtin:bigmoney", "pacifica": "builtin:greedy", "xibalba": "builtin:heuristic"}
+try:
+    for game, strong in BOTS.items():
+        log = os.path.join(work, game + ".jsonl")
+        r = subprocess.run([arena, "play", game, strong, "builtin:random", "--seed", "7",
+                            "--log", log], capture_output=True, text=True, timeout=120)
+        check(r.returncode == 0, "%s: play: %s" % (game, r.stderr))
+        choices = sum(1 for ln in open(log) if json.loads(ln)["type"] == "choice")
+
+        # The text record.
+        r = subprocess.run([arena, "replay", log], capture_output=True, text=True, timeout=120)
+        check(r.returncode == 0 and "replay OK: %d decisions" % choices in r.stdout,
+              "%s: text replay: %s" % (game, r.stderr))
+        check("final standing (normal" in r.stdout and "turn 1: seat" in r.stdout,
+              "%s: text record has turns and a final standing" % game)
+        check(not any(ln.startswith('{"') or ln.startswith("result {") for ln in r.stdout.splitlines()),
+              "%s: no raw JSON lines in the record" % game)
+
+        page = os.path.join(work, game + ".html")
+        r = subprocess.run([arena, "replay", log, "--format", "html", "-o", page],
+                           capture_output=True, text=True, timeout=120)
+        check(r.returncode == 0 and os.path.exists(page), "%s: html: %s" % (game, r.stderr))
+        src = open(page, encoding="utf-8").read()
+        for banned in ("http://", "https://", "<link", " src="):
+            check(banned not in src, "%s: page is not self-contained (%r)" % (game, banned))
+
+        first, later = dom(page, "step=0"), dom(page, "step=0&keys=5")
+        for name in (strong, "builtin:random"):
+            check(name in first.text.get("names", ""), "%s: agent %s shown" % (game, name))
+        check(first.text.get("step", "").strip() == "decision 1 / %d" % choices,
+              "%s: step counter %r, want 1 / %d" % (game, first.text.get("step"), choices))
+        check(later.text.get("step", "").strip() == "decision 6 / %d" % choices,
+              "%s: five presses of the arrow key: %r" % (game, later.text.get("step")))
+        check(first.text.get("board") and first.text.get("board") != later.text.get("board"),
+              "%s: stepping changes the drawn board" % game)
+        check(first.options >= 1 and first.chosen >= 0, "%s: options listed" % game)
+
+        # A seat's own file: no omniscient view, no other seat's options.
+        seat_page = os.path.join(work, game + "-seat1.html")
+        r = subprocess.run([arena, "replay", log, "--format", "html", "--seat", "1", "-o",
+                            seat_page], capture_output=True, text=True, timeout=120)
+        check(r.returncode == 0, "%s: --seat 1 html: %s" % (game, r.stderr))
+        data = json.loads(open(seat_page, encoding="utf-8").read().split(
+            '<script type="application/json" id="data">')[1].split("</script>")[0])
+        check(data["readers"] == [1], "%s: seat file has one reader" % game)
+        others = [s for s in data["steps"] if s["seat"] != 1]
+        check(others and all("options" not in s and "chosen" not in s for s in others),
+              "%s: seat file holds no other seat's options" % game)
+        check(all(len(s["view"]) == 1 for s in data["steps"]), "%s: one view per step" % game)
+
+        shot = os.path.join(work, game + ".png")
+        r = subprocess.run(BASE + ["--screenshot=" + shot, "--window-size=1200,900",
+                                   "file://" + page + "#step=30"],
+                           capture_output=True, text=True, timeout=180)
+        check(r.returncode == 0 and os.path.exists(shot) and not_blank(shot),
+              "%s: screenshot missing or blank" % game)
+finally:
+    shutil.rmtree(profile, ignore_errors=True)
+
+if failures:
+    sys.exit(1)
+print("ok: viewer and text record checked for", ", ".join(BOTS))
