@@ -138,11 +138,12 @@ def escape(user):
         shutil.rmtree(work, ignore_errors=True)
 
 
-def agent_pids(marker):
-    """Host pids of live processes whose command line holds marker."""
+def agent_pids(marker, arena_pid):
+    """Host pids of live processes other than arena whose command line holds
+    marker."""
     found = []
     for p in os.listdir("/proc"):
-        if not p.isdigit() or int(p) == os.getpid():
+        if not p.isdigit() or int(p) in (os.getpid(), arena_pid):
             continue
         try:
             with open(f"/proc/{p}/cmdline", "rb") as f:
@@ -170,9 +171,10 @@ def stop(sandbox):
         try:
             # Both hostiles and their children.
             deadline = time.monotonic() + 20
-            while len(agent_pids(marker)) < 4:
-                check(p.poll() is None, f"arena exited early: {p.stderr.read()}")
-                check(time.monotonic() < deadline, f"agents never started: {agent_pids(marker)}")
+            while len(agent_pids(marker, p.pid)) < 4:
+                if p.poll() is not None:
+                    raise Failure(f"arena exited early: {p.stderr.read()}")
+                check(time.monotonic() < deadline, f"agents never started: {agent_pids(marker, p.pid)}")
                 time.sleep(0.05)
             time.sleep(0.3)
             p.send_signal(sig)
@@ -181,9 +183,9 @@ def stop(sandbox):
             except subprocess.TimeoutExpired:
                 raise Failure(f"{sig.name}: arena still running 10 s later")
             deadline = time.monotonic() + 5
-            while agent_pids(marker) and time.monotonic() < deadline:
+            while agent_pids(marker, p.pid) and time.monotonic() < deadline:
                 time.sleep(0.05)
-            left = agent_pids(marker)
+            left = agent_pids(marker, p.pid)
             print(f"{sig.name}: arena exit {p.returncode}, agents left {left}")
             check(not left, f"{sig.name}{' --sandbox' if sandbox else ''}: agent processes "
                             f"{left} still running after arena stopped")
@@ -191,7 +193,7 @@ def stop(sandbox):
                 check(p.returncode == 128 + sig or p.returncode == -sig,
                       f"{sig.name}: exit {p.returncode}, want death by the signal")
         finally:
-            for q in agent_pids(marker):
+            for q in agent_pids(marker, p.pid):
                 os.kill(q, signal.SIGKILL)
             if p.poll() is None:
                 os.killpg(p.pid, signal.SIGKILL)
