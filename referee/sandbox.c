@@ -147,6 +147,27 @@ static void program_dirs(const char *command, strv *dirs)
     sandbox_argv_free(files.v);
 }
 
+/* The directories listed in $name (PYTHONPATH, NODE_PATH: where the SDKs
+ * are found, as docs/writing-a-bot.md sets them up). */
+static void module_dirs(const char *name, strv *dirs)
+{
+    const char *v = getenv(name);
+    if (!v) return;
+    char *list = xstrdup(v);
+    for (char *save, *e = strtok_r(list, ":", &save); e; e = strtok_r(NULL, ":", &save)) {
+        char real[PATH_MAX];
+        struct stat st;
+        if (!realpath(e, real) || stat(real, &st) != 0 || !S_ISDIR(st.st_mode) ||
+            !strcmp(real, "/"))
+            continue;
+        bool system = false;
+        for (size_t k = 0; k < sizeof system_dirs / sizeof system_dirs[0]; k++)
+            system |= under(real, system_dirs[k]);
+        if (!system && !strv_has(dirs, real)) strv_add(dirs, real);
+    }
+    free(list);
+}
+
 char **sandbox_argv(const char *const *inner, const char *command, const char *const *pass_env,
                     int64_t nproc, char *err, size_t errlen)
 {
@@ -161,8 +182,8 @@ char **sandbox_argv(const char *const *inner, const char *command, const char *c
         strv_add(&s, ns[i]);
     strv_add3(&s, "--setenv", "PATH", "/usr/local/bin:/usr/bin:/bin");
     strv_add3(&s, "--setenv", "HOME", "/tmp");
-    const char *keep[] = {"LANG", "TZ"};
-    for (size_t i = 0; i < 2; i++)
+    const char *keep[] = {"LANG", "LC_ALL", "TZ", "PYTHONPATH", "NODE_PATH"};
+    for (size_t i = 0; i < sizeof keep / sizeof keep[0]; i++)
         if (getenv(keep[i])) strv_add3(&s, "--setenv", keep[i], getenv(keep[i]));
     for (size_t i = 0; pass_env && pass_env[i]; i++)
         if (getenv(pass_env[i])) strv_add3(&s, "--setenv", pass_env[i], getenv(pass_env[i]));
@@ -178,6 +199,8 @@ char **sandbox_argv(const char *const *inner, const char *command, const char *c
     if (have_cwd) strv_add3(&s, "--dir", cwd, NULL);
     strv dirs = {0}, own = {0};
     program_dirs(command, &dirs);
+    module_dirs("PYTHONPATH", &dirs);
+    module_dirs("NODE_PATH", &dirs);
     named_files(command, &own);
     for (size_t i = 0; i < dirs.n; i++)
         strv_add3(&s, "--ro-bind", dirs.v[i], dirs.v[i]);

@@ -2,13 +2,16 @@
 """End-to-end tests of `--sandbox` and of stopping `arena` (run with the real
 binary and real agent processes).
 
-usage: run_sandbox.py ARENA HOSTILE CASE
+usage: run_sandbox.py ARENA HOSTILE RANDOM_C CASE
 
   escape_root   tests/sandbox/escape.py attacks its victim and the host from
                 inside `arena play --sandbox` run by root (as the current
                 user when the suite does not run as root)
   escape_user   the same with arena run by an unprivileged user: `nobody`
                 when the suite runs as root, else the current user
+  bots_work     bots started the usual ways play under --sandbox: a Python
+                SDK bot by a relative path, a Node bot, ./random-c, a bot under
+                /tmp; as root and as the unprivileged user
   stop_plain    SIGTERM, SIGINT, SIGHUP and SIGKILL of `arena play` leave no
   stop_sandbox  agent process behind (hostile ignore_term: ignores SIGTERM and
                 EOF, keeps a child), without and with --sandbox
@@ -25,8 +28,8 @@ import sys
 import tempfile
 import time
 
-ARENA, HOSTILE = (os.path.abspath(p) for p in sys.argv[1:3])
-CASE = sys.argv[3]
+ARENA, HOSTILE, RANDOM_C = (os.path.abspath(p) for p in sys.argv[1:4])
+CASE = sys.argv[4]
 HERE = os.path.dirname(os.path.abspath(__file__))
 SECRET = "arena-test-secret-4242"
 LIMIT_PROCS = 32
@@ -138,6 +141,45 @@ def escape(user):
         shutil.rmtree(work, ignore_errors=True)
 
 
+def unprivileged():
+    """(uid, gid) of nobody when we are root, else None (the current user)."""
+    if os.geteuid() != 0:
+        return None
+    nobody = pwd.getpwnam("nobody")
+    return (nobody.pw_uid, nobody.pw_gid)
+
+
+def bots_work():
+    repo = os.path.dirname(os.path.dirname(HERE))
+    # As docs/writing-a-bot.md sets up the SDKs.
+    env = {"PYTHONPATH": f"{repo}/sdk/python", "NODE_PATH": f"{repo}/sdk/js"}
+    for user in (None, unprivileged()):
+        work = make_work(user)
+        shutil.copy(RANDOM_C, os.path.join(work, "random-c"))
+        os.chmod(os.path.join(work, "random-c"), 0o755)
+        tmpbot = tempfile.mkdtemp(prefix="arena-bot-")
+        os.chmod(tmpbot, 0o755)
+        shutil.copy(os.path.join(HERE, "escape.py"), tmpbot)
+        try:
+            py = os.path.relpath(f"{repo}/sdk/python/examples/random_bot.py", work)
+            pairs = [(f"cmd:python3 {py}", f"cmd:node {repo}/sdk/js/examples/random-bot.js",
+                      ["random-py", "random-js"]),
+                     ("./random-c", f"cmd:python3 {tmpbot}/escape.py victim",
+                      ["random-c", "victim"])]
+            for a, b, names in pairs:
+                rc, out, err = run_arena(["play", "nim", a, b, "--sandbox", "--json", "--games",
+                                          "2", "--move-ms", "5000", "--startup-ms", "15000",
+                                          "--limit-as", "0"], work, user, env)
+                g = games(out)
+                check(rc == 0 and len(g) == 2, f"{a} vs {b}: exit {rc}")
+                for x in g:
+                    check(x["reason"] == "normal" and x["forfeits"] == [], f"{a} vs {b}: {x}")
+                    check(sorted(x["agents"]) == sorted(names), f"join names {x['agents']}")
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
+            shutil.rmtree(tmpbot, ignore_errors=True)
+
+
 def agent_pids(marker, arena_pid):
     """Host pids of live processes other than arena whose command line holds
     marker."""
@@ -206,11 +248,9 @@ def main():
     if CASE == "escape_root":
         escape(None)
     elif CASE == "escape_user":
-        if os.geteuid() == 0:
-            nobody = pwd.getpwnam("nobody")
-            escape((nobody.pw_uid, nobody.pw_gid))
-        else:
-            escape(None)
+        escape(unprivileged())
+    elif CASE == "bots_work":
+        bots_work()
     elif CASE in ("stop_plain", "stop_sandbox"):
         stop(CASE == "stop_sandbox")
     else:
