@@ -64,6 +64,17 @@ void sandbox_hide(const char *path)
     free(a);
 }
 
+void sandbox_hide_db(const char *path)
+{
+    sandbox_hide(path);
+    const char *suffix[] = {"-wal", "-shm", "-journal"};
+    for (size_t i = 0; i < 3; i++) {
+        char *p = xasprintf("%s%s", path, suffix[i]);
+        sandbox_hide(p);
+        free(p);
+    }
+}
+
 /* The existing regular files named by the words of a command line. */
 static void named_files(const char *command, strv *out)
 {

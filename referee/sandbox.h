@@ -23,6 +23,8 @@
  * program directory holds it sees an empty file or directory in its place,
  * and an agent is refused when it would lie there without existing yet. */
 void sandbox_hide(const char *path);
+/* sandbox_hide() for a SQLite database and its -wal, -shm, -journal. */
+void sandbox_hide_db(const char *path);
 /* sandbox_hide() for every existing file an agent command line names
  * (cmd:LINE or a path): its program, scripts, data files. */
 void sandbox_hide_agent(const char *spec);
