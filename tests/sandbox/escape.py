@@ -11,6 +11,10 @@ JSON bot answering option 0.
   escape.py probe WORKDIR    only the harmless attacks (reads, write,
                              socket, env, seen), to check outside the
                              sandbox that they do detect what they look for
+  escape.py ponder           leaves a double-forked setsid helper burning CPU
+                             (its "thinking") and answers each decision after
+                             300 ms of sleep: with --clock cpu only a clock
+                             that follows the helper charges the thinking
   escape.py victim           the opponent: forks a child at every decision
                              (exits 3 when it cannot) and waits to be attacked
 
@@ -183,8 +187,21 @@ def victim():
     play("victim", fork_once)
 
 
+def ponder():
+    if os.fork() == 0:
+        os.setsid()
+        if os.fork() == 0:
+            while True:  # the helper: pure CPU, outside the bot's group
+                sum(i * i for i in range(10000))
+        os._exit(0)
+    os.wait()
+    play("ponder", lambda: time.sleep(0.3))
+
+
 if __name__ == "__main__":
     if sys.argv[1] in ("attack", "probe"):
         attack(sys.argv[2], sys.argv[1] == "probe")
+    elif sys.argv[1] == "ponder":
+        ponder()
     else:
         victim()

@@ -12,6 +12,8 @@ usage: run_sandbox.py ARENA HOSTILE RANDOM_C CASE
   bots_work     bots started the usual ways play under --sandbox: a Python
                 SDK bot by a relative path, a Node bot, ./random-c, a bot under
                 /tmp; as root and as the unprivileged user
+  cpu_helper    --clock cpu under --sandbox charges a bot for the CPU of its
+                double-forked setsid helper, which dies with the match
   stop_plain    SIGTERM, SIGINT, SIGHUP and SIGKILL of `arena play` leave no
   stop_sandbox  agent process behind (hostile ignore_term: ignores SIGTERM and
                 EOF, keeps a child), without and with --sandbox
@@ -180,6 +182,30 @@ def bots_work():
             shutil.rmtree(tmpbot, ignore_errors=True)
 
 
+def cpu_helper():
+    work = make_work(None)
+    try:
+        bot = f"cmd:/usr/bin/python3 {work}/bots/escape.py ponder"
+        # 300 ms of sleep is under the 10 x move-ms wall cap; the helper burns
+        # far more than 50 ms of CPU meanwhile, even sharing a loaded CPU.
+        rc, out, _ = run_arena(["play", "nim", bot, "builtin:random", "--sandbox", "--clock",
+                                "cpu", "--move-ms", "50", "--bank-ms", "0", "--startup-ms",
+                                "15000", "--exit-grace-ms", "200", "--limit-as", "0", "--json",
+                                "--seed", "5"], work)
+        g = games(out)
+        check(rc == 0 and len(g) == 1, f"exit {rc}")
+        check(g[0]["forfeits"] == [{"seat": 0, "cause": "timeout"}],
+              f"the helper's thinking went uncharged: {g[0]}")
+        marker = f"{work}/bots/escape.py"
+        deadline = time.monotonic() + 5
+        while agent_pids(marker, -1) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        left = agent_pids(marker, -1)
+        check(not left, f"the helper survived the match: {left}")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
 def agent_pids(marker, arena_pid):
     """Host pids of live processes other than arena whose command line holds
     marker."""
@@ -251,6 +277,8 @@ def main():
         escape(unprivileged())
     elif CASE == "bots_work":
         bots_work()
+    elif CASE == "cpu_helper":
+        cpu_helper()
     elif CASE in ("stop_plain", "stop_sandbox"):
         stop(CASE == "stop_sandbox")
     else:
