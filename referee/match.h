@@ -52,16 +52,17 @@ typedef struct agent_limits {
 void agent_limits_default(agent_limits *l);
 
 typedef struct agent_config {
-    const char *spec;            /* builtin:NAME, cmd:LINE, tcp:HOST:PORT, or a path */
-    const char *name;            /* display name; NULL: the join name or spec */
-    const char *game;            /* for builtin policy lookup */
-    agent_limits limits;         /* spawned agents only */
-    int64_t startup_ms;          /* spawn/connect -> join */
-    int64_t exit_grace_ms;       /* after bye: wait this long, then SIGKILL group */
-    size_t max_frame;            /* 0: PROTO_MAX_FRAME_DEFAULT */
-    bool sandbox;                /* bubblewrap (spawned agents) */
-    const char *const *pass_env; /* --pass-env names, NULL-terminated; may be NULL */
-    uint64_t seed;               /* builtin policies' randomness */
+    const char *spec;      /* builtin:NAME, cmd:LINE, tcp:HOST:PORT, or a path */
+    const char *name;      /* display name; NULL: the join name or spec */
+    const char *game;      /* for builtin policy lookup */
+    agent_limits limits;   /* spawned agents only */
+    int64_t startup_ms;    /* spawn/connect -> join */
+    int64_t exit_grace_ms; /* after bye: wait this long, then SIGKILL group */
+    size_t max_frame;      /* 0: PROTO_MAX_FRAME_DEFAULT */
+    bool sandbox;          /* bubblewrap (spawned agents) */
+    /* --pass-env names for the sandbox, NULL-terminated; may be NULL */
+    const char *const *pass_env;
+    uint64_t seed; /* builtin policies' randomness */
 } agent_config;
 
 typedef struct arena_agent arena_agent;
