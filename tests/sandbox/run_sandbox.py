@@ -12,6 +12,8 @@ usage: run_sandbox.py ARENA HOSTILE RANDOM_C CASE
   bots_work     bots started the usual ways play under --sandbox: a Python
                 SDK bot by a relative path, a Node bot, ./random-c, a bot under
                 /tmp; as root and as the unprivileged user
+  tournament_db a sandboxed tournament agent never sees the results DB: one
+                whose directory holds it is refused, one elsewhere plays
   cpu_helper    --clock cpu under --sandbox charges a bot for the CPU of its
                 double-forked setsid helper, which dies with the match
   stop_plain    SIGTERM, SIGINT, SIGHUP and SIGKILL of `arena play` leave no
@@ -182,6 +184,30 @@ def bots_work():
             shutil.rmtree(tmpbot, ignore_errors=True)
 
 
+def tournament_db():
+    work = make_work(None)
+    try:
+        os.unlink(os.path.join(work, "results.sqlite"))
+        victim = f"cmd:/usr/bin/python3 {work}/opp/escape.py victim"
+        base = ["tournament", "--game", "nim", "--agent", f"v={victim}", "--games-per-pairing",
+                "2", "--sandbox", "--startup-ms", "15000", "--move-ms", "5000", "--limit-as", "0"]
+        # The DB in the directory of agent w's program: w is refused.
+        rc, out, err = run_arena([*base, "--agent", f"w={victim.replace('/opp/', '/bots/')}",
+                                  "--db", "bots/t.sqlite"], work)
+        check(rc != 0 and "private to the referee" in err and "t.sqlite" in err,
+              f"an agent beside the DB must be refused: exit {rc}")
+        # Elsewhere the tournament runs; the DB stays private and intact.
+        rc, out, err = run_arena([*base, "--agent", f"w={victim.replace('/opp/', '/bots/')}",
+                                  "--db", "results.sqlite"], work)
+        check(rc == 0, f"tournament with the DB outside the agents' directories: exit {rc}")
+        db = sqlite3.connect(os.path.join(work, "results.sqlite"))
+        n = db.execute("select count(*) from sqlite_master").fetchone()[0]
+        db.close()
+        check(n > 0, "the tournament DB was written")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
 def cpu_helper():
     work = make_work(None)
     try:
@@ -277,6 +303,8 @@ def main():
         escape(unprivileged())
     elif CASE == "bots_work":
         bots_work()
+    elif CASE == "tournament_db":
+        tournament_db()
     elif CASE == "cpu_helper":
         cpu_helper()
     elif CASE in ("stop_plain", "stop_sandbox"):
