@@ -185,21 +185,24 @@ void run_options_help(FILE *out)
         }
         fprintf(out, "  %-28s %s%s\n", left, f->help, dflt);
     }
-    fputs("\nIsolation. Without --sandbox an agent runs as your user with your environment and\n"
-          "files: no isolation is promised, only the limits above (RLIMIT_NPROC counts every\n"
-          "process of the uid, so agents share it). With --sandbox (bwrap) each agent has its\n"
-          "own user, PID, network, IPC and UTS namespaces, no capabilities, a new session, an\n"
-          "empty environment but " SANDBOX_ENV_DOC " (and\n"
-          "--pass-env), read-only /usr, /bin, /lib*, a few /etc files (loader, TLS, time\n"
-          "zone), the directories of the files its command names (read-only; results DBs and\n"
-          "logs there are masked), and a private /tmp. Run by root, arena starts each sandboxed\n"
-          "agent as its own uid (2000000000 + pid; its files must be readable by others);\n"
-          "--limit-procs then holds per agent (set inside its user namespace). Memory, CPU\n"
-          "and file-size limits are per process: cgroups are not used. Stopping arena (Ctrl-C,\n"
-          "SIGTERM, SIGHUP, even SIGKILL) kills every agent process group; under --sandbox\n"
-          "the whole PID namespace goes too. Without --sandbox, a process an agent moves out\n"
-          "of its process group (setsid) survives arena and, with --clock cpu, thinks\n"
-          "uncharged: use --sandbox.\n",
+    fputs("\nIsolation. Without --sandbox an agent runs as your user with your environment\n"
+          "and files: no isolation is promised, only the limits above, per process except\n"
+          "--limit-procs (RLIMIT_NPROC counts every process of the uid: agents share it).\n"
+          "With --sandbox (bwrap) each agent gets its own user, PID, network, IPC and UTS\n"
+          "namespaces, no capabilities, a new session, and an empty environment but\n"
+          "  " SANDBOX_ENV_DOC "\n"
+          "and the --pass-env variables. It sees, read-only: /usr, /bin, /lib*, a few /etc\n"
+          "files (loader, TLS, time zone, python3*, java-*), the directories of the files\n"
+          "its command names and those in PYTHONPATH and NODE_PATH (match logs, results\n"
+          "DBs and other agents' programs there are masked); and a private /tmp.\n"
+          "Run by root, arena starts each sandboxed agent as a uid of its own (2000000000 +\n"
+          "pid: its files must be readable by others). Under --sandbox --limit-procs holds\n"
+          "per agent (set in its own user namespace). No cgroups are used: memory, CPU and\n"
+          "file-size limits are per process.\n"
+          "Stopping arena (Ctrl-C, SIGTERM, SIGHUP, even SIGKILL) kills every agent's\n"
+          "process group; under --sandbox its whole PID namespace. Without --sandbox, a\n"
+          "process an agent moves out of its group (setsid) survives arena and, with\n"
+          "--clock cpu, thinks uncharged.\n",
           out);
 }
 

@@ -1,5 +1,6 @@
 #include "sandbox.h"
 
+#include <dirent.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -113,9 +114,29 @@ static bool under(const char *path, const char *dir)
 static const char *const system_dirs[] = {"/usr",   "/bin",   "/sbin",  "/lib",
                                           "/lib32", "/lib64", "/libx32"};
 static const char *const etc_paths[] = {
-    "/etc/ld.so.cache", "/etc/ld.so.conf",    "/etc/ld.so.conf.d", "/etc/alternatives", "/etc/ssl",
-    "/etc/localtime",   "/etc/nsswitch.conf", "/etc/python3",      "/etc/mime.types",
+    "/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d",  "/etc/alternatives",
+    "/etc/ssl",         "/etc/localtime",  "/etc/nsswitch.conf", "/etc/mime.types",
 };
+/* Language runtimes' configuration, versioned (/etc/python3.11,
+ * /etc/java-17-openjdk: the JVM reads its jvm.cfg there). */
+static const char *const etc_prefixes[] = {"python3", "java-"};
+
+static void bind_etc_runtimes(strv *s)
+{
+    DIR *d = opendir("/etc");
+    if (!d) return;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        for (size_t i = 0; i < sizeof etc_prefixes / sizeof etc_prefixes[0]; i++) {
+            if (strncmp(e->d_name, etc_prefixes[i], strlen(etc_prefixes[i])) != 0) continue;
+            char *p = xasprintf("/etc/%s", e->d_name);
+            strv_add3(s, "--ro-bind", p, p);
+            free(p);
+            break;
+        }
+    }
+    closedir(d);
+}
 
 static void bind_system(strv *s)
 {
@@ -132,6 +153,7 @@ static void bind_system(strv *s)
     }
     for (size_t i = 0; i < sizeof etc_paths / sizeof etc_paths[0]; i++)
         strv_add3(s, "--ro-bind-try", etc_paths[i], etc_paths[i]);
+    bind_etc_runtimes(s);
 }
 
 /* The directories of the files the command names (the file alone when it

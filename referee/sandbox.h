@@ -13,10 +13,10 @@
  * agent. No passwd entry is needed. */
 #define SANDBOX_UID_BASE 2000000000u
 
-/* Environment variables an agent gets (besides --pass-env NAME). */
+/* Environment variables an agent gets (besides --pass-env NAME); all but
+ * PATH and HOME only when set. */
 #define SANDBOX_ENV_DOC                                                                            \
-    "PATH=/usr/local/bin:/usr/bin:/bin, HOME=/tmp, and LANG, LC_ALL, TZ, PYTHONPATH, NODE_PATH "   \
-    "when set"
+    "PATH=/usr/local/bin:/usr/bin:/bin, HOME=/tmp, LANG, LC_ALL, TZ, PYTHONPATH, NODE_PATH"
 
 /* Marks a path (a results DB, a log directory, another agent's program) as
  * private to the referee for the rest of the process: an agent whose
