@@ -66,12 +66,21 @@ def scratch_dir():
     return d if os.access(d, os.W_OK) else None
 
 
+REPO = os.path.dirname(os.path.dirname(HERE))
+
+
 def make_work(owner):
-    """A directory outside /tmp (beside the build), laid out as a user's:
-    the DB, a host UNIX socket, the attacker in bots/ with the match logs
-    beside it, the victim in opp/."""
-    work = tempfile.mkdtemp(prefix="sandbox-", dir=scratch_dir())
+    """A directory laid out as a user's: the DB, a host UNIX socket, the
+    attacker in bots/ with the match logs beside it, the victim in opp/.
+    Beside the build (outside /tmp) for the current user; for another user
+    (owner), in /tmp with copies of arena and the SDKs, since the build may
+    sit where that user cannot reach."""
+    work = tempfile.mkdtemp(prefix="sandbox-", dir=None if owner else scratch_dir())
     os.chmod(work, 0o755)
+    if owner:
+        shutil.copy(ARENA, os.path.join(work, "arena"))
+        shutil.copytree(os.path.join(REPO, "sdk", "python"), os.path.join(work, "sdk", "python"))
+        shutil.copytree(os.path.join(REPO, "sdk", "js"), os.path.join(work, "sdk", "js"))
     db = sqlite3.connect(os.path.join(work, "results.sqlite"))
     db.execute("create table results (game text, winner text)")
     db.execute("insert into results values ('nim', 'escape')")
@@ -84,7 +93,8 @@ def make_work(owner):
     for dirpath, dirs, files in os.walk(work):
         for n in dirs + files:
             p = os.path.join(dirpath, n)
-            os.chmod(p, 0o755 if os.path.isdir(p) or n.endswith(".py") else 0o644)
+            executable = os.path.isdir(p) or n.endswith(".py") or n == "arena"
+            os.chmod(p, 0o755 if executable else 0o644)
             if owner:
                 os.chown(p, owner[0], owner[1])
     if owner:
@@ -94,7 +104,7 @@ def make_work(owner):
 
 def run_arena(args, work, user=None, env_extra=None, limit=60):
     env = dict(os.environ, ARENA_TEST_SECRET=SECRET, **(env_extra or {}))
-    cmd = [ARENA, *args]
+    cmd = [os.path.join(work, "arena") if user else ARENA, *args]
     p = subprocess.run(cmd, cwd=work, env=env, capture_output=True, text=True, timeout=limit,
                        preexec_fn=as_user(*user) if user else None)
     print(f"$ {' '.join(cmd)}\nexit {p.returncode}\n{p.stdout}{p.stderr[-3000:]}")
@@ -162,11 +172,11 @@ def unprivileged():
 
 
 def bots_work():
-    repo = os.path.dirname(os.path.dirname(HERE))
-    # As docs/writing-a-bot.md sets up the SDKs.
-    env = {"PYTHONPATH": f"{repo}/sdk/python", "NODE_PATH": f"{repo}/sdk/js"}
     for user in (None, unprivileged()):
         work = make_work(user)
+        repo = work if user else REPO
+        # As docs/writing-a-bot.md sets up the SDKs.
+        env = {"PYTHONPATH": f"{repo}/sdk/python", "NODE_PATH": f"{repo}/sdk/js"}
         shutil.copy(RANDOM_C, os.path.join(work, "random-c"))
         os.chmod(os.path.join(work, "random-c"), 0o755)
         tmpbot = tempfile.mkdtemp(prefix="arena-bot-")
