@@ -55,6 +55,7 @@ static void reap(arena_agent *a)
         a->exit_status = st;
         /* Whatever the leader left behind in its group goes with it. */
         kill(-a->pid, SIGKILL);
+        spawn_forget(a->pid);
     }
 }
 
@@ -369,6 +370,7 @@ static void on_timer(evutil_socket_t fd, short what, void *arg)
             while (waitpid(a->pid, &st, 0) < 0 && errno == EINTR) {
             }
             a->exited = true;
+            spawn_forget(a->pid);
         }
         agent_finish_close(a);
         return;
@@ -480,9 +482,7 @@ arena_agent *agent_new(struct event_base *base, const agent_config *cfg, char *e
         a->kind = AGENT_SPAWNED;
         bool shell = strncmp(spec, "cmd:", 4) == 0;
         spawned sp;
-        if (spawn_agent(shell ? spec + 4 : spec, shell, &cfg->limits, cfg->sandbox, &sp, err,
-                        errlen) != 0)
-            goto fail;
+        if (spawn_agent(shell ? spec + 4 : spec, shell, cfg, &sp, err, errlen) != 0) goto fail;
         a->pid = sp.pid;
         a->rfd = sp.from_fd;
         a->wfd = sp.to_fd;

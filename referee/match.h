@@ -60,7 +60,9 @@ typedef struct agent_config {
     int64_t exit_grace_ms; /* after bye: wait this long, then SIGKILL group */
     size_t max_frame;      /* 0: PROTO_MAX_FRAME_DEFAULT */
     bool sandbox;          /* bubblewrap (spawned agents) */
-    uint64_t seed;         /* builtin policies' randomness */
+    /* --pass-env names for the sandbox, NULL-terminated; may be NULL */
+    const char *const *pass_env;
+    uint64_t seed; /* builtin policies' randomness */
 } agent_config;
 
 typedef struct arena_agent arena_agent;

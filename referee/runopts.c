@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "codec.h"
+#include "sandbox.h"
 
 void run_options_default(run_options *o)
 {
@@ -27,7 +28,7 @@ static bool parse_i64(const char *s, int64_t lo, int64_t hi, int64_t *out)
     return true;
 }
 
-typedef enum { F_INT, F_CLOCK, F_FAULT, F_SET, F_BOOL } flag_kind;
+typedef enum { F_INT, F_CLOCK, F_FAULT, F_SET, F_BOOL, F_ENV } flag_kind;
 
 typedef struct flag_doc {
     const char *name;
@@ -51,7 +52,9 @@ static const flag_doc flags[] = {
     {"--limit-cpu", F_INT, 0, 1 << 30, "S", "agent CPU seconds per process (0: unlimited)"},
     {"--limit-procs", F_INT, 0, 1 << 20, "N", "agent processes (RLIMIT_NPROC; 0: unlimited)"},
     {"--limit-fsize", F_INT, 0, 1 << 24, "MIB", "largest file an agent may write (0: unlimited)"},
-    {"--sandbox", F_BOOL, 0, 0, NULL, "run spawned agents under bubblewrap (bwrap)"},
+    {"--sandbox", F_BOOL, 0, 0, NULL,
+     "isolate spawned agents with bubblewrap (see below; without it: no isolation)"},
+    {"--pass-env", F_ENV, 0, 0, "NAME", "--sandbox: also give agents $NAME (repeatable)"},
 };
 #define N_FLAGS (sizeof flags / sizeof flags[0])
 
@@ -148,6 +151,17 @@ int run_options_parse(run_options *o, int argc, char **argv, int *i)
         o->n_settings++;
         return 1;
     }
+    case F_ENV:
+        if (!*val || strchr(val, '=')) {
+            fprintf(stderr, "arena: --pass-env wants a variable NAME, not '%s'\n", val);
+            return -1;
+        }
+        if (o->n_pass_env == RUNOPTS_MAX_PASS_ENV) {
+            fprintf(stderr, "arena: at most %d --pass-env options\n", RUNOPTS_MAX_PASS_ENV);
+            return -1;
+        }
+        o->pass_env[o->n_pass_env++] = val;
+        return 1;
     case F_BOOL: break;
     }
     return 0;
@@ -171,6 +185,25 @@ void run_options_help(FILE *out)
         }
         fprintf(out, "  %-28s %s%s\n", left, f->help, dflt);
     }
+    fputs("\nIsolation. Without --sandbox an agent runs as your user with your environment\n"
+          "and files: no isolation is promised, only the limits above, per process except\n"
+          "--limit-procs (RLIMIT_NPROC counts every process of the uid: agents share it).\n"
+          "With --sandbox (bwrap) each agent gets its own user, PID, network, IPC and UTS\n"
+          "namespaces, no capabilities, a new session, and an empty environment but\n"
+          "  " SANDBOX_ENV_DOC "\n"
+          "and the --pass-env variables. It sees, read-only: /usr, /bin, /lib*, a few /etc\n"
+          "files (loader, TLS, time zone, python3*, java-*), the directories of the files\n"
+          "its command names and those in PYTHONPATH and NODE_PATH (match logs, results\n"
+          "DBs and other agents' programs there are masked); and a private /tmp.\n"
+          "Run by root, arena starts each sandboxed agent as a uid of its own (2000000000 +\n"
+          "pid: its files must be readable by others). Under --sandbox --limit-procs holds\n"
+          "per agent (set in its own user namespace). No cgroups are used: memory, CPU and\n"
+          "file-size limits are per process.\n"
+          "Stopping arena (Ctrl-C, SIGTERM, SIGHUP, even SIGKILL) kills every agent's\n"
+          "process group; under --sandbox its whole PID namespace. Without --sandbox, a\n"
+          "process an agent moves out of its group (setsid) survives arena and, with\n"
+          "--clock cpu, thinks uncharged.\n",
+          out);
 }
 
 void run_options_match(const run_options *o, const arena_game_vt *game, match_config *m)
@@ -194,4 +227,5 @@ void run_options_agent(const run_options *o, const char *game, const char *spec,
     a->exit_grace_ms = o->exit_grace_ms;
     a->max_frame = (size_t)o->max_frame;
     a->sandbox = o->sandbox;
+    a->pass_env = o->pass_env;
 }

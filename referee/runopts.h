@@ -12,6 +12,7 @@
 #include "match.h"
 
 #define RUNOPTS_MAX_SETTINGS 64
+#define RUNOPTS_MAX_PASS_ENV 32
 
 typedef struct run_options {
     clock_config clock;
@@ -21,6 +22,8 @@ typedef struct run_options {
     int64_t exit_grace_ms;
     int64_t max_frame;
     bool sandbox;
+    const char *pass_env[RUNOPTS_MAX_PASS_ENV + 1]; /* --pass-env NAME, NULL-terminated */
+    size_t n_pass_env;
     arena_setting settings[RUNOPTS_MAX_SETTINGS]; /* --set KEY=VALUE (strings point into argv) */
     size_t n_settings;
 } run_options;

@@ -2,15 +2,18 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <stdbool.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "sandbox.h"
 #include "util.h"
 
 #ifndef ARENA_DEFAULT_LIMIT_AS_MB
@@ -31,8 +34,105 @@ static void set_limit(int res, rlim_t v)
     setrlimit(res, &r);
 }
 
-/* Runs in the child between fork and exec: async-signal-safe calls only. */
-static void child_setup(const agent_limits *lim, int in, int out, int errfd)
+/* Agent process groups, read by spawn_kill_all() from signal handlers:
+ * fixed slots (0 = free), no allocation. */
+#define MAX_GROUPS 4096
+static volatile sig_atomic_t groups[MAX_GROUPS];
+
+/* The watchdog: a child of the referee in its own session that learns
+ * every agent group over a pipe ("+pgid", "-pgid") and SIGKILLs those still
+ * listed when the pipe closes, that is when the referee is gone, even by
+ * SIGKILL. -1: not started (or could not be). */
+static int watchdog_fd = -1;
+
+static void watchdog_main(int rfd)
+{
+    setsid();
+    for (int s = 1; s < 32; s++)
+        if (s != SIGKILL && s != SIGSTOP) signal(s, SIG_IGN);
+    int null = open("/dev/null", O_RDWR);
+    for (int fd = 0; fd < 3; fd++)
+        dup2(null, fd);
+    if (rfd != 3) {
+        dup2(rfd, 3);
+        rfd = 3;
+    }
+    close_range(4, ~0U, 0);
+    static pid_t live[MAX_GROUPS];
+    int32_t m;
+    for (;;) {
+        ssize_t r = read(rfd, &m, sizeof m);
+        if (r < 0 && errno == EINTR) continue;
+        if (r != (ssize_t)sizeof m) break;
+        for (size_t i = 0; i < MAX_GROUPS; i++) {
+            if (m > 0 && live[i] == 0) {
+                live[i] = m;
+                break;
+            }
+            if (m < 0 && live[i] == -m) {
+                live[i] = 0;
+                break;
+            }
+        }
+    }
+    for (size_t i = 0; i < MAX_GROUPS; i++)
+        if (live[i] > 0) kill(-live[i], SIGKILL);
+    _exit(0);
+}
+
+static void watchdog_tell(int32_t m)
+{
+    if (watchdog_fd < 0) {
+        int p[2];
+        if (pipe2(p, O_CLOEXEC) != 0) return;
+        pid_t pid = fork();
+        if (pid == 0) {
+            close(p[1]);
+            watchdog_main(p[0]);
+        }
+        close(p[0]);
+        if (pid < 0) {
+            close(p[1]);
+            return;
+        }
+        watchdog_fd = p[1];
+    }
+    ssize_t w;
+    do {
+        w = write(watchdog_fd, &m, sizeof m); /* 4 bytes: atomic on a pipe */
+    } while (w < 0 && errno == EINTR);
+}
+
+static void remember(pid_t pid)
+{
+    for (size_t i = 0; i < MAX_GROUPS; i++)
+        if (groups[i] == 0) {
+            groups[i] = pid;
+            break;
+        }
+    watchdog_tell((int32_t)pid);
+}
+
+void spawn_forget(pid_t pid)
+{
+    for (size_t i = 0; i < MAX_GROUPS; i++)
+        if (groups[i] == pid) {
+            groups[i] = 0;
+            watchdog_tell(-(int32_t)pid);
+            return;
+        }
+}
+
+void spawn_kill_all(void)
+{
+    for (size_t i = 0; i < MAX_GROUPS; i++)
+        if (groups[i] > 0) kill(-(pid_t)groups[i], SIGKILL);
+}
+
+/* Runs in the child between fork and exec: async-signal-safe calls only.
+ * keep_fd: the exec-error pipe (close-on-exec); parent: our pid. */
+static void child_setup(const agent_limits *lim, bool sandbox, int in, int out, int errfd,
+                        int keep_fd, pid_t parent)
 {
     setpgid(0, 0);
     sigset_t none;
@@ -43,41 +143,25 @@ static void child_setup(const agent_limits *lim, int in, int out, int errfd)
     dup2(in, 0);
     dup2(out, 1);
     dup2(errfd, 2);
+    /* Nothing of ours leaks into the agent; keep_fd is close-on-exec. */
+    close_range(3, (unsigned)keep_fd - 1, 0);
+    close_range((unsigned)keep_fd + 1, ~0U, 0);
     set_limit(RLIMIT_CORE, 0);
     if (lim->as_mb > 0) set_limit(RLIMIT_AS, (rlim_t)lim->as_mb << 20);
     if (lim->cpu_s > 0) set_limit(RLIMIT_CPU, (rlim_t)lim->cpu_s);
-    if (lim->nproc > 0) set_limit(RLIMIT_NPROC, (rlim_t)lim->nproc);
+    /* Sandboxed, the process limit is set inside the agent's own user
+     * namespace (sandbox.c); set here it would count every agent of the uid. */
+    if (lim->nproc > 0 && !sandbox) set_limit(RLIMIT_NPROC, (rlim_t)lim->nproc);
     if (lim->fsize_mb > 0) set_limit(RLIMIT_FSIZE, (rlim_t)lim->fsize_mb << 20);
-}
-
-#define SANDBOX_MAX_KEEP 8
-
-/* The private /tmp would hide an agent living under /tmp (and the working
- * directory, when it is there). Those stay visible, read-only: the working
- * directory and the directory of every word of the command that names an
- * existing path under /tmp (the file alone when it sits right in /tmp).
- * Returns how many paths it put in keep[]. */
-static size_t sandbox_keep(const char *command, char **keep)
-{
-    size_t n = 0;
-    char cwd[4096];
-    if (getcwd(cwd, sizeof cwd) && strncmp(cwd, "/tmp/", 5) == 0) keep[n++] = xstrdup(cwd);
-    char *words = xstrdup(command);
-    for (char *save, *w = strtok_r(words, " \t'\"", &save); w && n < SANDBOX_MAX_KEEP;
-         w = strtok_r(NULL, " \t'\"", &save)) {
-        char real[4096];
-        if (!realpath(w, real) || strncmp(real, "/tmp/", 5) != 0) continue;
-        /* Its directory (sibling modules), but never /tmp as a whole: a file
-         * right in /tmp is kept on its own. */
-        char *slash = strrchr(real, '/');
-        if (slash && slash - real > 4) *slash = 0;
-        bool dup = false;
-        for (size_t i = 0; i < n; i++)
-            dup |= strcmp(keep[i], real) == 0;
-        if (!dup) keep[n++] = xstrdup(real);
+    if (sandbox && geteuid() == 0) {
+        /* Root: the agent (and bwrap, which then builds the sandbox as an
+         * unprivileged user) gets a uid of its own. */
+        uid_t id = SANDBOX_UID_BASE + (uid_t)getpid();
+        if (setgroups(0, NULL) != 0 || setgid(id) != 0 || setuid(id) != 0) _exit(126);
     }
-    free(words);
-    return n;
+    /* After any uid change, which would clear it: if we die, so does it. */
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent) _exit(126);
 }
 
 static int nonblock_cloexec(int fd)
@@ -87,8 +171,8 @@ static int nonblock_cloexec(int fd)
     return fcntl(fd, F_SETFD, FD_CLOEXEC);
 }
 
-int spawn_agent(const char *command, bool shell, const agent_limits *lim, bool sandbox,
-                spawned *out, char *err, size_t errlen)
+int spawn_agent(const char *command, bool shell, const agent_config *cfg, spawned *out, char *err,
+                size_t errlen)
 {
     if (!shell && access(command, X_OK) != 0) {
         snprintf(err, errlen, "cannot run '%s': %s", command, strerror(errno));
@@ -98,58 +182,45 @@ int spawn_agent(const char *command, bool shell, const agent_limits *lim, bool s
     const char *argv_shell[] = {"/bin/sh", "-c", line, NULL};
     const char *argv_path[] = {command, NULL};
     const char *const *inner = shell ? argv_shell : argv_path;
-
-    /* bubblewrap: read-only root, private /tmp, no network, own PID
-     * namespace; it dies with us. */
-    const char *bw[64];
-    size_t n = 0;
-    char *keep[SANDBOX_MAX_KEEP] = {0};
-    if (sandbox) {
-        const char *pre[] = {"bwrap",         "--ro-bind",        "/",     "/",       "--dev",
-                             "/dev",          "--proc",           "/proc", "--tmpfs", "/tmp",
-                             "--unshare-all", "--die-with-parent"};
-        for (size_t i = 0; i < sizeof pre / sizeof pre[0]; i++)
-            bw[n++] = pre[i];
-        size_t nk = sandbox_keep(command, keep);
-        for (size_t i = 0; i < nk; i++) {
-            bw[n++] = "--ro-bind";
-            bw[n++] = keep[i];
-            bw[n++] = keep[i];
+    char **bw = NULL;
+    if (cfg->sandbox) {
+        bw = sandbox_argv(inner, command, cfg->pass_env, cfg->limits.nproc, err, errlen);
+        if (!bw) {
+            free(line);
+            return -1;
         }
-        bw[n++] = "--";
     }
-    for (size_t i = 0; inner[i]; i++)
-        bw[n++] = inner[i];
-    bw[n] = NULL;
+    char *const *argv = bw ? bw : (char *const *)inner;
 
     int pin[2], pout[2], perr[2], pexec[2];
-    if (pipe(pin) || pipe(pout) || pipe(perr) || pipe2(pexec, O_CLOEXEC)) {
+    if (pipe2(pin, O_CLOEXEC) || pipe2(pout, O_CLOEXEC) || pipe2(perr, O_CLOEXEC) ||
+        pipe2(pexec, O_CLOEXEC)) {
         snprintf(err, errlen, "pipe: %s", strerror(errno));
         free(line);
+        sandbox_argv_free(bw);
         return -1;
     }
+    pid_t parent = getpid();
     pid_t pid = fork();
     if (pid < 0) {
         snprintf(err, errlen, "fork: %s", strerror(errno));
         free(line);
+        sandbox_argv_free(bw);
         return -1;
     }
     if (pid == 0) {
-        child_setup(lim, pin[0], pout[1], perr[1]);
-        /* Close every other descriptor so agents inherit nothing of ours. */
-        int maxfd = (int)sysconf(_SC_OPEN_MAX);
-        for (int fd = 3; fd < maxfd && fd < 65536; fd++)
-            if (fd != pexec[1]) close(fd);
-        if (sandbox)
-            execvp(bw[0], (char *const *)bw);
+        child_setup(&cfg->limits, cfg->sandbox, pin[0], pout[1], perr[1], pexec[1], parent);
+        if (bw)
+            execvp(argv[0], argv);
         else
-            execv(bw[0], (char *const *)bw);
+            execv(argv[0], argv);
         int e = errno;
         ssize_t wr = write(pexec[1], &e, sizeof e);
         (void)wr;
         _exit(127);
     }
     setpgid(pid, pid); /* also from the parent: no race with an early kill */
+    remember(pid);
     close(pin[0]);
     close(pout[1]);
     close(perr[1]);
@@ -161,20 +232,18 @@ int spawn_agent(const char *command, bool shell, const agent_limits *lim, bool s
     } while (r < 0 && errno == EINTR);
     close(pexec[0]);
     free(line);
+    sandbox_argv_free(bw);
     if (r == (ssize_t)sizeof child_errno) {
-        for (size_t i = 0; i < SANDBOX_MAX_KEEP; i++)
-            free(keep[i]);
+        kill(-pid, SIGKILL);
         waitpid(pid, NULL, 0);
-        snprintf(err, errlen, "cannot run '%s': %s", sandbox ? "bwrap" : bw[0],
+        spawn_forget(pid);
+        snprintf(err, errlen, "cannot run '%s': %s", cfg->sandbox ? "bwrap" : command,
                  strerror(child_errno));
         close(pin[1]);
         close(pout[0]);
         close(perr[0]);
-        kill(-pid, SIGKILL);
         return -1;
     }
-    for (size_t i = 0; i < SANDBOX_MAX_KEEP; i++)
-        free(keep[i]);
     nonblock_cloexec(pin[1]);
     nonblock_cloexec(pout[0]);
     nonblock_cloexec(perr[0]);

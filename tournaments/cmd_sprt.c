@@ -12,6 +12,7 @@
 #include "elo.h"
 #include "ratings.h"
 #include "stats.h"
+#include "sandbox.h"
 #include "util.h"
 
 static void sprt_help(FILE *out)
@@ -263,6 +264,7 @@ int cmd_sprt(int argc, char **argv)
     }
     char err[512];
     db = store_open(dbpath, true, err, sizeof err);
+    sandbox_hide_db(dbpath);
     if (!db) {
         rc = cli_usage_error("sprt: %s", err);
         goto out;

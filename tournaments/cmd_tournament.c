@@ -12,6 +12,7 @@
 #include "driver.h"
 #include "report.h"
 #include "spec.h"
+#include "sandbox.h"
 #include "util.h"
 
 #define MAX_AGENTS 256
@@ -360,6 +361,7 @@ int cmd_tournament(int argc, char **argv)
 
     if (resuming) {
         db = store_open(resume_db, false, err, sizeof err);
+        sandbox_hide_db(resume_db);
         if (!db) {
             rc = cli_usage_error("tournament: %s", err);
             goto out;
@@ -426,6 +428,7 @@ int cmd_tournament(int argc, char **argv)
         game_free(probe_game);
         if (!o.db) o.db = "results.sqlite";
         db = store_open(o.db, true, err, sizeof err);
+        sandbox_hide_db(o.db);
         if (!db) {
             rc = cli_usage_error("tournament: %s", err);
             goto out;

@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "sandbox.h"
 #include "util.h"
 
 #define MAX_ABORTS 3
@@ -346,6 +347,10 @@ int driver_run(const driver_cfg *cfg, const driver_src *src, char *err, size_t e
     d.err = err;
     d.errlen = errlen;
     err[0] = '\0';
+    /* Under --sandbox no agent sees the logs or another agent's files. */
+    if (cfg->log_dir) sandbox_hide(cfg->log_dir);
+    for (int i = 0; i < cfg->n_agents; i++)
+        sandbox_hide_agent(cfg->specs[i]);
     d.base = event_base_new();
     if (!d.base) {
         snprintf(err, errlen, "cannot create the event loop");

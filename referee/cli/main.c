@@ -1,5 +1,7 @@
 /* arena — a referee for bot competitions. */
 #include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,6 +10,7 @@
 #include "cli.h"
 #include "game.h"
 #include "policy.h"
+#include "spawn.h"
 #include "util.h"
 #include "commands.h"
 
@@ -130,8 +133,29 @@ int cmd_bots(int argc, char **argv)
     return 0;
 }
 
+/* Ctrl-C, SIGTERM, SIGHUP: no agent may outlive us (SIGKILL is the
+ * watchdog's business, spawn.c). Commands that stop gracefully install
+ * their own handlers over this one. */
+static void on_stop_signal(int sig)
+{
+    spawn_kill_all();
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
 int main(int argc, char **argv)
 {
+    /* Descriptors 0-2 exist, so that agent pipes never take their numbers. */
+    for (int fd = 0; fd < 3; fd++)
+        if (fcntl(fd, F_GETFD) < 0) open("/dev/null", O_RDWR);
+    int stops[] = {SIGINT, SIGTERM, SIGHUP};
+    for (size_t i = 0; i < sizeof stops / sizeof stops[0]; i++) {
+        struct sigaction old, sa = {.sa_handler = on_stop_signal};
+        sigemptyset(&sa.sa_mask);
+        /* nohup's ignored SIGHUP stays ignored. */
+        if (sigaction(stops[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN) continue;
+        sigaction(stops[i], &sa, NULL);
+    }
     if (argc < 2) {
         usage(stderr);
         return 2;

@@ -15,6 +15,7 @@
 #include "matchlog.h"
 #include "rng.h"
 #include "runopts.h"
+#include "sandbox.h"
 #include "util.h"
 
 static void play_next(play_run *r);
@@ -276,6 +277,10 @@ int play_prepare(play_run *r)
             return 1;
         }
     }
+    /* Under --sandbox no agent sees the logs or another agent's files. */
+    if (r->log_arg) sandbox_hide(r->log_arg);
+    for (int i = 0; i < r->n_agents; i++)
+        sandbox_hide_agent(r->specs[i]);
     return 0;
 }
 

@@ -228,7 +228,7 @@ def case_limits_and_process_group():
 
 
 def case_sandbox_isolates_agent():
-    f = probe_facts(["--sandbox"])
+    f = probe_facts(["--sandbox", "--pass-env", "ARENA_PROBE_MARKER"])
     check(f["rofs"] == "1", f"read-only root: {f}")
     check(f["marker"] == "0", f"private /tmp: the host's /tmp files are hidden: {f}")
     check(f["net"] == "0", f"no network: {f}")

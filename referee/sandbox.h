@@ -1,0 +1,44 @@
+/* The bubblewrap command line of `--sandbox`: what an agent may see and
+ * keep. See docs/protocol.md §7 for the promise it implements. */
+#ifndef ARENA_SANDBOX_H
+#define ARENA_SANDBOX_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* First uid of the range a root `arena` runs sandboxed agents as: the uid
+ * is this plus the pid of the agent's bwrap process, unique among running
+ * agents on the host, so per-uid limits and signals never reach another
+ * agent. No passwd entry is needed. */
+#define SANDBOX_UID_BASE 2000000000u
+
+/* Environment variables an agent gets (besides --pass-env NAME); all but
+ * PATH and HOME only when set. */
+#define SANDBOX_ENV_DOC                                                                            \
+    "PATH=/usr/local/bin:/usr/bin:/bin, HOME=/tmp, LANG, LC_ALL, TZ, PYTHONPATH, NODE_PATH"
+
+/* Marks a path (a results DB, a log directory, another agent's program) as
+ * private to the referee for the rest of the process: an agent whose
+ * program directory holds it sees an empty file or directory in its place,
+ * and an agent is refused when it would lie there without existing yet. */
+void sandbox_hide(const char *path);
+/* sandbox_hide() for a SQLite database and its -wal, -shm, -journal. */
+void sandbox_hide_db(const char *path);
+/* sandbox_hide() for every existing file an agent command line names
+ * (cmd:LINE or a path): its program, scripts, data files. */
+void sandbox_hide_agent(const char *spec);
+/* Forgets every hidden path (tests). */
+void sandbox_hide_reset(void);
+
+/* The bwrap argv (NULL-terminated, every string owned; free with
+ * sandbox_argv_free) that runs inner[] for `command` (the words of which
+ * name the program files whose directories become visible) with the
+ * environment allowlist plus pass_env (NULL-terminated names; may be NULL),
+ * and, when nproc > 0, RLIMIT_NPROC set inside the agent's own user
+ * namespace. NULL with err if a hidden path cannot be masked. */
+char **sandbox_argv(const char *const *inner, const char *command, const char *const *pass_env,
+                    int64_t nproc, char *err, size_t errlen);
+void sandbox_argv_free(char **argv);
+
+#endif

@@ -1,0 +1,207 @@
+#!/usr/bin/python3
+"""A bot that tries to break out of `arena play --sandbox`, for
+tests/sandbox/run_sandbox.py. It reports what worked through its join name
+("escape:KEY=0|1,...", 1 meaning the attack succeeded), then plays nim as a
+JSON bot answering option 0.
+
+  escape.py attack WORKDIR   try every escape; WORKDIR holds the test's
+                             results.sqlite, host.sock and the opponent's
+                             opp/escape.py; the match logs are in logs/
+                             beside this file
+  escape.py probe WORKDIR    only the harmless attacks (reads, write,
+                             socket, env, seen), to check outside the
+                             sandbox that they do detect what they look for
+  escape.py ponder           leaves a double-forked setsid helper burning CPU
+                             (its "thinking") and answers each decision after
+                             300 ms of sleep: with --clock cpu only a clock
+                             that follows the helper charges the thinking
+  escape.py victim           the opponent: forks a child at every decision
+                             (exits 3 when it cannot) and waits to be attacked
+
+Attacks (KEY):
+  remount  mount(2) MS_REMOUNT of / read-write
+  umount   umount2(2) of the private /tmp, then of /proc (to see the host's)
+  write    creating WORKDIR/pwned (the test also looks for it on the host)
+  db, log  reading WORKDIR/results.sqlite, a file under logs/
+  opp      reading the opponent's program WORKDIR/opp/escape.py
+  env      $ARENA_TEST_SECRET is set
+  sock     connecting to the host UNIX socket WORKDIR/host.sock
+  seen     the victim's process is visible in /proc
+  ptrace   PTRACE_ATTACH to the victim
+  kill     SIGKILL to the victim
+  forks    how many processes it could fork (they stay alive, holding the
+           per-agent process count for the whole game)"""
+import ctypes
+import json
+import os
+import signal
+import socket
+import sys
+import time
+
+MS_RDONLY, MS_REMOUNT, MS_BIND = 1, 32, 4096
+MNT_DETACH = 2
+PTRACE_ATTACH = 16
+MAX_FORKS = 200
+
+libc = ctypes.CDLL(None, use_errno=True)
+
+
+def remount():
+    ok = libc.mount(None, b"/", None, MS_REMOUNT | MS_BIND, None) == 0
+    return ok or libc.mount(None, b"/", None, MS_REMOUNT, None) == 0
+
+
+def umount():
+    tmp = libc.umount2(b"/tmp", MNT_DETACH) == 0
+    proc = libc.umount2(b"/proc", MNT_DETACH) == 0
+    return tmp or proc
+
+
+def can_read(path):
+    try:
+        with open(path, "rb") as f:
+            return len(f.read(64)) > 0
+    except OSError:
+        return False
+
+
+def can_read_log(logs):
+    try:
+        return any(can_read(os.path.join(logs, n)) for n in os.listdir(logs))
+    except OSError:
+        return False
+
+
+def can_write(path):
+    try:
+        with open(path, "w") as f:
+            f.write("escaped\n")
+        return True
+    except OSError:
+        return False
+
+
+def can_connect(path):
+    try:
+        s = socket.socket(socket.AF_UNIX)
+        s.settimeout(1)
+        s.connect(path)
+        s.close()
+        return True
+    except OSError:
+        return False
+
+
+def find_victim(wait_s):
+    deadline = time.monotonic() + wait_s
+    while True:
+        try:
+            pids = [int(p) for p in os.listdir("/proc") if p.isdigit()]
+        except OSError:
+            pids = []
+        for pid in pids:
+            try:
+                with open(f"/proc/{pid}/cmdline", "rb") as f:
+                    cmd = f.read().split(b"\0")
+            except OSError:
+                continue
+            if b"victim" in cmd and any(w.endswith(b"escape.py") for w in cmd):
+                return pid
+        if time.monotonic() > deadline:
+            return None
+        time.sleep(0.05)
+
+
+def fork_bomb():
+    n = 0
+    while n < MAX_FORKS:
+        try:
+            pid = os.fork()
+        except OSError:
+            break
+        if pid == 0:
+            signal.pause()
+            os._exit(0)
+        n += 1
+    return n
+
+
+def play(name, on_decide=None):
+    def send(m):
+        sys.stdout.write(json.dumps(m) + "\n")
+        sys.stdout.flush()
+
+    send({"type": "join", "name": name})
+    for line in sys.stdin:
+        m = json.loads(line)
+        if m["type"] == "hello":
+            send({"type": "ready"})
+        elif m["type"] == "decide":
+            if on_decide:
+                on_decide()
+            send({"type": "act", "id": m["id"], "choice": [0]})
+        elif m["type"] == "bye":
+            break
+
+
+def attack(work, harmless):
+    f = {} if harmless else {"remount": remount(), "umount": umount()}
+    f["write"] = can_write(os.path.join(work, "pwned"))
+    f["db"] = can_read(os.path.join(work, "results.sqlite"))
+    here = os.path.dirname(os.path.abspath(__file__))
+    f["log"] = can_read_log(os.path.join(here, "logs"))
+    f["opp"] = can_read(os.path.join(work, "opp", "escape.py"))
+    f["env"] = "ARENA_TEST_SECRET" in os.environ
+    f["sock"] = can_connect(os.path.join(work, "host.sock"))
+    victim = find_victim(2.0)
+    f["seen"] = victim is not None
+    if harmless:
+        play("escape:" + ",".join(f"{k}={int(v)}" for k, v in f.items()))
+        return
+    f["ptrace"] = victim is not None and libc.ptrace(PTRACE_ATTACH, victim, None, None) == 0
+    if victim is not None:
+        try:
+            os.kill(victim, signal.SIGKILL)
+            f["kill"] = True
+        except OSError:
+            f["kill"] = False
+    else:
+        f["kill"] = False
+    facts = {k: int(v) for k, v in f.items()}
+    facts["forks"] = fork_bomb()
+    play("escape:" + ",".join(f"{k}={v}" for k, v in facts.items()))
+
+
+def victim():
+    def fork_once():
+        try:
+            pid = os.fork()
+        except OSError as e:
+            sys.stderr.write(f"victim: fork failed: {e}\n")
+            sys.exit(3)
+        if pid == 0:
+            os._exit(0)
+        os.waitpid(pid, 0)
+
+    play("victim", fork_once)
+
+
+def ponder():
+    if os.fork() == 0:
+        os.setsid()
+        if os.fork() == 0:
+            while True:  # the helper: pure CPU, outside the bot's group
+                sum(i * i for i in range(10000))
+        os._exit(0)
+    os.wait()
+    play("ponder", lambda: time.sleep(0.3))
+
+
+if __name__ == "__main__":
+    if sys.argv[1] in ("attack", "probe"):
+        attack(sys.argv[2], sys.argv[1] == "probe")
+    elif sys.argv[1] == "ponder":
+        ponder()
+    else:
+        victim()

@@ -1,0 +1,342 @@
+#!/usr/bin/python3
+"""End-to-end tests of `--sandbox` and of stopping `arena` (run with the real
+binary and real agent processes).
+
+usage: run_sandbox.py ARENA HOSTILE RANDOM_C CASE
+
+  escape_root   tests/sandbox/escape.py attacks its victim and the host from
+                inside `arena play --sandbox` run by root (as the current
+                user when the suite does not run as root)
+  escape_user   the same with arena run by an unprivileged user: `nobody`
+                when the suite runs as root, else the current user
+  bots_work     bots started the usual ways play under --sandbox: a Python
+                SDK bot by a relative path, a Node bot, ./random-c, a bot under
+                /tmp; as root and as the unprivileged user
+  tournament_db a sandboxed tournament agent never sees the results DB: one
+                whose directory holds it is refused, one elsewhere plays
+  cpu_helper    --clock cpu under --sandbox charges a bot for the CPU of its
+                double-forked setsid helper, which dies with the match
+  stop_plain    SIGTERM, SIGINT, SIGHUP and SIGKILL of `arena play` leave no
+  stop_sandbox  agent process behind (hostile ignore_term: ignores SIGTERM and
+                EOF, keeps a child), without and with --sandbox
+"""
+import json
+import os
+import pwd
+import shutil
+import signal
+import socket
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+
+ARENA, HOSTILE, RANDOM_C = (os.path.abspath(p) for p in sys.argv[1:4])
+CASE = sys.argv[4]
+HERE = os.path.dirname(os.path.abspath(__file__))
+SECRET = "arena-test-secret-4242"
+LIMIT_PROCS = 32
+
+
+class Failure(Exception):
+    pass
+
+
+def check(cond, what):
+    if not cond:
+        raise Failure(what)
+
+
+def games(out):
+    return [json.loads(x) for x in out.splitlines() if x.startswith("{")]
+
+
+def as_user(uid, gid):
+    def drop():
+        os.setgroups([])
+        os.setgid(gid)
+        os.setuid(uid)
+    return drop
+
+
+def scratch_dir():
+    """Beside the build (outside /tmp, like a user's files), when writable."""
+    d = os.path.dirname(ARENA)
+    return d if os.access(d, os.W_OK) else None
+
+
+REPO = os.path.dirname(os.path.dirname(HERE))
+
+
+def make_work(owner):
+    """A directory laid out as a user's: the DB, a host UNIX socket, the
+    attacker in bots/ with the match logs beside it, the victim in opp/.
+    Beside the build (outside /tmp) for the current user; for another user
+    (owner), in /tmp with copies of arena and the SDKs, since the build may
+    sit where that user cannot reach."""
+    work = tempfile.mkdtemp(prefix="sandbox-", dir=None if owner else scratch_dir())
+    os.chmod(work, 0o755)
+    if owner:
+        shutil.copy(ARENA, os.path.join(work, "arena"))
+        shutil.copytree(os.path.join(REPO, "sdk", "python"), os.path.join(work, "sdk", "python"))
+        shutil.copytree(os.path.join(REPO, "sdk", "js"), os.path.join(work, "sdk", "js"))
+    db = sqlite3.connect(os.path.join(work, "results.sqlite"))
+    db.execute("create table results (game text, winner text)")
+    db.execute("insert into results values ('nim', 'escape')")
+    db.commit()
+    db.close()
+    for d in ("bots", "opp"):
+        os.mkdir(os.path.join(work, d))
+        shutil.copy(os.path.join(HERE, "escape.py"), os.path.join(work, d, "escape.py"))
+    os.mkdir(os.path.join(work, "bots", "logs"))
+    for dirpath, dirs, files in os.walk(work):
+        for n in dirs + files:
+            p = os.path.join(dirpath, n)
+            executable = os.path.isdir(p) or n.endswith(".py") or n == "arena"
+            os.chmod(p, 0o755 if executable else 0o644)
+            if owner:
+                os.chown(p, owner[0], owner[1])
+    if owner:
+        os.chown(work, owner[0], owner[1])
+    return work
+
+
+def run_arena(args, work, user=None, env_extra=None, limit=60):
+    env = dict(os.environ, ARENA_TEST_SECRET=SECRET, **(env_extra or {}))
+    cmd = [os.path.join(work, "arena") if user else ARENA, *args]
+    p = subprocess.run(cmd, cwd=work, env=env, capture_output=True, text=True, timeout=limit,
+                       preexec_fn=as_user(*user) if user else None)
+    print(f"$ {' '.join(cmd)}\nexit {p.returncode}\n{p.stdout}{p.stderr[-3000:]}")
+    return p.returncode, p.stdout, p.stderr
+
+
+def facts_of(name):
+    check(name.startswith("escape:"), f"attacker join name {name!r}")
+    return {k: int(v) for k, v in (kv.split("=") for kv in name[len("escape:"):].split(","))}
+
+
+def escape(user):
+    owner = user[:2] if user else None
+    work = make_work(owner)
+    srv = socket.socket(socket.AF_UNIX)
+    srv.bind(os.path.join(work, "host.sock"))
+    os.chmod(os.path.join(work, "host.sock"), 0o777)
+    srv.listen(8)
+    try:
+        attacker = f"cmd:/usr/bin/python3 bots/escape.py attack {work}"
+        victim = f"cmd:/usr/bin/python3 {work}/opp/escape.py victim"
+        clocks = ["--move-ms", "5000", "--startup-ms", "15000", "--exit-grace-ms", "200",
+                  "--limit-as", "0", "--json"]
+        # Outside the sandbox the harmless attacks work: they are real.
+        rc, out, _ = run_arena(["play", "nim", f"cmd:/usr/bin/python3 bots/escape.py probe {work}",
+                                victim, "--log", "bots/logs", *clocks, "--seed", "3"], work, user)
+        g = games(out)
+        check(rc == 0 and len(g) == 1, f"control run: exit {rc}")
+        f = facts_of(g[0]["agents"][0])
+        for k in ("write", "db", "env", "sock", "seen", "opp"):
+            check(f[k] == 1, f"without --sandbox attack {k!r} should work: {f}")
+        os.unlink(os.path.join(work, "pwned"))
+        # Under --sandbox every attack fails and the victim plays normally.
+        rc, out, err = run_arena(["play", "nim", attacker, victim, "--sandbox", "--log",
+                                  "bots/logs", "--limit-procs", str(LIMIT_PROCS), *clocks, "--seed", "4"],
+                                 work, user)
+        g = games(out)
+        check(rc == 0 and len(g) == 1, f"sandboxed run: exit {rc}")
+        f = facts_of(g[0]["agents"][0])
+        print("attacks:", f)
+        # "write" is judged on the host below: when the work directory is
+        # under /tmp, the bot's write lands in its private /tmp, harmlessly.
+        broken = [k for k, v in f.items() if k not in ("forks", "write") and v]
+        check(not broken, f"escapes that worked under --sandbox: {broken} ({f})")
+        check(1 <= f["forks"] < LIMIT_PROCS,
+              f"forks {f['forks']}: the per-agent limit {LIMIT_PROCS} should stop the bomb")
+        check(g[0]["forfeits"] == [], f"the victim must not suffer: {g[0]}")
+        check(g[0]["reason"] == "normal", f"reason {g[0]['reason']}")
+        check(not os.path.exists(os.path.join(work, "pwned")), "a file appeared on the host")
+        db = sqlite3.connect(os.path.join(work, "results.sqlite"))
+        rows = db.execute("select * from results").fetchall()
+        db.close()
+        check(rows == [("nim", "escape")], f"results rewritten: {rows}")
+    finally:
+        srv.close()
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def unprivileged():
+    """(uid, gid) of nobody when we are root, else None (the current user)."""
+    if os.geteuid() != 0:
+        return None
+    nobody = pwd.getpwnam("nobody")
+    return (nobody.pw_uid, nobody.pw_gid)
+
+
+def bots_work():
+    for user in (None, unprivileged()):
+        work = make_work(user)
+        repo = work if user else REPO
+        # As docs/writing-a-bot.md sets up the SDKs.
+        env = {"PYTHONPATH": f"{repo}/sdk/python", "NODE_PATH": f"{repo}/sdk/js"}
+        shutil.copy(RANDOM_C, os.path.join(work, "random-c"))
+        os.chmod(os.path.join(work, "random-c"), 0o755)
+        tmpbot = tempfile.mkdtemp(prefix="arena-bot-")
+        os.chmod(tmpbot, 0o755)
+        shutil.copy(os.path.join(HERE, "escape.py"), tmpbot)
+        try:
+            py = os.path.relpath(f"{repo}/sdk/python/examples/random_bot.py", work)
+            pairs = [(f"cmd:python3 {py}", f"cmd:node {repo}/sdk/js/examples/random-bot.js",
+                      ["random-py", "random-js"]),
+                     ("./random-c", f"cmd:python3 {tmpbot}/escape.py victim",
+                      ["random-c", "victim"])]
+            for a, b, names in pairs:
+                rc, out, err = run_arena(["play", "nim", a, b, "--sandbox", "--json", "--games",
+                                          "2", "--move-ms", "5000", "--startup-ms", "15000",
+                                          "--limit-as", "0"], work, user, env)
+                g = games(out)
+                check(rc == 0 and len(g) == 2, f"{a} vs {b}: exit {rc}")
+                for x in g:
+                    check(x["reason"] == "normal" and x["forfeits"] == [], f"{a} vs {b}: {x}")
+                    check(sorted(x["agents"]) == sorted(names), f"join names {x['agents']}")
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
+            shutil.rmtree(tmpbot, ignore_errors=True)
+
+
+def tournament_db():
+    work = make_work(None)
+    try:
+        os.unlink(os.path.join(work, "results.sqlite"))
+        victim = f"cmd:/usr/bin/python3 {work}/opp/escape.py victim"
+        base = ["tournament", "--game", "nim", "--agent", f"v={victim}", "--games-per-pairing",
+                "2", "--sandbox", "--startup-ms", "15000", "--move-ms", "5000", "--limit-as", "0"]
+        # The DB in the directory of agent w's program: w is refused.
+        rc, out, err = run_arena([*base, "--agent", f"w={victim.replace('/opp/', '/bots/')}",
+                                  "--db", "bots/t.sqlite"], work)
+        check(rc != 0 and "private to the referee" in err and "t.sqlite" in err,
+              f"an agent beside the DB must be refused: exit {rc}")
+        # Elsewhere the tournament runs; the DB stays private and intact.
+        rc, out, err = run_arena([*base, "--agent", f"w={victim.replace('/opp/', '/bots/')}",
+                                  "--db", "results.sqlite"], work)
+        check(rc == 0, f"tournament with the DB outside the agents' directories: exit {rc}")
+        db = sqlite3.connect(os.path.join(work, "results.sqlite"))
+        n = db.execute("select count(*) from sqlite_master").fetchone()[0]
+        db.close()
+        check(n > 0, "the tournament DB was written")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def cpu_helper():
+    work = make_work(None)
+    try:
+        bot = f"cmd:/usr/bin/python3 {work}/bots/escape.py ponder"
+        # 300 ms of sleep is under the 10 x move-ms wall cap; the helper burns
+        # far more than 50 ms of CPU meanwhile, even sharing a loaded CPU.
+        rc, out, _ = run_arena(["play", "nim", bot, "builtin:random", "--sandbox", "--clock",
+                                "cpu", "--move-ms", "50", "--bank-ms", "0", "--startup-ms",
+                                "15000", "--exit-grace-ms", "200", "--limit-as", "0", "--json",
+                                "--seed", "5"], work)
+        g = games(out)
+        check(rc == 0 and len(g) == 1, f"exit {rc}")
+        check(g[0]["forfeits"] == [{"seat": 0, "cause": "timeout"}],
+              f"the helper's thinking went uncharged: {g[0]}")
+        marker = f"{work}/bots/escape.py"
+        deadline = time.monotonic() + 5
+        while agent_pids(marker, -1) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        left = agent_pids(marker, -1)
+        check(not left, f"the helper survived the match: {left}")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def agent_pids(marker, arena_pid):
+    """Host pids of live processes other than arena whose command line holds
+    marker."""
+    found = []
+    for p in os.listdir("/proc"):
+        if not p.isdigit() or int(p) in (os.getpid(), arena_pid):
+            continue
+        try:
+            with open(f"/proc/{p}/cmdline", "rb") as f:
+                cmd = f.read()
+            with open(f"/proc/{p}/stat") as f:
+                stat = f.read()
+        except OSError:
+            continue
+        if marker.encode() in cmd and stat[stat.rindex(")") + 2] != "Z":
+            found.append(int(p))
+    return found
+
+
+def stop(sandbox):
+    for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGKILL):
+        work = tempfile.mkdtemp(prefix="stop-", dir=scratch_dir())
+        marker = os.path.join(work, f"pids-{sig.name}")
+        agent = f"cmd:{HOSTILE} --fault ignore_term --pidfile {marker}"
+        cmd = [ARENA, "play", "nim", agent, agent, "--games", "100000", "--limit-as", "0",
+               "--exit-grace-ms", "60000", "--move-ms", "5000", "--startup-ms", "15000"]
+        if sandbox:
+            cmd.append("--sandbox")
+        p = subprocess.Popen(cmd, cwd=work, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                             start_new_session=True)
+        try:
+            # Both hostiles and their children.
+            deadline = time.monotonic() + 20
+            while len(agent_pids(marker, p.pid)) < 4:
+                if p.poll() is not None:
+                    raise Failure(f"arena exited early: {p.stderr.read()}")
+                check(time.monotonic() < deadline, f"agents never started: {agent_pids(marker, p.pid)}")
+                time.sleep(0.05)
+            time.sleep(0.3)
+            p.send_signal(sig)
+            try:
+                p.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                raise Failure(f"{sig.name}: arena still running 10 s later")
+            deadline = time.monotonic() + 5
+            while agent_pids(marker, p.pid) and time.monotonic() < deadline:
+                time.sleep(0.05)
+            left = agent_pids(marker, p.pid)
+            print(f"{sig.name}: arena exit {p.returncode}, agents left {left}")
+            check(not left, f"{sig.name}{' --sandbox' if sandbox else ''}: agent processes "
+                            f"{left} still running after arena stopped")
+            if sig != signal.SIGKILL:
+                check(p.returncode == 128 + sig or p.returncode == -sig,
+                      f"{sig.name}: exit {p.returncode}, want death by the signal")
+        finally:
+            for q in agent_pids(marker, p.pid):
+                os.kill(q, signal.SIGKILL)
+            if p.poll() is None:
+                os.killpg(p.pid, signal.SIGKILL)
+                p.wait()
+            p.stderr.close()
+            shutil.rmtree(work, ignore_errors=True)
+
+
+def main():
+    if CASE == "escape_root":
+        escape(None)
+    elif CASE == "escape_user":
+        escape(unprivileged())
+    elif CASE == "bots_work":
+        bots_work()
+    elif CASE == "tournament_db":
+        tournament_db()
+    elif CASE == "cpu_helper":
+        cpu_helper()
+    elif CASE in ("stop_plain", "stop_sandbox"):
+        stop(CASE == "stop_sandbox")
+    else:
+        print(f"unknown case {CASE}")
+        return 2
+    print(f"ok {CASE}")
+    return 0
+
+
+if __name__ == "__main__":
+    try:
+        sys.exit(main())
+    except Failure as e:
+        print(f"FAIL {CASE}: {e}")
+        sys.exit(1)
