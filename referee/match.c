@@ -5,12 +5,14 @@
  * inside an agent's I/O callback: an agent reports a message, the match
  * records it and schedules a step. So a done-callback that closes agents or
  * starts the next game never runs under an agent's feet. */
+#include <errno.h>
 #include <event2/event.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 
 #include "clock.h"
 #include "fault.h"
@@ -668,6 +670,24 @@ static void finish(struct match *m)
     done(&o, ctx);
 }
 
+/* A match id tells an agent nothing: 64 random bits, never the seed (a bot
+ * that knew the seed could re-run the game's rng and see every card). */
+static char *opaque_match_id(void)
+{
+    uint64_t r = 0;
+    size_t got = 0;
+    while (got < sizeof r) {
+        ssize_t n = getrandom((char *)&r + got, sizeof r - got, 0);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) { /* no entropy at all: nothing safe to fall back on */
+            perror("arena: getrandom");
+            abort();
+        }
+        got += (size_t)n;
+    }
+    return xasprintf("m-%016" PRIx64, r);
+}
+
 int match_start(struct event_base *base, const match_config *cfg, arena_agent *const *agents,
                 int players, uint64_t seed, match_done_fn done, void *ctx, char *err, size_t errlen)
 {
@@ -700,8 +720,7 @@ int match_start(struct event_base *base, const match_config *cfg, arena_agent *c
         m->settings[i].value = xstrdup(cfg->settings[i].value);
     }
     m->cfg.settings = m->settings;
-    m->match_id =
-        cfg->match_id ? xstrdup(cfg->match_id) : xasprintf("%s-%016" PRIx64, gvt->name, seed);
+    m->match_id = cfg->match_id ? xstrdup(cfg->match_id) : opaque_match_id();
     m->cfg.match_id = m->match_id;
     m->cfg.log_path = NULL; /* not kept: only used here */
     m->gvt = gvt;

@@ -111,7 +111,7 @@ typedef struct match_config {
     fault_policy on_fault;
     int max_strikes;      /* fallback mode: strikes before forfeit */
     const char *log_path; /* JSON-lines match log; NULL: none */
-    const char *match_id; /* sent in hello; NULL: derived from the seed */
+    const char *match_id; /* sent in hello; NULL: a random one (never the seed) */
     bool send_events;     /* also send `event` messages between decisions */
 } match_config;
 

@@ -288,9 +288,7 @@ static void dispatch(drv *d)
         }
         match_config mc;
         run_options_match(d->cfg->ro, d->cfg->game, &mc);
-        char id[48];
-        snprintf(id, sizeof id, "game-%lld", (long long)g.id);
-        mc.match_id = id;
+        mc.match_id = NULL; /* opaque: a game id would lead to its seed */
         if (d->cfg->log_dir)
             snprintf(s->log, sizeof s->log, "%s/game-%06lld.jsonl", d->cfg->log_dir,
                      (long long)g.id);

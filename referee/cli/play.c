@@ -131,10 +131,11 @@ static void play_next(play_run *r)
     match_config mc;
     run_options_match(&r->opts, r->game, &mc);
     mc.send_events = r->events;
-    char id[96];
-    snprintf(id, sizeof id, "%s-%" PRIu64, r->game->name, seed);
-    mc.match_id = id;
+    mc.match_id = NULL; /* opaque: the seed must not reach the agents */
     if (r->log_arg) {
+        /* Log files are the operator's: named by seed, as before. */
+        char id[96];
+        snprintf(id, sizeof id, "%s-%" PRIu64, r->game->name, seed);
         size_t len = strlen(r->log_arg);
         const char *sep = len && r->log_arg[len - 1] == '/' ? "" : "/";
         r->log_path =
