@@ -644,7 +644,7 @@ static void finish(struct match *m)
             if (m->seat[s].stderr_dropped)
                 matchlog_note(m->log, s, "stderr beyond the log cap was dropped");
         matchlog_result(m->log, &o);
-        matchlog_close(m->log);
+        matchlog_close(m->log, o.log_error, sizeof o.log_error);
         m->log = NULL;
     }
     match_done_fn done = m->done;
@@ -670,9 +670,7 @@ static void finish(struct match *m)
     done(&o, ctx);
 }
 
-/* A match id tells an agent nothing: 64 random bits, never the seed (a bot
- * that knew the seed could re-run the game's rng and see every card). */
-static char *opaque_match_id(void)
+uint64_t arena_random_u64(void)
 {
     uint64_t r = 0;
     size_t got = 0;
@@ -685,7 +683,14 @@ static char *opaque_match_id(void)
         }
         got += (size_t)n;
     }
-    return xasprintf("m-%016" PRIx64, r);
+    return r;
+}
+
+/* A match id tells an agent nothing: 64 random bits, never the seed (a bot
+ * that knew the seed could re-run the game's rng and see every card). */
+static char *opaque_match_id(void)
+{
+    return xasprintf("m-%016" PRIx64, arena_random_u64());
 }
 
 int match_start(struct event_base *base, const match_config *cfg, arena_agent *const *agents,

@@ -126,8 +126,13 @@ typedef struct match_outcome {
     long decisions[ARENA_MAX_SEATS];
     double time_ms[ARENA_MAX_SEATS]; /* charged time */
     uint64_t seed;
-    char error[256]; /* "aborted": why */
+    char error[256];     /* "aborted": why */
+    char log_error[300]; /* the match log could not be written: why ("" when fine) */
 } match_outcome;
+
+/* 64 bits from the kernel's random source (getrandom): for match ids and
+ * default seeds, which must not be guessable. */
+uint64_t arena_random_u64(void);
 
 typedef void (*match_done_fn)(const match_outcome *o, void *ctx);
 

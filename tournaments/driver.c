@@ -198,6 +198,18 @@ static void on_match_done(const match_outcome *o, void *ctx)
     slot *s = ctx;
     drv *d = s->d;
     tgame *g = &s->g;
+    if (o->log_error[0]) {
+        /* A full disk: stop loudly rather than keep results without logs.
+         * The game stays pending and is played again on --resume. */
+        int64_t id = g->s.id;
+        finish_slot(s);
+        if (!d->fatal) {
+            snprintf(d->err, d->errlen, "game %lld not stored: %s", (long long)id, o->log_error);
+            d->fatal = true;
+            event_base_loopbreak(d->base);
+        }
+        return;
+    }
     if (strcmp(o->reason, "aborted") == 0) {
         /* Not a result: the game is played again (a few times at most), so
          * the tournament ends with exactly the scheduled games. */

@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 
 #include "cli.h"
 #include "play.h"
@@ -91,6 +90,13 @@ static void on_done(const match_outcome *o, void *ctx)
     r->played++;
     free(r->log_path);
     r->log_path = NULL;
+    if (o->log_error[0]) {
+        /* A truncated log is no record: stop the series and fail. */
+        fprintf(stderr, "arena: %s\n", o->log_error);
+        r->aborted++;
+        close_all(r);
+        return;
+    }
     play_next(r);
 }
 
@@ -195,11 +201,7 @@ static bool parse_u64(const char *s, uint64_t max, uint64_t *out)
 
 static uint64_t fresh_seed(void)
 {
-    uint64_t x = 0;
-    FILE *f = fopen("/dev/urandom", "rb");
-    if (!f || fread(&x, sizeof x, 1, f) != 1) x = (uint64_t)time(NULL) ^ (uint64_t)clock();
-    if (f) fclose(f);
-    return x & ((1ull << 53) - 1); /* exact in JSON readers that use doubles */
+    return arena_random_u64() & ((1ull << 53) - 1); /* exact in JSON readers that use doubles */
 }
 
 void play_init(play_run *r)

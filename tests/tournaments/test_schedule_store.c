@@ -16,7 +16,8 @@
 static void test_round_robin_pairs(void **st)
 {
     (void)st;
-    schedule_params p = {.n_agents = 4, .players = 2, .per_pairing = 6, .seed = 42};
+    schedule_params p = {
+        .n_agents = 4, .players = 2, .per_pairing = 6, .seed = 42, .pairing = PAIRING_DUPLICATE};
     schedule s;
     char err[200];
     assert_int_equal(schedule_build(&p, &s, err, sizeof err), 0);
