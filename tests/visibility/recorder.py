@@ -12,6 +12,7 @@ answers. Usage:
 import json
 import socket
 import sys
+import time
 import zlib
 
 
@@ -31,7 +32,14 @@ def main():
     name = sys.argv[2]
     join = {"type": "join", "name": name}
     if len(sys.argv) > 3:
-        sock = socket.create_connection(("127.0.0.1", int(sys.argv[3])), timeout=60)
+        for _ in range(600):  # the referee may not be listening yet
+            try:
+                sock = socket.create_connection(("127.0.0.1", int(sys.argv[3])), timeout=60)
+                break
+            except ConnectionRefusedError:
+                time.sleep(0.1)
+        else:
+            sys.exit("recorder: cannot connect")
         rd, wr = sock.makefile("rb"), sock.makefile("wb")
         join["token"] = sys.argv[4]
     else:

@@ -38,7 +38,6 @@ import sqlite3
 import subprocess
 import sys
 import tempfile
-import time
 from concurrent.futures import ThreadPoolExecutor
 
 ARENA = os.path.abspath(sys.argv[1])
@@ -112,7 +111,16 @@ def probe(seat, log_a, log_b):
     return k, na, nb
 
 
+def played_out(log, what):
+    with open(log) as f:
+        last = json.loads(f.read().splitlines()[-1])
+    check(last.get("type") == "result" and last.get("reason") == "normal",
+          f"{what}: the game did not end normally: {last}")
+
+
 def compare(what, seat, a_lines, b_lines, log_a, log_b, whole, need_decide):
+    played_out(log_a, what)
+    played_out(log_b, what)
     k, na, nb = probe(seat, log_a, log_b)
     check(na == nb, f"{what}: {na} vs {nb} messages before the views diverge (K={k})")
     if whole:
@@ -166,16 +174,11 @@ def run_serve(d, tag, game, seat, match_seed, inner_seed, salt):
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     clients = []
     try:
-        # The token, not the order of connecting, gives the seat. A client
-        # that came before the listener retries.
+        # The token, not the order of connecting, gives the seat; a recorder
+        # that comes before the listener retries.
         for i in range(PLAYERS):
-            for _ in range(100):
-                c = subprocess.Popen([PY, "-S", "-E", RECORDER, streams[i], f"rec{i}", str(port),
-                                      f"tok{i}-{tag}"], stderr=subprocess.DEVNULL)
-                time.sleep(0.1)
-                if c.poll() is None or c.returncode == 0:
-                    break
-            clients.append(c)
+            clients.append(subprocess.Popen([PY, "-S", "-E", RECORDER, streams[i], f"rec{i}",
+                                             str(port), f"tok{i}-{tag}"]))
         out, err = srv.communicate(timeout=300)
         check(srv.returncode == 0, f"{tag}: serve exit {srv.returncode}: {err.decode()}")
         for c in clients:
