@@ -73,7 +73,7 @@ def case_second_run_refused():
     # Slow agents keep the first run busy for several seconds.
     first = subprocess.Popen([ARENA, "tournament", "--game", "nim", "--agent", f"a={SLOW}",
                               "--agent", f"b={SLOW}", "--set", "stones=30",
-                              "--games-per-pairing", "16", "--concurrency", "1", "--db", db,
+                              "--games-per-pairing", "8", "--concurrency", "1", "--db", db,
                               "--logs", "none", "--quiet"],
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
@@ -99,7 +99,7 @@ def case_second_run_refused():
         check(sprt.returncode != 0 and sprt.returncode >= 0, f"sprt on a busy DB: {sprt.stderr}")
         out, err = first.communicate(timeout=240)
         check(first.returncode == 0, f"first run: exit {first.returncode} {err}")
-        check("games: 16 of 16 finished" in out, f"first run report: {out[:300]}")
+        check("games: 8 of 8 finished" in out, f"first run report: {out[:300]}")
         check(err.count("arena:") == 0, f"first run stderr: {err}")
     finally:
         if first.poll() is None:
