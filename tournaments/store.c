@@ -73,6 +73,12 @@ store *store_open(const char *path, bool create, char *err, size_t errlen)
     s->path = xstrdup(path);
     s->lock_fd = -1;
     if (create) {
+        /* A new run claims the file first: a DB another run is filling
+         * reads as "in use", not as "already holds a tournament". */
+        if (store_lock(s, err, errlen) != 0) {
+            store_close(s);
+            return NULL;
+        }
         int64_t total = 0, done = 0;
         store_counts(s, &total, &done);
         char *kind = store_meta(s, "kind");
@@ -97,6 +103,7 @@ store *store_open(const char *path, bool create, char *err, size_t errlen)
 
 int store_lock(store *s, char *err, size_t errlen)
 {
+    if (s->lock_fd >= 0) return 0;
     /* flock, not SQLite's own locks: those last one transaction, this one
      * the whole run, and the kernel drops it when the process dies (kill -9
      * included), so nothing stale is left behind. It is taken on a separate

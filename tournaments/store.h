@@ -26,7 +26,8 @@ typedef struct tgame {
 } tgame;
 
 /* Opens (creating if asked) a store. create: the file must not hold a
- * tournament yet. Returns NULL with a message in err. */
+ * tournament yet, and the store is locked (store_lock) at once. Returns NULL
+ * with a message in err. */
 store *store_open(const char *path, bool create, char *err, size_t errlen);
 void store_close(store *s);
 /* Claims the store for this process until store_close (or its death), so a
