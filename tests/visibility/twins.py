@@ -11,7 +11,8 @@ the real `arena` command (play, serve or tournament): twin A is the game as
 dealt, twin B the same game determinized for S; the two matches also run on
 different match/master seeds, which must not show at all. Every seat is a
 recording agent (recorder.py) that tees the bytes it receives to a file and
-chooses only from what it received.
+chooses only from what it received. serve runs with --events, so `event`
+messages are on the wire too.
 
 twin-probe replays both match logs in-process and finds the first state at
 which S's knowledge (view, visible events, its decisions, the result)
@@ -169,7 +170,7 @@ def run_serve(d, tag, game, seat, match_seed, inner_seed, salt):
     s.close()
     srv = subprocess.Popen([ARENA, "serve", "twin", "--listen", f"127.0.0.1:{port}", "--tokens",
                             tokens, "--seed", str(match_seed), "--log", log,
-                            "--join-timeout", "60000",
+                            "--join-timeout", "60000", "--events",
                             *twin_sets(game, seat, inner_seed, salt), *CLOCK],
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     clients = []
@@ -252,6 +253,9 @@ def main():
             for r in [ra, rc] + rbs:
                 for raw in r[3]:
                     no_seed_in(b"".join(raw), secret, game)
+            if MODE == "serve":
+                check(any(b'"type":"event"' in ln for st in ra[3] for ln in st),
+                      f"{game}: --events put event messages on the wire")
             for gi in range(len(ra[1])):
                 for s in range(PLAYERS):
                     what = f"{MODE} {game} game {gi + 1} seat {s}"
