@@ -288,6 +288,12 @@ static void dispatch(drv *d)
         s->g.s = g;
         int k;
         for (k = 0; k < g.players; k++) {
+            if (g.players > RANKED_MAX || g.seat[k] < 0 || g.seat[k] >= d->cfg->n_agents) {
+                /* The store refuses such rows; this guards the pools anyway. */
+                snprintf(d->err, d->errlen, "game %lld seats agent %d of %d", (long long)g.id,
+                         g.seat[k], d->cfg->n_agents);
+                break;
+            }
             s->pidx[k] = acquire(d, g.seat[k]);
             if (s->pidx[k] < 0) break;
             s->seated[k] = d->pools[g.seat[k]].v[s->pidx[k]].a;
