@@ -5,12 +5,14 @@
  * inside an agent's I/O callback: an agent reports a message, the match
  * records it and schedules a step. So a done-callback that closes agents or
  * starts the next game never runs under an agent's feet. */
+#include <errno.h>
 #include <event2/event.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 
 #include "clock.h"
 #include "fault.h"
@@ -689,7 +691,7 @@ static void finish(struct match *m)
             matchlog_lag_total(m->log, stalls,
                                lag_meter_total(m->lag, clock_now_ms()) - m->lag_start);
         matchlog_result(m->log, &o);
-        matchlog_close(m->log);
+        matchlog_close(m->log, o.log_error, sizeof o.log_error);
         m->log = NULL;
     }
     match_done_fn done = m->done;
@@ -718,6 +720,29 @@ static void finish(struct match *m)
     free(m->choice);
     free(m);
     done(&o, ctx);
+}
+
+uint64_t arena_random_u64(void)
+{
+    uint64_t r = 0;
+    size_t got = 0;
+    while (got < sizeof r) {
+        ssize_t n = getrandom((char *)&r + got, sizeof r - got, 0);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) { /* no entropy at all: nothing safe to fall back on */
+            perror("arena: getrandom");
+            abort();
+        }
+        got += (size_t)n;
+    }
+    return r;
+}
+
+/* A match id tells an agent nothing: 64 random bits, never the seed (a bot
+ * that knew the seed could re-run the game's rng and see every card). */
+static char *opaque_match_id(void)
+{
+    return xasprintf("m-%016" PRIx64, arena_random_u64());
 }
 
 int match_start(struct event_base *base, const match_config *cfg, arena_agent *const *agents,
@@ -752,8 +777,7 @@ int match_start(struct event_base *base, const match_config *cfg, arena_agent *c
         m->settings[i].value = xstrdup(cfg->settings[i].value);
     }
     m->cfg.settings = m->settings;
-    m->match_id =
-        cfg->match_id ? xstrdup(cfg->match_id) : xasprintf("%s-%016" PRIx64, gvt->name, seed);
+    m->match_id = cfg->match_id ? xstrdup(cfg->match_id) : opaque_match_id();
     m->cfg.match_id = m->match_id;
     m->cfg.log_path = NULL; /* not kept: only used here */
     m->gvt = gvt;

@@ -113,7 +113,7 @@ typedef struct match_config {
     fault_policy on_fault;
     int max_strikes;      /* fallback mode: strikes before forfeit */
     const char *log_path; /* JSON-lines match log; NULL: none */
-    const char *match_id; /* sent in hello; NULL: derived from the seed */
+    const char *match_id; /* sent in hello; NULL: a random one (never the seed) */
     bool send_events;     /* also send `event` messages between decisions */
 } match_config;
 
@@ -128,8 +128,13 @@ typedef struct match_outcome {
     long decisions[ARENA_MAX_SEATS];
     double time_ms[ARENA_MAX_SEATS]; /* charged time */
     uint64_t seed;
-    char error[256]; /* "aborted": why */
+    char error[256];     /* "aborted": why */
+    char log_error[300]; /* the match log could not be written: why ("" when fine) */
 } match_outcome;
+
+/* 64 bits from the kernel's random source (getrandom): for match ids and
+ * default seeds, which must not be guessable. */
+uint64_t arena_random_u64(void);
 
 typedef void (*match_done_fn)(const match_outcome *o, void *ctx);
 

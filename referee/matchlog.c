@@ -10,7 +10,9 @@
 
 struct matchlog {
     FILE *f;
+    char *path;
     double t0;
+    int err; /* errno of the first failed write; 0 while all is well */
 };
 
 matchlog *matchlog_open(const char *path, char *err, size_t errlen)
@@ -22,6 +24,7 @@ matchlog *matchlog_open(const char *path, char *err, size_t errlen)
     }
     matchlog *l = xcalloc(1, sizeof *l);
     l->f = f;
+    l->path = xstrdup(path);
     l->t0 = clock_now_ms();
     return l;
 }
@@ -38,8 +41,8 @@ static av *line(matchlog *l, const char *type, int seat)
 static void emit(matchlog *l, av *m)
 {
     char *s = av_to_json(m);
-    fputs(s, l->f);
-    fputc('\n', l->f);
+    if ((fputs(s, l->f) == EOF || fputc('\n', l->f) == EOF) && !l->err)
+        l->err = errno ? errno : EIO;
     free(s);
     av_free(m);
 }
@@ -193,8 +196,16 @@ void matchlog_result(matchlog *l, const match_outcome *o)
     emit(l, m);
 }
 
-void matchlog_close(matchlog *l)
+int matchlog_close(matchlog *l, char *err, size_t errlen)
 {
-    fclose(l->f);
+    errno = 0;
+    if (fclose(l->f) != 0 && !l->err) l->err = errno ? errno : EIO;
+    int rc = 0;
+    if (l->err) {
+        snprintf(err, errlen, "match log '%s' could not be written: %s", l->path, strerror(l->err));
+        rc = -1;
+    }
+    free(l->path);
     free(l);
+    return rc;
 }

@@ -42,7 +42,9 @@ void matchlog_lag(matchlog *l, int seat, uint64_t id, double lag_ms, double meas
 void matchlog_lag_total(matchlog *l, long stalls, double lag_ms);
 void matchlog_stderr(matchlog *l, int seat, const char *line, size_t len);
 void matchlog_result(matchlog *l, const match_outcome *o);
-void matchlog_close(matchlog *l);
+/* Closes the log. -1 and a message in err when any write failed (a full
+ * disk): the log is then incomplete and must not be trusted. */
+int matchlog_close(matchlog *l, char *err, size_t errlen);
 
 /* The outcome as a JSON-ready map (also used by `arena play --json`). */
 av *outcome_to_av(const match_outcome *o);

@@ -7,10 +7,11 @@ extern const arena_game_vt dominion_game;
 extern const arena_game_vt pacifica_game;
 extern const arena_game_vt xibalba_game;
 extern const arena_game_vt testgame_game; /* tests/testgame: hidden from `arena games` */
+extern const arena_game_vt twin_game;     /* tests/testgame: the twin test's wrapper */
 
 static const arena_game_vt *const visible[] = {&dominion_game, &pacifica_game, &xibalba_game, NULL};
 static const arena_game_vt *const everything[] = {&dominion_game, &pacifica_game, &xibalba_game,
-                                                  &testgame_game, NULL};
+                                                  &testgame_game, &twin_game,     NULL};
 
 const arena_game_vt *const *arena_games(bool include_hidden)
 {

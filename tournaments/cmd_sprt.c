@@ -20,10 +20,11 @@ static void sprt_help(FILE *out)
     fputs("usage: arena sprt --game G --agent A=SPEC --agent B=SPEC --elo0 E0 --elo1 E1\n"
           "                  [--alpha 0.05] [--beta 0.05] [--db FILE] [--max-pairs N]\n"
           "                  [--concurrency J] [--seed S] [--logs DIR|none] [--quiet]\n"
+          "                  [--pairing duplicate|independent]\n"
           "                  [clock, fault and limit flags] [--set KEY=VALUE]...\n"
           "\n"
-          "Is A stronger than B? Plays seat-swapped pairs (both games on one seed)\n"
-          "and runs the generalized SPRT on the pentanomial pair scores with logistic\n"
+          "Is A stronger than B? Plays seat-swapped pairs (by default both games on one\n"
+          "seed) and runs the generalized SPRT on the pentanomial pair scores with logistic\n"
           "Elo bounds: H0 elo(A - B) <= E0 against H1 elo(A - B) >= E1. Stops as soon\n"
           "as the log-likelihood ratio (LLR) leaves [log(beta/(1-alpha)),\n"
           "log((1-beta)/alpha)], printing the LLR and bounds as it goes. Exit status 0\n"
@@ -41,6 +42,10 @@ static void sprt_help(FILE *out)
           "  --max-pairs N      stop undecided after N pairs (default: no limit)\n"
           "  --concurrency J    matches in flight (default: number of cores)\n"
           "  --seed S           master seed (default 1)\n"
+          "  --pairing P        duplicate (default): both games of a pair on one seed, the\n"
+          "                     strongest test between your own versions; independent:\n"
+          "                     each game on its own seed, for bots you do not trust (one\n"
+          "                     that remembers game 1 knows the deal of game 2)\n"
           "  --logs DIR|none    match logs (default: none)\n"
           "  --quiet            only the final lines\n"
           "  --help             this text\n"
@@ -56,6 +61,7 @@ typedef struct sctx {
     sprt_bounds b;
     int64_t max_pairs, groups_made, next_id;
     uint64_t seed;
+    tourn_pairing pairing;
     sched_game queued[2];
     int n_queued;
     double *first; /* per group: points of A in the first finished game, or -1 */
@@ -81,7 +87,7 @@ static bool s_next(void *ctx, sched_game *g)
             memset(q, 0, sizeof *q);
             q->id = ++s->next_id;
             q->group = grp;
-            q->seed = seed;
+            q->seed = s->pairing == PAIRING_DUPLICATE ? seed : schedule_game_seed(s->seed, q->id);
             q->players = 2;
             q->seat[0] = k;
             q->seat[1] = 1 - k;
@@ -156,6 +162,7 @@ int cmd_sprt(int argc, char **argv)
     sctx s;
     memset(&s, 0, sizeof s);
     s.seed = 1;
+    s.pairing = PAIRING_DUPLICATE;
     int64_t conc = driver_default_concurrency();
     run_options ro;
     run_options_default(&ro);
@@ -209,6 +216,10 @@ int cmd_sprt(int argc, char **argv)
             }
         } else if ((r = cli_value(argc, argv, &i, "--db", &v)) != 0) {
             if (r < 0) goto out;
+            if (!v[0]) {
+                rc = cli_usage_error("--db needs a file name, not ''");
+                goto out;
+            }
             dbpath = v;
         } else if ((r = cli_value(argc, argv, &i, "--logs", &v)) != 0) {
             if (r < 0) goto out;
@@ -226,6 +237,12 @@ int cmd_sprt(int argc, char **argv)
         } else if ((r = cli_value(argc, argv, &i, "--seed", &v)) != 0) {
             if (r < 0 || !cli_u64(v, &s.seed)) {
                 if (r > 0) rc = cli_usage_error("--seed needs an unsigned integer");
+                goto out;
+            }
+        } else if ((r = cli_value(argc, argv, &i, "--pairing", &v)) != 0) {
+            if (r < 0) goto out;
+            if (!schedule_pairing_parse(v, &s.pairing)) {
+                rc = cli_usage_error("--pairing must be duplicate or independent, not '%s'", v);
                 goto out;
             }
         } else if (strcmp(argv[i], "--quiet") == 0) {
@@ -269,6 +286,11 @@ int cmd_sprt(int argc, char **argv)
         rc = cli_usage_error("sprt: %s", err);
         goto out;
     }
+    if (store_lock(db, err, sizeof err) != 0) {
+        fprintf(stderr, "arena: sprt: %s\n", err);
+        rc = 1;
+        goto out;
+    }
     if (logs && strcmp(logs, "none") != 0) {
         logdir = xstrdup(logs);
         if (mkdir(logdir, 0777) != 0 && errno != EEXIST) {
@@ -282,9 +304,18 @@ int cmd_sprt(int argc, char **argv)
     snprintf(al, sizeof al, "%g", alpha);
     snprintf(be, sizeof be, "%g", beta);
     snprintf(sd, sizeof sd, "%llu", (unsigned long long)s.seed);
-    const char *meta[] = {"kind",  "sprt", "version", "1",    "game",    game->name, "format",
-                          "sprt",  "seed", sd,        "elo0", e0,        "elo1",     e1,
-                          "alpha", al,     "beta",    be,     "players", "2",        NULL};
+    const char *meta[] = {"kind",    "sprt",
+                          "version", "1",
+                          "game",    game->name,
+                          "format",  "sprt",
+                          "seed",    sd,
+                          "elo0",    e0,
+                          "elo1",    e1,
+                          "alpha",   al,
+                          "beta",    be,
+                          "players", "2",
+                          "pairing", schedule_pairing_name(s.pairing),
+                          NULL};
     schedule none = {0};
     if (store_init(db, meta, (char *const *)names, (char *const *)specs, 2, &none, err,
                    sizeof err) != 0) {

@@ -10,6 +10,7 @@
 #include "cliargs.h"
 #include "commands.h"
 #include "driver.h"
+#include "match.h"
 #include "report.h"
 #include "spec.h"
 #include "sandbox.h"
@@ -22,8 +23,10 @@ typedef struct topts {
     const char *names[MAX_AGENTS], *specs[MAX_AGENTS];
     int n_agents;
     tourn_format format;
+    tourn_pairing pairing;
     int64_t per_pairing, max_games, players, concurrency;
     uint64_t seed;
+    bool have_seed;
     const char *db, *logs, *resume;
     bool quiet;
     run_options ro;
@@ -34,14 +37,14 @@ static void tournament_help(FILE *out)
 {
     fputs("usage: arena tournament [FILE] [--game G] [--agent NAME=SPEC]...\n"
           "                        [--format round-robin|gauntlet] [--games-per-pairing N]\n"
+          "                        [--pairing independent|duplicate]\n"
           "                        [--players K] [--max-games M] [--seed S]\n"
           "                        [--concurrency J] [--db FILE] [--logs DIR|none]\n"
           "                        [clock, fault and limit flags] [--set KEY=VALUE]...\n"
           "       arena tournament --resume DB [--concurrency J] [--quiet]\n"
           "\n"
           "Plays a tournament and prints the final report. Every game is played in a\n"
-          "group sharing one seed with the seats rotated (2 players: a seat-swapped\n"
-          "pair), so the luck of the deal cancels within the group. Settings, agents,\n"
+          "group with the seats rotated (2 players: a seat-swapped pair). Settings, agents,\n"
           "the whole schedule and each result (one transaction per game) go to the\n"
           "SQLite file; a stopped or killed tournament continues with --resume.\n"
           "\n"
@@ -60,8 +63,14 @@ static void tournament_help(FILE *out)
           "                         rotation\n"
           "  --max-games M          cap: when the full schedule is larger, play a sampled\n"
           "                         balanced schedule of at most M games (default: none)\n"
-          "  --seed S               master seed of the schedule (default 1); the same\n"
-          "                         settings and seed give the same games and seeds\n"
+          "  --pairing P            independent (default): every game on its own seed;\n"
+          "                         duplicate: a group's games share one seed, so the\n"
+          "                         deal's luck cancels, but a bot that remembers game 1\n"
+          "                         knows the deals of game 2: only for trusted bots\n"
+          "  --seed S               master seed (default: random, stored in the DB and\n"
+          "                         printed in the report); the same settings and seed\n"
+          "                         give the same games and seeds. Publishing it before\n"
+          "                         the event gives every hidden card away\n"
           "  --concurrency J        matches in flight (default: number of cores)\n"
           "  --db FILE              results file (default results.sqlite; must not hold a\n"
           "                         tournament yet)\n"
@@ -169,6 +178,10 @@ static int parse_one(topts *o, int n, char **v, int *ip, const char **file, bool
                 o->format = FORMAT_GAUNTLET;
             else
                 return cli_usage_error("--format must be round-robin or gauntlet, not '%s'", val);
+        } else if ((r = cli_value(n, v, &i, "--pairing", &val)) != 0) {
+            if (r < 0) return 2;
+            if (!schedule_pairing_parse(val, &o->pairing))
+                return cli_usage_error("--pairing must be independent or duplicate, not '%s'", val);
         } else if ((r = cli_value(n, v, &i, "--games-per-pairing", &val)) != 0) {
             if (r < 0) return 2;
             if (!cli_int(val, 1, 1000000000, &o->per_pairing))
@@ -187,8 +200,10 @@ static int parse_one(topts *o, int n, char **v, int *ip, const char **file, bool
             if (r < 0) return 2;
             if (!cli_u64(val, &o->seed))
                 return cli_usage_error("--seed needs an unsigned integer, not '%s'", val);
+            o->have_seed = true;
         } else if ((r = cli_value(n, v, &i, "--db", &val)) != 0) {
             if (r < 0) return 2;
+            if (!val[0]) return cli_usage_error("--db needs a file name, not ''");
             o->db = val;
             canon = false;
         } else if ((r = cli_value(n, v, &i, "--logs", &val)) != 0) {
@@ -319,7 +334,7 @@ int cmd_tournament(int argc, char **argv)
     memset(&o, 0, sizeof o);
     run_options_default(&o.ro);
     o.per_pairing = 10;
-    o.seed = 1;
+    o.pairing = PAIRING_INDEPENDENT;
     o.concurrency = driver_default_concurrency();
     char err[512];
     int rc = 2;
@@ -360,10 +375,15 @@ int cmd_tournament(int argc, char **argv)
     argvec_free(&probe.canon);
 
     if (resuming) {
-        db = store_open(resume_db, false, err, sizeof err);
+        db = resume_db[0] ? store_open(resume_db, false, err, sizeof err) : NULL;
         sandbox_hide_db(resume_db);
         if (!db) {
-            rc = cli_usage_error("tournament: %s", err);
+            rc = cli_usage_error("tournament: %s", resume_db[0] ? err : "--resume needs a file");
+            goto out;
+        }
+        if (store_lock(db, err, sizeof err) != 0) {
+            fprintf(stderr, "arena: tournament: %s\n", err);
+            rc = 1;
             goto out;
         }
         char *kind = store_meta(db, "kind"), *js = store_meta(db, "args");
@@ -380,6 +400,10 @@ int cmd_tournament(int argc, char **argv)
         if ((rc = parse(&o, cl.n, cl.v, true, &nofile)) != 0) goto out;
         o.db = resume_db;
         logdir = store_meta(db, "logs");
+        /* The stored master seed, also when it was drawn at random. */
+        char *sd = store_meta(db, "seed");
+        if (sd) cli_u64(sd, &o.seed);
+        free(sd);
     } else {
         if (file && spec_read_file(file, &args, err, sizeof err) != 0) {
             rc = cli_usage_error("%s", err);
@@ -411,8 +435,18 @@ int cmd_tournament(int argc, char **argv)
                           .format = o.format,
                           .per_pairing = o.per_pairing,
                           .max_games = o.max_games,
-                          .seed = o.seed};
+                          .seed = o.seed,
+                          .pairing = o.pairing};
     if (!resuming) {
+        if (!o.have_seed) {
+            /* A guessable seed (it used to be 1) would let a bot recompute
+             * every game's deal. Stored with the settings for --resume. */
+            o.seed = sp.seed = arena_random_u64() & ((1ull << 53) - 1);
+            char sd[32];
+            snprintf(sd, sizeof sd, "%llu", (unsigned long long)o.seed);
+            argvec_push(&o.canon, "--seed");
+            argvec_push(&o.canon, sd);
+        }
         if (schedule_build(&sp, &sch, err, sizeof err) != 0) {
             rc = cli_usage_error("tournament: %s", err);
             goto out;
@@ -433,6 +467,11 @@ int cmd_tournament(int argc, char **argv)
             rc = cli_usage_error("tournament: %s", err);
             goto out;
         }
+        if (store_lock(db, err, sizeof err) != 0) {
+            fprintf(stderr, "arena: tournament: %s\n", err);
+            rc = 1;
+            goto out;
+        }
         if (!o.logs)
             logdir = xasprintf("%s.logs", o.db);
         else if (strcmp(o.logs, "none") != 0)
@@ -446,6 +485,7 @@ int cmd_tournament(int argc, char **argv)
                               "game",    game->name,
                               "format",  o.format == FORMAT_GAUNTLET ? "gauntlet" : "round-robin",
                               "seed",    seedbuf,
+                              "pairing", schedule_pairing_name(o.pairing),
                               "players", players,
                               "args",    cj,
                               "logs",    logdir ? logdir : "",
@@ -491,9 +531,10 @@ int cmd_tournament(int argc, char **argv)
         }
     }
     if (!o.quiet)
-        fprintf(stderr, "%s %s: %lld games (%lld done), %d agents, concurrency %lld, db %s\n",
+        fprintf(stderr,
+                "%s %s: %lld games (%lld done), %d agents, concurrency %lld, seed %llu, db %s\n",
                 resuming ? "resuming" : "tournament", game->name, (long long)total, (long long)done,
-                o.n_agents, (long long)o.concurrency, o.db);
+                o.n_agents, (long long)o.concurrency, (unsigned long long)o.seed, o.db);
     driver_cfg dc = {.game = game,
                      .ro = &o.ro,
                      .names = (char *const *)o.names,

@@ -199,6 +199,18 @@ static void on_match_done(const match_outcome *o, void *ctx)
     slot *s = ctx;
     drv *d = s->d;
     tgame *g = &s->g;
+    if (o->log_error[0]) {
+        /* A full disk: stop loudly rather than keep results without logs.
+         * The game stays pending and is played again on --resume. */
+        int64_t id = g->s.id;
+        finish_slot(s);
+        if (!d->fatal) {
+            snprintf(d->err, d->errlen, "game %lld not stored: %s", (long long)id, o->log_error);
+            d->fatal = true;
+            event_base_loopbreak(d->base);
+        }
+        return;
+    }
     if (strcmp(o->reason, "aborted") == 0) {
         /* Not a result: the game is played again (a few times at most), so
          * the tournament ends with exactly the scheduled games. */
@@ -277,6 +289,12 @@ static void dispatch(drv *d)
         s->g.s = g;
         int k;
         for (k = 0; k < g.players; k++) {
+            if (g.players > RANKED_MAX || g.seat[k] < 0 || g.seat[k] >= d->cfg->n_agents) {
+                /* The store refuses such rows; this guards the pools anyway. */
+                snprintf(d->err, d->errlen, "game %lld seats agent %d of %d", (long long)g.id,
+                         g.seat[k], d->cfg->n_agents);
+                break;
+            }
             s->pidx[k] = acquire(d, g.seat[k]);
             if (s->pidx[k] < 0) break;
             s->seated[k] = d->pools[g.seat[k]].v[s->pidx[k]].a;
@@ -289,9 +307,7 @@ static void dispatch(drv *d)
         }
         match_config mc;
         run_options_match(d->cfg->ro, d->cfg->game, &mc);
-        char id[48];
-        snprintf(id, sizeof id, "game-%lld", (long long)g.id);
-        mc.match_id = id;
+        mc.match_id = NULL; /* opaque: a game id would lead to its seed */
         if (d->cfg->log_dir)
             snprintf(s->log, sizeof s->log, "%s/game-%06lld.jsonl", d->cfg->log_dir,
                      (long long)g.id);

@@ -49,6 +49,8 @@ int report_load(store *s, double prior, const char *anchor, report *r, char *err
     r->game = store_meta(s, "game");
     r->format = store_meta(s, "format");
     r->seed = store_meta(s, "seed");
+    r->pairing = store_meta(s, "pairing");
+    if (!r->pairing) r->pairing = xstrdup("duplicate"); /* runs before pairing existed */
     if (!r->kind) r->kind = xstrdup("tournament");
     if (!r->game) r->game = xstrdup("?");
     if (!r->format) r->format = xstrdup("?");
@@ -142,6 +144,7 @@ void report_free(report *r)
     free(r->game);
     free(r->format);
     free(r->seed);
+    free(r->pairing);
     for (int i = 0; i < r->n; i++) {
         free(r->names[i]);
         free(r->specs[i]);

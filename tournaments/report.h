@@ -24,6 +24,7 @@ typedef struct report_pair {
 
 typedef struct report {
     char *kind, *game, *format, *seed;
+    char *pairing; /* duplicate | independent */
     int players;
     int n;
     char **names, **specs;

@@ -173,7 +173,9 @@ void report_html(const report *r, FILE *out)
     esc(out, r->kind);
     fprintf(out, ", format ");
     esc(out, r->format);
-    fprintf(out, ", %d players a game, seed ", r->players ? r->players : 2);
+    fprintf(out, ", %d players a game, ", r->players ? r->players : 2);
+    esc(out, r->pairing);
+    fprintf(out, " pairing, seed ");
     esc(out, r->seed);
     fprintf(out, ". <span id=\"games\">%lld</span> of %lld games finished.</p>\n",
             (long long)r->finished, (long long)r->scheduled);

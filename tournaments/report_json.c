@@ -33,6 +33,7 @@ av *report_json(const report *r)
     av_set_str(root, "game", r->game);
     av_set_str(root, "format", r->format);
     av_set_str(root, "seed", r->seed);
+    av_set_str(root, "pairing", r->pairing);
     av_set_int(root, "players", r->players ? r->players : 2);
     av_set_int(root, "games", r->finished);
     av_set_int(root, "scheduled", r->scheduled);

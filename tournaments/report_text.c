@@ -27,8 +27,8 @@ void report_text(const report *r, FILE *out)
     int w = 5;
     for (int i = 0; i < n; i++)
         if ((int)strlen(r->names[i]) > w) w = (int)strlen(r->names[i]);
-    fprintf(out, "%s: %s, %s, %d players a game, seed %s\n", r->kind, r->game, r->format,
-            r->players ? r->players : 2, r->seed);
+    fprintf(out, "%s: %s, %s, %d players a game, %s pairing, seed %s\n", r->kind, r->game,
+            r->format, r->players ? r->players : 2, r->pairing, r->seed);
     fprintf(out, "games: %lld of %lld finished\n\n", (long long)r->finished,
             (long long)r->scheduled);
     fprintf(out, "%4s  %-*s %8s %7s %6s %7s %6s  %s\n", "rank", w, "agent", "elo", "+/-", "games",

@@ -21,6 +21,29 @@ uint64_t schedule_group_seed(uint64_t master, int64_t group)
     return splitmix(&x);
 }
 
+uint64_t schedule_game_seed(uint64_t master, int64_t id)
+{
+    /* Another odd constant than the groups': no game seed equals a group's. */
+    uint64_t x = master ^ ((uint64_t)id * 0x9fb21c651e98df25ULL) ^ 0x1d8e4e27c47d124fULL;
+    return splitmix(&x);
+}
+
+const char *schedule_pairing_name(tourn_pairing p)
+{
+    return p == PAIRING_DUPLICATE ? "duplicate" : "independent";
+}
+
+bool schedule_pairing_parse(const char *s, tourn_pairing *out)
+{
+    if (!strcmp(s, "duplicate"))
+        *out = PAIRING_DUPLICATE;
+    else if (!strcmp(s, "independent"))
+        *out = PAIRING_INDEPENDENT;
+    else
+        return false;
+    return true;
+}
+
 static int64_t binom(int n, int k)
 {
     if (k < 0 || k > n) return 0;
@@ -51,8 +74,8 @@ typedef struct builder {
     const schedule_params *p;
 } builder;
 
-/* Appends one group: `players` games on the same seed, seats rotated so
- * every member sits in every seat once. */
+/* Appends one group: `players` games, seats rotated so every member sits in
+ * every seat once; on one seed (duplicate) or each on its own. */
 static void add_group(builder *b, const int *members)
 {
     int k = b->p->players;
@@ -67,7 +90,7 @@ static void add_group(builder *b, const int *members)
         memset(g, 0, sizeof *g);
         g->id = (int64_t)b->s->n;
         g->group = group;
-        g->seed = seed;
+        g->seed = b->p->pairing == PAIRING_DUPLICATE ? seed : schedule_game_seed(b->p->seed, g->id);
         g->players = k;
         for (int seat = 0; seat < k; seat++)
             g->seat[seat] = members[(seat + r) % k];

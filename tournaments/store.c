@@ -2,16 +2,22 @@
  * a kill at any instant lose at most the games still in flight. */
 #include "store.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
+#include <unistd.h>
 
 #include "util.h"
 
 struct store {
     sqlite3 *db;
     sqlite3_stmt *put;
+    char *path;
+    int lock_fd; /* holds the flock of store_lock; -1 when none */
     char err[256];
 };
 
@@ -37,6 +43,12 @@ static int fail(store *s, const char *what)
 
 store *store_open(const char *path, bool create, char *err, size_t errlen)
 {
+    if (!path[0]) {
+        /* SQLite would take "" for a private temporary database: every
+         * result would be lost at exit. */
+        snprintf(err, errlen, "the results file name is empty");
+        return NULL;
+    }
     sqlite3 *db = NULL;
     int flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0);
     if (sqlite3_open_v2(path, &db, flags, NULL) != SQLITE_OK) {
@@ -58,7 +70,15 @@ store *store_open(const char *path, bool create, char *err, size_t errlen)
     }
     store *s = xcalloc(1, sizeof *s);
     s->db = db;
+    s->path = xstrdup(path);
+    s->lock_fd = -1;
     if (create) {
+        /* A new run claims the file first: a DB another run is filling
+         * reads as "in use", not as "already holds a tournament". */
+        if (store_lock(s, err, errlen) != 0) {
+            store_close(s);
+            return NULL;
+        }
         int64_t total = 0, done = 0;
         store_counts(s, &total, &done);
         char *kind = store_meta(s, "kind");
@@ -81,11 +101,41 @@ store *store_open(const char *path, bool create, char *err, size_t errlen)
     return s;
 }
 
+int store_lock(store *s, char *err, size_t errlen)
+{
+    if (s->lock_fd >= 0) return 0;
+    /* flock, not SQLite's own locks: those last one transaction, this one
+     * the whole run, and the kernel drops it when the process dies (kill -9
+     * included), so nothing stale is left behind. It is taken on a separate
+     * descriptor that is closed only after SQLite's (see store_close). */
+    int fd = open(s->path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        snprintf(err, errlen, "%s: %s", s->path, strerror(errno));
+        return -1;
+    }
+    if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+        int e = errno;
+        close(fd);
+        if (e == EWOULDBLOCK)
+            snprintf(err, errlen,
+                     "%s is in use by another arena tournament or sprt run; wait for it to "
+                     "finish or stop it first",
+                     s->path);
+        else
+            snprintf(err, errlen, "cannot lock %s: %s", s->path, strerror(e));
+        return -1;
+    }
+    s->lock_fd = fd;
+    return 0;
+}
+
 void store_close(store *s)
 {
     if (!s) return;
     sqlite3_finalize(s->put);
     sqlite3_close(s->db);
+    if (s->lock_fd >= 0) close(s->lock_fd);
+    free(s->path);
     free(s);
 }
 
@@ -250,8 +300,47 @@ int store_agents(store *s, char ***names, char ***specs, int *n)
     return 0;
 }
 
+/* A row that could index past the agents or the per-seat arrays is refused
+ * here, once, so that no caller can crash on it. */
+static bool row_ok(store *s, const tgame *g, int n_seats, int n_ranks, int n_agents)
+{
+    const char *why = NULL;
+    int bad = 0;
+    if (g->s.players < 2 || g->s.players > RANKED_MAX)
+        why = "player count", bad = g->s.players;
+    else if (n_seats != g->s.players)
+        why = "number of seats", bad = n_seats;
+    for (int i = 0; !why && i < g->s.players; i++) {
+        if (g->s.seat[i] < 0 || g->s.seat[i] >= n_agents) why = "seat index", bad = g->s.seat[i];
+        for (int j = 0; !why && j < i; j++)
+            if (g->s.seat[j] == g->s.seat[i]) why = "agent seated twice", bad = g->s.seat[i];
+    }
+    if (!why && g->done && n_ranks != g->s.players) why = "number of ranks", bad = n_ranks;
+    for (int i = 0; !why && g->done && i < g->s.players; i++)
+        if (g->rank[i] < 1 || g->rank[i] > g->s.players) why = "rank", bad = g->rank[i];
+    if (!why) return true;
+    snprintf(s->err, sizeof s->err,
+             "game %lld in the results file is corrupt: %s %d (the tournament has %d agents, "
+             "%d players a game)",
+             (long long)g->s.id, why, bad, n_agents, g->s.players);
+    return false;
+}
+
+static int count_agents(store *s)
+{
+    sqlite3_stmt *st;
+    int n = -1;
+    if (sqlite3_prepare_v2(s->db, "SELECT count(*) FROM agents", -1, &st, NULL) != SQLITE_OK)
+        return -1;
+    if (sqlite3_step(st) == SQLITE_ROW) n = sqlite3_column_int(st, 0);
+    sqlite3_finalize(st);
+    return n;
+}
+
 int store_games(store *s, bool pending_only, tgame **games, size_t *n)
 {
+    int n_agents = count_agents(s);
+    if (n_agents < 0) return fail(s, "count agents");
     sqlite3_stmt *st;
     const char *sql = pending_only
                           ? "SELECT id, grp, seed, players, seats, done, ranks, scores, reason,"
@@ -275,16 +364,23 @@ int store_games(store *s, bool pending_only, tgame **games, size_t *n)
         g->s.group = sqlite3_column_int64(st, 1);
         g->s.seed = (uint64_t)sqlite3_column_int64(st, 2);
         g->s.players = sqlite3_column_int(st, 3);
-        if (g->s.players < 2 || g->s.players > RANKED_MAX) g->s.players = 2;
-        int m = parse_list((const char *)sqlite3_column_text(st, 4), tmp, RANKED_MAX);
-        for (int i = 0; i < m; i++)
-            g->s.seat[i] = (int)tmp[i];
+        int n_seats = parse_list((const char *)sqlite3_column_text(st, 4), tmp, RANKED_MAX + 1);
+        for (int i = 0; i < n_seats && i < RANKED_MAX; i++)
+            g->s.seat[i] = tmp[i] < INT32_MIN || tmp[i] > INT32_MAX ? -1 : (int)tmp[i];
         g->done = sqlite3_column_int(st, 5) != 0;
+        int n_ranks = 0;
+        if (g->done) {
+            n_ranks = parse_list((const char *)sqlite3_column_text(st, 6), tmp, RANKED_MAX + 1);
+            for (int i = 0; i < n_ranks && i < RANKED_MAX; i++)
+                g->rank[i] = tmp[i] < 0 || tmp[i] > RANKED_MAX ? -1 : (int)tmp[i];
+        }
+        if (!row_ok(s, g, n_seats, n_ranks, n_agents)) {
+            sqlite3_finalize(st);
+            free(v);
+            return -1;
+        }
         if (!g->done) continue;
-        m = parse_list((const char *)sqlite3_column_text(st, 6), tmp, RANKED_MAX);
-        for (int i = 0; i < m; i++)
-            g->rank[i] = (int)tmp[i];
-        m = parse_list((const char *)sqlite3_column_text(st, 7), tmp, RANKED_MAX);
+        int m = parse_list((const char *)sqlite3_column_text(st, 7), tmp, RANKED_MAX);
         for (int i = 0; i < m; i++)
             g->score[i] = tmp[i];
         const char *reason = (const char *)sqlite3_column_text(st, 8);

@@ -26,9 +26,14 @@ typedef struct tgame {
 } tgame;
 
 /* Opens (creating if asked) a store. create: the file must not hold a
- * tournament yet. Returns NULL with a message in err. */
+ * tournament yet, and the store is locked (store_lock) at once. Returns NULL
+ * with a message in err. */
 store *store_open(const char *path, bool create, char *err, size_t errlen);
 void store_close(store *s);
+/* Claims the store for this process until store_close (or its death), so a
+ * second run on the same file refuses at once instead of interleaving with
+ * the first. -1 with a message in err when another process holds it. */
+int store_lock(store *s, char *err, size_t errlen);
 
 /* Writes settings, agents and schedule in one transaction. meta: pairs of
  * key/value strings, NULL-terminated. */
@@ -39,7 +44,9 @@ char *store_meta(store *s, const char *key);
 int store_set_meta(store *s, const char *key, const char *value);
 /* Agents by index (arrays and strings malloc'ed). */
 int store_agents(store *s, char ***names, char ***specs, int *n);
-/* Games in schedule order; pending_only: only those without a result. */
+/* Games in schedule order; pending_only: only those without a result.
+ * -1 (store_error says which game) when a row is corrupt: a seat index
+ * outside the agents, a wrong count of seats or ranks, a bad rank. */
 int store_games(store *s, bool pending_only, tgame **games, size_t *n);
 /* Appends games to the schedule (SPRT extends it as it goes). */
 int store_append(store *s, const sched_game *g, size_t n);

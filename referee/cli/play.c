@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 
 #include "cli.h"
 #include "play.h"
@@ -92,6 +91,13 @@ static void on_done(const match_outcome *o, void *ctx)
     r->played++;
     free(r->log_path);
     r->log_path = NULL;
+    if (o->log_error[0]) {
+        /* A truncated log is no record: stop the series and fail. */
+        fprintf(stderr, "arena: %s\n", o->log_error);
+        r->aborted++;
+        close_all(r);
+        return;
+    }
     play_next(r);
 }
 
@@ -132,10 +138,11 @@ static void play_next(play_run *r)
     match_config mc;
     run_options_match(&r->opts, r->game, &mc);
     mc.send_events = r->events;
-    char id[96];
-    snprintf(id, sizeof id, "%s-%" PRIu64, r->game->name, seed);
-    mc.match_id = id;
+    mc.match_id = NULL; /* opaque: the seed must not reach the agents */
     if (r->log_arg) {
+        /* Log files are the operator's: named by seed, as before. */
+        char id[96];
+        snprintf(id, sizeof id, "%s-%" PRIu64, r->game->name, seed);
         size_t len = strlen(r->log_arg);
         const char *sep = len && r->log_arg[len - 1] == '/' ? "" : "/";
         r->log_path =
@@ -195,11 +202,7 @@ static bool parse_u64(const char *s, uint64_t max, uint64_t *out)
 
 static uint64_t fresh_seed(void)
 {
-    uint64_t x = 0;
-    FILE *f = fopen("/dev/urandom", "rb");
-    if (!f || fread(&x, sizeof x, 1, f) != 1) x = (uint64_t)time(NULL) ^ (uint64_t)clock();
-    if (f) fclose(f);
-    return x & ((1ull << 53) - 1); /* exact in JSON readers that use doubles */
+    return arena_random_u64() & ((1ull << 53) - 1); /* exact in JSON readers that use doubles */
 }
 
 void play_init(play_run *r)

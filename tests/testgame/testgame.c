@@ -165,6 +165,20 @@ static av *nim_view(const arena_game *gg, int seat)
     return v;
 }
 
+/* Everything hidden from `seat` in nim is the other seats' secrets: they
+ * are drawn afresh from `seed`. Nim keeps no rng past create(), so there is
+ * nothing else to reseed. */
+static void nim_determinize(arena_game *gg, int seat, uint64_t seed)
+{
+    nim *g = (nim *)gg;
+    arena_rng rng;
+    arena_rng_seed(&rng, seed);
+    for (int s = 0; s < g->players; s++) {
+        int64_t v = (int64_t)arena_rng_below(&rng, 1000000);
+        if (s != seat) g->secret[s] = v;
+    }
+}
+
 static av *nim_settings(const arena_game *gg)
 {
     const nim *g = (const nim *)gg;
@@ -204,4 +218,5 @@ const arena_game_vt testgame_game = {
     .event = arena_game_event,
     .settings = nim_settings,
     .result = nim_result,
+    .determinize = nim_determinize,
 };

@@ -169,10 +169,21 @@ r3 = run("tournament", spec, "--db", db3, "--seed", "12", "--quiet", "--logs", "
 check(r3.returncode == 0, "third run %s" % r3.stderr)
 s1, s3 = games_rows(db1), games_rows(db3)
 check(len(s1) == len(s3) and [x[2] for x in s1] != [x[2] for x in s3], "seed changes seeds")
-# Pairs share a seed with seats swapped.
+# Independent pairing (the default): pairs swap seats, every game has its own seed.
+check(len({x[2] for x in s1}) == len(s1), "independent: one seed per game %r" % s1)
 for x, y in zip(s1[0::2], s1[1::2]):
+    check(x[1] == y[1] and x[4].split(",") == y[4].split(",")[::-1], "pair %r %r" % (x, y))
+# Duplicate pairing: the two games of a pair share a seed with seats swapped.
+dbdup = os.path.join(work, "dup.sqlite")
+rdup = run("tournament", spec, "--db", dbdup, "--quiet", "--logs", "none", "--pairing", "duplicate")
+check(rdup.returncode == 0 and "duplicate pairing" in rdup.stdout, "duplicate run %s" % rdup.stderr)
+sdup = games_rows(dbdup)
+for x, y in zip(sdup[0::2], sdup[1::2]):
     check(x[1] == y[1] and x[2] == y[2] and x[4].split(",") == y[4].split(",")[::-1],
-          "pair %r %r" % (x, y))
+          "duplicate pair %r %r" % (x, y))
+check(len({x[2] for x in sdup}) == len(sdup) // 2, "duplicate: one seed per pair")
+usage_error(run("tournament", spec, "--db", os.path.join(work, "dup2.sqlite"), "--pairing", "x"),
+            "bad pairing")
 
 # An existing tournament is never overwritten; resume of a finished one is a no-op.
 usage_error(run("tournament", spec, "--db", db1, "--quiet"), "tournament onto an existing db")

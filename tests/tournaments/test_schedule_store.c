@@ -1,5 +1,6 @@
-/* Schedules (balance, determinism, seat rotation) and the SQLite store
- * (round trip, idempotent results, refusal to overwrite). */
+/* Schedules (balance, determinism, seat rotation, pairing) and the SQLite
+ * store (round trip, idempotent results, refusal to overwrite, one run at a
+ * time, corrupt rows). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -16,7 +17,8 @@
 static void test_round_robin_pairs(void **st)
 {
     (void)st;
-    schedule_params p = {.n_agents = 4, .players = 2, .per_pairing = 6, .seed = 42};
+    schedule_params p = {
+        .n_agents = 4, .players = 2, .per_pairing = 6, .seed = 42, .pairing = PAIRING_DUPLICATE};
     schedule s;
     char err[200];
     assert_int_equal(schedule_build(&p, &s, err, sizeof err), 0);
@@ -191,13 +193,133 @@ static void test_store_roundtrip(void **st)
     unlink(side);
 }
 
+/* Independent pairing: groups keep their seat rotation, every game has its
+ * own seed (none shared with a duplicate group seed), deterministically. */
+static void test_independent_pairing(void **st)
+{
+    (void)st;
+    schedule_params p = {.n_agents = 3, .players = 2, .per_pairing = 4, .seed = 42};
+    assert_int_equal(p.pairing, PAIRING_INDEPENDENT); /* the zero value, the default */
+    schedule s, t, dup;
+    char err[200];
+    assert_int_equal(schedule_build(&p, &s, err, sizeof err), 0);
+    assert_int_equal(schedule_build(&p, &t, err, sizeof err), 0);
+    assert_memory_equal(s.games, t.games, s.n * sizeof(sched_game));
+    p.pairing = PAIRING_DUPLICATE;
+    assert_int_equal(schedule_build(&p, &dup, err, sizeof err), 0);
+    assert_int_equal((int)s.n, (int)dup.n);
+    for (size_t i = 0; i < s.n; i++) {
+        for (size_t j = 0; j < i; j++)
+            assert_true(s.games[i].seed != s.games[j].seed);
+        for (size_t j = 0; j < dup.n; j++)
+            assert_true(s.games[i].seed != dup.games[j].seed);
+        /* Same groups and seats as duplicate pairing: only seeds differ. */
+        assert_int_equal(s.games[i].group, dup.games[i].group);
+        assert_memory_equal(s.games[i].seat, dup.games[i].seat, sizeof s.games[i].seat);
+    }
+    assert_string_equal(schedule_pairing_name(PAIRING_INDEPENDENT), "independent");
+    tourn_pairing pp;
+    assert_true(schedule_pairing_parse("duplicate", &pp) && pp == PAIRING_DUPLICATE);
+    assert_false(schedule_pairing_parse("Duplicate", &pp));
+    schedule_free(&s);
+    schedule_free(&t);
+    schedule_free(&dup);
+}
+
+static char *new_store(store **db)
+{
+    static char path[64];
+    snprintf(path, sizeof path, "/tmp/arena-store-test-XXXXXX");
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    char err[300];
+    *db = store_open(path, true, err, sizeof err);
+    assert_non_null(*db);
+    schedule_params p = {.n_agents = 2, .players = 2, .per_pairing = 2, .seed = 5};
+    schedule s;
+    assert_int_equal(schedule_build(&p, &s, err, sizeof err), 0);
+    char *names[] = {"a", "b"}, *specs[] = {"builtin:random", "builtin:random"};
+    const char *meta[] = {"kind", "tournament", "game", "nim", NULL};
+    assert_int_equal(store_init(*db, meta, names, specs, 2, &s, err, sizeof err), 0);
+    schedule_free(&s);
+    return path;
+}
+
+static void remove_store(const char *path)
+{
+    char side[128];
+    unlink(path);
+    snprintf(side, sizeof side, "%s-wal", path);
+    unlink(side);
+    snprintf(side, sizeof side, "%s-shm", path);
+    unlink(side);
+}
+
+/* Two runs on one DB: the second store_lock fails until the first closes. */
+static void test_store_lock(void **st)
+{
+    (void)st;
+    store *a, *b;
+    char *path = new_store(&a), err[300];
+    assert_int_equal(store_lock(a, err, sizeof err), 0);
+    b = store_open(path, false, err, sizeof err);
+    assert_non_null(b);
+    assert_int_equal(store_lock(b, err, sizeof err), -1);
+    assert_non_null(strstr(err, "in use"));
+    /* Reading still works (arena report does not lock). */
+    tgame *g;
+    size_t n;
+    assert_int_equal(store_games(b, false, &g, &n), 0);
+    free(g);
+    store_close(a);
+    assert_int_equal(store_lock(b, err, sizeof err), 0);
+    store_close(b);
+    assert_null(store_open("", false, err, sizeof err));
+    assert_non_null(strstr(err, "empty"));
+    remove_store(path);
+}
+
+/* A seat index past the agents (it used to overflow the driver's pools). */
+static void test_store_corrupt_row(void **st)
+{
+    (void)st;
+    store *db;
+    char *path = new_store(&db);
+    tgame *g;
+    size_t n;
+    assert_int_equal(store_games(db, true, &g, &n), 0);
+    free(g);
+    tgame bad;
+    memset(&bad, 0, sizeof bad);
+    bad.s.id = 2;
+    bad.s.players = 2;
+    bad.rank[0] = 1;
+    bad.rank[1] = 7; /* no 7th place at a 2-player table */
+    strcpy(bad.reason, "normal");
+    assert_int_equal(store_result(db, &bad, NULL), 1);
+    assert_int_equal(store_games(db, false, &g, &n), -1);
+    assert_non_null(strstr(store_error(db), "game 2"));
+    assert_non_null(strstr(store_error(db), "corrupt: rank 7"));
+    /* Pending rows only: game 2 is done, so the bad rank is not read. */
+    assert_int_equal(store_games(db, true, &g, &n), 0);
+    assert_int_equal((int)n, 1);
+    free(g);
+    sched_game extra = {.id = 3, .group = 2, .seed = 1, .players = 2, .seat = {0, 5}};
+    assert_int_equal(store_append(db, &extra, 1), 0);
+    assert_int_equal(store_games(db, true, &g, &n), -1);
+    assert_non_null(strstr(store_error(db), "game 3 in the results file is corrupt: seat index 5"));
+    store_close(db);
+    remove_store(path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_round_robin_pairs),
-        cmocka_unit_test(test_gauntlet),
-        cmocka_unit_test(test_multiplayer_balanced),
-        cmocka_unit_test(test_store_roundtrip),
+        cmocka_unit_test(test_round_robin_pairs),    cmocka_unit_test(test_gauntlet),
+        cmocka_unit_test(test_multiplayer_balanced), cmocka_unit_test(test_store_roundtrip),
+        cmocka_unit_test(test_independent_pairing),  cmocka_unit_test(test_store_lock),
+        cmocka_unit_test(test_store_corrupt_row),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

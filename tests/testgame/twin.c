@@ -1,0 +1,184 @@
+/* "twin": a hidden, test-only wrapper game for the transcript twin test
+ * (tests/visibility/twins.py). It plays a real game through the normal match
+ * runner, but lets the test make two matches whose games differ only in what
+ * one seat cannot see:
+ *
+ *   game=NAME   the real game (required)
+ *   seed=N      the real game's seed; default: the match seed. With it fixed,
+ *               the match seed feeds nothing the game shows, so two matches on
+ *               different match seeds must look the same to every agent.
+ *   seat=S      whose point of view is kept (default 0)
+ *   salt=N      when not 0 and the game has determinize(): everything hidden
+ *               from seat S is replaced and the game's rng reseeded from N
+ *
+ * Any other key goes to the real game. `hello.options` shows only the real
+ * game's settings, so the wrapper itself sends nothing a twin could tell
+ * apart. Hidden from `arena games` like nim. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "game.h"
+#include "util.h"
+
+typedef struct twin {
+    arena_game base;
+    arena_game *in;
+} twin;
+
+extern const arena_game_vt twin_game;
+
+static const arena_option_doc twin_options[] = {
+    {"game", "a game name", "", "the real game"},
+    {"seed", "integer", "the match seed", "seed of the real game"},
+    {"seat", "integer", "0", "the seat whose view determinize keeps"},
+    {"salt", "integer", "0", "0: the real game as dealt; else determinize(seat, salt)"},
+    {0},
+};
+
+static bool parse_u64(const char *s, uint64_t *out)
+{
+    char *end;
+    errno = 0;
+    if (*s < '0' || *s > '9') return false;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno || *end) return false;
+    *out = v;
+    return true;
+}
+
+static arena_game *wrap(arena_game *in)
+{
+    twin *t = xcalloc(1, sizeof *t);
+    t->base.vt = &twin_game;
+    t->base.size = sizeof *t;
+    t->base.ev.disabled = true; /* events live in the real game */
+    t->in = in;
+    return &t->base;
+}
+
+static arena_game *twin_create(const arena_setting *set, size_t nset, uint64_t seed, int players,
+                               unsigned flags, char *err, size_t errlen)
+{
+    const arena_game_vt *vt = NULL;
+    uint64_t inner_seed = seed, salt = 0, seat = 0;
+    arena_setting *rest = xcalloc(nset + 1, sizeof *rest);
+    size_t nrest = 0;
+    for (size_t i = 0; i < nset; i++) {
+        const char *k = set[i].key, *v = set[i].value;
+        bool ok = true;
+        if (!strcmp(k, "game")) {
+            vt = arena_find_game(v);
+            ok = vt && vt != &twin_game;
+        } else if (!strcmp(k, "seed")) {
+            ok = parse_u64(v, &inner_seed);
+        } else if (!strcmp(k, "salt")) {
+            ok = parse_u64(v, &salt);
+        } else if (!strcmp(k, "seat")) {
+            ok = parse_u64(v, &seat) && seat < (uint64_t)players;
+        } else {
+            rest[nrest++] = set[i];
+        }
+        if (!ok) {
+            snprintf(err, errlen, "twin: bad %s '%s'", k, v);
+            free(rest);
+            return NULL;
+        }
+    }
+    if (!vt) {
+        snprintf(err, errlen, "twin needs game=NAME");
+        free(rest);
+        return NULL;
+    }
+    arena_game *in = vt->create(rest, nrest, inner_seed, players, flags, err, errlen);
+    free(rest);
+    if (!in) return NULL;
+    if (salt && vt->determinize) vt->determinize(in, (int)seat, salt);
+    return wrap(in);
+}
+
+#define IN(g) (((const twin *)(g))->in)
+
+static arena_game *twin_clone(const arena_game *g)
+{
+    return wrap(IN(g)->vt->clone(IN(g)));
+}
+
+static void twin_free(arena_game *g)
+{
+    game_free(IN(g));
+    free(g);
+}
+
+static bool twin_decision(const arena_game *g, arena_decision *d)
+{
+    return IN(g)->vt->decision(IN(g), d);
+}
+
+static void twin_label(const arena_game *g, int i, char *buf, size_t len)
+{
+    IN(g)->vt->label(IN(g), i, buf, len);
+}
+
+static void twin_prompt(const arena_game *g, char *buf, size_t len)
+{
+    IN(g)->vt->prompt(IN(g), buf, len);
+}
+
+static bool twin_apply(arena_game *g, const int *choice, int n)
+{
+    return game_apply(((twin *)g)->in, choice, n);
+}
+
+static av *twin_view(const arena_game *g, int seat)
+{
+    return IN(g)->vt->view(IN(g), seat);
+}
+
+static size_t twin_event_count(const arena_game *g)
+{
+    return IN(g)->vt->event_count(IN(g));
+}
+
+static const av *twin_event(const arena_game *g, size_t i, int seat)
+{
+    return IN(g)->vt->event(IN(g), i, seat);
+}
+
+static av *twin_settings(const arena_game *g)
+{
+    return IN(g)->vt->settings(IN(g));
+}
+
+static void twin_result(const arena_game *g, arena_result *r)
+{
+    IN(g)->vt->result(IN(g), r);
+}
+
+static void twin_determinize(arena_game *g, int seat, uint64_t seed)
+{
+    arena_game *in = ((twin *)g)->in;
+    if (in->vt->determinize) in->vt->determinize(in, seat, seed);
+}
+
+const arena_game_vt twin_game = {
+    .name = "twin",
+    .title = "Twin wrapper (test-only: a real game, determinized for one seat)",
+    .min_players = 1,
+    .max_players = ARENA_MAX_SEATS,
+    .options = twin_options,
+    .create = twin_create,
+    .clone = twin_clone,
+    .free = twin_free,
+    .decision = twin_decision,
+    .label = twin_label,
+    .prompt = twin_prompt,
+    .apply = twin_apply,
+    .view = twin_view,
+    .event_count = twin_event_count,
+    .event = twin_event,
+    .settings = twin_settings,
+    .result = twin_result,
+    .determinize = twin_determinize,
+};

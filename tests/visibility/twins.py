@@ -1,0 +1,275 @@
+#!/usr/bin/python3
+"""Transcript twin test: what goes over the wire to a seat depends only on
+what that seat may know. Usage: twins.py ARENA TWIN_PROBE MODE (play|serve|
+tournament).
+
+Method. The hidden `twin` game (tests/testgame/twin.c) wraps a real game
+with its own fixed seed, and with salt=N calls the game's determinize(seat,
+N), which replaces everything hidden from that seat and keeps view(seat)
+byte-identical. For every game and every seat S we run two matches through
+the real `arena` command (play, serve or tournament): twin A is the game as
+dealt, twin B the same game determinized for S; the two matches also run on
+different match/master seeds, which must not show at all. Every seat is a
+recording agent (recorder.py) that tees the bytes it receives to a file and
+chooses only from what it received. serve runs with --events, so `event`
+messages are on the wire too.
+
+twin-probe replays both match logs in-process and finds the first state at
+which S's knowledge (view, visible events, its decisions, the result)
+differs between A and B; S's own hidden draws legitimately reveal themselves
+there. Up to that point the two streams to S must be byte-identical, apart
+from hello.match (an opaque id) and the clock's bank_ms/game_ms (timing).
+That prefix must hold hello, and a decide for seat 0 (it moves first; a
+later seat may legitimately see the first mover, whose own hidden cards
+were redrawn, play differently before it decides). A third match C, the
+deal of A on yet another match seed, must match A whole, for every seat.
+nim's determinize redraws only secrets that never sway play (the recorder
+decides from the decision, not the view), so there A and B match whole
+too; games without determinize make A and B the same deal.
+Finally no byte stream to any agent may contain a seed (decimal or hex):
+the match seeds, the tournament master seed, the per-game seeds, the real
+game's seed.
+"""
+import json
+import os
+import random
+import re
+import socket
+import sqlite3
+import subprocess
+import sys
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
+
+ARENA = os.path.abspath(sys.argv[1])
+PROBE = os.path.abspath(sys.argv[2])
+MODE = sys.argv[3]
+HERE = os.path.dirname(os.path.abspath(__file__))
+RECORDER = os.path.join(HERE, "recorder.py")
+PY = "/usr/bin/python3"
+GAMES = ["nim", "dominion", "pacifica", "xibalba"]
+PLAYERS = 2
+# Generous clock: a slow machine must not change bank_ms, but it is masked anyway.
+CLOCK = ["--move-ms", "20000", "--startup-ms", "30000"]
+
+
+def check(cond, what):
+    if not cond:
+        raise AssertionError(what)
+
+
+def big_seed(rng):
+    return rng.randrange(1 << 50, 1 << 53)
+
+
+def seed_forms(seed):
+    return {str(seed), format(seed, "x"), format(seed, "X"), format(seed, "016x")}
+
+
+def no_seed_in(stream, seeds, what):
+    text = stream.decode("utf-8", "replace")
+    for s in seeds:
+        for form in seed_forms(s):
+            check(form not in text, f"{what}: the stream contains seed {s} as '{form}'")
+
+
+def normalize(line):
+    """Masks what may differ between honest twins: the opaque match id and
+    the clock's remaining times."""
+    msg = json.loads(line)
+    t = msg.get("type")
+    if t == "hello" and "match" in msg:
+        check(isinstance(msg["match"], str) and msg["match"], "hello.match is a string")
+        line = line.replace(json.dumps(msg["match"]).encode(), b'"<id>"', 1)
+    if t == "decide":
+        line = re.sub(rb'"(bank_ms|game_ms)":(-?[0-9]+|null)', rb'"\1":0', line)
+    return line
+
+
+def lines(path):
+    with open(path, "rb") as f:
+        return f.read().splitlines(keepends=True)
+
+
+def split_games(stream):
+    """A recorder's stream cut into games (hello ... over)."""
+    games, cur = [], None
+    for ln in stream:
+        t = json.loads(ln).get("type")
+        if t == "hello":
+            cur = []
+            games.append(cur)
+        if cur is not None:
+            cur.append(ln)
+    return games
+
+
+def probe(seat, log_a, log_b):
+    p = subprocess.run([PROBE, str(seat), log_a, log_b], capture_output=True, text=True,
+                       timeout=120)
+    check(p.returncode == 0, f"twin-probe: {p.stderr}")
+    k, na, nb = map(int, p.stdout.split())
+    return k, na, nb
+
+
+def played_out(log, what):
+    with open(log) as f:
+        last = json.loads(f.read().splitlines()[-1])
+    check(last.get("type") == "result" and last.get("reason") == "normal",
+          f"{what}: the game did not end normally: {last}")
+
+
+def compare(what, seat, a_lines, b_lines, log_a, log_b, whole, need_decide):
+    played_out(log_a, what)
+    played_out(log_b, what)
+    k, na, nb = probe(seat, log_a, log_b)
+    check(na == nb, f"{what}: {na} vs {nb} messages before the views diverge (K={k})")
+    if whole:
+        check(k == -1, f"{what}: seat {seat}'s knowledge differs at choice {k} where nothing "
+                       "hidden can differ")
+    prefix_a, prefix_b = a_lines[:na], b_lines[:nb]
+    types = [json.loads(x)["type"] for x in prefix_a]
+    check(len(prefix_a) == na and len(prefix_b) == nb,
+          f"{what}: the recorder got fewer messages than the log lists")
+    check(types[:1] == ["hello"] and (not need_decide or "decide" in types),
+          f"{what}: comparable prefix too short ({types}, K={k})")
+    for i, (x, y) in enumerate(zip(prefix_a, prefix_b)):
+        check(normalize(x) == normalize(y),
+              f"{what}: message {i} to seat {seat} differs between twins:\n  {x!r}\n  {y!r}")
+    if k == -1:
+        check(len(a_lines) == len(b_lines), f"{what}: stream lengths differ")
+    return k, na
+
+
+def twin_sets(game, seat, inner_seed, salt):
+    return ["--set", f"game={game}", "--set", f"seed={inner_seed}", "--set", f"seat={seat}",
+            "--set", f"salt={salt}"]
+
+
+def run_play(d, tag, game, seat, match_seed, inner_seed, salt):
+    streams = [os.path.join(d, f"{tag}-s{i}.bin") for i in range(PLAYERS)]
+    log = os.path.join(d, f"{tag}.jsonl")
+    agents = [f"cmd:{PY} -S -E {RECORDER} {streams[i]} rec{i}" for i in range(PLAYERS)]
+    p = subprocess.run([ARENA, "play", "twin", *agents, "--seed", str(match_seed), "--log", log,
+                        *twin_sets(game, seat, inner_seed, salt), *CLOCK],
+                       capture_output=True, timeout=300)
+    check(p.returncode == 0, f"{tag}: play exit {p.returncode}: {p.stderr.decode()}")
+    return [lines(s) for s in streams], [log], [match_seed]
+
+
+def run_serve(d, tag, game, seat, match_seed, inner_seed, salt):
+    streams = [os.path.join(d, f"{tag}-s{i}.bin") for i in range(PLAYERS)]
+    log = os.path.join(d, f"{tag}.jsonl")
+    tokens = os.path.join(d, f"{tag}.tokens")
+    with open(tokens, "w") as f:
+        for i in range(PLAYERS):
+            f.write(f"tok{i}-{tag} rec{i}\n")
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    srv = subprocess.Popen([ARENA, "serve", "twin", "--listen", f"127.0.0.1:{port}", "--tokens",
+                            tokens, "--seed", str(match_seed), "--log", log,
+                            "--join-timeout", "60000", "--events",
+                            *twin_sets(game, seat, inner_seed, salt), *CLOCK],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    clients = []
+    try:
+        # The token, not the order of connecting, gives the seat; a recorder
+        # that comes before the listener retries.
+        for i in range(PLAYERS):
+            clients.append(subprocess.Popen([PY, "-S", "-E", RECORDER, streams[i], f"rec{i}",
+                                             str(port), f"tok{i}-{tag}"]))
+        out, err = srv.communicate(timeout=300)
+        check(srv.returncode == 0, f"{tag}: serve exit {srv.returncode}: {err.decode()}")
+        for c in clients:
+            c.wait(timeout=30)
+    finally:
+        for c in clients + [srv]:
+            if c.poll() is None:
+                c.kill()
+    return [lines(s) for s in streams], [log], [match_seed]
+
+
+def run_tournament(d, tag, game, seat, master_seed, inner_seed, salt):
+    streams = [os.path.join(d, f"{tag}-a{i}.bin") for i in range(PLAYERS)]
+    db = os.path.join(d, f"{tag}.sqlite")
+    logs = os.path.join(d, f"{tag}.logs")
+    agents = []
+    for i in range(PLAYERS):
+        agents += ["--agent", f"rec{i}=cmd:{PY} -S -E {RECORDER} {streams[i]} rec{i}"]
+    p = subprocess.run([ARENA, "tournament", "--game", "twin", *agents, "--games-per-pairing",
+                        "2", "--concurrency", "1", "--seed", str(master_seed), "--db", db,
+                        "--logs", logs, "--quiet", *twin_sets(game, seat, inner_seed, salt),
+                        *CLOCK], capture_output=True, timeout=300)
+    check(p.returncode == 0, f"{tag}: tournament exit {p.returncode}: {p.stderr.decode()}")
+    con = sqlite3.connect(db)
+    rows = con.execute("SELECT id, seed, seats, log FROM games ORDER BY id").fetchall()
+    con.close()
+    # Both agents play every game (concurrency 1): agent i's stream holds
+    # its games in schedule order. Per game, the stream of whoever sits in
+    # `seat` is the one to compare.
+    per_agent = [split_games(lines(s)) for s in streams]
+    seeds = [master_seed] + [r[1] & ((1 << 64) - 1) for r in rows]
+    out_streams, out_logs = [], []
+    check(all(len(g) == len(rows) for g in per_agent), f"{tag}: every agent plays every game")
+    for gi, (gid, _seed, seats, log) in enumerate(rows):
+        who = [int(x) for x in seats.split(",")]
+        out_streams.append([per_agent[who[s]][gi] for s in range(PLAYERS)])
+        out_logs.append(log)
+    return out_streams, out_logs, seeds, [lines(s) for s in streams]
+
+
+def run(runner, d, tag, game, seat, seed, inner_seed, salt):
+    """One match (play/serve) or a 2-game tournament: per game, the stream
+    to each seat and the log; the seeds used; every agent's whole stream."""
+    if runner is run_tournament:
+        return runner(d, tag, game, seat, seed, inner_seed, salt)
+    st, logs, seeds = runner(d, tag, game, seat, seed, inner_seed, salt)
+    return [st], logs, seeds, st
+
+
+def main():
+    rng = random.Random()
+    runner = {"play": run_play, "serve": run_serve, "tournament": run_tournament}[MODE]
+    compared = 0
+    with tempfile.TemporaryDirectory() as d:
+        for game in GAMES:
+            inner_seed = big_seed(rng)
+            salts = [big_seed(rng) for _ in range(PLAYERS)]
+            # A and C: the same deal on different match seeds, so nothing
+            # hidden differs: every seat's whole stream must match.
+            # The four matches run side by side: they wait on agents, not CPUs.
+            jobs = [(f"{game}-A", 0, 0), (f"{game}-C", 0, 0)] + \
+                [(f"{game}-B{s}", s, salts[s]) for s in range(PLAYERS)]
+            seeds = [big_seed(rng) for _ in jobs]
+            with ThreadPoolExecutor(len(jobs)) as ex:
+                futs = [ex.submit(run, runner, d, tag, game, seat, seed, inner_seed, salt)
+                        for (tag, seat, salt), seed in zip(jobs, seeds)]
+                ra, rc, *rbs = [f.result() for f in futs]
+            secret = [inner_seed] + salts
+            for r in [ra, rc] + rbs:
+                secret += r[2]
+            for r in [ra, rc] + rbs:
+                for raw in r[3]:
+                    no_seed_in(b"".join(raw), secret, game)
+            if MODE == "serve":
+                check(any(b'"type":"event"' in ln for st in ra[3] for ln in st),
+                      f"{game}: --events put event messages on the wire")
+            for gi in range(len(ra[1])):
+                for s in range(PLAYERS):
+                    what = f"{MODE} {game} game {gi + 1} seat {s}"
+                    k, n = compare(what + " A/C", s, ra[0][gi][s], rc[0][gi][s], ra[1][gi],
+                                   rc[1][gi], whole=True, need_decide=True)
+                    compared += n
+                    k, n = compare(what + " A/B", s, ra[0][gi][s], rbs[s][0][gi][s], ra[1][gi],
+                                   rbs[s][1][gi], whole=game == "nim",
+                                   need_decide=s == 0 or game == "nim")
+                    compared += n
+                    print(f"{what}: twins agree on {n} messages (K={k})")
+    check(compared > 0, "nothing compared")
+    print(f"{MODE}: OK, {compared} messages compared")
+
+
+if __name__ == "__main__":
+    main()
