@@ -361,6 +361,13 @@ static void serve_help(void)
            "`error` and the connection is closed. A seat nobody filled when\n"
            "--join-timeout expires forfeits its games.\n"
            "\n"
+           "Before its join a connection may send frames of at most 64 KiB; one that\n"
+           "sends garbage or another message first gets an `error` and is closed; one\n"
+           "that has not joined within --startup-ms is closed. At most 8 connections\n"
+           "per address wait to join (the oldest waiting one makes room when the table\n"
+           "is full); an address with 5 refused joins is refused for a while. Each\n"
+           "refused or dropped connection is one line on stderr with its address.\n"
+           "\n"
            "  --listen HOST:PORT           where to listen (e.g. 127.0.0.1:7700)\n"
            "  --tokens FILE                the seats' tokens and names\n"
            "  --join-timeout MS            wait this long for all seats [60000]\n");

@@ -146,6 +146,24 @@ def case_idle_connections_do_not_lock_out_players():
             s.close()
 
 
+def case_idle_connections_expire_on_their_own():
+    with tempfile.TemporaryDirectory() as d:
+        srv = Serve(d, [("tok-a", "alice")], local=["builtin:random"],
+                    extra=["--startup-ms", "500", "--join-timeout", "30000"])
+        # More than the old table of 64, from different addresses; nothing
+        # else happens on the server while they wait.
+        idle = [srv.connect(f"127.4.0.{i + 1}") for i in range(70)]
+        for s in idle:
+            data, secs = read_reply(s, timeout=15)
+            check(data == b"", f"an idle connection is closed without a word: {data!r}")
+            s.close()
+        clients = players(srv.port, ["tok-a"])
+        err = played_to_the_end(srv, clients, "after idle connections expired")
+        expired = [l for l in err.splitlines() if "connection from 127.4.0." in l
+                   and "no 'join' within startup_ms" in l]
+        check(len(expired) == 70, f"one line per expired connection: {len(expired)}")
+
+
 def case_prejoin_big_frame_is_refused_quickly():
     with tempfile.TemporaryDirectory() as d:
         srv = Serve(d, [("tok-a", "alice")], local=["builtin:random"],
