@@ -38,7 +38,7 @@ def free_port():
 class Serve:
     """`arena serve nim` with the given remote seats (token, name) and local agents."""
 
-    def __init__(self, d, seats, local=(), extra=()):
+    def __init__(self, d, seats, local=(), extra=(), nofile=None):
         tokens = os.path.join(d, "tokens")
         with open(tokens, "w") as f:
             for tok, name in seats:
@@ -46,7 +46,10 @@ class Serve:
         self.port = free_port()
         self.p = subprocess.Popen([ARENA, "serve", "nim", "--listen", f"127.0.0.1:{self.port}",
                                    "--tokens", tokens, "--json", "--seed", "5", *local, *extra],
-                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                  preexec_fn=(lambda: resource.setrlimit(
+                                      resource.RLIMIT_NOFILE, (nofile, nofile)))
+                                  if nofile else None)
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline:  # wait until it listens
             try:
@@ -162,6 +165,24 @@ def case_idle_connections_expire_on_their_own():
         expired = [l for l in err.splitlines() if "connection from 127.4.0." in l
                    and "no 'join' within startup_ms" in l]
         check(len(expired) == 70, f"one line per expired connection: {len(expired)}")
+
+
+def case_full_table_drops_the_oldest_waiting():
+    # With 150 open files the referee keeps at most 43 waiting connections:
+    # 100 idle peers overflow it, and the players, arriving last, still play.
+    with tempfile.TemporaryDirectory() as d:
+        srv = Serve(d, [("tok-a", "alice"), ("tok-b", "bob")], nofile=150,
+                    extra=["--startup-ms", "30000", "--join-timeout", "30000"])
+        idle = [srv.connect(f"127.5.0.{i + 1}") for i in range(100)]
+        time.sleep(0.3)
+        clients = players(srv.port, ["tok-a", "tok-b"])
+        err = played_to_the_end(srv, clients, "players after the table overflowed")
+        check("the open-file limit is 150: at most 43 connections" in err, err[:500])
+        evicted = [l for l in err.splitlines() if "connection from 127.5.0." in l
+                   and "this was the oldest" in l]
+        check(len(evicted) >= 100 - 43, f"the oldest gave way: {len(evicted)}\n{err[-1500:]}")
+        for s in idle:
+            s.close()
 
 
 def case_prejoin_big_frame_is_refused_quickly():
