@@ -312,13 +312,10 @@ static av *mp_build_map(mp_cursor *c, uint64_t count)
                                  : (size_t)mp_take(c, kb == 0xd9   ? 1
                                                       : kb == 0xda ? 2
                                                                    : 4);
-        char small[128];
-        char *k = klen < sizeof small ? small : xmalloc(klen + 1);
-        memcpy(k, c->p + c->off, klen);
-        k[klen] = '\0';
+        const char *k = (const char *)c->p + c->off;
         c->off += klen;
-        av_set(m, k, mp_build(c));
-        if (k != small) free(k);
+        av *v = mp_build(c);
+        av_setn(m, k, klen, v); /* a repeated key: the last one wins */
     }
     return m;
 }

@@ -17,6 +17,9 @@
 typedef enum { CODEC_NONE = 0, CODEC_MSGPACK, CODEC_JSON } codec_kind;
 
 #define PROTO_MAX_FRAME_DEFAULT ((size_t)1 << 20)
+/* Cap on frames from a TCP peer of `arena serve` before its join is
+ * accepted: a join is tiny, and an anonymous peer gets no more. */
+#define PROTO_PREJOIN_MAX_FRAME ((size_t)64 << 10)
 /* Deepest nesting of lists/maps accepted from the wire (the top-level map is
  * level 1). msgpack-c's own parser stack holds 32 levels. */
 #define PROTO_MAX_DEPTH 32

@@ -4,6 +4,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "util.h"
 
@@ -125,17 +128,134 @@ av *av_push(av *list, av *item)
     return list;
 }
 
-static ptrdiff_t map_find(const av *map, const char *key)
+/* ------------------------------------------------------------ map index */
+
+/* Maps of up to this many keys are searched linearly: the protocol's hot
+ * messages (decide, act) are that small, and a short scan beats hashing.
+ * Larger maps get a hash index, so that building a map of n keys (a decoded
+ * message of 100,000 keys, say) costs O(n), not O(n^2). */
+#define AV_SCAN_MAX 16
+
+/* The hash is keyed with a per-process random secret: an agent choosing the
+ * keys of its message cannot make them collide on purpose. */
+static uint64_t hash_secret[2];
+
+__attribute__((constructor)) static void seed_hash_secret(void)
+{
+    if (getrandom(hash_secret, sizeof hash_secret, GRND_NONBLOCK) == (ssize_t)sizeof hash_secret)
+        return;
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    hash_secret[0] = ((uint64_t)ts.tv_nsec << 32 ^ (uint64_t)ts.tv_sec) * 0x9e3779b97f4a7c15u;
+    hash_secret[1] = ((uint64_t)getpid() << 32 ^ (uint64_t)(uintptr_t)&ts) * 0xc2b2ae3d27d4eb4fu;
+}
+
+#define ROTL(x, b) (((x) << (b)) | ((x) >> (64 - (b))))
+#define SIPROUND                                                                                   \
+    do {                                                                                           \
+        v0 += v1, v1 = ROTL(v1, 13), v1 ^= v0, v0 = ROTL(v0, 32);                                  \
+        v2 += v3, v3 = ROTL(v3, 16), v3 ^= v2;                                                     \
+        v0 += v3, v3 = ROTL(v3, 21), v3 ^= v0;                                                     \
+        v2 += v1, v1 = ROTL(v1, 17), v1 ^= v2, v2 = ROTL(v2, 32);                                  \
+    } while (0)
+
+/* SipHash-1-3 (one compression round, three finalisation rounds), reading
+ * 8-byte words in host order: only this process ever sees the values. */
+static uint64_t key_hash(const char *key, size_t n)
+{
+    uint64_t v0 = hash_secret[0] ^ 0x736f6d6570736575u, v1 = hash_secret[1] ^ 0x646f72616e646f6du,
+             v2 = hash_secret[0] ^ 0x6c7967656e657261u, v3 = hash_secret[1] ^ 0x7465646279746573u;
+    const uint8_t *p = (const uint8_t *)key;
+    size_t whole = n & ~(size_t)7;
+    for (size_t i = 0; i < whole; i += 8) {
+        uint64_t m;
+        memcpy(&m, p + i, 8);
+        v3 ^= m;
+        SIPROUND;
+        v0 ^= m;
+    }
+    uint64_t last = (uint64_t)n << 56;
+    for (size_t i = 0; i < (n & 7); i++)
+        last |= (uint64_t)p[whole + i] << (8 * i);
+    v3 ^= last;
+    SIPROUND;
+    v0 ^= last;
+    v2 ^= 0xff;
+    SIPROUND;
+    SIPROUND;
+    SIPROUND;
+    return v0 ^ v1 ^ v2 ^ v3;
+}
+
+/* The index lives in the keys allocation, after cap key pointers: 2 * cap
+ * uint32 slots (cap is a power of two, so the table is at most half full)
+ * holding position + 1, 0 = empty; open addressing, linear probing. Keeping
+ * it there leaves every node of the tree the same size. */
+static bool has_index(const av *map)
+{
+    return map->u.map.cap > AV_SCAN_MAX;
+}
+
+static uint32_t *index_of(const av *map)
+{
+    return (uint32_t *)(void *)(map->u.map.keys + map->u.map.cap);
+}
+
+static size_t keys_bytes(size_t cap)
+{
+    return cap * sizeof(char *) + (cap > AV_SCAN_MAX ? 2 * cap * sizeof(uint32_t) : 0);
+}
+
+static void index_put(av *map, size_t pos, uint64_t h)
+{
+    uint32_t *ix = index_of(map);
+    size_t mask = 2 * map->u.map.cap - 1, s = (size_t)h & mask;
+    while (ix[s])
+        s = (s + 1) & mask;
+    ix[s] = (uint32_t)pos + 1;
+}
+
+/* Rebuilds the index from the keys (after growth or a removal). */
+static void index_build(av *map)
+{
+    if (!has_index(map)) return;
+    if (map->u.map.cap > UINT32_MAX / 2) abort(); /* positions are stored as uint32 */
+    memset(index_of(map), 0, 2 * map->u.map.cap * sizeof(uint32_t));
+    for (size_t i = 0; i < map->u.map.len; i++)
+        index_put(map, i, key_hash(map->u.map.keys[i], strlen(map->u.map.keys[i])));
+}
+
+/* Does the stored key k equal key[0, klen)? (key holds no NUL.) */
+static bool key_is(const char *k, const char *key, size_t klen)
+{
+    return strncmp(k, key, klen) == 0 && k[klen] == '\0';
+}
+
+/* Position of key in map, or -1. *h gets the key's hash when computed. */
+static ptrdiff_t map_find(const av *map, const char *key, size_t klen, uint64_t *h, bool *hashed)
 {
     if (!map || map->type != AV_MAP) return -1;
-    for (size_t i = 0; i < map->u.map.len; i++)
-        if (strcmp(map->u.map.keys[i], key) == 0) return (ptrdiff_t)i;
+    if (!has_index(map)) {
+        for (size_t i = 0; i < map->u.map.len; i++)
+            if (key_is(map->u.map.keys[i], key, klen)) return (ptrdiff_t)i;
+        return -1;
+    }
+    uint64_t hv = key_hash(key, klen);
+    if (h) *h = hv, *hashed = true;
+    size_t mask = 2 * map->u.map.cap - 1;
+    const uint32_t *ix = index_of(map);
+    for (size_t s = (size_t)hv & mask; ix[s]; s = (s + 1) & mask) {
+        size_t at = ix[s] - 1;
+        if (key_is(map->u.map.keys[at], key, klen)) return (ptrdiff_t)at;
+    }
     return -1;
 }
 
-av *av_set(av *map, const char *key, av *val)
+av *av_setn(av *map, const char *key, size_t klen, av *val)
 {
-    ptrdiff_t at = map_find(map, key);
+    uint64_t h = 0;
+    bool hashed = false;
+    ptrdiff_t at = map_find(map, key, klen, &h, &hashed);
     if (at >= 0) {
         av_free(map->u.map.vals[at]);
         map->u.map.vals[at] = val;
@@ -143,13 +263,23 @@ av *av_set(av *map, const char *key, av *val)
     }
     if (map->u.map.len == map->u.map.cap) {
         map->u.map.cap = map->u.map.cap ? 2 * map->u.map.cap : 4;
-        map->u.map.keys = xrealloc(map->u.map.keys, map->u.map.cap * sizeof *map->u.map.keys);
+        map->u.map.keys = xrealloc(map->u.map.keys, keys_bytes(map->u.map.cap));
         map->u.map.vals = xrealloc(map->u.map.vals, map->u.map.cap * sizeof *map->u.map.vals);
+        index_build(map);
     }
-    map->u.map.keys[map->u.map.len] = xstrdup(key);
-    map->u.map.vals[map->u.map.len] = val;
-    map->u.map.len++;
+    char *k = xmalloc(klen + 1);
+    memcpy(k, key, klen);
+    k[klen] = '\0';
+    size_t pos = map->u.map.len++;
+    map->u.map.keys[pos] = k;
+    map->u.map.vals[pos] = val;
+    if (has_index(map)) index_put(map, pos, hashed ? h : key_hash(key, klen));
     return map;
+}
+
+av *av_set(av *map, const char *key, av *val)
+{
+    return av_setn(map, key, strlen(key), val);
 }
 
 av *av_set_int(av *map, const char *key, int64_t i)
@@ -167,13 +297,13 @@ av *av_set_bool(av *map, const char *key, bool b)
 
 const av *av_get(const av *map, const char *key)
 {
-    ptrdiff_t at = map_find(map, key);
+    ptrdiff_t at = map_find(map, key, strlen(key), NULL, NULL);
     return at < 0 ? NULL : map->u.map.vals[at];
 }
 
 av *av_take(av *map, const char *key)
 {
-    ptrdiff_t at = map_find(map, key);
+    ptrdiff_t at = map_find(map, key, strlen(key), NULL, NULL);
     if (at < 0) return NULL;
     av *v = map->u.map.vals[at];
     free(map->u.map.keys[at]);
@@ -181,6 +311,7 @@ av *av_take(av *map, const char *key)
     memmove(&map->u.map.keys[at], &map->u.map.keys[at + 1], rest * sizeof(char *));
     memmove(&map->u.map.vals[at], &map->u.map.vals[at + 1], rest * sizeof(av *));
     map->u.map.len--;
+    index_build(map); /* positions after `at` moved */
     return v;
 }
 

@@ -29,6 +29,8 @@ struct av {
             size_t len, cap;
         } list;
         struct {
+            /* In insertion order. Past AV_SCAN_MAX keys of capacity, the
+             * same allocation also holds a hash index (see value.c). */
             char **keys;
             av **vals;
             size_t len, cap;
@@ -48,8 +50,12 @@ av *av_map(void);
 
 /* Appends item (owned) and returns list, so calls chain. */
 av *av_push(av *list, av *item);
-/* Sets key (copied) to val (owned), replacing an existing key; returns map. */
+/* Sets key (copied) to val (owned), replacing an existing key; returns map.
+ * Amortised O(1) in the number of keys: large maps keep a hash index (keyed
+ * per process, so chosen keys cannot all collide), small ones a short scan. */
 av *av_set(av *map, const char *key, av *val);
+/* The same with a key of known length (no NUL inside). */
+av *av_setn(av *map, const char *key, size_t klen, av *val);
 /* Convenience setters. */
 av *av_set_int(av *map, const char *key, int64_t i);
 av *av_set_str(av *map, const char *key, const char *s);

@@ -117,16 +117,30 @@ static void stop_io(arena_agent *a)
 void agent_fail(arena_agent *a, fault_cause cause, bool at_startup, const char *fmt, ...)
 {
     if (!a->alive) return;
+    char why[sizeof a->dead_reason];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why, sizeof why, fmt, ap);
+    va_end(ap);
+    /* A connection to `arena serve` that breaks the protocol before its join
+     * is accepted is told why before it is closed. */
+    if (a->check && !a->joined && cause == CAUSE_PROTOCOL) {
+        msg e = {.type = MSG_ERROR};
+        e.u.error.code = "protocol";
+        e.u.error.message = why;
+        agent_send(a, &e);
+        if (!a->alive) return; /* the write failed: that was the verdict */
+    }
     a->alive = false;
     a->dead_cause = cause;
     a->dead_at_startup = at_startup;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(a->dead_reason, sizeof a->dead_reason, fmt, ap);
-    va_end(ap);
+    memcpy(a->dead_reason, why, sizeof why);
     stop_io(a);
     if (a->pid > 0 && !a->exited) kill(-a->pid, SIGKILL);
-    if (a->match) match_on_dead(a->match, a->seat);
+    if (a->match)
+        match_on_dead(a->match, a->seat);
+    else if (a->on_dead)
+        a->on_dead(a, a->check_ctx);
 }
 
 static void flush_out(arena_agent *a)
@@ -216,14 +230,11 @@ static void handle_message(arena_agent *a, av *raw, double now)
         if (a->check) {
             char why[200] = "refused";
             if (!a->check(a, m.u.join.name, m.u.join.token, a->check_ctx, why, sizeof why)) {
-                msg e = {.type = MSG_ERROR};
-                e.u.error.code = "protocol";
-                e.u.error.message = why;
-                agent_send(a, &e);
                 msg_free(&m);
-                agent_fail(a, CAUSE_PROTOCOL, true, "join refused: %s", why);
+                agent_fail(a, CAUSE_PROTOCOL, true, "join refused: %s", why); /* sends it */
                 return;
             }
+            a->dec.max_frame = a->cfg.max_frame ? a->cfg.max_frame : PROTO_MAX_FRAME_DEFAULT;
         }
         a->joined = true;
         if (a->report) a->report->join_ms = clock_now_ms() - a->t_start;
@@ -534,7 +545,9 @@ arena_agent *agent_from_socket(struct event_base *base, int fd, const agent_conf
     a->seat = -1;
     a->check = check;
     a->check_ctx = ctx;
-    frame_decoder_init(&a->dec, cfg->max_frame ? cfg->max_frame : PROTO_MAX_FRAME_DEFAULT,
+    /* Until its join is accepted the peer is anonymous: small frames only. */
+    size_t cap = cfg->max_frame ? cfg->max_frame : PROTO_MAX_FRAME_DEFAULT;
+    frame_decoder_init(&a->dec, cap < PROTO_PREJOIN_MAX_FRAME ? cap : PROTO_PREJOIN_MAX_FRAME,
                        CODEC_NONE);
     evutil_make_socket_nonblocking(fd);
     int one = 1;

@@ -55,9 +55,11 @@ struct arena_agent {
     /* stderr lines being assembled. */
     abuf errline;
 
-    /* arena serve: vets the join's token. */
+    /* arena serve: vets the join's token; on_dead hears of a death while
+     * the agent sits in no match (both get check_ctx). */
     agent_join_check check;
     void *check_ctx;
+    void (*on_dead)(arena_agent *a, void *ctx);
 
     agent_report *report;
     double t_start, t_close;

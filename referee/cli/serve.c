@@ -10,13 +10,40 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include "cli.h"
+#include "clock.h"
 #include "play.h"
 #include "runner.h"
 #include "util.h"
+
+/* Connections waiting to join. Each expires on its own timer (the agent's
+ * startup_ms); one source address may hold only a few; when the table is
+ * full the oldest is dropped, so idle connections cannot lock a player out. */
+#define PENDING_PER_SOURCE 8
+#define PENDING_MAX 4096
+/* Failed joins per source: a bucket of FAIL_BURST attempts, refilled at one
+ * per FAIL_REFILL_MS; an empty bucket refuses the source's joins. */
+#define FAIL_BURST 5
+#define FAIL_REFILL_MS 2000.0
+#define SOURCES_MAX 256
+/* A refused connection is read and discarded this long after its `error`,
+ * so that closing it with unread input does not reset it first. */
+#define DRAIN_MS 1000
+
+typedef struct pending {
+    arena_agent *a;
+    char host[64], addr[80]; /* "host" and "host:port", for the log */
+    double since;
+} pending;
+
+typedef struct source {
+    char host[64];
+    double credit, at; /* failed-join credit, as of `at` (ms) */
+} source;
 
 typedef struct serve {
     play_run run;
@@ -25,74 +52,233 @@ typedef struct serve {
     int joined;
     struct evconnlistener *listener;
     struct event *ev_timeout, *ev_reap;
-    arena_agent *pending[64]; /* connected, not (yet) seated */
-    int n_pending;
+    pending *pending; /* connected, not (yet) seated */
+    int n_pending, cap_pending, max_pending;
+    source sources[SOURCES_MAX];
+    int n_sources;
     bool started;
 } serve;
 
 static void start_games(serve *sv);
+
+/* The source's failed-join bucket, refilled for the time since it was last
+ * seen; the least recently seen entry makes room for a new source. */
+static source *source_of(serve *sv, const char *host)
+{
+    double now = clock_now_ms();
+    source *s = NULL;
+    for (int i = 0; i < sv->n_sources && !s; i++)
+        if (!strcmp(sv->sources[i].host, host)) s = &sv->sources[i];
+    if (!s) {
+        if (sv->n_sources < SOURCES_MAX) {
+            s = &sv->sources[sv->n_sources++];
+        } else {
+            s = &sv->sources[0];
+            for (int i = 1; i < SOURCES_MAX; i++)
+                if (sv->sources[i].at < s->at) s = &sv->sources[i];
+        }
+        snprintf(s->host, sizeof s->host, "%s", host);
+        s->credit = FAIL_BURST;
+        s->at = now;
+    }
+    s->credit += (now - s->at) / FAIL_REFILL_MS;
+    if (s->credit > FAIL_BURST) s->credit = FAIL_BURST;
+    s->at = now;
+    return s;
+}
+
+static pending *pending_of(serve *sv, const arena_agent *a)
+{
+    for (int k = 0; k < sv->n_pending; k++)
+        if (sv->pending[k].a == a) return &sv->pending[k];
+    return NULL;
+}
+
+/* Equal in time that depends only on the length of the secret b. */
+static bool same_token(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    unsigned diff = la != lb;
+    for (size_t i = 0; i < lb; i++)
+        diff |= (unsigned char)((i < la ? a[i] : 0) ^ b[i]);
+    return diff == 0;
+}
 
 static bool check_join(arena_agent *a, const char *name, const char *token, void *ctx, char *why,
                        size_t whylen)
 {
     (void)name;
     serve *sv = ctx;
+    pending *p = pending_of(sv, a);
+    source *src = p ? source_of(sv, p->host) : NULL;
     if (sv->started) {
         snprintf(why, whylen, "the games have started; no seat is free");
-        event_active(sv->ev_reap, 0, 0);
         return false;
     }
-    for (int i = 0; i < sv->n_remote; i++) {
-        if (!token || strcmp(token, sv->token[i]) != 0) continue;
-        if (sv->run.agents[i]) {
-            snprintf(why, whylen, "token of seat '%s' is already in use", sv->name[i]);
-            event_active(sv->ev_reap, 0, 0);
-            return false;
-        }
-        sv->run.agents[i] = a;
-        sv->run.fixed[i] = true;
-        free(a->display);
-        a->display = xstrdup(sv->name[i]);
-        for (int k = 0; k < sv->n_pending; k++)
-            if (sv->pending[k] == a) sv->pending[k] = sv->pending[--sv->n_pending];
-        if (!sv->run.json) fprintf(stderr, "arena: %s joined\n", sv->name[i]);
-        if (++sv->joined == sv->n_remote) start_games(sv);
-        return true;
+    if (src && src->credit < 1) {
+        snprintf(why, whylen, "too many failed joins from %s; wait a few seconds", src->host);
+        return false;
     }
-    snprintf(why, whylen, token ? "unknown token" : "a token is required to join");
-    event_active(sv->ev_reap, 0, 0);
-    return false;
+    /* Every token is compared, all the way, whatever matched. */
+    int seat = -1;
+    for (int i = 0; i < sv->n_remote; i++)
+        if (same_token(token ? token : "", sv->token[i])) seat = i;
+    if (seat < 0 || sv->run.agents[seat]) {
+        if (src) src->credit -= 1;
+        if (seat < 0)
+            snprintf(why, whylen, token ? "unknown token" : "a token is required to join");
+        else
+            snprintf(why, whylen, "token of seat '%s' is already in use", sv->name[seat]);
+        return false;
+    }
+    sv->run.agents[seat] = a;
+    sv->run.fixed[seat] = true;
+    free(a->display);
+    a->display = xstrdup(sv->name[seat]);
+    a->on_dead = NULL; /* seated: its matches judge it now */
+    if (p) *p = sv->pending[--sv->n_pending];
+    if (!sv->run.json) fprintf(stderr, "arena: %s joined\n", sv->name[seat]);
+    if (++sv->joined == sv->n_remote) start_games(sv);
+    return true;
 }
 
-/* Closes connections that were refused or never joined. */
+/* A refused connection: its `error` is out (agent.c sent it); discard what
+ * it still sends until it closes or DRAIN_MS pass, then close. */
+typedef struct drain {
+    int fd;
+    struct event *ev;
+    double until;
+} drain;
+
+static void on_drain(evutil_socket_t fd, short what, void *arg)
+{
+    drain *d = arg;
+    char buf[16384];
+    ssize_t r = 0;
+    if (what & EV_READ)
+        while ((r = read(fd, buf, sizeof buf)) > 0 && clock_now_ms() < d->until) {
+        }
+    if ((what & EV_TIMEOUT) || r == 0 || (r < 0 && errno != EAGAIN && errno != EINTR) ||
+        clock_now_ms() >= d->until) {
+        event_free(d->ev);
+        close(d->fd);
+        free(d);
+    }
+}
+
+static void drop(serve *sv, int k, const char *reason)
+{
+    pending p = sv->pending[k];
+    sv->pending[k] = sv->pending[--sv->n_pending];
+    fprintf(stderr, "arena: connection from %s dropped: %s\n", p.addr, reason);
+    int fd = p.a->rfd >= 0 ? dup(p.a->rfd) : -1;
+    p.a->on_dead = NULL;
+    agent_close(p.a, NULL, NULL);
+    if (fd < 0) return;
+    shutdown(fd, SHUT_WR);
+    drain *d = xcalloc(1, sizeof *d);
+    d->fd = fd;
+    d->until = clock_now_ms() + DRAIN_MS;
+    d->ev = event_new(sv->run.base, fd, EV_READ | EV_PERSIST, on_drain, d);
+    struct timeval tv = {DRAIN_MS / 1000, (DRAIN_MS % 1000) * 1000};
+    event_add(d->ev, &tv);
+}
+
+/* Closes connections that were refused, broke the protocol or timed out. */
 static void reap_pending(evutil_socket_t fd, short what, void *arg)
 {
     (void)fd, (void)what;
     serve *sv = arg;
-    for (int k = 0; k < sv->n_pending;) {
-        arena_agent *a = sv->pending[k];
-        if (agent_alive(a) && !sv->started) {
-            k++;
-            continue;
-        }
-        sv->pending[k] = sv->pending[--sv->n_pending];
-        agent_close(a, NULL, NULL);
+    for (int k = sv->n_pending; k-- > 0;) {
+        arena_agent *a = sv->pending[k].a;
+        if (sv->started)
+            drop(sv, k, agent_alive(a) ? "the games have started" : a->dead_reason);
+        else if (!agent_alive(a))
+            drop(sv, k, a->dead_reason);
     }
+}
+
+static void on_pending_dead(arena_agent *a, void *ctx)
+{
+    (void)a;
+    serve *sv = ctx;
+    event_active(sv->ev_reap, 0, 0); /* not from inside the agent's own callback */
 }
 
 static void on_accept(struct evconnlistener *l, evutil_socket_t fd, struct sockaddr *addr,
                       int socklen, void *ctx)
 {
-    (void)l, (void)addr, (void)socklen;
+    (void)l;
     serve *sv = ctx;
-    if (sv->n_pending == (int)(sizeof sv->pending / sizeof sv->pending[0])) {
-        close(fd); /* too many half-open connections: refuse outright */
+    pending p = {.since = clock_now_ms()};
+    char port[16] = "?";
+    if (getnameinfo(addr, (socklen_t)socklen, p.host, sizeof p.host, port, sizeof port,
+                    NI_NUMERICHOST | NI_NUMERICSERV) != 0)
+        snprintf(p.host, sizeof p.host, "?");
+    snprintf(p.addr, sizeof p.addr, strchr(p.host, ':') ? "[%s]:%s" : "%s:%s", p.host, port);
+    int same = 0;
+    for (int k = 0; k < sv->n_pending; k++)
+        same += !strcmp(sv->pending[k].host, p.host);
+    if (same >= PENDING_PER_SOURCE) {
+        fprintf(stderr,
+                "arena: connection from %s refused: %d connections from %s already wait "
+                "to join\n",
+                p.addr, same, p.host);
+        close(fd);
         return;
+    }
+    if (sv->n_pending >= sv->max_pending) { /* full: the oldest gives way */
+        int old = 0;
+        for (int k = 1; k < sv->n_pending; k++)
+            if (sv->pending[k].since < sv->pending[old].since) old = k;
+        drop(sv, old, "too many connections waiting to join; this was the oldest");
     }
     agent_config ac;
     run_options_agent(&sv->run.opts, sv->run.game->name, "tcp-listen", &ac);
-    sv->pending[sv->n_pending++] = agent_from_socket(sv->run.base, fd, &ac, check_join, sv);
-    event_active(sv->ev_reap, 0, 0);
+    p.a = agent_from_socket(sv->run.base, fd, &ac, check_join, sv);
+    p.a->on_dead = on_pending_dead;
+    if (sv->n_pending == sv->cap_pending) {
+        sv->cap_pending = sv->cap_pending ? 2 * sv->cap_pending : 64;
+        sv->pending = xrealloc(sv->pending, (size_t)sv->cap_pending * sizeof *sv->pending);
+    }
+    sv->pending[sv->n_pending++] = p;
+}
+
+/* accept() failed: out of file descriptors most likely. Dropping the oldest
+ * waiting connection frees one, so the listener does not spin. */
+static void on_accept_error(struct evconnlistener *l, void *ctx)
+{
+    (void)l;
+    serve *sv = ctx;
+    int e = EVUTIL_SOCKET_ERROR();
+    fprintf(stderr, "arena: accept failed: %s\n", strerror(e));
+    if (sv->n_pending > 0) {
+        int old = 0;
+        for (int k = 1; k < sv->n_pending; k++)
+            if (sv->pending[k].since < sv->pending[old].since) old = k;
+        drop(sv, old, "out of file descriptors; this was the oldest");
+    }
+}
+
+/* Each waiting connection holds a descriptor: take all the kernel allows. */
+static void raise_fd_limit(serve *sv)
+{
+    struct rlimit rl;
+    sv->max_pending = PENDING_MAX;
+    if (getrlimit(RLIMIT_NOFILE, &rl) != 0) return;
+    if (rl.rlim_cur < rl.rlim_max) {
+        rl.rlim_cur = rl.rlim_max;
+        setrlimit(RLIMIT_NOFILE, &rl);
+        getrlimit(RLIMIT_NOFILE, &rl);
+    }
+    /* room for the agents, logs and the connections being drained */
+    long room = rl.rlim_cur == RLIM_INFINITY ? PENDING_MAX : ((long)rl.rlim_cur - 64) / 2;
+    if (room < PENDING_MAX) {
+        sv->max_pending = room > 8 ? (int)room : 8;
+        fprintf(stderr,
+                "arena: the open-file limit is %ld: at most %d connections can wait to join\n",
+                (long)rl.rlim_cur, sv->max_pending);
+    }
 }
 
 static void start_games(serve *sv)
@@ -175,6 +361,13 @@ static void serve_help(void)
            "`error` and the connection is closed. A seat nobody filled when\n"
            "--join-timeout expires forfeits its games.\n"
            "\n"
+           "Before its join a connection may send frames of at most 64 KiB; one that\n"
+           "sends garbage or another message first gets an `error` and is closed; one\n"
+           "that has not joined within --startup-ms is closed. At most 8 connections\n"
+           "per address wait to join (the oldest waiting one makes room when the table\n"
+           "is full); an address with 5 refused joins is refused for a while. Each\n"
+           "refused or dropped connection is one line on stderr with its address.\n"
+           "\n"
            "  --listen HOST:PORT           where to listen (e.g. 127.0.0.1:7700)\n"
            "  --tokens FILE                the seats' tokens and names\n"
            "  --join-timeout MS            wait this long for all seats [60000]\n");
@@ -202,7 +395,7 @@ static int listen_on(serve *sv, const char *hostport)
         return 2;
     }
     sv->listener = evconnlistener_new_bind(sv->run.base, on_accept, sv,
-                                           LEV_OPT_CLOSE_ON_FREE | LEV_OPT_REUSEABLE, 16,
+                                           LEV_OPT_CLOSE_ON_FREE | LEV_OPT_REUSEABLE, 511,
                                            res->ai_addr, (int)res->ai_addrlen);
     freeaddrinfo(res);
     free(host);
@@ -210,6 +403,7 @@ static int listen_on(serve *sv, const char *hostport)
         fprintf(stderr, "arena: cannot listen on %s: %s\n", hostport, strerror(errno));
         return 1;
     }
+    evconnlistener_set_error_cb(sv->listener, on_accept_error);
     return 0;
 }
 
@@ -292,6 +486,7 @@ int cmd_serve(int argc, char **argv)
             return 1;
         }
     }
+    raise_fd_limit(&sv);
     rc = listen_on(&sv, listen_arg);
     if (rc) return rc;
     sv.ev_timeout = evtimer_new(sv.run.base, on_join_timeout, &sv);
@@ -305,6 +500,7 @@ int cmd_serve(int argc, char **argv)
     if (sv.listener) evconnlistener_free(sv.listener);
     event_free(sv.ev_timeout);
     event_free(sv.ev_reap);
+    free(sv.pending);
     event_base_free(sv.run.base);
     for (int i = 0; i < sv.n_remote; i++) {
         free(sv.token[i]);

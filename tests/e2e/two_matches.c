@@ -204,6 +204,30 @@ static void test_each_hostile_fault_beside_a_normal_match(void **st)
     assert_true(closing < 5000);
 }
 
+/* A legal `log` of almost 1 MiB with ~120,000 distinct keys: decoding it
+ * must not hold the loop long enough to time out the neighbouring match,
+ * nor the sender itself (its message was legal). The clocks are generous so
+ * a loaded machine or a sanitizer build does not matter: the decoder used to
+ * be quadratic in the keys and took tens of seconds. */
+static void test_many_keys_log_beside_a_normal_match(void **st)
+{
+    (void)st;
+    char hspec[512];
+    snprintf(hspec, sizeof hspec, "cmd:%s --fault many_keys", hostile);
+    clock_config clk;
+    clock_config_default(&clk);
+    clk.move_ms = 1000;
+    clk.bank_ms = 2000;
+    clk.startup_ms = 5000;
+    pair_run r;
+    run_beside(hspec, &clk, &r);
+    assert_string_equal(r.a.o.reason, "normal");
+    assert_int_equal(r.a.o.forfeit[0], CAUSE_NONE);
+    assert_int_equal(r.a.o.forfeit[1], CAUSE_NONE);
+    assert_true(r.a.o.decisions[0] >= 1);
+    close_all(&r);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 3) {
@@ -227,6 +251,7 @@ int main(int argc, char **argv)
         FAULT_TEST(6),
         FAULT_TEST(7),
         FAULT_TEST(8),
+        cmocka_unit_test(test_many_keys_log_beside_a_normal_match),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     event_base_free(base);

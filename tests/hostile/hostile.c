@@ -15,6 +15,9 @@
  *   stderr_flood  plays correctly while writing 50 MB to stderr
  *   ignore_term   plays correctly, ignores SIGTERM, SIGHUP and EOF, and
  *                 keeps a child in its process group; never exits by itself
+ *   many_keys     before its first answer, sends a legal `log` of almost
+ *                 1 MiB whose map holds ~120,000 distinct keys (~90,000 in
+ *                 JSON); plays legally
  *
  * --pidfile appends the pid of every process it creates (one per line), so
  * a test can check that the referee left none alive. --report appends one
@@ -41,12 +44,13 @@ typedef enum {
     F_CRASH,
     F_STDERR_FLOOD,
     F_IGNORE_TERM,
+    F_MANY_KEYS,
     F__COUNT
 } fault;
 
 static const char *const fault_names[F__COUNT] = {
     "no_join", "slow",  "wrong_id",     "illegal",     "big_frame",
-    "garbage", "crash", "stderr_flood", "ignore_term",
+    "garbage", "crash", "stderr_flood", "ignore_term", "many_keys",
 };
 
 #define FLOOD_TOTAL (50u << 20)
@@ -161,6 +165,57 @@ static void send_garbage(void)
     }
 }
 
+/* A `log` with 120,000 distinct keys besides type and text, padded to just
+ * under the 1 MiB cap. Written byte by byte: building it as a value tree
+ * would time the very code under test. */
+#define MANY_KEYS 120000
+static void send_many_keys_log(void)
+{
+    abuf b = {0};
+    char k[16];
+    if (codec == CODEC_MSGPACK) {
+        static const uint8_t head[] = {0,    0,   0,   0,   0xdf, 0,    0,   0,   0,
+                                       0xa4, 't', 'y', 'p', 'e',  0xa3, 'l', 'o', 'g'};
+        abuf_add(&b, head, sizeof head);
+        for (unsigned i = 0; i < MANY_KEYS; i++) {
+            int n = snprintf(k, sizeof k, "k%x", i);
+            abuf_addc(&b, (char)(0xa0 | n));
+            abuf_add(&b, k, (size_t)n);
+            abuf_addc(&b, (char)(i & 0x7f));
+        }
+        size_t text = PROTO_MAX_FRAME_DEFAULT - 64 - (b.len - 4); /* pad with the text */
+        uint8_t th[10] = {0xa4,
+                          't',
+                          'e',
+                          'x',
+                          't',
+                          0xdb,
+                          (uint8_t)(text >> 24),
+                          (uint8_t)(text >> 16),
+                          (uint8_t)(text >> 8),
+                          (uint8_t)text};
+        abuf_add(&b, th, sizeof th);
+        for (size_t i = 0; i < text; i++)
+            abuf_addc(&b, 'x');
+        size_t len = b.len - 4, count = MANY_KEYS + 2;
+        for (int i = 0; i < 4; i++) {
+            b.data[3 - i] = (uint8_t)(len >> (8 * i));
+            b.data[8 - i] = (uint8_t)(count >> (8 * i));
+        }
+    } else {
+        /* JSON spends more bytes a key: as many as fit (about 90,000) */
+        abuf_adds(&b, "{\"type\":\"log\"");
+        for (unsigned i = 0; i < MANY_KEYS && b.len < PROTO_MAX_FRAME_DEFAULT - 128; i++)
+            abuf_addf(&b, ",\"k%x\":%u", i, i & 0x7f);
+        abuf_adds(&b, ",\"text\":\"");
+        while (b.len < PROTO_MAX_FRAME_DEFAULT - 64)
+            abuf_addc(&b, 'x');
+        abuf_adds(&b, "\"}\n");
+    }
+    write_all(b.data, b.len, STDOUT_FILENO);
+    abuf_free(&b);
+}
+
 static void on_decide(fault f, const msg_decide *d, int nth)
 {
     switch (f) {
@@ -177,6 +232,10 @@ static void on_decide(fault f, const msg_decide *d, int nth)
     }
     case F_BIG_FRAME: send_big_frame(d); break;
     case F_GARBAGE: send_garbage(); break;
+    case F_MANY_KEYS:
+        if (nth == 1) send_many_keys_log();
+        play_legal(d);
+        break;
     case F_CRASH:
         if (nth == 2) _exit(3);
         play_legal(d);

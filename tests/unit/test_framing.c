@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -362,6 +363,79 @@ static void test_depth_limit(void **state)
     }
 }
 
+/* A 1 MiB `log` whose map holds as many distinct keys as fit (~200,000 in
+ * msgpack), then the same in JSON, decodes whole: every key is there once,
+ * and a repeated key keeps its last value. (Its speed is bench/decoder's.) */
+static void key_name(size_t i, char *out)
+{
+    sprintf(out, "%zx", i);
+}
+
+static void test_one_mib_frame_of_many_keys(void **state)
+{
+    (void)state;
+    const size_t cap = PROTO_MAX_FRAME_DEFAULT;
+    for (size_t ci = 0; ci < 2; ci++) {
+        abuf b = {0};
+        size_t n = 0;
+        char k[32];
+        if (codecs[ci] == CODEC_MSGPACK) {
+            /* length, map32 header (count patched below), type, text, keys */
+            static const uint8_t head[] = {0,    0,   0,   0,   0xdf, 0,    0,   0,   0,
+                                           0xa4, 't', 'y', 'p', 'e',  0xa3, 'l', 'o', 'g',
+                                           0xa4, 't', 'e', 'x', 't',  0xa2, 'h', 'i'};
+            abuf_add(&b, head, sizeof head);
+            for (;; n++) {
+                key_name(n, k);
+                size_t kl = strlen(k);
+                if (b.len - 4 + kl + 2 > cap - 4) break;
+                abuf_addc(&b, (char)(0xa0 | kl));
+                abuf_add(&b, k, kl);
+                abuf_addc(&b, (char)(n & 0x7f));
+            }
+            abuf_add(&b,
+                     "\xa1"
+                     "0"
+                     "\x7f",
+                     3); /* key "0" again, last value wins */
+            size_t len = b.len - 4, count = n + 3;
+            for (int i = 0; i < 4; i++) {
+                b.data[3 - i] = (uint8_t)(len >> (8 * i));
+                b.data[8 - i] = (uint8_t)(count >> (8 * i));
+            }
+        } else {
+            abuf_adds(&b, "{\"type\":\"log\",\"text\":\"hi\"");
+            for (;; n++) {
+                key_name(n, k);
+                if (b.len + strlen(k) + 16 > cap) break;
+                abuf_addf(&b, ",\"%s\":%zu", k, n & 0x7f);
+            }
+            abuf_adds(&b, ",\"0\":127}\n");
+        }
+        assert_true(n > 100000);
+        frame_decoder d;
+        frame_decoder_init(&d, cap, CODEC_NONE);
+        frame_decoder_feed(&d, b.data, b.len);
+        av *m = NULL;
+        assert_int_equal(frame_decoder_next(&d, &m), 1);
+        assert_int_equal(av_len(m), n + 2);
+        for (size_t i = 0; i < n; i += 997) {
+            key_name(i, k);
+            int64_t v;
+            assert_true(av_get_int(m, k, &v));
+            assert_int_equal(v, i == 0 ? 127 : (int64_t)(i & 0x7f));
+        }
+        msg mm;
+        char why[200];
+        assert_int_equal(msg_decode(m, &mm, why, sizeof why), 0);
+        assert_int_equal(mm.type, MSG_LOG);
+        msg_free(&mm);
+        av_free(m);
+        frame_decoder_free(&d);
+        abuf_free(&b);
+    }
+}
+
 static void test_detection(void **state)
 {
     (void)state;
@@ -527,6 +601,7 @@ int main(void)
         cmocka_unit_test(test_configurable_cap),
         cmocka_unit_test(test_garbage_errors),
         cmocka_unit_test(test_depth_limit),
+        cmocka_unit_test(test_one_mib_frame_of_many_keys),
         cmocka_unit_test(test_detection),
         cmocka_unit_test(test_stays_failed),
         cmocka_unit_test(test_json_line_ends_and_blank_lines),

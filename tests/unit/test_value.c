@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -96,6 +97,63 @@ static void test_take_and_set_replace(void **state)
     av_free(m);
 }
 
+/* Past a few keys the map keeps a hash index: every lookup, replacement and
+ * removal must agree with the insertion-order arrays. */
+static void test_large_map_index(void **state)
+{
+    (void)state;
+    enum { N = 5000 };
+    char k[64];
+    av *m = av_map();
+    for (int i = 0; i < N; i++) {
+        /* a shared prefix, and keys that are prefixes of others ("p7", "p70") */
+        snprintf(k, sizeof k, "p%d", i);
+        av_set_int(m, k, i);
+    }
+    assert_int_equal(av_len(m), N);
+    for (int i = 0; i < N; i++) {
+        snprintf(k, sizeof k, "p%d", i);
+        int64_t v;
+        assert_true(av_get_int(m, k, &v));
+        assert_int_equal(v, i);
+        assert_string_equal(m->u.map.keys[i], k); /* insertion order kept */
+    }
+    assert_null(av_get(m, "p"));
+    assert_null(av_get(m, "p5000"));
+    assert_null(av_get(m, ""));
+    /* replacing keeps the length and the position */
+    av_set_int(m, "p123", -1);
+    assert_int_equal(av_len(m), N);
+    assert_string_equal(m->u.map.keys[123], "p123");
+    int64_t v;
+    assert_true(av_get_int(m, "p123", &v));
+    assert_int_equal(v, -1);
+    /* removals from the front, the middle and the end */
+    const char *gone[] = {"p0", "p2500", "p4999"};
+    for (size_t g = 0; g < 3; g++)
+        av_free(av_take(m, gone[g]));
+    assert_int_equal(av_len(m), N - 3);
+    for (int i = 0; i < N; i++) {
+        snprintf(k, sizeof k, "p%d", i);
+        bool removed = i == 0 || i == 2500 || i == N - 1;
+        assert_true(removed ? av_get(m, k) == NULL : av_get(m, k) != NULL);
+    }
+    /* a key of known length that is not NUL-terminated in the caller's buffer */
+    av_setn(m, "p42xyz", 3, av_int(4242));
+    assert_int_equal(av_len(m), N - 3);
+    assert_true(av_get_int(m, "p42", &v));
+    assert_int_equal(v, 4242);
+    av_setn(m, "newkey!", 6, av_int(1));
+    assert_non_null(av_get(m, "newkey"));
+    /* copies and equality of big maps */
+    av *c = av_copy(m);
+    assert_true(av_equal(m, c));
+    av_set_int(c, "p77", 0);
+    assert_false(av_equal(m, c));
+    av_free(c);
+    av_free(m);
+}
+
 static void expect_json(const av *v, const char *want)
 {
     char *s = av_to_json(v);
@@ -149,6 +207,7 @@ int main(void)
         cmocka_unit_test(test_equal),
         cmocka_unit_test(test_copy),
         cmocka_unit_test(test_take_and_set_replace),
+        cmocka_unit_test(test_large_map_index),
         cmocka_unit_test(test_to_json),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
