@@ -19,9 +19,10 @@ which S's knowledge (view, visible events, its decisions, the result)
 differs between A and B; S's own hidden draws legitimately reveal themselves
 there. Up to that point the two streams to S must be byte-identical, apart
 from hello.match (an opaque id) and the clock's bank_ms/game_ms (timing).
-That prefix must hold hello, and a decide for seat 0 (it moves first; a
+That prefix must hold hello, and a decide for the seat that moves first (a
 later seat may legitimately see the first mover, whose own hidden cards
-were redrawn, play differently before it decides). A third match C, the
+were redrawn or whose dice were rolled anew, play differently before it
+decides). A third match C, the
 deal of A on yet another match seed, must match A whole, for every seat.
 nim's determinize redraws only secrets that never sway play (the recorder
 decides from the decision, not the view), so there A and B match whole
@@ -117,6 +118,17 @@ def played_out(log, what):
         last = json.loads(f.read().splitlines()[-1])
     check(last.get("type") == "result" and last.get("reason") == "normal",
           f"{what}: the game did not end normally: {last}")
+
+
+def first_mover(log):
+    """The seat of the game's first decision (not always seat 0: Xibalba
+    rolls for the start player)."""
+    with open(log) as f:
+        for line in f:
+            e = json.loads(line)
+            if e.get("type") == "choice":
+                return e["seat"]
+    return 0
 
 
 def compare(what, seat, a_lines, b_lines, log_a, log_b, whole, need_decide):
@@ -264,7 +276,7 @@ def main():
                     compared += n
                     k, n = compare(what + " A/B", s, ra[0][gi][s], rbs[s][0][gi][s], ra[1][gi],
                                    rbs[s][1][gi], whole=game == "nim",
-                                   need_decide=s == 0 or game == "nim")
+                                   need_decide=s == first_mover(ra[1][gi]) or game == "nim")
                     compared += n
                     print(f"{what}: twins agree on {n} messages (K={k})")
     check(compared > 0, "nothing compared")
