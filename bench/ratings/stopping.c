@@ -51,8 +51,8 @@ int main(int argc, char **argv)
     enum { NR = 4 };
     char **names = calloc((size_t)n, sizeof *names);
     for (int i = 0; i < n; i++) {
-        names[i] = malloc(8);
-        snprintf(names[i], 8, "a%d", i);
+        names[i] = malloc(16);
+        snprintf(names[i], 16, "a%d", i);
     }
     size_t pairings = (size_t)n * (size_t)(n - 1) / 2, total = pairings * (size_t)per;
     ranked_game *g = calloc(total, sizeof *g);
