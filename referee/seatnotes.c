@@ -46,6 +46,21 @@ void seat_notes_message(seat_notes *n, const av *raw)
     snprintf(n->bot_log_last, sizeof n->bot_log_last, "%s", text ? text : "");
 }
 
+void seat_notes_print_tail(FILE *out, const char *tail, const char *indent, int max_lines)
+{
+    int lines = 1;
+    for (const char *q = tail; *q; q++)
+        lines += *q == '\n';
+    for (; lines > max_lines; lines--) /* the last lines tell most */
+        tail = strchr(tail, '\n') + 1;
+    while (*tail) {
+        const char *nl = strchr(tail, '\n');
+        int len = nl ? (int)(nl - tail) : (int)strlen(tail);
+        fprintf(out, "%s%.*s\n", indent, len, tail);
+        tail += len + (nl != NULL);
+    }
+}
+
 void seat_notes_to_outcome(const seat_notes *n, match_outcome *o, int s)
 {
     memcpy(o->fault_message[s], n->fault_message, sizeof o->fault_message[s]);

@@ -30,6 +30,8 @@ void seat_notes_fallback(seat_notes *n, const char *cause, const char *why);
 void seat_notes_stderr(seat_notes *n, const char *line, size_t len);
 /* Counts `raw` if it is a `log` message. */
 void seat_notes_message(seat_notes *n, const av *raw);
+/* Prints the last `max_lines` lines of a stderr tail, each after `indent`. */
+void seat_notes_print_tail(FILE *out, const char *tail, const char *indent, int max_lines);
 void seat_notes_to_outcome(const seat_notes *n, match_outcome *o, int seat);
 
 /* One trace line: "  12.345 ms  seat 0  TEXT" (seat < 0: no seat). */

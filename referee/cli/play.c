@@ -16,6 +16,7 @@
 #include "rng.h"
 #include "runopts.h"
 #include "sandbox.h"
+#include "seatnotes.h"
 #include "stats.h"
 #include "util.h"
 
@@ -74,18 +75,7 @@ static void print_notes(const match_outcome *o, int s)
 {
     if (o->forfeit[s] != CAUSE_NONE && o->stderr_tail[s][0]) {
         printf("          its last stderr lines:\n");
-        const char *p = o->stderr_tail[s];
-        int lines = 1;
-        for (const char *q = p; *q; q++)
-            lines += *q == '\n';
-        for (; lines > STDERR_SHOWN; lines--) /* the last lines tell most */
-            p = strchr(p, '\n') + 1;
-        while (*p) {
-            const char *nl = strchr(p, '\n');
-            int len = nl ? (int)(nl - p) : (int)strlen(p);
-            printf("          | %.*s\n", len, p);
-            p += len + (nl != NULL);
-        }
+        seat_notes_print_tail(stdout, o->stderr_tail[s], "          | ", STDERR_SHOWN);
     }
     if (o->bot_logs[s])
         printf("          %d `log` line%s from the bot, the last: %s\n", o->bot_logs[s],
