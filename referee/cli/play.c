@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "play.h"
@@ -271,7 +272,8 @@ static void play_help(FILE *out)
             "options:\n");
     play_flags_help(out);
     fprintf(out, "\nExit status: 0 when every game was played (forfeits included), 1 when a\n"
-                 "game could not be played, 2 on bad arguments.\n");
+                 "game could not be played, 2 on bad arguments (a missing agent program\n"
+                 "included).\n");
 }
 
 static bool parse_u64(const char *s, uint64_t max, uint64_t *out)
@@ -349,6 +351,29 @@ int play_parse_flag(play_run *r, int argc, char **argv, int *i)
     return 1;
 }
 
+/* A missing program is a bad argument (exit 2, as for any missing file),
+ * found before anything starts. Only what is surely a file is checked: a
+ * bare PATH, or the first word of cmd:LINE when it holds a '/'. */
+static bool agent_program_missing(const char *spec, char *why, size_t whylen)
+{
+    if (!strncmp(spec, "builtin:", 8) || !strncmp(spec, "tcp:", 4)) return false;
+    char prog[512];
+    if (!strncmp(spec, "cmd:", 4)) {
+        const char *p = spec + 4;
+        while (*p == ' ')
+            p++;
+        size_t n = strcspn(p, " \t");
+        if (n >= sizeof prog || !memchr(p, '/', n)) return false;
+        memcpy(prog, p, n);
+        prog[n] = '\0';
+    } else {
+        snprintf(prog, sizeof prog, "%s", spec);
+    }
+    if (access(prog, X_OK) == 0) return false;
+    snprintf(why, whylen, "cannot run '%s': %s", prog, strerror(errno));
+    return true;
+}
+
 int play_prepare(play_run *r)
 {
     if (r->n_agents < r->game->min_players || r->n_agents > r->game->max_players) {
@@ -360,6 +385,13 @@ int play_prepare(play_run *r)
         fprintf(stderr, "arena: %s is for %s players; %d agent%s given\n", r->game->name, range,
                 r->n_agents, r->n_agents == 1 ? "" : "s");
         return 2;
+    }
+    for (int i = 0; i < r->n_agents; i++) {
+        char why[600];
+        if (agent_program_missing(r->specs[i], why, sizeof why)) {
+            fprintf(stderr, "arena: agent %d: %s\n", i + 1, why);
+            return 2;
+        }
     }
     if (!r->have_seed) r->seed = fresh_seed();
     /* Settings are checked before any agent is started. */
