@@ -228,8 +228,8 @@ static int check_help(void)
            "stderr shows, stderr noise, and whether it exits by itself after `bye`. More\n"
            "than 1 MiB of stderr fails. Faults are played through with the fallback\n"
            "policy (unlimited strikes) so that every one of them is counted. Logs go to a\n"
-           "temporary directory: removed when the bot is compliant, kept and named when\n"
-           "it is not (or with --keep-logs).\n"
+           "temporary directory in $TMPDIR (or /tmp): removed, with the directory, when\n"
+           "the bot is compliant; kept and named when it is not (or with --keep-logs).\n"
            "\n"
            "  --game G        the game to check on [nim: a tiny test game any bot that\n"
            "                  follows the protocol generically can play]\n"
@@ -328,10 +328,11 @@ int cmd_check_bot(int argc, char **argv)
         fprintf(stderr, "arena: unknown game '%s' (games: nim, %s)\n", game, cli_game_list());
         return 2;
     }
-    char tmpl[] = "/tmp/arena-check-XXXXXX";
-    char *dir = mkdtemp(tmpl);
-    if (!dir) {
+    const char *tmp = getenv("TMPDIR");
+    char *dir = xasprintf("%s/arena-check-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (!mkdtemp(dir)) {
         fprintf(stderr, "arena: cannot make a log directory: %s\n", strerror(errno));
+        free(dir);
         return 1;
     }
     r.log_arg = dir;
@@ -342,6 +343,7 @@ int cmd_check_bot(int argc, char **argv)
     int rc = play_prepare(&r);
     if (rc) {
         remove_dir(dir);
+        free(dir);
         return rc;
     }
 
@@ -358,6 +360,7 @@ int cmd_check_bot(int argc, char **argv)
             event_base_dispatch(r.base);
             event_base_free(r.base);
             remove_dir(dir);
+            free(dir);
             return 1;
         }
     }
@@ -457,5 +460,6 @@ int cmd_check_bot(int argc, char **argv)
     printf("verdict: %s", compliant ? "COMPLIANT" : "NOT COMPLIANT");
     if (!compliant) printf(" (%d problem%s)", f.problems, f.problems == 1 ? "" : "s");
     printf("\n");
+    free(dir);
     return compliant ? 0 : 1;
 }
