@@ -328,6 +328,9 @@ int cmd_check_bot(int argc, char **argv)
         fprintf(stderr, "arena: unknown game '%s' (games: nim, %s)\n", game, cli_game_list());
         return 2;
     }
+    r.specs[0] = (char *)spec;
+    r.n_agents = 1;
+    if (play_check_programs(&r)) return 2;
     const char *tmp = getenv("TMPDIR");
     char *dir = xasprintf("%s/arena-check-XXXXXX", tmp && *tmp ? tmp : "/tmp");
     if (!mkdtemp(dir)) {

@@ -46,18 +46,17 @@ static const char *ordinal(int n)
     return buf;
 }
 
-/* The per-seat notes of --json, as lists parallel to "ranks"; each forfeit
- * also carries its message and the seat's stderr tail. */
+/* The per-seat notes of --json, as lists parallel to "ranks" ("forfeits"
+ * keeps its shape: {seat, cause}). */
 static void json_notes(av *m, const match_outcome *o)
 {
-    const av *ff = av_get(m, "forfeits");
-    for (size_t i = 0; ff && i < av_len(ff); i++) {
-        av *f = ff->u.list.items[i];
-        int64_t s = 0;
-        av_get_int(f, "seat", &s);
-        av_set_str(f, "message", o->fault_message[s]);
-        av_set_str(f, "stderr_tail", o->stderr_tail[s]);
+    av *fm = av_list(), *tail = av_list();
+    for (int s = 0; s < o->players; s++) {
+        av_push(fm, av_str(o->fault_message[s]));
+        av_push(tail, av_str(o->stderr_tail[s]));
     }
+    av_set(m, "fault_message", fm);
+    av_set(m, "stderr_tail", tail);
     av *fb = av_list(), *fbl = av_list(), *lg = av_list(), *lgl = av_list();
     for (int s = 0; s < o->players; s++) {
         av_push(fb, av_int(o->fallbacks[s]));
@@ -374,6 +373,18 @@ static bool agent_program_missing(const char *spec, char *why, size_t whylen)
     return true;
 }
 
+int play_check_programs(const play_run *r)
+{
+    for (int i = 0; i < r->n_agents; i++) {
+        char why[600];
+        if (agent_program_missing(r->specs[i], why, sizeof why)) {
+            fprintf(stderr, "arena: agent %d: %s\n", i + 1, why);
+            return 2;
+        }
+    }
+    return 0;
+}
+
 int play_prepare(play_run *r)
 {
     if (r->n_agents < r->game->min_players || r->n_agents > r->game->max_players) {
@@ -385,13 +396,6 @@ int play_prepare(play_run *r)
         fprintf(stderr, "arena: %s is for %s players; %d agent%s given\n", r->game->name, range,
                 r->n_agents, r->n_agents == 1 ? "" : "s");
         return 2;
-    }
-    for (int i = 0; i < r->n_agents; i++) {
-        char why[600];
-        if (agent_program_missing(r->specs[i], why, sizeof why)) {
-            fprintf(stderr, "arena: agent %d: %s\n", i + 1, why);
-            return 2;
-        }
     }
     if (!r->have_seed) r->seed = fresh_seed();
     /* Settings are checked before any agent is started. */
@@ -465,7 +469,8 @@ int cmd_play(int argc, char **argv)
         fprintf(stderr, "arena: unknown game '%s' (games: %s)\n", game_name, cli_game_list());
         return 2;
     }
-    int rc = play_prepare(&r);
+    int rc = play_check_programs(&r);
+    if (!rc) rc = play_prepare(&r);
     if (rc) return rc;
 
     signal(SIGPIPE, SIG_IGN);

@@ -37,6 +37,10 @@ void play_init(play_run *r);
 /* Consumes a series flag (--seed --games --log --json --events and the
  * shared run options). 1 consumed, 0 not ours, -1 bad value (printed). */
 int play_parse_flag(play_run *r, int argc, char **argv, int *i);
+/* A missing agent program (a bare PATH, or cmd:LINE's first word when it
+ * holds a '/') is a bad argument: prints one line and returns 2; else 0.
+ * Not for `arena serve`, whose remote seats' specs are names. */
+int play_check_programs(const play_run *r);
 /* After parsing: picks a seed, checks the settings, prepares the log
  * directory. Returns 0, or an exit code after printing one line. */
 int play_prepare(play_run *r);

@@ -58,9 +58,11 @@ def case_forfeit_shows_reason_and_stderr_tail():
     g = jsonl(out)[0]
     ff = g["forfeits"]
     check(len(ff) == 1 and ff[0]["seat"] == 0 and ff[0]["cause"] == "protocol", f"{ff}")
-    check("DEBUG" in ff[0]["message"], f"--json message quotes the line: {ff[0]['message']!r}")
-    check(ff[0]["stderr_tail"].endswith("warming up step 30"), "--json carries the stderr tail")
-    check(len(ff[0]["stderr_tail"]) <= 600, "the tail is capped")
+    msg = g["fault_message"]
+    check("DEBUG" in msg[0], f"--json message quotes the line: {msg[0]!r}")
+    check(msg[1] == "", "the other seat has no fault")
+    check(g["stderr_tail"][0].endswith("warming up step 30"), "--json carries the stderr tail")
+    check(len(g["stderr_tail"][0]) < 600, "the tail is capped")
 
 
 def case_fallback_moves_and_caught_failures_shown():
