@@ -440,8 +440,10 @@ int cmd_check_bot(int argc, char **argv)
         say(&f, "FAIL", "flooded stderr with %.1f MB (keep it under %d KiB per series); first: %s",
             (double)rep.stderr_bytes / 1e6, STDERR_NOISE_LIMIT / 1024, rep.stderr_first);
     else if (rep.stderr_lines)
-        say(&f, "note", "wrote %zu line%s (%zu bytes) to stderr; first: %s", rep.stderr_lines,
-            rep.stderr_lines == 1 ? "" : "s", rep.stderr_bytes, rep.stderr_first);
+        say(&f, "note", "wrote %zu line%s (%zu bytes) to stderr; %s%s", rep.stderr_lines,
+            rep.stderr_lines == 1 ? "" : "s", rep.stderr_bytes,
+            f.exception[0] ? "the exception is quoted above" : "first: ",
+            f.exception[0] ? "" : rep.stderr_first);
     if (!f.crashes && !f.protocol && rep.join_ms >= 0) {
         if (rep.exited_itself)
             say(&f, "ok", "exited %.0f ms after `bye`", rep.exit_ms);
