@@ -233,10 +233,12 @@ static void apply_choice(struct match *m, const arena_decision *d, int n, const 
             TRACE(m, d->seat, "choice %s at '%s' by %s (%.3f ms)", j, d->kind, by, ms);
             free(j);
         }
-        if (m->log)
+        if (m->log) {
             matchlog_choice(m->log, d->seat, id, d->kind, d->turn, idx, labels, by, ms);
-        else
-            av_free(labels), av_free(idx);
+        } else {
+            av_free(labels);
+            av_free(idx);
+        }
     }
     if (!game_apply(m->g, m->choice, n)) {
         /* The game broke its own contract: abort rather than guess. */
@@ -537,7 +539,7 @@ void match_on_stderr(struct match *m, int s, const char *line, size_t len)
 {
     seat_state *st = &m->seat[s];
     seat_notes_stderr(&st->notes, line, len);
-    TRACE(m, s, "stderr: %.*s", (int)len, line);
+    if (m->cfg.trace) trace_stderr(m->cfg.trace, clock_now_ms() - m->t_start, s, line, len);
     if (st->stderr_logged + len > STDERR_LOG_CAP) {
         st->stderr_dropped += len + 1;
         return;

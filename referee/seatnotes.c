@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util.h"
+
 void seat_notes_forfeit(seat_notes *n, const char *cause, const char *why)
 {
     if (n->fault_message[0]) return;
@@ -16,6 +18,13 @@ void seat_notes_fallback(seat_notes *n, const char *cause, const char *why)
     snprintf(n->fallback_last, sizeof n->fallback_last, "%s: %s", cause, why);
 }
 
+/* Agent text on the operator's terminal: no escape sequences. */
+static void mask_controls(char *p)
+{
+    for (; *p; p++)
+        if ((unsigned char)*p < 0x20 && *p != '\t') *p = '?';
+}
+
 void seat_notes_stderr(seat_notes *n, const char *line, size_t len)
 {
     char one[SEATNOTES_LINE_CAP + 8];
@@ -23,9 +32,7 @@ void seat_notes_stderr(seat_notes *n, const char *line, size_t len)
         snprintf(one, sizeof one, "%.*s...", SEATNOTES_LINE_CAP, line);
     else
         snprintf(one, sizeof one, "%.*s", (int)len, line);
-    /* Control bytes would garble a terminal: shown as '?'. */
-    for (char *p = one; *p; p++)
-        if ((unsigned char)*p < 0x20 && *p != '\t') *p = '?';
+    mask_controls(one);
     size_t add = strlen(one) + 1, cap = sizeof n->stderr_tail - 1, have = strlen(n->stderr_tail);
     while (have && have + add > cap) { /* drop the oldest line */
         char *nl = strchr(n->stderr_tail, '\n');
@@ -90,4 +97,14 @@ void trace_msg(FILE *f, double t_ms, int seat, const char *arrow, const av *msg)
     char *json = av_to_json(msg);
     trace_printf(f, t_ms, seat, "%s %s", arrow, json);
     free(json);
+}
+
+void trace_stderr(FILE *f, double t_ms, int seat, const char *line, size_t len)
+{
+    char *copy = xmalloc(len + 1);
+    memcpy(copy, line, len);
+    copy[len] = '\0';
+    mask_controls(copy);
+    trace_printf(f, t_ms, seat, "stderr: %s", copy);
+    free(copy);
 }

@@ -37,6 +37,8 @@ void seat_notes_to_outcome(const seat_notes *n, match_outcome *o, int seat);
 /* One trace line: "  12.345 ms  seat 0  TEXT" (seat < 0: no seat). */
 void trace_printf(FILE *f, double t_ms, int seat, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
+/* A stderr line of the agent, control bytes shown as '?'. */
+void trace_stderr(FILE *f, double t_ms, int seat, const char *line, size_t len);
 /* A message: arrow "->" (referee to agent) or "<-" (agent to referee). */
 void trace_msg(FILE *f, double t_ms, int seat, const char *arrow, const av *msg);
 
