@@ -19,6 +19,7 @@
 #include "lag.h"
 #include "matchlog.h"
 #include "runner.h"
+#include "seatnotes.h"
 #include "util.h"
 
 #define STDERR_LOG_CAP (256 * 1024) /* bytes of stderr logged per seat per game */
@@ -37,6 +38,7 @@ typedef struct seat_state {
     double time_ms;
     void *policy; /* built-in seat's policy instance */
     size_t stderr_logged, stderr_dropped;
+    seat_notes notes; /* for the outcome's readers */
 } seat_state;
 
 struct match {
@@ -77,7 +79,19 @@ struct match {
     int *choice;
     size_t choice_cap;
     char error[256];
+    double t_start; /* the trace's zero */
 };
+
+#define TRACE(m, s, ...)                                                                           \
+    do {                                                                                           \
+        if ((m)->cfg.trace)                                                                        \
+            trace_printf((m)->cfg.trace, clock_now_ms() - (m)->t_start, (s), __VA_ARGS__);         \
+    } while (0)
+#define TRACE_MSG(m, s, arrow, v)                                                                  \
+    do {                                                                                           \
+        if ((m)->cfg.trace)                                                                        \
+            trace_msg((m)->cfg.trace, clock_now_ms() - (m)->t_start, (s), (arrow), (v));           \
+    } while (0)
 
 static void schedule_step(struct match *m)
 {
@@ -105,9 +119,10 @@ static void send_msg(struct match *m, int s, const msg *out)
 {
     arena_agent *a = m->seat[s].agent;
     if (!a->alive || a->kind == AGENT_BUILTIN) return;
-    if (m->log) {
+    if (m->log || m->cfg.trace) {
         av *v = msg_encode(out);
-        matchlog_msg(m->log, s, "out", v);
+        if (m->log) matchlog_msg(m->log, s, "out", v);
+        TRACE_MSG(m, s, "->", v);
         av_free(v);
     }
     agent_send(a, out);
@@ -129,6 +144,8 @@ static void forfeit(struct match *m, int s, fault_cause cause, const char *why)
     seat_state *st = &m->seat[s];
     if (st->forfeit != CAUSE_NONE) return;
     st->forfeit = cause;
+    seat_notes_forfeit(&st->notes, fault_cause_name(cause), why);
+    TRACE(m, s, "FORFEIT (%s): %s", fault_cause_name(cause), why);
     if (m->log) matchlog_fault(m->log, s, fault_cause_name(cause), why, st->strikes, true);
     if (m->pending && m->pd.seat == s) {
         m->pending = false;
@@ -154,6 +171,9 @@ static bool judge_fault(struct match *m, int s, fault_cause cause, uint64_t id, 
         forfeit(m, s, cause, why);
         return false;
     }
+    seat_notes_fallback(&st->notes, fault_cause_name(cause), why);
+    TRACE(m, s, "strike %d (%s): %s; the fallback plays", st->strikes, fault_cause_name(cause),
+          why);
     if (m->log) matchlog_fault(m->log, s, fault_cause_name(cause), why, st->strikes, false);
     return true;
 }
@@ -200,7 +220,7 @@ static void ensure_choice_cap(struct match *m, int n)
 static void apply_choice(struct match *m, const arena_decision *d, int n, const char *by, double ms,
                          uint64_t id)
 {
-    if (m->log) {
+    if (m->log || m->cfg.trace) {
         char lab[256];
         av *labels = av_list(), *idx = av_list();
         for (int i = 0; i < n; i++) {
@@ -208,7 +228,17 @@ static void apply_choice(struct match *m, const arena_decision *d, int n, const 
             av_push(labels, av_str(lab));
             av_push(idx, av_int(m->choice[i]));
         }
-        matchlog_choice(m->log, d->seat, id, d->kind, d->turn, idx, labels, by, ms);
+        if (m->cfg.trace) {
+            char *j = av_to_json(labels);
+            TRACE(m, d->seat, "choice %s at '%s' by %s (%.3f ms)", j, d->kind, by, ms);
+            free(j);
+        }
+        if (m->log) {
+            matchlog_choice(m->log, d->seat, id, d->kind, d->turn, idx, labels, by, ms);
+        } else {
+            av_free(labels);
+            av_free(idx);
+        }
     }
     if (!game_apply(m->g, m->choice, n)) {
         /* The game broke its own contract: abort rather than guess. */
@@ -286,6 +316,7 @@ static void send_decide(struct match *m, const arena_decision *d)
      * reads must still time out. */
     arm_timer(m, m->allowance + 1000);
     if (m->log) matchlog_msg(m->log, s, "out", out);
+    TRACE_MSG(m, s, "->", out);
     agent_send_av(a, out);
     av_free(out);
 }
@@ -328,6 +359,8 @@ static void decision_timed_out(struct match *m, double used)
     char why[160];
     snprintf(why, sizeof why, "no answer within %.0f ms (move %lld ms + bank)", m->allowance,
              (long long)m->cfg.clock.move_ms);
+    TRACE(m, s, "no answer to id %" PRIu64 ": %.3f ms charged, bank left %.0f ms", id, used,
+          m->seat[s].clock.bank_left);
     if (judge_fault(m, s, CAUSE_TIMEOUT, id, why)) play_fallback(m, &d, id);
     schedule_step(m);
 }
@@ -354,6 +387,8 @@ static void ready_timed_out(struct match *m)
         if (st->forfeit == CAUSE_NONE && !st->ready) {
             if (m->log)
                 matchlog_fault(m->log, s, "timeout", "no 'ready' within startup_ms", 0, true);
+            seat_notes_forfeit(&st->notes, "timeout", "no 'ready' within startup_ms");
+            TRACE(m, s, "FORFEIT (timeout): no 'ready' within startup_ms");
             st->forfeit = CAUSE_TIMEOUT;
         }
     }
@@ -420,6 +455,8 @@ static void judge_answer(struct match *m)
     event_del(m->ev_timer);
     st->time_ms += used;
     bool in_time = used <= m->allowance && clock_charge(&m->cfg.clock, &st->clock, used);
+    TRACE(m, s, "answer to id %" PRIu64 ": %.3f ms charged (allowed %.0f), bank left %.0f ms", id,
+          used, m->allowance, st->clock.bank_left);
     if (!in_time) {
         char why[160];
         snprintf(why, sizeof why, "answer took %.0f ms, more than the %.0f ms allowed", used,
@@ -501,6 +538,8 @@ void match_on_dead(struct match *m, int s)
 void match_on_stderr(struct match *m, int s, const char *line, size_t len)
 {
     seat_state *st = &m->seat[s];
+    seat_notes_stderr(&st->notes, line, len);
+    if (m->cfg.trace) trace_stderr(m->cfg.trace, clock_now_ms() - m->t_start, s, line, len);
     if (st->stderr_logged + len > STDERR_LOG_CAP) {
         st->stderr_dropped += len + 1;
         return;
@@ -511,11 +550,14 @@ void match_on_stderr(struct match *m, int s, const char *line, size_t len)
 
 void match_log_in(struct match *m, int s, const av *raw)
 {
+    seat_notes_message(&m->seat[s].notes, raw);
+    TRACE_MSG(m, s, "<-", raw);
     if (m->log) matchlog_msg(m->log, s, "in", raw);
 }
 
 void match_on_dropped(struct match *m, int s, const char *what)
 {
+    TRACE(m, s, "note: %s", what);
     if (m->log) matchlog_note(m->log, s, what);
 }
 
@@ -641,6 +683,7 @@ static void finish(struct match *m)
         o.strikes[s] = st->strikes;
         o.decisions[s] = st->decisions;
         o.time_ms[s] = st->time_ms;
+        seat_notes_to_outcome(&st->notes, &o, s);
         if (st->forfeit != CAUSE_NONE) {
             o.ranks[s] = live + 1;
             continue;
@@ -750,8 +793,12 @@ int match_start(struct event_base *base, const match_config *cfg, arena_agent *c
 {
     const arena_game_vt *gvt = cfg->game;
     if (players < gvt->min_players || players > gvt->max_players) {
-        snprintf(err, errlen, "%s is for %d to %d players, not %d", gvt->name, gvt->min_players,
-                 gvt->max_players, players);
+        if (gvt->min_players == gvt->max_players)
+            snprintf(err, errlen, "%s is for %d players, not %d", gvt->name, gvt->min_players,
+                     players);
+        else
+            snprintf(err, errlen, "%s is for %d to %d players, not %d", gvt->name, gvt->min_players,
+                     gvt->max_players, players);
         return -1;
     }
     for (int s = 0; s < players; s++) {
@@ -786,6 +833,7 @@ int match_start(struct event_base *base, const match_config *cfg, arena_agent *c
     m->seed = seed;
     m->done = done;
     m->done_ctx = ctx;
+    m->t_start = clock_now_ms();
     arena_rng_seed(&m->fallback_rng, arena_seed_mix(seed, 0xfa11bacc));
     m->ev_step = event_new(base, -1, 0, on_step, m);
     m->ev_timer = evtimer_new(base, on_timer, m);
@@ -819,6 +867,7 @@ int match_start(struct event_base *base, const match_config *cfg, arena_agent *c
                                        perr, sizeof perr);
             if (!st->policy) {
                 snprintf(m->error, sizeof m->error, "%s", perr);
+                seat_notes_forfeit(&st->notes, "crash", perr);
                 st->forfeit = CAUSE_CRASH;
             }
         }

@@ -13,6 +13,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "game.h"
 
@@ -115,6 +116,9 @@ typedef struct match_config {
     const char *log_path; /* JSON-lines match log; NULL: none */
     const char *match_id; /* sent in hello; NULL: a random one (never the seed) */
     bool send_events;     /* also send `event` messages between decisions */
+    /* `arena play --trace`: every message both ways, stderr, faults and the
+     * time charged, time-stamped, as they happen; NULL: none. */
+    FILE *trace;
 } match_config;
 
 typedef struct match_outcome {
@@ -130,6 +134,13 @@ typedef struct match_outcome {
     uint64_t seed;
     char error[256];     /* "aborted": why */
     char log_error[300]; /* the match log could not be written: why ("" when fine) */
+    /* For the people reading the result (play, check-bot, reports): */
+    char fault_message[ARENA_MAX_SEATS][240]; /* why the seat forfeited; "" if it did not */
+    char stderr_tail[ARENA_MAX_SEATS][600];   /* its last stderr lines, '\n'-separated */
+    int fallbacks[ARENA_MAX_SEATS];           /* moves the fallback played for it (strikes) */
+    char fallback_last[ARENA_MAX_SEATS][240]; /* why the last of them was played */
+    int bot_logs[ARENA_MAX_SEATS];            /* `log` messages it sent (SDKs report caught */
+    char bot_log_last[ARENA_MAX_SEATS][240];  /* exceptions that way) and the last one */
 } match_outcome;
 
 /* 64 bits from the kernel's random source (getrandom): for match ids and

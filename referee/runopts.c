@@ -169,10 +169,23 @@ int run_options_parse(run_options *o, int argc, char **argv, int *i)
 
 void run_options_help(FILE *out)
 {
+    run_options_help_skip(out, NULL);
+}
+
+static bool skipped(const char *name, const char *const *skip)
+{
+    for (size_t i = 0; skip && skip[i]; i++)
+        if (!strcmp(skip[i], name)) return true;
+    return false;
+}
+
+void run_options_help_skip(FILE *out, const char *const *skip)
+{
     run_options d;
     run_options_default(&d);
     for (size_t k = 0; k < N_FLAGS; k++) {
         const flag_doc *f = &flags[k];
+        if (skipped(f->name, skip)) continue;
         char left[64];
         snprintf(left, sizeof left, "%s%s%s", f->name, f->arg ? " " : "", f->arg ? f->arg : "");
         char dflt[48] = "";

@@ -38,6 +38,9 @@ int run_options_parse(run_options *o, int argc, char **argv, int *i);
 
 /* Prints the help lines of the shared flags, with their defaults. */
 void run_options_help(FILE *out);
+/* The same without the flags named in `skip` (NULL-terminated): for a
+ * command that sets those itself. */
+void run_options_help_skip(FILE *out, const char *const *skip);
 
 /* Fills the match and agent configs from the options. */
 void run_options_match(const run_options *o, const arena_game_vt *game, match_config *m);

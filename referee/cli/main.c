@@ -95,8 +95,12 @@ int cmd_games(int argc, char **argv)
         }
     }
     for (const arena_game_vt *const *g = arena_games(all); *g; g++) {
-        printf("%-10s %d-%d players  %s\n", (*g)->name, (*g)->min_players, (*g)->max_players,
-               (*g)->title);
+        char range[32];
+        if ((*g)->min_players == (*g)->max_players)
+            snprintf(range, sizeof range, "%d players", (*g)->min_players);
+        else
+            snprintf(range, sizeof range, "%d-%d players", (*g)->min_players, (*g)->max_players);
+        printf("%-10s %-11s  %s\n", (*g)->name, range, (*g)->title);
         for (const arena_option_doc *o = (*g)->options; o && o->key; o++)
             printf("    --set %s=%s  (default %s)\n        %s\n", o->key, o->values,
                    o->dflt ? o->dflt : "-", o->help);

@@ -3,11 +3,13 @@
 #include <errno.h>
 #include <event2/event.h>
 #include <inttypes.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "play.h"
@@ -15,9 +17,13 @@
 #include "rng.h"
 #include "runopts.h"
 #include "sandbox.h"
+#include "seatnotes.h"
+#include "stats.h"
 #include "util.h"
 
 static void play_next(play_run *r);
+
+#define STDERR_SHOWN 10 /* stderr lines under a forfeit */
 
 static void close_all(play_run *r)
 {
@@ -40,6 +46,42 @@ static const char *ordinal(int n)
     return buf;
 }
 
+/* The per-seat notes of --json, as lists parallel to "ranks" ("forfeits"
+ * keeps its shape: {seat, cause}). */
+static void json_notes(av *m, const match_outcome *o)
+{
+    av *fm = av_list(), *tail = av_list();
+    for (int s = 0; s < o->players; s++) {
+        av_push(fm, av_str(o->fault_message[s]));
+        av_push(tail, av_str(o->stderr_tail[s]));
+    }
+    av_set(m, "fault_message", fm);
+    av_set(m, "stderr_tail", tail);
+    av *fb = av_list(), *fbl = av_list(), *lg = av_list(), *lgl = av_list();
+    for (int s = 0; s < o->players; s++) {
+        av_push(fb, av_int(o->fallbacks[s]));
+        av_push(fbl, av_str(o->fallback_last[s]));
+        av_push(lg, av_int(o->bot_logs[s]));
+        av_push(lgl, av_str(o->bot_log_last[s]));
+    }
+    av_set(m, "fallbacks", fb);
+    av_set(m, "fallback_last", fbl);
+    av_set(m, "bot_logs", lg);
+    av_set(m, "bot_log_last", lgl);
+}
+
+/* Under a seat's line: why it forfeited, then its last stderr lines. */
+static void print_notes(const match_outcome *o, int s)
+{
+    if (o->forfeit[s] != CAUSE_NONE && o->stderr_tail[s][0]) {
+        printf("          its last stderr lines:\n");
+        seat_notes_print_tail(stdout, o->stderr_tail[s], "          | ", STDERR_SHOWN);
+    }
+    if (o->bot_logs[s])
+        printf("          %d `log` line%s from the bot, the last: %s\n", o->bot_logs[s],
+               o->bot_logs[s] == 1 ? "" : "s", o->bot_log_last[s]);
+}
+
 static void print_outcome(play_run *r, const match_outcome *o, uint64_t seed)
 {
     if (r->quiet) return;
@@ -60,22 +102,27 @@ static void print_outcome(play_run *r, const match_outcome *o, uint64_t seed)
         for (size_t i = 0; i < res->u.map.len; i++)
             av_set(m, res->u.map.keys[i], av_copy(res->u.map.vals[i]));
         av_free(res);
+        json_notes(m, o);
         av_set(m, "log", r->log_path ? av_str(r->log_path) : av_nil());
         char *s = av_to_json(m);
         printf("%s\n", s);
         free(s);
         av_free(m);
     } else {
-        printf("game %d/%d  seed %" PRIu64 "  %s, %d turns\n", r->played + 1, r->games, seed,
-               o->reason, o->turns);
+        printf("game %d/%d  seed %" PRIu64 "  %s, %d turn%s\n", r->played + 1, r->games, seed,
+               o->reason, o->turns, o->turns == 1 ? "" : "s");
         for (int s = 0; s < o->players; s++) {
             printf("  seat %d  %-24s %s  score %" PRId64, s, agent_name(r->agents[r->seat_of[s]]),
                    ordinal(o->ranks[s]), o->scores[s]);
             if (o->forfeit[s] != CAUSE_NONE)
-                printf("  FORFEIT (%s)", fault_cause_name(o->forfeit[s]));
+                printf("  FORFEIT (%s): %s", fault_cause_name(o->forfeit[s]), o->fault_message[s]);
             else if (o->strikes[s])
                 printf("  %d strike%s", o->strikes[s], o->strikes[s] == 1 ? "" : "s");
+            if (o->fallbacks[s])
+                printf("\n          the fallback played %d move%s for it; the last after %s",
+                       o->fallbacks[s], o->fallbacks[s] == 1 ? "" : "s", o->fallback_last[s]);
             printf("\n");
+            print_notes(o, s);
         }
         if (o->error[0]) printf("  error: %s\n", o->error);
         if (r->log_path) printf("  log: %s\n", r->log_path);
@@ -83,10 +130,36 @@ static void print_outcome(play_run *r, const match_outcome *o, uint64_t seed)
     fflush(stdout);
 }
 
+/* Agent 1 against agent 2 (whatever their seats), from their ranks. */
+static void tally(play_run *r, const match_outcome *o)
+{
+    if (r->n_agents < 2 || strcmp(o->reason, "aborted") == 0) return;
+    int rank[2] = {0, 0};
+    for (int s = 0; s < o->players; s++)
+        if (r->seat_of[s] < 2) rank[r->seat_of[s]] = o->ranks[s];
+    r->wdl[rank[0] < rank[1] ? 0 : rank[0] == rank[1] ? 1 : 2] += 1;
+}
+
+/* The running total as cutechess-cli prints it. */
+static void print_score(const play_run *r)
+{
+    h2h h;
+    h2h_trinomial(r->wdl, &h);
+    if (!h.valid) return;
+    printf("Score of %s vs %s: %.0f - %.0f - %.0f  [%.3f] %.0f\n", agent_name(r->agents[0]),
+           agent_name(r->agents[1]), r->wdl[0], r->wdl[2], r->wdl[1], h.score, h.n);
+    printf("Elo difference: %.1f +/- %.1f, LOS: %.1f %%, DrawRatio: %.1f %%\n", h.elo, h.error,
+           h.los * 100.0, h.draw_ratio * 100.0);
+}
+
 static void on_done(const match_outcome *o, void *ctx)
 {
     play_run *r = ctx;
-    print_outcome(r, o, r->seed + (uint64_t)r->played);
+    print_outcome(r, o, r->repeat ? r->seed : r->seed + (uint64_t)r->played);
+    tally(r, o);
+    if (!r->json && !r->quiet && r->games > 1 && r->agents[0] && r->agents[1] &&
+        (r->played + 1 == r->games || (r->score_every && (r->played + 1) % r->score_every == 0)))
+        print_score(r);
     if (strcmp(o->reason, "aborted") == 0) r->aborted++;
     r->played++;
     free(r->log_path);
@@ -109,6 +182,18 @@ arena_agent *play_make_agent(play_run *r, int i, char *err, size_t errlen)
     return agent_new(r->base, &ac, err, errlen);
 }
 
+char *play_log_path(const play_run *r, int g)
+{
+    /* Log files are the operator's: named by seed. */
+    size_t len = strlen(r->log_arg);
+    const char *sep = len && r->log_arg[len - 1] == '/' ? "" : "/";
+    if (r->repeat)
+        return xasprintf("%s%s%s-%" PRIu64 "-r%d.jsonl", r->log_arg, sep, r->game->name, r->seed,
+                         g + 1);
+    return xasprintf("%s%s%s-%" PRIu64 ".jsonl", r->log_arg, sep, r->game->name,
+                     r->seed + (uint64_t)g);
+}
+
 static void play_next(play_run *r)
 {
     if (r->played >= r->games) {
@@ -117,10 +202,10 @@ static void play_next(play_run *r)
     }
     char err[2048];
     int g = r->played;
-    uint64_t seed = r->seed + (uint64_t)g;
+    uint64_t seed = r->repeat ? r->seed : r->seed + (uint64_t)g;
     arena_agent *seats[ARENA_MAX_SEATS];
     for (int s = 0; s < r->n_agents; s++) {
-        int i = (s + g) % r->n_agents;
+        int i = r->repeat ? s : (s + g) % r->n_agents;
         r->seat_of[s] = i;
         /* A crashed agent gets a fresh process for the next game. */
         if (r->agents[i] && !agent_alive(r->agents[i]) && g > 0 && !r->fixed[i]) {
@@ -138,15 +223,10 @@ static void play_next(play_run *r)
     match_config mc;
     run_options_match(&r->opts, r->game, &mc);
     mc.send_events = r->events;
+    mc.trace = !r->trace ? NULL : r->json ? stderr : stdout; /* JSON lines stay clean */
     mc.match_id = NULL; /* opaque: the seed must not reach the agents */
     if (r->log_arg) {
-        /* Log files are the operator's: named by seed, as before. */
-        char id[96];
-        snprintf(id, sizeof id, "%s-%" PRIu64, r->game->name, seed);
-        size_t len = strlen(r->log_arg);
-        const char *sep = len && r->log_arg[len - 1] == '/' ? "" : "/";
-        r->log_path =
-            r->log_is_dir ? xasprintf("%s%s%s.jsonl", r->log_arg, sep, id) : xstrdup(r->log_arg);
+        r->log_path = r->log_is_dir ? play_log_path(r, g) : xstrdup(r->log_arg);
         mc.log_path = r->log_path;
     }
     if (match_start(r->base, &mc, seats, r->n_agents, seed, on_done, r, err, sizeof err) != 0) {
@@ -160,12 +240,17 @@ static void play_next(play_run *r)
 
 void play_flags_help(FILE *out)
 {
-    fprintf(out, "  --seed N                     seed of game 1; game i uses N+i-1 [random]\n"
-                 "  --games N                    games to play [1]\n"
-                 "  --log FILE|DIR               write match logs (a DIR gets one file per game;\n"
-                 "                               with --games > 1 the path is always a DIR)\n"
-                 "  --json                       one JSON object per game on stdout\n"
-                 "  --events                     also send `event` messages between decisions\n");
+    fprintf(out,
+            "  --seed N                     seed of game 1; game i uses N+i-1 [random]\n"
+            "  --games N                    games to play [1]\n"
+            "  --log FILE|DIR               write match logs (a DIR gets one file per game;\n"
+            "                               with --games > 1 the path is always a DIR)\n"
+            "  --json                       one JSON object per game on stdout\n"
+            "  --events                     also send `event` messages between decisions\n"
+            "  --trace                      print every message both ways, time-stamped, with\n"
+            "                               the time charged, as the games run\n"
+            "  --score-every K              with --games N: the score line also every K games\n"
+            "                               (it always ends the series) [0: only at the end]\n");
     run_options_help(out);
 }
 
@@ -186,7 +271,8 @@ static void play_help(FILE *out)
             "options:\n");
     play_flags_help(out);
     fprintf(out, "\nExit status: 0 when every game was played (forfeits included), 1 when a\n"
-                 "game could not be played, 2 on bad arguments.\n");
+                 "game could not be played, 2 on bad arguments (a missing agent program\n"
+                 "included).\n");
 }
 
 static bool parse_u64(const char *s, uint64_t max, uint64_t *out)
@@ -225,7 +311,13 @@ int play_parse_flag(play_run *r, int argc, char **argv, int *i)
         r->events = true;
         return 1;
     }
-    if (strcmp(a, "--seed") && strcmp(a, "--games") && strcmp(a, "--log")) return 0;
+    if (!strcmp(a, "--trace")) {
+        r->trace = true;
+        return 1;
+    }
+    if (strcmp(a, "--seed") && strcmp(a, "--games") && strcmp(a, "--log") &&
+        strcmp(a, "--score-every"))
+        return 0;
     if (*i + 1 >= argc) {
         fprintf(stderr, "arena: %s needs a value\n", a);
         return -1;
@@ -245,18 +337,64 @@ int play_parse_flag(play_run *r, int argc, char **argv, int *i)
             return -1;
         }
         r->games = (int)n;
+    } else if (!strcmp(a, "--score-every")) {
+        if (!parse_u64(v, 1000000, &n)) {
+            fprintf(stderr, "arena: --score-every wants an integer from 0 to 1000000, not '%s'\n",
+                    v);
+            return -1;
+        }
+        r->score_every = (int)n;
     } else {
         r->log_arg = v;
     }
     return 1;
 }
 
+/* A missing program is a bad argument (exit 2, as for any missing file),
+ * found before anything starts. Only what is surely a file is checked: a
+ * bare PATH, or the first word of cmd:LINE when it holds a '/'. */
+static bool agent_program_missing(const char *spec, char *why, size_t whylen)
+{
+    if (!strncmp(spec, "builtin:", 8) || !strncmp(spec, "tcp:", 4)) return false;
+    char prog[512];
+    if (!strncmp(spec, "cmd:", 4)) {
+        const char *p = spec + 4;
+        while (*p == ' ')
+            p++;
+        size_t n = strcspn(p, " \t");
+        if (n >= sizeof prog || !memchr(p, '/', n)) return false;
+        memcpy(prog, p, n);
+        prog[n] = '\0';
+    } else {
+        snprintf(prog, sizeof prog, "%s", spec);
+    }
+    if (access(prog, X_OK) == 0) return false;
+    snprintf(why, whylen, "cannot run '%s': %s", prog, strerror(errno));
+    return true;
+}
+
+int play_check_programs(const play_run *r)
+{
+    for (int i = 0; i < r->n_agents; i++) {
+        char why[600];
+        if (agent_program_missing(r->specs[i], why, sizeof why)) {
+            fprintf(stderr, "arena: agent %d: %s\n", i + 1, why);
+            return 2;
+        }
+    }
+    return 0;
+}
+
 int play_prepare(play_run *r)
 {
     if (r->n_agents < r->game->min_players || r->n_agents > r->game->max_players) {
-        fprintf(stderr, "arena: %s is for %d to %d players; %d agent%s given\n", r->game->name,
-                r->game->min_players, r->game->max_players, r->n_agents,
-                r->n_agents == 1 ? "" : "s");
+        char range[32];
+        if (r->game->min_players == r->game->max_players)
+            snprintf(range, sizeof range, "%d", r->game->min_players);
+        else
+            snprintf(range, sizeof range, "%d to %d", r->game->min_players, r->game->max_players);
+        fprintf(stderr, "arena: %s is for %s players; %d agent%s given\n", r->game->name, range,
+                r->n_agents, r->n_agents == 1 ? "" : "s");
         return 2;
     }
     if (!r->have_seed) r->seed = fresh_seed();
@@ -331,7 +469,8 @@ int cmd_play(int argc, char **argv)
         fprintf(stderr, "arena: unknown game '%s' (games: %s)\n", game_name, cli_game_list());
         return 2;
     }
-    int rc = play_prepare(&r);
+    int rc = play_check_programs(&r);
+    if (!rc) rc = play_prepare(&r);
     if (rc) return rc;
 
     signal(SIGPIPE, SIG_IGN);

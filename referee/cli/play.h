@@ -24,7 +24,11 @@ typedef struct play_run {
     bool log_is_dir;
     bool json;
     bool events;
-    bool quiet; /* print nothing per game (check-bot reads the logs) */
+    bool quiet;      /* print nothing per game (check-bot reads the logs) */
+    bool trace;      /* --trace: every message, as it goes, on stdout */
+    int score_every; /* --score-every K: the score line every K games too */
+    int repeat;      /* check-bot --repeat: every game the same seed and seating */
+    double wdl[3];   /* agent 1 against agent 2: wins, draws, losses */
     char *log_path;
     int seat_of[ARENA_MAX_SEATS]; /* seat -> agent index, this game */
 } play_run;
@@ -33,9 +37,16 @@ void play_init(play_run *r);
 /* Consumes a series flag (--seed --games --log --json --events and the
  * shared run options). 1 consumed, 0 not ours, -1 bad value (printed). */
 int play_parse_flag(play_run *r, int argc, char **argv, int *i);
+/* A missing agent program (a bare PATH, or cmd:LINE's first word when it
+ * holds a '/') is a bad argument: prints one line and returns 2; else 0.
+ * Not for `arena serve`, whose remote seats' specs are names. */
+int play_check_programs(const play_run *r);
 /* After parsing: picks a seed, checks the settings, prepares the log
  * directory. Returns 0, or an exit code after printing one line. */
 int play_prepare(play_run *r);
+/* The log file of game g (0-based) when logging to a directory:
+ * DIR/GAME-SEED.jsonl (with --repeat: DIR/GAME-SEED-rK.jsonl). Free it. */
+char *play_log_path(const play_run *r, int g);
 /* Starts agent i from its spec. */
 arena_agent *play_make_agent(play_run *r, int i, char *err, size_t errlen);
 /* Plays the series on r->base (agents must exist); run the loop after. */

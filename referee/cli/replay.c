@@ -9,6 +9,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "codec.h"
@@ -367,8 +368,8 @@ static int replay_help(void)
            "                 else, so it can be handed to that seat's author.\n"
            "  --quiet        only check, print the verdict\n"
            "\n"
-           "Exit status: 0 when the log reproduces, 1 when it does not or cannot be read,\n"
-           "2 on bad arguments.\n");
+           "Exit status: 0 when the log reproduces, 1 when it does not or its output\n"
+           "cannot be written, 2 on bad arguments (a LOG that is missing or unreadable).\n");
     return 0;
 }
 
@@ -413,6 +414,10 @@ int cmd_replay(int argc, char **argv)
     }
     if (!path) {
         fprintf(stderr, "arena: replay needs a LOG file (see `arena replay --help`)\n");
+        return 2;
+    }
+    if (access(path, R_OK) != 0) { /* a missing input file is a bad argument everywhere */
+        fprintf(stderr, "arena: cannot read '%s': %s\n", path, strerror(errno));
         return 2;
     }
     if (!strcmp(format, "html")) {

@@ -1,0 +1,110 @@
+#include "seatnotes.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+void seat_notes_forfeit(seat_notes *n, const char *cause, const char *why)
+{
+    if (n->fault_message[0]) return;
+    snprintf(n->fault_message, sizeof n->fault_message, "%s", why && *why ? why : cause);
+}
+
+void seat_notes_fallback(seat_notes *n, const char *cause, const char *why)
+{
+    n->fallbacks++;
+    snprintf(n->fallback_last, sizeof n->fallback_last, "%s: %s", cause, why);
+}
+
+/* Agent text on the operator's terminal: no escape sequences. */
+static void mask_controls(char *p)
+{
+    for (; *p; p++)
+        if ((unsigned char)*p < 0x20 && *p != '\t') *p = '?';
+}
+
+void seat_notes_stderr(seat_notes *n, const char *line, size_t len)
+{
+    char one[SEATNOTES_LINE_CAP + 8];
+    if (len > SEATNOTES_LINE_CAP)
+        snprintf(one, sizeof one, "%.*s...", SEATNOTES_LINE_CAP, line);
+    else
+        snprintf(one, sizeof one, "%.*s", (int)len, line);
+    mask_controls(one);
+    size_t add = strlen(one) + 1, cap = sizeof n->stderr_tail - 1, have = strlen(n->stderr_tail);
+    while (have && have + add > cap) { /* drop the oldest line */
+        char *nl = strchr(n->stderr_tail, '\n');
+        size_t cut = nl ? (size_t)(nl - n->stderr_tail) + 1 : have;
+        memmove(n->stderr_tail, n->stderr_tail + cut, have - cut + 1);
+        have -= cut;
+    }
+    if (have) n->stderr_tail[have++] = '\n';
+    snprintf(n->stderr_tail + have, sizeof n->stderr_tail - have, "%s", one);
+}
+
+void seat_notes_message(seat_notes *n, const av *raw)
+{
+    const char *type = av_get_str(raw, "type");
+    if (!type || strcmp(type, "log") != 0) return;
+    const char *text = av_get_str(raw, "text");
+    n->bot_logs++;
+    snprintf(n->bot_log_last, sizeof n->bot_log_last, "%s", text ? text : "");
+}
+
+void seat_notes_print_tail(FILE *out, const char *tail, const char *indent, int max_lines)
+{
+    int lines = 1;
+    for (const char *q = tail; *q; q++)
+        lines += *q == '\n';
+    for (; lines > max_lines; lines--) /* the last lines tell most */
+        tail = strchr(tail, '\n') + 1;
+    while (*tail) {
+        const char *nl = strchr(tail, '\n');
+        int len = nl ? (int)(nl - tail) : (int)strlen(tail);
+        fprintf(out, "%s%.*s\n", indent, len, tail);
+        tail += len + (nl != NULL);
+    }
+}
+
+void seat_notes_to_outcome(const seat_notes *n, match_outcome *o, int s)
+{
+    memcpy(o->fault_message[s], n->fault_message, sizeof o->fault_message[s]);
+    memcpy(o->stderr_tail[s], n->stderr_tail, sizeof o->stderr_tail[s]);
+    o->fallbacks[s] = n->fallbacks;
+    memcpy(o->fallback_last[s], n->fallback_last, sizeof o->fallback_last[s]);
+    o->bot_logs[s] = n->bot_logs;
+    memcpy(o->bot_log_last[s], n->bot_log_last, sizeof o->bot_log_last[s]);
+}
+
+void trace_printf(FILE *f, double t_ms, int seat, const char *fmt, ...)
+{
+    if (seat >= 0)
+        fprintf(f, "%10.3f ms  seat %d  ", t_ms, seat);
+    else
+        fprintf(f, "%10.3f ms          ", t_ms);
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(f, fmt, ap);
+    va_end(ap);
+    fputc('\n', f);
+    fflush(f);
+}
+
+void trace_msg(FILE *f, double t_ms, int seat, const char *arrow, const av *msg)
+{
+    char *json = av_to_json(msg);
+    trace_printf(f, t_ms, seat, "%s %s", arrow, json);
+    free(json);
+}
+
+void trace_stderr(FILE *f, double t_ms, int seat, const char *line, size_t len)
+{
+    char *copy = xmalloc(len + 1);
+    memcpy(copy, line, len);
+    copy[len] = '\0';
+    mask_controls(copy);
+    trace_printf(f, t_ms, seat, "stderr: %s", copy);
+    free(copy);
+}

@@ -1,0 +1,213 @@
+#!/usr/bin/python3
+"""What a user sees on screen (issue 12): forfeit reasons with the bot's last
+stderr lines, fallback moves and SDK-caught failures, --trace, the running
+score of --games N, check-bot's consistency and --repeat, and one exit code
+for one error in every command.
+
+Usage: on_screen.py ARENA HOSTILE CASE — runs one named case."""
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+
+ARENA = os.path.abspath(sys.argv[1])
+HOSTILE = os.path.abspath(sys.argv[2])
+BOTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "bots")
+VBOT = os.path.join(BOTS, "verdict_bot.py")
+JSON_BOT = os.path.join(BOTS, "json_random.py")
+
+
+def arena(*args, env=None, timeout=100):
+    p = subprocess.run([ARENA, *args], capture_output=True, text=True, timeout=timeout, env=env)
+    return p.returncode, p.stdout, p.stderr
+
+
+def check(cond, what):
+    if not cond:
+        raise AssertionError(what)
+
+
+def vbot(mode):
+    return f"cmd:{VBOT} {mode}"
+
+
+def jsonl(stdout):
+    return [json.loads(line) for line in stdout.splitlines() if line.startswith("{")]
+
+
+def case_forfeit_shows_reason_and_stderr_tail():
+    rc, out, err = arena("play", "nim", f"cmd:{HOSTILE} --fault wrong_id", "builtin:random",
+                         "--seed", "1")
+    print(out, err)
+    check(rc == 0, f"exit {rc}")
+    check(re.search(r"FORFEIT \(protocol\): act for id \d+, expected \d+", out),
+          "the wrong id is named next to the forfeit")
+    rc, out, err = arena("play", "nim", vbot("raise"), "builtin:random", "--seed", "1")
+    print(out, err)
+    check("FORFEIT (crash): " in out, "crash reason shown")
+    check("| ValueError: no move for 1 stones" in out, "the exception is in the stderr tail")
+    check("| warming up step 30" in out and "| warming up step 1\n" not in out,
+          "the tail is the last lines, capped")
+    tail = [l for l in out.splitlines() if l.strip().startswith("| ")]
+    check(0 < len(tail) <= 10, f"at most 10 stderr lines, got {len(tail)}")
+    rc, out, err = arena("play", "nim", vbot("debug_stdout"), "builtin:random", "--seed", "1",
+                         "--json")
+    g = jsonl(out)[0]
+    ff = g["forfeits"]
+    check(len(ff) == 1 and ff[0]["seat"] == 0 and ff[0]["cause"] == "protocol", f"{ff}")
+    msg = g["fault_message"]
+    check("DEBUG" in msg[0], f"--json message quotes the line: {msg[0]!r}")
+    check(msg[1] == "", "the other seat has no fault")
+    check(g["stderr_tail"][0].endswith("warming up step 30"), "--json carries the stderr tail")
+    check(len(g["stderr_tail"][0]) < 600, "the tail is capped")
+
+
+def case_fallback_moves_and_caught_failures_shown():
+    rc, out, err = arena("play", "nim", vbot("slow"), "builtin:random", "--seed", "1",
+                         "--on-fault", "fallback", "--max-strikes", "100", "--move-ms", "150",
+                         "--bank-ms", "0")
+    print(out, err)
+    check(rc == 0, f"exit {rc}")
+    m = re.search(r"the fallback played (\d+) moves? for it; the last after timeout: ", out)
+    check(m and int(m.group(1)) >= 1, "fallback moves are shown with their cause")
+    rc, out, err = arena("play", "nim", vbot("slow"), "builtin:random", "--seed", "1",
+                         "--on-fault", "fallback", "--max-strikes", "100", "--move-ms", "150",
+                         "--bank-ms", "0", "--json")
+    g = jsonl(out)[0]
+    check(g["fallbacks"][0] >= 1 and g["fallback_last"][0].startswith("timeout: "), f"{g}")
+    check(g["fallbacks"][1] == 0, "the builtin had none")
+    rc, out, err = arena("play", "nim", vbot("logs"), "builtin:random", "--seed", "1")
+    print(out, err)
+    check(re.search(r"\d+ `log` lines? from the bot, the last: decide failed: KeyError", out),
+          "the SDK-style caught failures are shown")
+
+
+def case_trace_shows_both_directions_with_times():
+    rc, out, err = arena("play", "nim", JSON_BOT, "builtin:random", "--seed", "3", "--trace")
+    check(rc == 0, f"exit {rc}: {err}")
+    lines = out.splitlines()
+    stamp = re.compile(r"^\s*(-?\d+\.\d{3}) ms  seat (\d)  (.*)$")
+    traced = [stamp.match(l) for l in lines if stamp.match(l)]
+    check(any(m.group(3).startswith('-> {"type":"hello"') for m in traced), "hello sent")
+    check(any(m.group(3).startswith('<- {"type":"ready"') for m in traced), "ready received")
+    decides = [m for m in traced if m.group(3).startswith('-> {"type":"decide"')]
+    acts = [m for m in traced if m.group(3).startswith('<- {"type":"act"')]
+    check(decides and len(decides) == len(acts), "every decide and act, both ways")
+    check(any(re.search(r"answer to id \d+: [\d.]+ ms charged", m.group(3)) for m in traced),
+          "the charged time")
+    check(any('-> {"type":"over"' in m.group(3) for m in traced), "over sent")
+    times = [float(m.group(1)) for m in traced]
+    check(times == sorted(times), "time stamps never go back")
+    check(any(l.startswith("game 1/1") for l in lines), "the result still follows")
+    # With --json the trace goes to stderr: stdout stays JSON lines.
+    rc, out, err = arena("play", "nim", JSON_BOT, "builtin:random", "--seed", "3", "--trace",
+                         "--json")
+    check(all(l.startswith("{") for l in out.splitlines()), "stdout is only JSON")
+    check('<- {"type":"act"' in err, "the trace is on stderr")
+
+
+def case_score_line_matches_results():
+    args = ["play", "nim", "builtin:random", "builtin:random", "--games", "7", "--seed", "21"]
+    rc, out, err = arena(*args, "--json")
+    check(rc == 0, f"exit {rc}: {err}")
+    w = d = l = 0
+    for i, g in enumerate(jsonl(out)):
+        a = i % 2  # seats rotate one place a game: agent 1 sits at seat i mod 2
+        b = 1 - a
+        if g["ranks"][a] < g["ranks"][b]:
+            w += 1
+        elif g["ranks"][a] == g["ranks"][b]:
+            d += 1
+        else:
+            l += 1
+    check(w + d + l == 7, "7 games")
+    rc, out, err = arena(*args, "--score-every", "3")
+    print(out)
+    scores = re.findall(r"^Score of builtin:random vs builtin:random: (\d+) - (\d+) - (\d+)  "
+                        r"\[(\d\.\d{3})\] (\d+)$", out, re.M)
+    check(len(scores) == 3, f"after games 3, 6 and 7: {scores}")
+    check([int(s[4]) for s in scores] == [3, 6, 7], f"{scores}")
+    last = scores[-1]
+    check((int(last[0]), int(last[1]), int(last[2])) == (w, l, d), f"{last} vs W-L-D {w}-{l}-{d}")
+    check(abs(float(last[3]) - (w + d / 2) / 7) < 0.0006, "score fraction")
+    check(re.search(r"^Elo difference: -?(inf|[\d.]+) \+/- (inf|[\d.]+), LOS: [\d.]+ %, "
+                    r"DrawRatio: [\d.]+ %$", out, re.M), "Elo, error, LOS line")
+    rc, out, err = arena("play", "nim", "builtin:random", "builtin:random", "--seed", "2")
+    check("Score of" not in out, "no score line for a single game")
+
+
+def case_check_bot_lines_agree():
+    tmp = tempfile.mkdtemp()
+    env = dict(os.environ, TMPDIR=tmp)
+    rc, out, err = arena("check-bot", vbot("slow"), "--move-ms", "150", "--bank-ms", "0",
+                         "--games", "1", env=env)
+    print(out, err)
+    check(rc == 1 and "too slow or missing" in out, "the slow answers fail")
+    check("first: no answer within" in out or "first: answer took" in out, "quotes the first")
+    check(not re.search(r"^\s+ok\s+answer times", out, re.M), "no 'ok' times next to timeouts")
+    rc, out, err = arena("check-bot", vbot("raise"), "--games", "1", env=env)
+    print(out, err)
+    check("exception: ValueError: no move for 1 stones" in out, "quotes the exception")
+    check("all legal" not in out, "no 'all legal' next to a crash")
+    check("| ValueError: no move for 1 stones" in out, "the stderr tail")
+    check(len(os.listdir(tmp)) == 2, "the logs of the two failing runs are kept")
+    for d in os.listdir(tmp):
+        subprocess.run(["rm", "-rf", os.path.join(tmp, d)], check=True)
+    rc, out, err = arena("check-bot", vbot("steady"), "--games", "2", env=env)
+    check(rc == 0 and "COMPLIANT" in out, out)
+    rc, out, err = arena("check-bot", "/nonexistent/bot", env=env)
+    check(rc == 2 and err.startswith("arena: "), f"missing program: {rc} {err!r}")
+    check(os.listdir(tmp) == [], f"nothing left behind: {os.listdir(tmp)}")
+    os.rmdir(tmp)
+    rc, out, _ = arena("check-bot", "--help")
+    check("--on-fault" not in out and "--max-strikes" not in out, "help lists no flag it refuses")
+    check("--repeat N" in out and "[3]" in out and "--seed N" in out, "help has its defaults")
+
+
+def case_check_bot_repeat_finds_nondeterminism():
+    rc, out, err = arena("check-bot", vbot("steady"), "--repeat", "3")
+    print(out, err)
+    check(rc == 0, f"exit {rc}")
+    check(re.search(r"ok\s+deterministic: 3 games with seed 1, the same \d+ choices", out),
+          "a deterministic bot is called deterministic")
+    rc, out, err = arena("check-bot", vbot("clocky"), "--repeat", "4", "--seed", "9")
+    print(out, err)
+    check(re.search(r"warn\s+not deterministic: with the same seed, game 1 and game \d differ "
+                    r"at its decision \d+: turn \d+ 'take' \[.*\] by agent vs", out),
+          "the first difference is named")
+    rc, _, err = arena("check-bot", vbot("steady"), "--repeat", "3", "--games", "2")
+    check(rc == 2, "--repeat and --games conflict")
+
+
+def case_missing_file_exits_2_everywhere():
+    missing = "/nonexistent/arena-test-file"
+    for args in (["play", "nim", "builtin:random", missing],
+                 ["play", "nim", "builtin:random", f"cmd:{missing} --flag"],
+                 ["check-bot", missing],
+                 ["replay", missing],
+                 ["serve", "nim", "--listen", "127.0.0.1:0", "--tokens", missing],
+                 ["tournament", missing],
+                 ["elo", missing],
+                 ["report", missing]):
+        rc, out, err = arena(*args)
+        check(rc == 2, f"{args}: exit {rc}")
+        check(len(err.strip().splitlines()) == 1 and err.startswith("arena: "),
+              f"{args}: stderr {err!r}")
+
+
+def case_wording_singular_turn():
+    rc, out, err = arena("play", "nim", "builtin:random", "builtin:random", "--set", "stones=1",
+                         "--seed", "1")
+    check(rc == 0 and ", 1 turn\n" in out and "1 turns" not in out, out)
+
+
+CASES = {k[5:]: v for k, v in globals().items() if k.startswith("case_")}
+
+if __name__ == "__main__":
+    name = sys.argv[3]
+    t0 = time.monotonic()
+    CASES[name]()
+    print(f"ok {name} ({time.monotonic() - t0:.1f}s)")
