@@ -186,6 +186,16 @@ static void nim_result(const arena_game *gg, arena_result *r)
     }
 }
 
+/* The other seats' secrets are all a seat cannot see; nim itself has no rng. */
+static void nim_determinize(arena_game *gg, int seat, uint64_t seed)
+{
+    nim *g = (nim *)gg;
+    arena_rng rng;
+    arena_rng_seed(&rng, seed);
+    for (int s = 0; s < g->players; s++)
+        if (s != seat) g->secret[s] = (int64_t)arena_rng_below(&rng, 1000000);
+}
+
 const arena_game_vt testgame_game = {
     .name = "nim",
     .title = "Nim (test-only game)",
@@ -204,4 +214,5 @@ const arena_game_vt testgame_game = {
     .event = arena_game_event,
     .settings = nim_settings,
     .result = nim_result,
+    .determinize = nim_determinize,
 };
