@@ -30,7 +30,6 @@
 
 #define UCB_C 0.7
 #define STOP (-1)             /* the "stop picking" action of a multi-pick */
-#define ROLLOUT_CAP 2000      /* random decisions before scores decide */
 #define PLAYOUT_LIMIT 1000000 /* decisions of the one playout that counts seats */
 
 typedef struct node {
@@ -54,6 +53,13 @@ typedef struct ismcts {
     int *picks, *acts, *found;
     uint64_t *keys;
     size_t cap_opts;
+    int cap; /* rollout decisions before scores decide */
+    /* Rollout policy ("" = uniformly random), one instance per seat, made
+     * at the first decision, when the game is known. */
+    char rollout_spec[64];
+    const arena_policy_vt *rp;
+    void *rself[ARENA_MAX_SEATS];
+    bool rollout_ready;
     bool warned; /* the game has no determinize */
     ismcts_stats stats;
 } ismcts;
@@ -187,11 +193,36 @@ static void finish_pick(ismcts *m, arena_game *g, const arena_decision *d, int n
 static void rollout(ismcts *m, arena_game *g)
 {
     arena_decision d;
-    for (int steps = 0; steps < ROLLOUT_CAP && g->vt->decision(g, &d); steps++) {
+    for (int steps = 0; steps < m->cap && g->vt->decision(g, &d); steps++) {
         reserve_opts(m, d.n_options);
-        int n = arena_random_choice(&m->rng, &d, m->picks);
-        g->vt->apply(g, m->picks, n);
+        int n = m->rp && d.seat < m->players ? m->rp->decide(m->rself[d.seat], g, &d, m->picks)
+                                             : arena_random_choice(&m->rng, &d, m->picks);
+        if (arena_check_choice(&d, m->picks, n) || !g->vt->apply(g, m->picks, n))
+            g->vt->apply(g, m->picks, arena_random_choice(&m->rng, &d, m->picks));
     }
+}
+
+/* Makes the rollout policy's per-seat instances for this game. */
+static void rollout_setup(ismcts *m, const arena_game *g)
+{
+    m->rollout_ready = true;
+    if (!m->rollout_spec[0]) return;
+    const char *arg = NULL;
+    const arena_policy_vt *vt = arena_find_policy(g->vt->name, m->rollout_spec, &arg);
+    char err[200] = "no such bot";
+    bool ok = vt != NULL;
+    for (int s = 0; ok && s < m->players; s++) {
+        m->rself[s] = vt->create(arg, s, arena_rng_next(&m->rng), err, sizeof err);
+        ok = m->rself[s] != NULL;
+    }
+    if (ok) {
+        m->rp = vt;
+        return;
+    }
+    fprintf(stderr, "ismcts: rollout bot '%s' for %s: %s; rolling out at random\n", m->rollout_spec,
+            g->vt->name, err);
+    for (int s = 0; s < m->players; s++)
+        if (m->rself[s]) vt->free(m->rself[s]), m->rself[s] = NULL;
 }
 
 static arena_game *sample_world(ismcts *m, const arena_game *g)
@@ -331,6 +362,7 @@ static int ismcts_decide(void *self, const arena_game *g, const arena_decision *
         m->warned = true;
     }
     if (!m->players) m->players = count_players(m, g);
+    if (!m->rollout_ready) rollout_setup(m, g);
     reserve_opts(m, d->n_options);
     m->n_nodes = 0;
     new_node(m, -1, 0, STOP, d->seat);
@@ -378,25 +410,53 @@ static bool parse_pos(const char *s, const char *end, long max, long *out)
     return v >= 1;
 }
 
+/* ITER[:MS][:depth=N][:rollout=BOT], BOT taking the rest (it may hold ':'). */
+static bool parse_arg(ismcts *m, const char *arg)
+{
+    const char *p = arg;
+    if (!*p) return false;
+    for (int field = 0; *p; field++) {
+        if (field > 0 && strncmp(p, "rollout=", 8) == 0) {
+            size_t n = strlen(p + 8);
+            if (n == 0 || n >= sizeof m->rollout_spec) return false;
+            memcpy(m->rollout_spec, p + 8, n + 1);
+            return true;
+        }
+        const char *end = strchr(p, ':');
+        if (!end) end = p + strlen(p);
+        long v = 0;
+        bool ok;
+        if (field > 0 && strncmp(p, "depth=", 6) == 0) {
+            ok = parse_pos(p + 6, end, 1000000L, &v);
+            m->cap = (int)v;
+        } else if (field == 0) {
+            ok = parse_pos(p, end, 100000000L, &m->iters);
+        } else if (field == 1) {
+            ok = parse_pos(p, end, 3600000L, &m->ms);
+        } else {
+            ok = false;
+        }
+        if (!ok) return false;
+        p = *end ? end + 1 : end;
+        if (*end && !*p) return false; /* trailing ':' */
+    }
+    return true;
+}
+
 static void *ismcts_create(const char *arg, int seat, uint64_t seed, char *err, size_t errlen)
 {
-    long iters = ISMCTS_DEFAULT_ITERS, ms = 0;
-    if (arg) {
-        const char *colon = strchr(arg, ':');
-        const char *end = colon ? colon : arg + strlen(arg);
-        if (!parse_pos(arg, end, 100000000L, &iters) ||
-            (colon && !parse_pos(colon + 1, colon + 1 + strlen(colon + 1), 3600000L, &ms))) {
-            snprintf(err, errlen,
-                     "ismcts takes ITERATIONS[:MILLISECONDS], positive integers (e.g. "
-                     "ismcts:%d or ismcts:100000:500), not '%s'",
-                     ISMCTS_DEFAULT_ITERS, arg);
-            return NULL;
-        }
-    }
     ismcts *m = xcalloc(1, sizeof *m);
     m->seat = seat;
-    m->iters = iters;
-    m->ms = ms;
+    m->iters = ISMCTS_DEFAULT_ITERS;
+    m->cap = ISMCTS_DEFAULT_DEPTH;
+    if (arg && !parse_arg(m, arg)) {
+        snprintf(err, errlen,
+                 "ismcts takes ITERATIONS[:MILLISECONDS][:depth=N][:rollout=BOT] (e.g. "
+                 "ismcts:%d, ismcts:100000:500, ismcts:500:rollout=heuristic), not '%s'",
+                 ISMCTS_DEFAULT_ITERS, arg);
+        free(m);
+        return NULL;
+    }
     arena_rng_seed(&m->rng, seed);
     return m;
 }
@@ -411,6 +471,8 @@ static void ismcts_free(void *self)
     free(m->acts);
     free(m->found);
     free(m->keys);
+    for (int i = 0; i < ARENA_MAX_SEATS; i++)
+        if (m->rself[i]) m->rp->free(m->rself[i]);
     free(m);
 }
 

@@ -6,6 +6,8 @@
 
 /* Iterations per decision when no argument is given. */
 #define ISMCTS_DEFAULT_ITERS 1000
+/* Rollout decisions before the scores rank the seats. */
+#define ISMCTS_DEFAULT_DEPTH 2000
 
 typedef struct ismcts_stats {
     long decisions;  /* searched decisions (forced ones are not searched) */
