@@ -29,6 +29,7 @@
 #include "util.h"
 
 #define UCB_C 0.7
+#define POLICY_BIAS 2.0       /* progressive bias toward the rollout bot's choice */
 #define STOP (-1)             /* the "stop picking" action of a multi-pick */
 #define PLAYOUT_LIMIT 1000000 /* decisions of the one playout that counts seats */
 
@@ -50,7 +51,7 @@ typedef struct ismcts {
     int *path;
     size_t cap_path;
     /* scratch sized to the widest decision seen */
-    int *picks, *acts, *found;
+    int *picks, *acts, *found, *pol;
     uint64_t *keys;
     size_t cap_opts;
     int cap; /* rollout decisions before scores decide */
@@ -88,6 +89,7 @@ static void reserve_opts(ismcts *m, int n)
     m->picks = xrealloc(m->picks, m->cap_opts * sizeof *m->picks);
     m->acts = xrealloc(m->acts, m->cap_opts * sizeof *m->acts);
     m->found = xrealloc(m->found, m->cap_opts * sizeof *m->found);
+    m->pol = xrealloc(m->pol, m->cap_opts * sizeof *m->pol);
     m->keys = xrealloc(m->keys, m->cap_opts * sizeof *m->keys);
 }
 
@@ -225,6 +227,30 @@ static void rollout_setup(ismcts *m, const arena_game *g)
         if (m->rself[s]) vt->free(m->rself[s]), m->rself[s] = NULL;
 }
 
+/* The rollout bot's choice for d into m->pol, or -1 without a bot (or if
+ * its choice is not legal). */
+static int policy_choice(ismcts *m, const arena_game *g, const arena_decision *d)
+{
+    if (!m->rp || d->seat >= m->players) return -1;
+    int n = m->rp->decide(m->rself[d->seat], g, d, m->pol);
+    return arena_check_choice(d, m->pol, n) ? -1 : n;
+}
+
+/* Whether taking act after picks[0..np) follows the bot's choice pol. */
+static bool in_pol(const ismcts *m, int npol, int x)
+{
+    for (int i = 0; i < npol; i++)
+        if (m->pol[i] == x) return true;
+    return false;
+}
+
+static bool policy_has(const ismcts *m, int npol, const int *picks, int np, int act)
+{
+    for (int i = 0; i < np; i++)
+        if (!in_pol(m, npol, picks[i])) return false;
+    return act == STOP ? np == npol : np < npol && in_pol(m, npol, act);
+}
+
 static arena_game *sample_world(ismcts *m, const arena_game *g)
 {
     arena_game *w = g->vt->clone(g);
@@ -238,7 +264,7 @@ static void iterate(ismcts *m, const arena_game *root_state)
     arena_game *g = sample_world(m, root_state);
     size_t len = 0;
     push_path(m, &len, 0);
-    int cur = 0, np = 0;
+    int cur = 0, np = 0, npol = -1;
     arena_decision d;
     bool live = g->vt->decision(g, &d), grown = false;
     while (live && !grown) {
@@ -249,10 +275,15 @@ static void iterate(ismcts *m, const arena_game *root_state)
             continue;
         }
         int na = actions(&d, m->picks, np, m->acts);
+        if (np == 0) npol = policy_choice(m, g, &d);
         for (int a = 0; a < na; a++) {
             m->keys[a] = action_key(g, &d, m->acts[a]);
             m->found[a] = -1;
         }
+        /* The action the rollout bot would take here, if any. */
+        int hint = -1;
+        for (int a = 0; a < na && npol >= 0 && hint < 0; a++)
+            if (policy_has(m, npol, m->picks, np, m->acts[a])) hint = a;
         /* Children whose action exists in this world are candidates. */
         int best = -1, n_new = 0;
         double best_v = -1;
@@ -267,10 +298,14 @@ static void iterate(ismcts *m, const arena_game *root_state)
             n_new += m->found[a] < 0;
         int act;
         if (n_new > 0) {
-            int pick = (int)arena_rng_below(&m->rng, (uint32_t)n_new);
             int a = 0;
-            for (;; a++)
-                if (m->found[a] < 0 && pick-- == 0) break;
+            if (hint >= 0 && m->found[hint] < 0) {
+                a = hint; /* the bot's choice is tried first */
+            } else {
+                int pick = (int)arena_rng_below(&m->rng, (uint32_t)n_new);
+                for (;; a++)
+                    if (m->found[a] < 0 && pick-- == 0) break;
+            }
             act = m->acts[a];
             best = new_node(m, cur, m->keys[a], act, d.seat);
             m->pool[best].avail = 1;
@@ -279,6 +314,7 @@ static void iterate(ismcts *m, const arena_game *root_state)
             for (int a = 0; a < na; a++) {
                 const node *x = &m->pool[m->found[a]];
                 double v = x->sum / x->visits + UCB_C * sqrt(log(x->avail) / x->visits);
+                if (a == hint) v += POLICY_BIAS / (x->visits + 1);
                 if (v > best_v) best_v = v, best = m->found[a];
             }
             act = m->pool[best].opt;
@@ -470,6 +506,7 @@ static void ismcts_free(void *self)
     free(m->picks);
     free(m->acts);
     free(m->found);
+    free(m->pol);
     free(m->keys);
     for (int i = 0; i < ARENA_MAX_SEATS; i++)
         if (m->rself[i]) m->rp->free(m->rself[i]);
@@ -484,7 +521,7 @@ ismcts_stats ismcts_get_stats(const void *self)
 const arena_policy_vt arena_policy_ismcts = {
     .name = "ismcts",
     .game = NULL,
-    .summary = "information-set MCTS over determinizations, any game; arg ITER[:MS]",
+    .summary = "information-set MCTS over sampled worlds (1000 iterations, random rollouts)",
     .takes_arg = false,
     .create = ismcts_create,
     .decide = ismcts_decide,
@@ -494,8 +531,8 @@ const arena_policy_vt arena_policy_ismcts = {
 const arena_policy_vt arena_policy_ismcts_arg = {
     .name = "ismcts",
     .game = NULL,
-    .summary = "the same with a budget: ismcts:ITERATIONS[:MILLISECONDS] (a time cap is "
-               "nondeterministic)",
+    .summary = "ismcts:ITER[:MS][:depth=N][:rollout=BOT]: budget, time cap (nondeterministic), "
+               "rollout cap and bot",
     .takes_arg = true,
     .create = ismcts_create,
     .decide = ismcts_decide,

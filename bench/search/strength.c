@@ -7,8 +7,9 @@
  * seats BOT_A first on even i, second on odd i, so both bots get both seats
  * and the same deals. Prints A's wins-losses-draws, its score (win 1, draw
  * 1/2), the Elo difference with a 95 % interval from the score's standard
- * error, and each bot's mean and largest time per decision it made. The loop
- * is written out (not arena_selfplay) to time each bot's decide(). */
+ * error, and each bot's mean and largest time per decision it made; every
+ * 100 games too, so a run cut short still reports. The loop is written out
+ * (not arena_selfplay) to time each bot's decide(). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -96,6 +97,25 @@ out:
     return out;
 }
 
+static void report(const arena_game_vt *game, const bot *bots, long n, uint64_t seed, long w,
+                   long l, long dr, double sum, double sum2, double t0)
+{
+    double mean = sum / (double)n;
+    double var = n > 1 ? (sum2 - (double)n * mean * mean) / (double)(n - 1) : 0;
+    double se = sqrt(var / (double)n);
+    double lo = elo(mean - 1.96 * se), hi = elo(mean + 1.96 * se);
+    printf("%s %s vs %s, %ld games (seed %llu):\n", game->name, bots[0].spec, bots[1].spec, n,
+           (unsigned long long)seed);
+    printf("  W-L-D %ld-%ld-%ld, score %.3f +- %.3f, Elo %+.0f (95%%: %+.0f .. %+.0f)\n", w, l, dr,
+           mean, 1.96 * se, elo(mean), lo, hi);
+    for (int i = 0; i < 2; i++)
+        printf("  %-24s %8ld decisions, %8.3f ms mean, %8.1f ms max per decision\n", bots[i].spec,
+               bots[i].decisions, bots[i].decisions ? bots[i].ms / (double)bots[i].decisions : 0,
+               bots[i].max_ms);
+    printf("  %.1f s wall\n", (now_ms() - t0) / 1e3);
+    fflush(stdout);
+}
+
 static int usage(void)
 {
     fprintf(stderr, "usage: bench-strength GAME N SEED BOT_A BOT_B [--set KEY=VALUE]...\n");
@@ -137,22 +157,9 @@ int main(int argc, char **argv)
         double x = a == 0 ? s0 : 1.0 - s0;
         w += x == 1.0, l += x == 0.0, dr += x == 0.5;
         sum += x, sum2 += x * x;
-        if ((i + 1) % 100 == 0)
-            fprintf(stderr, "%ld games, %s scores %.3f, %.0f s\n", i + 1, bots[0].spec,
-                    sum / (double)(i + 1), (now_ms() - t0) / 1e3);
+        /* A full report every 100 games: a run cut short still tells. */
+        if ((i + 1) % 100 == 0 || i + 1 == n)
+            report(game, bots, i + 1, seed, w, l, dr, sum, sum2, t0);
     }
-    double mean = sum / (double)n;
-    double var = n > 1 ? (sum2 - (double)n * mean * mean) / (double)(n - 1) : 0;
-    double se = sqrt(var / (double)n);
-    double lo = elo(mean - 1.96 * se), hi = elo(mean + 1.96 * se);
-    printf("%s %s vs %s, %ld games (seed %llu):\n", game->name, bots[0].spec, bots[1].spec, n,
-           (unsigned long long)seed);
-    printf("  W-L-D %ld-%ld-%ld, score %.3f +- %.3f, Elo %+.0f (95%%: %+.0f .. %+.0f)\n", w, l, dr,
-           mean, 1.96 * se, elo(mean), lo, hi);
-    for (int i = 0; i < 2; i++)
-        printf("  %-24s %8ld decisions, %8.3f ms mean, %8.1f ms max per decision\n", bots[i].spec,
-               bots[i].decisions, bots[i].decisions ? bots[i].ms / (double)bots[i].decisions : 0,
-               bots[i].max_ms);
-    printf("  %.1f s wall\n", (now_ms() - t0) / 1e3);
     return 0;
 }
