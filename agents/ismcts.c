@@ -30,6 +30,7 @@
 
 #define UCB_C 0.7
 #define POLICY_BIAS 2.0       /* progressive bias toward the rollout bot's choice */
+#define OVERRIDE_Z 2.0        /* evidence needed to overrule the rollout bot */
 #define STOP (-1)             /* the "stop picking" action of a multi-pick */
 #define PLAYOUT_LIMIT 1000000 /* decisions of the one playout that counts seats */
 
@@ -386,6 +387,22 @@ static int most_visited(const ismcts *m, int x, const int *acts, int na)
     return best;
 }
 
+/* With a rollout bot, the search overrides the bot's own choice (child of x
+ * that follows it) only when the alternative c is better by more than
+ * OVERRIDE_Z standard errors: in noisy games a few hundred rollouts cannot
+ * separate close options, and a noise-driven change is worse than the bot. */
+static int keep_policy(const ismcts *m, int x, int c, int npol, const int *picks, int np)
+{
+    int pc = -1;
+    for (int k = m->pool[x].child; k >= 0 && npol >= 0; k = m->pool[k].next)
+        if (policy_has(m, npol, picks, np, m->pool[k].opt)) pc = k;
+    if (pc < 0 || pc == c) return c;
+    const node *a = &m->pool[c], *b = &m->pool[pc];
+    double ma = a->sum / a->visits, mb = b->sum / b->visits;
+    double va = fmax(ma * (1 - ma), 0.01) / a->visits, vb = fmax(mb * (1 - mb), 0.01) / b->visits;
+    return ma - mb > OVERRIDE_Z * sqrt(va + vb) ? c : pc;
+}
+
 static int ismcts_decide(void *self, const arena_game *g, const arena_decision *d, int *choice)
 {
     ismcts *m = self;
@@ -413,11 +430,12 @@ static int ismcts_decide(void *self, const arena_game *g, const arena_decision *
     /* Read the choice off the tree: the most visited pick, one at a time. The
      * root's options are this seat's own and the same in every world, so the
      * stored option indices are valid here. */
-    int np = 0, x = 0;
+    int np = 0, x = 0, npol = policy_choice(m, g, d);
     for (;;) {
         int na = actions(d, choice, np, m->acts);
         int c = most_visited(m, x, m->acts, na);
         if (c < 0) break;
+        c = keep_policy(m, x, c, npol, choice, np);
         if (m->pool[c].opt == STOP) return np;
         choice[np++] = m->pool[c].opt;
         if (np == d->pick_max) return np;

@@ -8,7 +8,7 @@
  * and the same deals. Prints A's wins-losses-draws, its score (win 1, draw
  * 1/2), the Elo difference with a 95 % interval from the score's standard
  * error, and each bot's mean and largest time per decision it made; every
- * 100 games too, so a run cut short still reports. The loop is written out
+ * 20 games too, so a run cut short still reports. The loop is written out
  * (not arena_selfplay) to time each bot's decide(). */
 #include <math.h>
 #include <stdio.h>
@@ -157,8 +157,8 @@ int main(int argc, char **argv)
         double x = a == 0 ? s0 : 1.0 - s0;
         w += x == 1.0, l += x == 0.0, dr += x == 0.5;
         sum += x, sum2 += x * x;
-        /* A full report every 100 games: a run cut short still tells. */
-        if ((i + 1) % 100 == 0 || i + 1 == n)
+        /* A full report every 20 games: a run cut short still tells. */
+        if ((i + 1) % 20 == 0 || i + 1 == n)
             report(game, bots, i + 1, seed, w, l, dr, sum, sum2, t0);
     }
     return 0;
