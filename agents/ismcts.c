@@ -1,10 +1,14 @@
-/* builtin:ismcts[:ITER[:MS]] — single-observer information-set Monte Carlo
- * tree search (SO-ISMCTS), generic over the game interface.
+/* builtin:ismcts[:ITER[:MS][:depth=N][:rollout=BOT]] — single-observer
+ * information-set Monte Carlo tree search (SO-ISMCTS), generic over the game
+ * interface.
  *
  * Every iteration samples a world the bot's seat cannot tell from the real
  * one (clone + determinize), walks down one shared tree, adds one node and
- * finishes the game with random moves (capped; past the cap the current
- * scores rank the seats). The tree's nodes are information sets of the
+ * finishes the game with a rollout: random moves, or a built-in bot of the
+ * game (rollout=BOT), capped at `depth` decisions, past which the current
+ * scores rank the seats. With a rollout bot, its choice is also tried first
+ * and favoured in the tree, and the final choice departs from it only on
+ * clear evidence. The tree's nodes are information sets of the
  * searcher: a child is keyed by the option's label (with decision kind and
  * seat), so the same action in different sampled worlds shares statistics,
  * and a node is only a candidate when its action exists in the sampled world
@@ -38,7 +42,7 @@ typedef struct node {
     uint64_t key;              /* hash of (seat, kind, label) or of the stop action */
     int opt;                   /* option index when created (used at the root) */
     int seat;                  /* seat that chose this action */
-    int parent, child, next;   /* pool indices, -1 for none */
+    int child, next;           /* pool indices, -1 for none */
     double visits, avail, sum; /* sum of `seat`'s rewards through this node */
 } node;
 
@@ -102,7 +106,7 @@ static int new_node(ismcts *m, int parent, uint64_t key, int opt, int seat)
     }
     int i = (int)m->n_nodes++;
     node *x = &m->pool[i];
-    *x = (node){.key = key, .opt = opt, .seat = seat, .parent = parent, .child = -1, .next = -1};
+    *x = (node){.key = key, .opt = opt, .seat = seat, .child = -1, .next = -1};
     if (parent >= 0) {
         x->next = m->pool[parent].child;
         m->pool[parent].child = i;
