@@ -1,9 +1,11 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include "ismcts.h"
 #include "policy.h"
 
-static const arena_policy_vt *const generic_policies[] = {&arena_policy_random, NULL};
+static const arena_policy_vt *const generic_policies[] = {
+    &arena_policy_random, &arena_policy_ismcts, &arena_policy_ismcts_arg, NULL};
 
 static const arena_policy_vt *const *const tables[] = {
     dominion_policies,

@@ -3,7 +3,8 @@
  * runner, but lets the test make two matches whose games differ only in what
  * one seat cannot see:
  *
- *   game=NAME   the real game (required)
+ *   game=NAME   the real game (default nim, so that tests looping over every
+ *               registered game can create it without settings)
  *   seed=N      the real game's seed; default: the match seed. With it fixed,
  *               the match seed feeds nothing the game shows, so two matches on
  *               different match seeds must look the same to every agent.
@@ -30,7 +31,7 @@ typedef struct twin {
 extern const arena_game_vt twin_game;
 
 static const arena_option_doc twin_options[] = {
-    {"game", "a game name", "", "the real game"},
+    {"game", "a game name", "nim", "the real game"},
     {"seed", "integer", "the match seed", "seed of the real game"},
     {"seat", "integer", "0", "the seat whose view determinize keeps"},
     {"salt", "integer", "0", "0: the real game as dealt; else determinize(seat, salt)"},
@@ -86,11 +87,7 @@ static arena_game *twin_create(const arena_setting *set, size_t nset, uint64_t s
             return NULL;
         }
     }
-    if (!vt) {
-        snprintf(err, errlen, "twin needs game=NAME");
-        free(rest);
-        return NULL;
-    }
+    if (!vt) vt = arena_find_game("nim");
     arena_game *in = vt->create(rest, nrest, inner_seed, players, flags, err, errlen);
     free(rest);
     if (!in) return NULL;
@@ -165,8 +162,8 @@ static void twin_determinize(arena_game *g, int seat, uint64_t seed)
 const arena_game_vt twin_game = {
     .name = "twin",
     .title = "Twin wrapper (test-only: a real game, determinized for one seat)",
-    .min_players = 1,
-    .max_players = ARENA_MAX_SEATS,
+    .min_players = 2, /* the real game checks its own range; these are nim's, the default */
+    .max_players = 4,
     .options = twin_options,
     .create = twin_create,
     .clone = twin_clone,

@@ -1,0 +1,24 @@
+/* builtin:ismcts — information-set MCTS for any game (see ismcts.c). */
+#ifndef ARENA_ISMCTS_H
+#define ARENA_ISMCTS_H
+
+#include "policy.h"
+
+/* Iterations per decision when no argument is given. */
+#define ISMCTS_DEFAULT_ITERS 1000
+/* Rollout decisions before the scores rank the seats. */
+#define ISMCTS_DEFAULT_DEPTH 2000
+
+typedef struct ismcts_stats {
+    long decisions;  /* searched decisions (forced ones are not searched) */
+    long iterations; /* over all searched decisions */
+} ismcts_stats;
+
+/* Counters of a policy made by arena_policy_ismcts(_arg).create. */
+ismcts_stats ismcts_get_stats(const void *self);
+
+/* `ismcts` (default budget) and `ismcts:ITER[:MS]`. */
+extern const arena_policy_vt arena_policy_ismcts;
+extern const arena_policy_vt arena_policy_ismcts_arg;
+
+#endif
