@@ -50,6 +50,9 @@ int report_load(store *s, double prior, const char *anchor, report *r, char *err
     r->format = store_meta(s, "format");
     r->seed = store_meta(s, "seed");
     r->pairing = store_meta(s, "pairing");
+    r->stop = store_meta(s, "stop");
+    r->stopped = store_meta(s, "stopped");
+    r->stopped_at = store_meta(s, "stopped_at");
     if (!r->pairing) r->pairing = xstrdup("duplicate"); /* runs before pairing existed */
     if (!r->kind) r->kind = xstrdup("tournament");
     if (!r->game) r->game = xstrdup("?");
@@ -130,6 +133,15 @@ int report_load(store *s, double prior, const char *anchor, report *r, char *err
     return 0;
 }
 
+void report_stop_text(const report *r, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    if (r->stopped)
+        snprintf(buf, len, "stopped early: %s after %lld of %lld games (at %s UTC)", r->stopped,
+                 (long long)r->finished, (long long)r->scheduled,
+                 r->stopped_at ? r->stopped_at : "?");
+}
+
 const char *report_model_text(const report *r)
 {
     return r->model == RATING_PLACKETT_LUCE
@@ -145,6 +157,9 @@ void report_free(report *r)
     free(r->format);
     free(r->seed);
     free(r->pairing);
+    free(r->stop);
+    free(r->stopped);
+    free(r->stopped_at);
     for (int i = 0; i < r->n; i++) {
         free(r->names[i]);
         free(r->specs[i]);

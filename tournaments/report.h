@@ -24,7 +24,10 @@ typedef struct report_pair {
 
 typedef struct report {
     char *kind, *game, *format, *seed;
-    char *pairing; /* duplicate | independent */
+    char *pairing;    /* duplicate | independent */
+    char *stop;       /* the stop rule ("none"), NULL before stopping existed */
+    char *stopped;    /* why the run stopped early, NULL if it did not */
+    char *stopped_at; /* HH:MM (UTC) of the stop */
     int players;
     int n;
     char **names, **specs;
@@ -48,6 +51,9 @@ typedef struct report {
  * NULL for mean 0). Returns 0, or -1 with err. */
 int report_load(store *s, double prior, const char *anchor, report *r, char *err, size_t errlen);
 void report_free(report *r);
+/* "stopped early: WHY after N of M games (at HH:MM)" into buf, or "" when
+ * the run did not stop early. */
+void report_stop_text(const report *r, char *buf, size_t len);
 /* One sentence naming the rating model, for the text and HTML reports. */
 const char *report_model_text(const report *r);
 

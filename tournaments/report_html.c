@@ -179,6 +179,13 @@ void report_html(const report *r, FILE *out)
     esc(out, r->seed);
     fprintf(out, ". <span id=\"games\">%lld</span> of %lld games finished.</p>\n",
             (long long)r->finished, (long long)r->scheduled);
+    char stop[512];
+    report_stop_text(r, stop, sizeof stop);
+    if (stop[0]) {
+        fputs("<p id=\"stopped\">", out);
+        esc(out, stop);
+        fputs("</p>\n", out);
+    }
 
     fputs("<h2>Ranking</h2>\n<table id=\"ranking\"><thead><tr><th>rank</th>"
           "<th class=\"name\">agent</th><th>Elo</th><th>&#177; (95&#160;%)</th><th>games</th>"

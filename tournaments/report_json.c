@@ -37,6 +37,14 @@ av *report_json(const report *r)
     av_set_int(root, "players", r->players ? r->players : 2);
     av_set_int(root, "games", r->finished);
     av_set_int(root, "scheduled", r->scheduled);
+    av *st = av_map();
+    av_set_str(st, "rule", r->stop ? r->stop : "none");
+    av_set_bool(st, "stopped_early", r->stopped != NULL);
+    if (r->stopped) {
+        av_set_str(st, "why", r->stopped);
+        av_set_str(st, "at", r->stopped_at ? r->stopped_at : "?");
+    }
+    av_set(root, "stop", st);
     av_set(root, "ratings", ratings_json(&r->fit, r->names, r->games));
     av_set(root, "los", ratings_los_json(&r->fit, r->names));
     av *rm = av_map();

@@ -29,8 +29,11 @@ void report_text(const report *r, FILE *out)
         if ((int)strlen(r->names[i]) > w) w = (int)strlen(r->names[i]);
     fprintf(out, "%s: %s, %s, %d players a game, %s pairing, seed %s\n", r->kind, r->game,
             r->format, r->players ? r->players : 2, r->pairing, r->seed);
-    fprintf(out, "games: %lld of %lld finished\n\n", (long long)r->finished,
-            (long long)r->scheduled);
+    fprintf(out, "games: %lld of %lld finished\n", (long long)r->finished, (long long)r->scheduled);
+    char stop[512];
+    report_stop_text(r, stop, sizeof stop);
+    if (stop[0]) fprintf(out, "%s\n", stop);
+    fputc('\n', out);
     fprintf(out, "%4s  %-*s %8s %7s %6s %7s %6s  %s\n", "rank", w, "agent", "elo", "+/-", "games",
             "score", "draws", "forfeits");
     for (int k = 0; k < n; k++) {
