@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "agent_spec.h"
 #include "cliargs.h"
 #include "commands.h"
 #include "driver.h"
@@ -510,6 +511,13 @@ int cmd_tournament(int argc, char **argv)
             goto out;
         }
         game_free(probe_game);
+        /* And every agent spec: a bad one must not leave a results file
+         * that neither --resume nor a rerun could use. */
+        for (int a = 0; a < o.n_agents; a++)
+            if (agent_spec_check(game->name, o.specs[a], gerr, sizeof gerr) != 0) {
+                rc = cli_usage_error("tournament: agent %s (%s): %s", o.names[a], o.specs[a], gerr);
+                goto out;
+            }
         if (!o.db) o.db = "results.sqlite";
         db = store_open(o.db, true, err, sizeof err);
         sandbox_hide_db(o.db);

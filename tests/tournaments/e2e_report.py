@@ -1,0 +1,117 @@
+#!/usr/bin/env python3
+"""Early stopping, agent-spec checks and report parts, through the real
+`arena` binary. Usage: e2e_report.py ARENA WORKDIR CASE.
+
+Cases:
+  stop_settles      big-money against random: the ranking settles, the run
+                    stops early on whole seat-swapped pairs, says why in every
+                    report, and --resume does not start it again
+  stop_equal        random against random cannot settle: every game is played
+  bad_spec          a bad agent spec exits 2 before the DB is written
+"""
+import json
+import os
+import shutil
+import sqlite3
+import subprocess
+import sys
+
+ARENA, WORK, CASE = os.path.abspath(sys.argv[1]), sys.argv[2], sys.argv[3]
+WORK = os.path.join(WORK, CASE)
+shutil.rmtree(WORK, ignore_errors=True)
+os.makedirs(WORK)
+
+
+def check(cond, what):
+    if not cond:
+        raise AssertionError(what)
+
+
+def arena(*args, timeout=120):
+    r = subprocess.run([ARENA, *args], capture_output=True, text=True, timeout=timeout)
+    check(r.returncode >= 0 and r.returncode not in (134, 139),
+          f"arena {' '.join(args)}: crashed (exit {r.returncode}): {r.stderr[-800:]}")
+    check("AddressSanitizer" not in r.stderr and "runtime error" not in r.stderr,
+          f"sanitizer report: {r.stderr[-800:]}")
+    return r
+
+
+def path(name):
+    return os.path.join(WORK, name)
+
+
+def rows(db, sql):
+    con = sqlite3.connect(db)
+    try:
+        return con.execute(sql).fetchall()
+    finally:
+        con.close()
+
+
+def counts(db):
+    return rows(db, "SELECT count(*), coalesce(sum(done), 0) FROM games")[0]
+
+
+def stop_settles():
+    db = path("stop.sqlite")
+    r = arena("tournament", "--game", "dominion", "--agent", "bm=builtin:big-money",
+              "--agent", "rnd=builtin:random", "--games-per-pairing", "400",
+              "--stop", "ranking:0.95", "--stop-min-games", "6", "--concurrency", "2",
+              "--seed", "11", "--db", db, "--logs", "none", "--quiet")
+    check(r.returncode == 0, f"stopped run exits 0, got {r.returncode}: {r.stderr}")
+    total, done = counts(db)
+    check(total == 400 and 6 <= done < total, f"stopped early: {done} of {total}")
+    check("stopped early: ranking settled (stop = ranking:0.95)" in r.stdout
+          and f"after {done} of 400 games (at " in r.stdout, f"final output says why: {r.stdout}")
+    # Whole seat-swapped pairs only: no group half played.
+    half = rows(db, "SELECT grp FROM games GROUP BY grp HAVING sum(done) NOT IN (0, count(*))")
+    check(not half, f"groups cut in half by the stop: {half}")
+    args = rows(db, "SELECT value FROM meta WHERE key = 'args'")[0][0]
+    check("--stop" in json.loads(args), f"the rule is kept for --resume: {args}")
+    r2 = arena("tournament", "--resume", db, "--quiet")
+    check(r2.returncode == 0, f"resume of a stopped run exits 0: {r2.returncode} {r2.stderr}")
+    check(counts(db) == (total, done), f"resume played on after the stop: {counts(db)}")
+    check("stopped early" in r2.stdout, "the resumed report says it stopped")
+    js = json.loads(arena("report", db, "--format", "json").stdout)
+    check(js["stop"]["stopped_early"] and js["stop"]["rule"] == "ranking:0.95"
+          and "ranking settled" in js["stop"]["why"], f"json stop: {js['stop']}")
+    html = arena("report", db, "--format", "html").stdout
+    check('id="stopped"' in html and "stopped early" in html, "html says it stopped")
+
+
+def stop_equal():
+    db = path("equal.sqlite")
+    r = arena("tournament", "--game", "dominion", "--agent", "a=builtin:random",
+              "--agent", "b=builtin:random", "--games-per-pairing", "16",
+              "--stop", "ranking:0.999", "--stop-min-games", "4", "--concurrency", "1",
+              "--seed", "3", "--db", db, "--logs", "none", "--quiet")
+    check(r.returncode == 0, f"exit {r.returncode}: {r.stderr}")
+    check(counts(db) == (16, 16), f"equal bots play every game: {counts(db)}")
+    check("stopped early" not in r.stdout, "no stop claimed")
+    js = json.loads(arena("report", db, "--format", "json").stdout)
+    check(js["stop"] == {"rule": "ranking:0.999", "stopped_early": False}, f"{js['stop']}")
+
+
+def bad_spec():
+    db = path("bad.sqlite")
+    bad = ["builtin:no-such-bot", "builtin:heuristic", os.path.join(WORK, "missing-bot"),
+           WORK, "cmd:", "cmd:   ", "tcp:", "tcp:localhost", "tcp:localhost:0",
+           "tcp:localhost:99999", "tcp::4000"]
+    for spec in bad:
+        r = arena("tournament", "--game", "dominion", "--agent", "good=builtin:random",
+                  "--agent", f"bad={spec}", "--games-per-pairing", "2", "--seed", "1",
+                  "--db", db, "--quiet")
+        check(r.returncode == 2, f"{spec}: exit 2, got {r.returncode}: {r.stderr}")
+        check("bad" in r.stderr and spec.strip() in r.stderr, f"{spec}: names it: {r.stderr}")
+        for left in (db, db + "-wal", db + "-shm", db + ".logs"):
+            check(not os.path.exists(left), f"{spec}: {left} left behind")
+    # The same command with a good spec now just works: nothing to recover.
+    r = arena("tournament", "--game", "dominion", "--agent", "good=builtin:random",
+              "--agent", "bad=builtin:big-money", "--games-per-pairing", "2", "--seed", "1",
+              "--db", db, "--quiet")
+    check(r.returncode == 0 and counts(db) == (2, 2), f"rerun: {r.returncode} {r.stderr}")
+
+
+CASES = {"stop_settles": stop_settles, "stop_equal": stop_equal, "bad_spec": bad_spec}
+CASES[CASE]()
+print(f"ok {CASE}")
