@@ -1,7 +1,6 @@
 /* `arena tournament`: schedule, store, play and report a tournament. */
 #include <ctype.h>
 #include <errno.h>
-#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -334,38 +333,6 @@ static void t_status(void *ctx, char *buf, size_t len)
                  100 * t->points[best] / t->games[best]);
 }
 
-static char *canon_json(const argvec *a)
-{
-    json_t *arr = json_array();
-    for (int i = 0; i < a->n; i++)
-        json_array_append_new(arr, json_string(a->v[i]));
-    char *s = json_dumps(arr, JSON_COMPACT);
-    json_decref(arr);
-    char *r = xstrdup(s);
-    free(s);
-    return r;
-}
-
-static int load_canon(const char *js, argvec *out)
-{
-    json_error_t e;
-    json_t *arr = json_loads(js, 0, &e);
-    if (!json_is_array(arr)) {
-        json_decref(arr);
-        return -1;
-    }
-    for (size_t i = 0; i < json_array_size(arr); i++) {
-        const char *s = json_string_value(json_array_get(arr, i));
-        if (!s) {
-            json_decref(arr);
-            return -1;
-        }
-        argvec_push(out, s);
-    }
-    json_decref(arr);
-    return 0;
-}
-
 static void free_names(topts *o)
 {
     for (int i = 0; i < o->n_agents; i++)
@@ -438,7 +405,8 @@ int cmd_tournament(int argc, char **argv)
             goto out;
         }
         char *kind = store_meta(db, "kind"), *js = store_meta(db, "args");
-        bool ok = kind && strcmp(kind, "tournament") == 0 && js && load_canon(js, &stored) == 0;
+        bool ok =
+            kind && strcmp(kind, "tournament") == 0 && js && argvec_from_json(js, &stored) == 0;
         free(kind);
         free(js);
         if (!ok) {
@@ -534,7 +502,7 @@ int cmd_tournament(int argc, char **argv)
             logdir = xasprintf("%s.logs", o.db);
         else if (strcmp(o.logs, "none") != 0)
             logdir = xstrdup(o.logs);
-        char *cj = canon_json(&o.canon);
+        char *cj = argvec_to_json(&o.canon);
         char seedbuf[32], players[16], stop[64], stop_min[24];
         stop_rule_format(&o.stop, stop, sizeof stop);
         snprintf(stop_min, sizeof stop_min, "%d", o.stop.min_games);
