@@ -40,6 +40,49 @@ static double seat0_points(const tgame *g)
     return g->rank[0] < g->rank[1] ? 1.0 : g->rank[0] > g->rank[1] ? 0.0 : 0.5;
 }
 
+static double meta_double(store *s, const char *key, double dflt)
+{
+    char *v = store_meta(s, key);
+    double x = v ? strtod(v, NULL) : dflt;
+    free(v);
+    return x;
+}
+
+/* The SPRT again from the stored pairs (agent 0 is A), in schedule order. */
+static void sprt_load(store *s, const tgame *g, size_t ng, report_sprt *sp)
+{
+    sp->on = true;
+    sp->elo0 = meta_double(s, "elo0", 0);
+    sp->elo1 = meta_double(s, "elo1", 0);
+    sp->alpha = meta_double(s, "alpha", 0.05);
+    sp->beta = meta_double(s, "beta", 0.05);
+    sprt_bounds_compute(sp->alpha, sp->beta, &sp->b);
+    sp->result = store_meta(s, "result");
+    sp->trace = xcalloc(ng / 2 + 1, sizeof(double));
+    double penta[5] = {0};
+    for (size_t i = 1; i < ng; i++) {
+        const tgame *x = &g[i - 1], *y = &g[i];
+        if (!x->done || !y->done || x->s.group != y->s.group) continue;
+        double pa = 0;
+        for (int k = 0; k < 2; k++) {
+            const tgame *z = k ? y : x;
+            int a = z->s.seat[0] == 0 ? 0 : 1;
+            pa += z->rank[a] < z->rank[1 - a] ? 1.0 : z->rank[a] == z->rank[1 - a] ? 0.5 : 0.0;
+        }
+        penta[(int)(pa * 2 + 0.5)] += 1;
+        sp->trace[sp->n_trace++] = sprt_llr_pentanomial(penta, sp->elo0, sp->elo1);
+    }
+    sp->llr = sp->n_trace ? sp->trace[sp->n_trace - 1] : 0;
+    if (sp->result) sp->llr = meta_double(s, "llr", sp->llr);
+}
+
+const char *report_sprt_verdict(const report *r)
+{
+    const char *x = r->sprt.result;
+    if (!x) return "running";
+    return strcmp(x, "H1") == 0 ? "H1 accepted" : strcmp(x, "H0") == 0 ? "H0 accepted" : x;
+}
+
 int report_load(store *s, double prior, const char *anchor, report *r, char *err, size_t errlen)
 {
     memset(r, 0, sizeof *r);
@@ -122,6 +165,7 @@ int report_load(store *s, double prior, const char *anchor, report *r, char *err
             }
         }
     }
+    if (strcmp(r->kind, "sprt") == 0 && n == 2) sprt_load(s, g, ng, &r->sprt);
     free(g);
     for (int i = 0; i < r->n_pairs; i++) {
         h2h_trinomial(r->pairs[i].wdl, &r->pairs[i].tri);
@@ -171,6 +215,8 @@ void report_free(report *r)
     free(r->forfeits);
     free(r->pairs);
     free(r->turns);
+    free(r->sprt.result);
+    free(r->sprt.trace);
     elo_data_free(&r->pw);
     elo_fit_free(&r->fit);
     memset(r, 0, sizeof *r);

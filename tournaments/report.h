@@ -3,6 +3,7 @@
 #ifndef ARENA_REPORT_H
 #define ARENA_REPORT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -21,6 +22,17 @@ typedef struct report_pair {
     double penta[5];
     h2h tri, pen;
 } report_pair;
+
+/* An SPRT run (kind "sprt"): its settings, verdict and LLR over the pairs. */
+typedef struct report_sprt {
+    bool on;
+    double elo0, elo1, alpha, beta;
+    sprt_bounds b;
+    char *result;  /* H1 | H0 | inconclusive; NULL while running or stopped */
+    double llr;    /* the decision's (stored), else over every complete pair */
+    double *trace; /* LLR after each complete pair, in schedule order */
+    int64_t n_trace;
+} report_sprt;
 
 typedef struct report {
     char *kind, *game, *format, *seed;
@@ -45,6 +57,7 @@ typedef struct report {
     int *turns; /* per finished game */
     int64_t n_turns;
     double wall_ms_total;
+    report_sprt sprt;
 } report;
 
 /* Loads and computes. prior/anchor as for elo_fit_compute (anchor by name,
@@ -54,6 +67,8 @@ void report_free(report *r);
 /* "stopped early: WHY after N of M games (at HH:MM)" into buf, or "" when
  * the run did not stop early. */
 void report_stop_text(const report *r, char *buf, size_t len);
+/* "H1 accepted" / "H0 accepted" / "inconclusive" / "running". */
+const char *report_sprt_verdict(const report *r);
 /* One sentence naming the rating model, for the text and HTML reports. */
 const char *report_model_text(const report *r);
 

@@ -153,6 +153,59 @@ static void length_hist(const report *r, FILE *out)
             left, h + 30, mn, left + w, h + 30, mx, (long long)top);
 }
 
+/* The SPRT: verdict and bounds, and the LLR after each pair as a line
+ * between the two bounds. */
+static void sprt_html(const report *r, FILE *out)
+{
+    const report_sprt *sp = &r->sprt;
+    fprintf(out,
+            "<h2>SPRT</h2>\n<p id=\"sprt-verdict\"><b>%s</b>: LLR %.3f after %lld pairs, "
+            "bounds [%.3f, %.3f] (H0 elo &#8804; %g, H1 elo &#8805; %g, alpha %g, beta "
+            "%g).</p>\n",
+            report_sprt_verdict(r), sp->llr, (long long)sp->n_trace, sp->b.lower, sp->b.upper,
+            sp->elo0, sp->elo1, sp->alpha, sp->beta);
+    int w = 900, h = 260, left = 50, top = 10;
+    double lo = sp->b.lower, hi = sp->b.upper;
+    for (int64_t i = 0; i < sp->n_trace; i++) {
+        if (sp->trace[i] < lo) lo = sp->trace[i];
+        if (sp->trace[i] > hi) hi = sp->trace[i];
+    }
+    double pad = (hi - lo) * 0.05;
+    lo -= pad;
+    hi += pad;
+    int64_t nx = sp->n_trace > 1 ? sp->n_trace : 1;
+#define PY(v) (top + (hi - (v)) / (hi - lo) * h)
+    fprintf(out,
+            "<svg id=\"sprt-llr\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
+            "height=\"%d\" viewBox=\"0 0 %d %d\" style=\"max-width:100%%\" role=\"img\" "
+            "aria-label=\"LLR after each pair\">\n",
+            left + w + 20, top + h + 30, left + w + 20, top + h + 30);
+    const double bound[3] = {sp->b.lower, 0, sp->b.upper};
+    const char *label[3] = {"H0", "0", "H1"};
+    for (int k = 0; k < 3; k++)
+        fprintf(out,
+                "<line class=\"bound\" x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" "
+                "stroke=\"%s\" stroke-dasharray=\"%s\"/><text x=\"%d\" y=\"%.1f\" "
+                "font-size=\"11\" text-anchor=\"end\">%s %.2f</text>\n",
+                left, PY(bound[k]), left + w, PY(bound[k]), k == 1 ? "#999" : "#d55e00",
+                k == 1 ? "2 3" : "6 3", left - 4, PY(bound[k]) + 4, label[k], bound[k]);
+    if (sp->n_trace > 0) {
+        fputs("<polyline class=\"llr\" fill=\"none\" stroke=\"#0072b2\" stroke-width=\"2\" "
+              "points=\"",
+              out);
+        for (int64_t i = 0; i < sp->n_trace; i++)
+            fprintf(out, "%s%.1f,%.1f", i ? " " : "",
+                    left + (sp->n_trace > 1 ? (double)i / (double)(nx - 1) * w : 0.0),
+                    PY(sp->trace[i]));
+        fputs("\"/>\n", out);
+    }
+    fprintf(out,
+            "<text x=\"%d\" y=\"%d\" font-size=\"11\">pair 1</text><text x=\"%d\" "
+            "y=\"%d\" font-size=\"11\" text-anchor=\"end\">pair %lld</text>\n</svg>\n",
+            left, top + h + 20, left + w, top + h + 20, (long long)sp->n_trace);
+#undef PY
+}
+
 void report_html(const report *r, FILE *out)
 {
     int n = r->n;
@@ -186,6 +239,7 @@ void report_html(const report *r, FILE *out)
         esc(out, stop);
         fputs("</p>\n", out);
     }
+    if (r->sprt.on) sprt_html(r, out);
 
     fputs("<h2>Ranking</h2>\n<table id=\"ranking\"><thead><tr><th>rank</th>"
           "<th class=\"name\">agent</th><th>Elo</th><th>&#177; (95&#160;%)</th><th>games</th>"

@@ -45,6 +45,23 @@ av *report_json(const report *r)
         av_set_str(st, "at", r->stopped_at ? r->stopped_at : "?");
     }
     av_set(root, "stop", st);
+    if (r->sprt.on) {
+        const report_sprt *sp = &r->sprt;
+        av *m = av_map();
+        av_set(m, "elo0", av_float(sp->elo0));
+        av_set(m, "elo1", av_float(sp->elo1));
+        av_set(m, "alpha", av_float(sp->alpha));
+        av_set(m, "beta", av_float(sp->beta));
+        av_set(m, "lower", num(sp->b.lower, 4));
+        av_set(m, "upper", num(sp->b.upper, 4));
+        av_set(m, "llr", num(sp->llr, 4));
+        av_set_str(m, "verdict", report_sprt_verdict(r));
+        av *tr = av_list();
+        for (int64_t i = 0; i < sp->n_trace; i++)
+            av_push(tr, num(sp->trace[i], 4));
+        av_set(m, "llr_by_pair", tr);
+        av_set(root, "sprt", m);
+    }
     av_set(root, "ratings", ratings_json(&r->fit, r->names, r->games));
     av_set(root, "los", ratings_los_json(&r->fit, r->names));
     av *rm = av_map();

@@ -19,6 +19,26 @@ static void forfeit_text(const report *r, int a, char *buf, size_t len)
     if (!buf[0]) snprintf(buf, len, "-");
 }
 
+/* The verdict, the bounds and the LLR (at most 20 points of its path). */
+static void sprt_text(const report *r, FILE *out)
+{
+    const report_sprt *sp = &r->sprt;
+    fprintf(out, "SPRT: H0 elo <= %g, H1 elo >= %g (alpha %g, beta %g); bounds [%.3f, %.3f]\n",
+            sp->elo0, sp->elo1, sp->alpha, sp->beta, sp->b.lower, sp->b.upper);
+    fprintf(out, "verdict: %s, LLR %.3f after %lld pairs\n", report_sprt_verdict(r), sp->llr,
+            (long long)sp->n_trace);
+    if (sp->n_trace == 0) return;
+    fprintf(out, "LLR by pairs:");
+    int64_t pts = sp->n_trace < 20 ? sp->n_trace : 20, last = -1;
+    for (int64_t k = 1; k <= pts; k++) {
+        int64_t i = k * sp->n_trace / pts - 1;
+        if (i == last) continue;
+        last = i;
+        fprintf(out, " %lld:%.2f", (long long)i + 1, sp->trace[i]);
+    }
+    fputc('\n', out);
+}
+
 void report_text(const report *r, FILE *out)
 {
     int n = r->n;
@@ -33,6 +53,7 @@ void report_text(const report *r, FILE *out)
     char stop[512];
     report_stop_text(r, stop, sizeof stop);
     if (stop[0]) fprintf(out, "%s\n", stop);
+    if (r->sprt.on) sprt_text(r, out);
     fputc('\n', out);
     fprintf(out, "%4s  %-*s %8s %7s %6s %7s %6s  %s\n", "rank", w, "agent", "elo", "+/-", "games",
             "score", "draws", "forfeits");

@@ -8,15 +8,22 @@ Cases:
                     report, and --resume does not start it again
   stop_equal        random against random cannot settle: every game is played
   bad_spec          a bad agent spec exits 2 before the DB is written
+  sprt_resume       an SPRT stopped by SIGINT continues with --resume to its
+                    end (no pair lost or doubled); its report shows verdict,
+                    bounds and the LLR path (text, JSON, HTML)
 """
 import json
 import os
 import shutil
 import sqlite3
+import signal
 import subprocess
 import sys
+import time
 
 ARENA, WORK, CASE = os.path.abspath(sys.argv[1]), sys.argv[2], sys.argv[3]
+HERE = os.path.dirname(os.path.abspath(__file__))
+SLOW = f"cmd:/usr/bin/python3 -S {os.path.join(HERE, 'slow_bot.py')}"
 WORK = os.path.join(WORK, CASE)
 shutil.rmtree(WORK, ignore_errors=True)
 os.makedirs(WORK)
@@ -112,6 +119,52 @@ def bad_spec():
     check(r.returncode == 0 and counts(db) == (2, 2), f"rerun: {r.returncode} {r.stderr}")
 
 
-CASES = {"stop_settles": stop_settles, "stop_equal": stop_equal, "bad_spec": bad_spec}
+def sprt_resume():
+    db = path("sprt.sqlite")
+    first = subprocess.Popen([ARENA, "sprt", "--game", "nim", "--agent", f"a={SLOW}",
+                              "--agent", "b=builtin:random", "--set", "stones=30",
+                              "--elo0", "-10", "--elo1", "10", "--max-pairs", "5",
+                              "--concurrency", "1", "--db", db, "--quiet"],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.time() + 60
+        while time.time() < deadline and first.poll() is None:
+            if os.path.exists(db) and rows(db, "SELECT count(*) FROM sqlite_master")[0][0] and \
+                    counts(db)[1] >= 3:
+                break
+            time.sleep(0.05)
+        check(first.poll() is None, f"the run is still going: {first.poll()}")
+        first.send_signal(signal.SIGINT)
+        out, err = first.communicate(timeout=60)
+    finally:
+        if first.poll() is None:
+            first.kill()
+            first.wait()
+    check(first.returncode == 130, f"interrupted sprt exits 130: {first.returncode} {err}")
+    done_before = counts(db)[1]
+    check(3 <= done_before < 10, f"stopped mid-run: {done_before} games")
+    again = arena("sprt", "--resume", db, "--elo1", "20")
+    check(again.returncode == 2 and "cannot change on --resume" in again.stderr,
+          f"settings are fixed on resume: {again.returncode} {again.stderr}")
+    r = arena("sprt", "--resume", db, "--quiet", timeout=180)
+    check(r.returncode == 0, f"resume exits 0: {r.returncode} {r.stderr}")
+    grp = rows(db, "SELECT grp, count(*), sum(done) FROM games GROUP BY grp ORDER BY grp")
+    check([g[0] for g in grp] == [1, 2, 3, 4, 5] and all(g[1] == 2 and g[2] == 2 for g in grp),
+          f"5 whole pairs, none lost or doubled: {grp}")
+    check("pairs 5 " in r.stdout and "inconclusive" in r.stdout, f"resume output: {r.stdout}")
+    text = arena("report", db).stdout
+    check("SPRT: H0 elo <= -10, H1 elo >= 10 (alpha 0.05, beta 0.05)" in text
+          and "verdict: inconclusive" in text and "LLR by pairs: 1:" in text
+          and " 5:" in text, f"text report: {text}")
+    js = json.loads(arena("report", db, "--format", "json").stdout)["sprt"]
+    check(js["verdict"] == "inconclusive" and len(js["llr_by_pair"]) == 5
+          and js["lower"] < 0 < js["upper"] and abs(js["llr"] - js["llr_by_pair"][-1]) < 1e-3,
+          f"json sprt: {js}")
+    html = arena("report", db, "--format", "html").stdout
+    check('id="sprt-verdict"' in html and 'id="sprt-llr"' in html
+          and html.count('class="bound"') == 3, "html sprt plot")
+
+
+CASES = {"sprt_resume": sprt_resume, "stop_settles": stop_settles, "stop_equal": stop_equal, "bad_spec": bad_spec}
 CASES[CASE]()
 print(f"ok {CASE}")
