@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "agent_spec.h"
 #include "cliargs.h"
@@ -427,6 +428,11 @@ int cmd_sprt(int argc, char **argv)
         snprintf(be, sizeof be, "%g", beta);
         snprintf(sd, sizeof sd, "%llu", (unsigned long long)s.seed);
         snprintf(mp, sizeof mp, "%lld", (long long)s.max_pairs);
+        char move_ms[32], created[32] = "";
+        snprintf(move_ms, sizeof move_ms, "%lld", (long long)ro.clock.move_ms);
+        time_t now = time(NULL);
+        struct tm tm;
+        if (gmtime_r(&now, &tm)) strftime(created, sizeof created, "%Y-%m-%dT%H:%M:%SZ", &tm);
         char *cj = argvec_to_json(&canon);
         const char *meta[] = {
             "kind",      "sprt", "version", "1", "game",    game->name,
@@ -471,8 +477,8 @@ int cmd_sprt(int argc, char **argv)
     h2h h;
     h2h_pentanomial(p, &h);
     double pairs = p[0] + p[1] + p[2] + p[3] + p[4];
-    printf("pairs %.0f  pentanomial [%.0f %.0f %.0f %.0f %.0f]  games W-D-L %.0f-%.0f-%.0f\n",
-           pairs, p[0], p[1], p[2], p[3], p[4], s.wdl[0], s.wdl[1], s.wdl[2]);
+    printf("pairs %.0f  pentanomial [%.0f %.0f %.0f %.0f %.0f]  games W-L-D %.0f-%.0f-%.0f\n",
+           pairs, p[0], p[1], p[2], p[3], p[4], s.wdl[0], s.wdl[2], s.wdl[1]);
     if (h.valid)
         printf("Elo %+.1f +/- %.1f  nElo %+.1f +/- %.1f  LOS %.1f%%\n", ratings_round(h.elo, 1),
                h.error, ratings_round(h.nelo, 1), h.nelo_error, 100 * h.los);

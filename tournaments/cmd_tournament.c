@@ -506,6 +506,11 @@ int cmd_tournament(int argc, char **argv)
         char seedbuf[32], players[16], stop[64], stop_min[24];
         stop_rule_format(&o.stop, stop, sizeof stop);
         snprintf(stop_min, sizeof stop_min, "%d", o.stop.min_games);
+        char move_ms[32], created[32] = "";
+        snprintf(move_ms, sizeof move_ms, "%lld", (long long)o.ro.clock.move_ms);
+        time_t now = time(NULL);
+        struct tm tm;
+        if (gmtime_r(&now, &tm)) strftime(created, sizeof created, "%Y-%m-%dT%H:%M:%SZ", &tm);
         snprintf(seedbuf, sizeof seedbuf, "%llu", (unsigned long long)o.seed);
         snprintf(players, sizeof players, "%lld", (long long)o.players);
         const char *meta[] = {"kind",

@@ -34,6 +34,14 @@ typedef struct report_sprt {
     int64_t n_trace;
 } report_sprt;
 
+/* Per agent: per-move times against the move budget. */
+typedef struct report_moves {
+    double moves, mean_ms, max_ms;
+    double p95_ms; /* upper edge of the 5 % step holding the 95th percentile; < 0 unknown */
+    bool p95_over; /* the 95th percentile is over the budget */
+    double over90; /* moves over 90 % of the budget (-1: unknown) */
+} report_moves;
+
 typedef struct report {
     char *kind, *game, *format, *seed;
     char *pairing;    /* duplicate | independent */
@@ -57,7 +65,20 @@ typedef struct report {
     int *turns; /* per finished game */
     int64_t n_turns;
     double wall_ms_total;
+    int *turn_pair; /* per finished game: its report_pair, -1 for 3+ players */
     report_sprt sprt;
+    /* The run: its stored settings (flags, agents left out), first and
+     * last result, the move budget, per-move times, seat advantage. */
+    char *settings;
+    char *created; /* when the run was set up (ISO UTC), NULL if unknown */
+    char first_result[40], last_result[40];
+    double duration_s;
+    double move_budget_ms; /* 0: unknown */
+    report_moves *moves;   /* per agent */
+    double *wld;           /* per agent: pairwise wins, losses, draws (n * 3) */
+    double seat_points[RANKED_MAX], seat_games[RANKED_MAX]; /* pairwise, by seat */
+    store_forfeit *forfeit_list;
+    size_t n_forfeit_list;
 } report;
 
 /* Loads and computes. prior/anchor as for elo_fit_compute (anchor by name,
@@ -67,6 +88,12 @@ void report_free(report *r);
 /* "stopped early: WHY after N of M games (at HH:MM)" into buf, or "" when
  * the run did not stop early. */
 void report_stop_text(const report *r, char *buf, size_t len);
+/* Shortest, median and longest game of a pairing (pair -1: every game);
+ * false when it has none. */
+bool report_lengths(const report *r, int pair, int *min, int *median, int *max);
+/* The first seat's score against the others, its 95 % half-width, and the
+ * games it rests on (0 when none). */
+void report_seat_advantage(const report *r, double *score, double *error, double *games);
 /* "H1 accepted" / "H0 accepted" / "inconclusive" / "running". */
 const char *report_sprt_verdict(const report *r);
 /* One sentence naming the rating model, for the text and HTML reports. */
