@@ -434,12 +434,25 @@ int cmd_sprt(int argc, char **argv)
         struct tm tm;
         if (gmtime_r(&now, &tm)) strftime(created, sizeof created, "%Y-%m-%dT%H:%M:%SZ", &tm);
         char *cj = argvec_to_json(&canon);
+        /* clang-format off */
         const char *meta[] = {
-            "kind",      "sprt", "version", "1", "game",    game->name,
-            "format",    "sprt", "seed",    sd,  "elo0",    e0,
-            "elo1",      e1,     "alpha",   al,  "beta",    be,
-            "max_pairs", mp,     "players", "2", "pairing", schedule_pairing_name(s.pairing),
-            "args",      cj,     NULL};
+            "kind", "sprt",
+            "version", "1",
+            "game", game->name,
+            "format", "sprt",
+            "seed", sd,
+            "elo0", e0,
+            "elo1", e1,
+            "alpha", al,
+            "beta", be,
+            "max_pairs", mp,
+            "players", "2",
+            "pairing", schedule_pairing_name(s.pairing),
+            "args", cj,
+            "move_ms", move_ms,
+            "created", created,
+            NULL};
+        /* clang-format on */
         schedule none = {0};
         int irc = store_init(db, meta, (char *const *)names, (char *const *)specs, 2, &none, err,
                              sizeof err);

@@ -513,31 +513,24 @@ int cmd_tournament(int argc, char **argv)
         if (gmtime_r(&now, &tm)) strftime(created, sizeof created, "%Y-%m-%dT%H:%M:%SZ", &tm);
         snprintf(seedbuf, sizeof seedbuf, "%llu", (unsigned long long)o.seed);
         snprintf(players, sizeof players, "%lld", (long long)o.players);
-        const char *meta[] = {"kind",
-                              "tournament",
-                              "version",
-                              "1",
-                              "game",
-                              game->name,
-                              "format",
-                              o.format == FORMAT_GAUNTLET ? "gauntlet" : "round-robin",
-                              "seed",
-                              seedbuf,
-                              "pairing",
-                              schedule_pairing_name(o.pairing),
-                              "players",
-                              players,
-                              "args",
-                              cj,
-                              "logs",
-                              logdir ? logdir : "",
-                              "sampled",
-                              sch.sampled ? "1" : "0",
-                              "stop",
-                              stop,
-                              "stop_min_games",
-                              stop_min,
-                              NULL};
+        /* clang-format off */
+        const char *meta[] = {
+            "kind", "tournament",
+            "version", "1",
+            "game", game->name,
+            "format", o.format == FORMAT_GAUNTLET ? "gauntlet" : "round-robin",
+            "seed", seedbuf,
+            "pairing", schedule_pairing_name(o.pairing),
+            "players", players,
+            "args", cj,
+            "logs", logdir ? logdir : "",
+            "sampled", sch.sampled ? "1" : "0",
+            "stop", stop,
+            "stop_min_games", stop_min,
+            "move_ms", move_ms,
+            "created", created,
+            NULL};
+        /* clang-format on */
         int irc = store_init(db, meta, (char *const *)o.names, (char *const *)o.specs, o.n_agents,
                              &sch, err, sizeof err);
         free(cj);
