@@ -238,7 +238,7 @@ static void on_match_done(const match_outcome *o, void *ctx)
         memcpy(det.move_hist[k], o->move_hist[k], sizeof det.move_hist[k]);
         /* The cause and its strikes, until the match reports its message. */
         if (o->forfeit[k] != CAUSE_NONE)
-            snprintf(det.fault_msg[k], sizeof det.fault_msg[k], "%s after %d strike%s",
+            snprintf(det.fault_msg[k], sizeof det.fault_msg[k], "forfeit by %s (%d strike%s)",
                      fault_cause_name(o->forfeit[k]), o->strikes[k], o->strikes[k] == 1 ? "" : "s");
     }
     for (int k = 0; k < g->s.players && k < o->players; k++) {

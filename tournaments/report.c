@@ -103,14 +103,15 @@ static char *settings_line(const char *js)
 
 static void moves_load(const store_moves *m, double budget, report_moves *out)
 {
-    out->moves = m->decisions;
-    out->mean_ms = m->decisions > 0 ? m->time_ms / m->decisions : 0;
-    out->max_ms = m->max_ms;
-    out->p95_ms = -1;
-    out->over90 = -1;
     double total = 0;
     for (int b = 0; b < STORE_MOVE_BINS; b++)
         total += m->hist[b];
+    /* The histogram also holds moves that timed out (no decision applied). */
+    out->moves = total > m->decisions ? total : m->decisions;
+    out->mean_ms = out->moves > 0 ? m->time_ms / out->moves : 0;
+    out->max_ms = m->max_ms;
+    out->p95_ms = -1;
+    out->over90 = -1;
     if (budget <= 0 || total <= 0) return;
     out->over90 =
         m->hist[STORE_MOVE_BINS - 3] + m->hist[STORE_MOVE_BINS - 2] + m->hist[STORE_MOVE_BINS - 1];

@@ -66,7 +66,8 @@ static void moves_text(const report *r, const int *order, int w, FILE *out)
         const report_moves *m = &r->moves[order[k]];
         char p95[24] = "-", o90[24] = "-";
         if (m->p95_ms >= 0)
-            snprintf(p95, sizeof p95, "%s%.0f", m->p95_over ? ">" : "<=", m->p95_ms);
+            snprintf(p95, sizeof p95, "%s%.*f", m->p95_over ? ">" : "<=", m->p95_ms < 10 ? 1 : 0,
+                     m->p95_ms);
         if (m->over90 >= 0) snprintf(o90, sizeof o90, "%.0f", m->over90);
         fprintf(out, "%-*s %8.0f %9.2f %9s %9.1f %8s\n", w, r->names[order[k]], m->moves,
                 m->mean_ms, p95, m->max_ms, o90);
