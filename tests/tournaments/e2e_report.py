@@ -8,6 +8,11 @@ Cases:
                     report, and --resume does not start it again
   stop_equal        random against random cannot settle: every game is played
   bad_spec          a bad agent spec exits 2 before the DB is written
+  report_parts      a bot too slow for its clock: the reports show settings,
+                    agents, W-L-D, time per move against the budget, the
+                    first seat, lengths per pairing and the forfeited games
+                    with message and log; a DB from before these columns is
+                    still read and resumed
   sprt_resume       an SPRT stopped by SIGINT continues with --resume to its
                     end (no pair lost or doubled); its report shows verdict,
                     bounds and the LLR path (text, JSON, HTML)
@@ -165,6 +170,62 @@ def sprt_resume():
           and html.count('class="bound"') == 3, "html sprt plot")
 
 
-CASES = {"sprt_resume": sprt_resume, "stop_settles": stop_settles, "stop_equal": stop_equal, "bad_spec": bad_spec}
+def report_parts():
+    db = path("parts.sqlite")
+    args = ["tournament", "--game", "nim", "--set", "stones=12", "--agent", f"slow={SLOW}",
+            "--agent", "a=builtin:random", "--agent", "b=builtin:random",
+            "--games-per-pairing", "4", "--move-ms", "10", "--bank-ms", "0",
+            "--max-strikes", "1", "--seed", "1", "--concurrency", "2", "--db", db, "--quiet"]
+    r = arena(*args)
+    check(r.returncode == 0, f"exit {r.returncode}: {r.stderr}")
+    out = r.stdout
+    for part in ("date: ", "settings: --game nim --set stones=12", "agents: slow = cmd:",
+                 "a = builtin:random", "time per move (budget 10 ms a move",
+                 "first-seat advantage: seat 1 scores",
+                 "game length in turns (min / median / max): all",
+                 "slow vs a: ", "forfeited games", "head-to-head W-L-D"):
+        check(part in out, f"text report lacks {part!r}:\n{out}")
+    check(" W      L      D " in out, "ranking columns W L D")
+    js = json.loads(arena("report", db, "--format", "json").stdout)
+    slow = [a for a in js["agents"] if a["agent"] == "slow"][0]
+    mv = slow["move_time"]
+    # Every game of the slow bot ends at its first 20 ms move: over budget.
+    check(mv["over_90_percent"] >= 8 and mv["max_ms"] >= 10 and mv["p95_over_budget"],
+          f"slow bot's move times: {mv}")
+    check(slow["wld"] == [0, 8, 0], f"slow bot W-L-D: {slow['wld']}")
+    fast = [a for a in js["agents"] if a["agent"] == "a"][0]["move_time"]
+    check(fast["over_90_percent"] == 0 and fast["moves"] > 0, f"builtin move times: {fast}")
+    ff = js["forfeited_games"]
+    check(len(ff) == 8 and all(f["agent"] == "slow" and f["cause"] == "timeout"
+                               and "timeout" in f["message"] and f["log"].endswith(".jsonl")
+                               for f in ff), f"forfeited games: {ff}")
+    check(js["run"]["move_budget_ms"] == 10 and "--move-ms 10" in js["run"]["settings"]
+          and js["run"]["created"], f"run: {js['run']}")
+    check(js["first_seat"]["pairwise_results"] == 12, f"first seat: {js['first_seat']}")
+    hh = [h for h in js["head_to_head"] if h["agent"] == "a" or h["opponent"] == "a"]
+    check(all("length" in h and h["length"]["min"] <= h["length"]["median"] <= h["length"]["max"]
+              for h in hh), f"lengths per pairing: {hh}")
+    html = arena("report", db, "--format", "html").stdout
+    check(html.count('class="viewer" href="') == 8 and ".jsonl.html\"" in html,
+          "html links each forfeited game's viewer file")
+    # A DB from before the per-move columns: still read, and resumed.
+    old = path("old.sqlite")
+    args[args.index(db)] = old
+    gpp = args.index("--games-per-pairing") + 1
+    args[gpp] = "2"
+    check(arena(*args).returncode == 0, "second run")
+    con = sqlite3.connect(old)
+    con.execute("UPDATE games SET done = 0 WHERE id > 3")
+    for c in ("decisions", "move_max_ms", "move_hist", "fault_msgs"):
+        con.execute(f"ALTER TABLE games DROP COLUMN {c}")
+    con.commit()
+    con.close()
+    rep = arena("report", old)
+    check(rep.returncode == 0 and "3 of 6 finished" in rep.stdout, f"old DB report: {rep.stderr}")
+    res = arena("tournament", "--resume", old, "--quiet")
+    check(res.returncode == 0 and counts(old) == (6, 6), f"old DB resume: {res.stderr}")
+
+
+CASES = {"report_parts": report_parts, "sprt_resume": sprt_resume, "stop_settles": stop_settles, "stop_equal": stop_equal, "bad_spec": bad_spec}
 CASES[CASE]()
 print(f"ok {CASE}")
