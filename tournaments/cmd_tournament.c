@@ -323,6 +323,10 @@ static bool t_done(void *ctx, const tgame *g, const char *log, bool *fatal)
 static void t_status(void *ctx, char *buf, size_t len)
 {
     tctx *t = ctx;
+    if (t->stopped) {
+        snprintf(buf, len, "ranking settled: finishing the started groups");
+        return;
+    }
     int best = -1;
     for (int i = 0; i < t->n; i++)
         if (t->games[i] > 0 &&
