@@ -36,6 +36,8 @@ typedef struct seat_state {
     size_t ev_cursor;
     long decisions;
     double time_ms;
+    double move_max_ms; /* per-move summary for reports */
+    int move_hist[MOVE_HIST_BINS];
     void *policy; /* built-in seat's policy instance */
     size_t stderr_logged, stderr_dropped;
     seat_notes notes; /* for the outcome's readers */
@@ -347,6 +349,15 @@ static double used_ms(struct match *m, double now)
     return now - m->t_sent;
 }
 
+/* One move's charged time into its seat's summary (see match_outcome). */
+static void note_move(const struct match *m, seat_state *st, double used)
+{
+    if (used > st->move_max_ms) st->move_max_ms = used;
+    if (m->cfg.clock.move_ms <= 0) return;
+    double b = used * (MOVE_HIST_BINS - 1) / (double)m->cfg.clock.move_ms;
+    st->move_hist[b >= MOVE_HIST_BINS - 1 ? MOVE_HIST_BINS - 1 : b < 0 ? 0 : (int)b]++;
+}
+
 static void decision_timed_out(struct match *m, double used)
 {
     int s = m->pd.seat;
@@ -355,6 +366,7 @@ static void decision_timed_out(struct match *m, double used)
     m->pending = false;
     owed_add_act(&m->seat[s].agent->owed, id); /* its answer may still come */
     m->seat[s].time_ms += used;
+    note_move(m, &m->seat[s], used);
     clock_charge(&m->cfg.clock, &m->seat[s].clock, used);
     char why[160];
     snprintf(why, sizeof why, "no answer within %.0f ms (move %lld ms + bank)", m->allowance,
@@ -454,6 +466,7 @@ static void judge_answer(struct match *m)
     m->pending = false;
     event_del(m->ev_timer);
     st->time_ms += used;
+    note_move(m, st, used);
     bool in_time = used <= m->allowance && clock_charge(&m->cfg.clock, &st->clock, used);
     TRACE(m, s, "answer to id %" PRIu64 ": %.3f ms charged (allowed %.0f), bank left %.0f ms", id,
           used, m->allowance, st->clock.bank_left);
@@ -648,6 +661,7 @@ static void on_step(evutil_socket_t fd, short what, void *arg)
             int n = st->agent->pv->decide(st->policy, m->g, &d, m->choice);
             double ms = clock_now_ms() - t0;
             st->time_ms += ms;
+            note_move(m, st, ms);
             if (arena_check_choice(&d, m->choice, n)) {
                 /* A built-in bot is our own code: a bad choice is a bug. */
                 snprintf(m->error, sizeof m->error, "built-in bot %s made an invalid choice at %s",
@@ -684,6 +698,8 @@ static void finish(struct match *m)
         o.decisions[s] = st->decisions;
         o.time_ms[s] = st->time_ms;
         seat_notes_to_outcome(&st->notes, &o, s);
+        o.move_max_ms[s] = st->move_max_ms;
+        memcpy(o.move_hist[s], st->move_hist, sizeof o.move_hist[s]);
         if (st->forfeit != CAUSE_NONE) {
             o.ranks[s] = live + 1;
             continue;

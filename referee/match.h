@@ -121,6 +121,8 @@ typedef struct match_config {
     FILE *trace;
 } match_config;
 
+#define MOVE_HIST_BINS 21
+
 typedef struct match_outcome {
     int players;
     int ranks[ARENA_MAX_SEATS]; /* forfeited seats ranked last */
@@ -131,6 +133,11 @@ typedef struct match_outcome {
     int turns;
     long decisions[ARENA_MAX_SEATS];
     double time_ms[ARENA_MAX_SEATS]; /* charged time */
+    /* Per-move charged times against clock.move_ms: the longest, and a
+     * histogram in MOVE_HIST_BINS - 1 steps of 5 % of the budget, the last
+     * bin holding moves over it (all zero when there is no move budget). */
+    double move_max_ms[ARENA_MAX_SEATS];
+    int move_hist[ARENA_MAX_SEATS][MOVE_HIST_BINS];
     uint64_t seed;
     char error[256];     /* "aborted": why */
     char log_error[300]; /* the match log could not be written: why ("" when fine) */

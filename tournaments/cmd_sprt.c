@@ -1,11 +1,14 @@
 /* `arena sprt`: seat-swapped pairs between two agents until the GSPRT
  * accepts H0 (elo <= elo0) or H1 (elo >= elo1). */
 #include <errno.h>
+#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
+#include "agent_spec.h"
 #include "cliargs.h"
 #include "commands.h"
 #include "driver.h"
@@ -13,6 +16,7 @@
 #include "ratings.h"
 #include "stats.h"
 #include "sandbox.h"
+#include "spec.h"
 #include "util.h"
 
 static void sprt_help(FILE *out)
@@ -22,6 +26,7 @@ static void sprt_help(FILE *out)
           "                  [--concurrency J] [--seed S] [--logs DIR|none] [--quiet]\n"
           "                  [--pairing duplicate|independent]\n"
           "                  [clock, fault and limit flags] [--set KEY=VALUE]...\n"
+          "       arena sprt --resume DB [--concurrency J] [--quiet]\n"
           "\n"
           "Is A stronger than B? Plays seat-swapped pairs (by default both games on one\n"
           "seed) and runs the generalized SPRT on the pentanomial pair scores with logistic\n"
@@ -48,6 +53,8 @@ static void sprt_help(FILE *out)
           "                     that remembers game 1 knows the deal of game 2)\n"
           "  --logs DIR|none    match logs (default: none)\n"
           "  --quiet            only the final lines\n"
+          "  --resume DB        continue the run stored in DB (a killed or interrupted\n"
+          "                     one; a decided run prints its verdict again)\n"
           "  --help             this text\n"
           "\n"
           "Shared match flags (as in arena play):\n",
@@ -70,14 +77,32 @@ typedef struct sctx {
     double llr;
     int decided; /* 0 running, 1 H1, -1 H0 */
     double dec_penta[5];
+    tgame *pend; /* on --resume: games scheduled but not played, first */
+    size_t n_pend, pend_next;
     bool quiet;
     char err[300];
 } sctx;
+
+static void ensure_first(sctx *s, int64_t grp)
+{
+    if ((size_t)grp < s->first_cap) return;
+    size_t cap = s->first_cap ? s->first_cap * 2 : 256;
+    while (cap <= (size_t)grp)
+        cap *= 2;
+    s->first = xrealloc(s->first, cap * sizeof(double));
+    for (size_t i = s->first_cap; i < cap; i++)
+        s->first[i] = -1;
+    s->first_cap = cap;
+}
 
 static bool s_next(void *ctx, sched_game *g)
 {
     sctx *s = ctx;
     if (s->decided) return false;
+    if (s->pend_next < s->n_pend) {
+        *g = s->pend[s->pend_next++].s;
+        return true;
+    }
     if (s->n_queued == 0) {
         if (s->max_pairs > 0 && s->groups_made >= s->max_pairs) return false;
         int64_t grp = ++s->groups_made;
@@ -97,35 +122,22 @@ static bool s_next(void *ctx, sched_game *g)
             return false;
         }
         s->n_queued = 2;
-        if ((size_t)grp >= s->first_cap) {
-            size_t cap = s->first_cap ? s->first_cap * 2 : 256;
-            while (cap <= (size_t)grp)
-                cap *= 2;
-            s->first = xrealloc(s->first, cap * sizeof(double));
-            for (size_t i = s->first_cap; i < cap; i++)
-                s->first[i] = -1;
-            s->first_cap = cap;
-        }
+        ensure_first(s, grp);
     }
     *g = s->queued[2 - s->n_queued];
     s->n_queued--;
     return true;
 }
 
-static bool s_done(void *ctx, const tgame *g, const char *log, bool *fatal)
+/* Counts a finished game toward the test; returns false once decided. */
+static bool count_game(sctx *s, const tgame *g)
 {
-    sctx *s = ctx;
-    if (store_result(s->db, g, log) < 0) {
-        snprintf(s->err, sizeof s->err, "%s", store_error(s->db));
-        *fatal = true;
-        return false;
-    }
-    if (s->decided) return false; /* games in flight at the decision: stored only */
     int a_seat = g->s.seat[0] == 0 ? 0 : 1;
     double pts = g->rank[a_seat] < g->rank[1 - a_seat]    ? 1.0
                  : g->rank[a_seat] == g->rank[1 - a_seat] ? 0.5
                                                           : 0.0;
     s->wdl[pts == 1.0 ? 0 : pts == 0.5 ? 1 : 2] += 1;
+    ensure_first(s, g->s.group);
     double *f = &s->first[g->s.group];
     if (*f < 0) {
         *f = pts;
@@ -142,6 +154,18 @@ static bool s_done(void *ctx, const tgame *g, const char *log, bool *fatal)
         return false;
     }
     return true;
+}
+
+static bool s_done(void *ctx, const tgame *g, const char *log, bool *fatal)
+{
+    sctx *s = ctx;
+    if (store_result(s->db, g, log) < 0) {
+        snprintf(s->err, sizeof s->err, "%s", store_error(s->db));
+        *fatal = true;
+        return false;
+    }
+    if (s->decided) return false; /* games in flight at the decision: stored only */
+    return count_game(s, g);
 }
 
 static void s_status(void *ctx, char *buf, size_t len)
@@ -168,10 +192,73 @@ int cmd_sprt(int argc, char **argv)
     run_options_default(&ro);
     int rc = 2;
     store *db = NULL;
-    char *logdir = NULL;
+    char *logdir = NULL, *resume = NULL;
+    char err[512];
+    /* The settings are kept in the DB as flags, so --resume parses the very
+     * same ones again; only --concurrency and --quiet may change. */
+    argvec av = {0}, canon = {0};
+    char *snap[2] = {NULL, NULL};
+    argvec_push(&av, "sprt");
     for (int i = 1; i < argc; i++) {
-        int r;
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+        const char *rv;
+        int r = cli_value(argc, argv, &i, "--resume", &rv);
+        if (r < 0) goto out;
+        if (r > 0) {
+            free(resume);
+            resume = xstrdup(rv);
+        }
+    }
+    int n_stored = 1;
+    if (resume) {
+        for (int i = 1; i < argc; i++)
+            if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+                sprt_help(stdout);
+                rc = 0;
+                goto out;
+            }
+        db = resume[0] ? store_open(resume, false, err, sizeof err) : NULL;
+        sandbox_hide_db(resume);
+        if (!db) {
+            rc = cli_usage_error("sprt: %s", resume[0] ? err : "--resume needs a file");
+            goto out;
+        }
+        if (store_lock(db, err, sizeof err) != 0) {
+            fprintf(stderr, "arena: sprt: %s\n", err);
+            rc = 1;
+            goto out;
+        }
+        char *kind = store_meta(db, "kind"), *js = store_meta(db, "args");
+        bool ok = kind && strcmp(kind, "sprt") == 0 && js && argvec_from_json(js, &av) == 0;
+        free(kind);
+        free(js);
+        if (!ok) {
+            rc = cli_usage_error("sprt: %s is not a resumable sprt run", resume);
+            goto out;
+        }
+        n_stored = av.n;
+    }
+    for (int i = 1; i < argc; i++)
+        argvec_push(&av, argv[i]);
+    argc = av.n;
+    argv = av.v;
+    for (int i = 1; i < argc; i++) {
+        int r, start = i;
+        bool keep = true;
+        /* Copies taken before parsing: the shared parser may edit its strings. */
+        free(snap[0]);
+        free(snap[1]);
+        snap[0] = xstrdup(argv[i]);
+        snap[1] = i + 1 < argc ? xstrdup(argv[i + 1]) : NULL;
+        if (resume && i >= n_stored && strcmp(argv[i], "--quiet") != 0 &&
+            strncmp(argv[i], "--concurrency", 13) != 0 && strncmp(argv[i], "--resume", 8) != 0) {
+            rc = cli_usage_error("sprt: '%s' cannot change on --resume (only --concurrency, "
+                                 "--quiet)",
+                                 argv[i]);
+            goto out;
+        }
+        if ((r = cli_value(argc, argv, &i, "--resume", &v)) != 0) {
+            keep = false;
+        } else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
             sprt_help(stdout);
             rc = 0;
             goto out;
@@ -221,6 +308,7 @@ int cmd_sprt(int argc, char **argv)
                 goto out;
             }
             dbpath = v;
+            keep = false;
         } else if ((r = cli_value(argc, argv, &i, "--logs", &v)) != 0) {
             if (r < 0) goto out;
             logs = v;
@@ -234,6 +322,7 @@ int cmd_sprt(int argc, char **argv)
                 if (r > 0) rc = cli_usage_error("--concurrency needs an integer 1..4096");
                 goto out;
             }
+            keep = false;
         } else if ((r = cli_value(argc, argv, &i, "--seed", &v)) != 0) {
             if (r < 0 || !cli_u64(v, &s.seed)) {
                 if (r > 0) rc = cli_usage_error("--seed needs an unsigned integer");
@@ -247,6 +336,7 @@ int cmd_sprt(int argc, char **argv)
             }
         } else if (strcmp(argv[i], "--quiet") == 0) {
             s.quiet = true;
+            keep = false;
         } else {
             int rr = run_options_parse(&ro, argc, argv, &i);
             if (rr < 0) goto out;
@@ -256,6 +346,8 @@ int cmd_sprt(int argc, char **argv)
                 goto out;
             }
         }
+        for (int k = start; keep && k <= i && k - start < 2; k++)
+            argvec_push(&canon, snap[k - start]);
     }
     if (!gname || na != 2 || !have0 || !have1) {
         rc = cli_usage_error("sprt: --game, two --agent, --elo0 and --elo1 are required (see "
@@ -279,17 +371,23 @@ int cmd_sprt(int argc, char **argv)
         rc = cli_usage_error("sprt: %s is not a 2-player game", gname);
         goto out;
     }
-    char err[512];
-    db = store_open(dbpath, true, err, sizeof err);
-    sandbox_hide_db(dbpath);
-    if (!db) {
-        rc = cli_usage_error("sprt: %s", err);
-        goto out;
-    }
-    if (store_lock(db, err, sizeof err) != 0) {
-        fprintf(stderr, "arena: sprt: %s\n", err);
-        rc = 1;
-        goto out;
+    if (!resume) {
+        for (int a = 0; a < 2; a++)
+            if (agent_spec_check(game->name, specs[a], err, sizeof err) != 0) {
+                rc = cli_usage_error("sprt: agent %s (%s): %s", names[a], specs[a], err);
+                goto out;
+            }
+        db = store_open(dbpath, true, err, sizeof err);
+        sandbox_hide_db(dbpath);
+        if (!db) {
+            rc = cli_usage_error("sprt: %s", err);
+            goto out;
+        }
+        if (store_lock(db, err, sizeof err) != 0) {
+            fprintf(stderr, "arena: sprt: %s\n", err);
+            rc = 1;
+            goto out;
+        }
     }
     if (logs && strcmp(logs, "none") != 0) {
         logdir = xstrdup(logs);
@@ -298,40 +396,80 @@ int cmd_sprt(int argc, char **argv)
             goto out;
         }
     }
-    char e0[32], e1[32], al[32], be[32], sd[32];
-    snprintf(e0, sizeof e0, "%g", elo0);
-    snprintf(e1, sizeof e1, "%g", elo1);
-    snprintf(al, sizeof al, "%g", alpha);
-    snprintf(be, sizeof be, "%g", beta);
-    snprintf(sd, sizeof sd, "%llu", (unsigned long long)s.seed);
-    const char *meta[] = {"kind",    "sprt",
-                          "version", "1",
-                          "game",    game->name,
-                          "format",  "sprt",
-                          "seed",    sd,
-                          "elo0",    e0,
-                          "elo1",    e1,
-                          "alpha",   al,
-                          "beta",    be,
-                          "players", "2",
-                          "pairing", schedule_pairing_name(s.pairing),
-                          NULL};
-    schedule none = {0};
-    if (store_init(db, meta, (char *const *)names, (char *const *)specs, 2, &none, err,
-                   sizeof err) != 0) {
-        fprintf(stderr, "arena: sprt: %s\n", err);
-        rc = 1;
-        goto out;
-    }
-    s.db = db;
     s.elo0 = elo0;
     s.elo1 = elo1;
     sprt_bounds_compute(alpha, beta, &s.b);
+    if (resume) {
+        /* The test again from the stored games, in schedule order; games
+         * stored after the decision (in flight then) are not counted. */
+        tgame *all;
+        size_t n_all;
+        if (store_games(db, false, &all, &n_all) != 0) {
+            fprintf(stderr, "arena: sprt: %s\n", store_error(db));
+            rc = 1;
+            goto out;
+        }
+        s.pend = xcalloc(n_all + 1, sizeof *s.pend);
+        for (size_t i = 0; i < n_all; i++) {
+            if (all[i].s.group > s.groups_made) s.groups_made = all[i].s.group;
+            if (all[i].s.id > s.next_id) s.next_id = all[i].s.id;
+            if (!all[i].done)
+                s.pend[s.n_pend++] = all[i];
+            else if (!s.decided)
+                count_game(&s, &all[i]);
+        }
+        free(all);
+        dbpath = resume;
+    } else {
+        char e0[32], e1[32], al[32], be[32], sd[32], mp[32];
+        snprintf(e0, sizeof e0, "%g", elo0);
+        snprintf(e1, sizeof e1, "%g", elo1);
+        snprintf(al, sizeof al, "%g", alpha);
+        snprintf(be, sizeof be, "%g", beta);
+        snprintf(sd, sizeof sd, "%llu", (unsigned long long)s.seed);
+        snprintf(mp, sizeof mp, "%lld", (long long)s.max_pairs);
+        char move_ms[32], created[32] = "";
+        snprintf(move_ms, sizeof move_ms, "%lld", (long long)ro.clock.move_ms);
+        time_t now = time(NULL);
+        struct tm tm;
+        if (gmtime_r(&now, &tm)) strftime(created, sizeof created, "%Y-%m-%dT%H:%M:%SZ", &tm);
+        char *cj = argvec_to_json(&canon);
+        /* clang-format off */
+        const char *meta[] = {
+            "kind", "sprt",
+            "version", "1",
+            "game", game->name,
+            "format", "sprt",
+            "seed", sd,
+            "elo0", e0,
+            "elo1", e1,
+            "alpha", al,
+            "beta", be,
+            "max_pairs", mp,
+            "players", "2",
+            "pairing", schedule_pairing_name(s.pairing),
+            "args", cj,
+            "move_ms", move_ms,
+            "created", created,
+            NULL};
+        /* clang-format on */
+        schedule none = {0};
+        int irc = store_init(db, meta, (char *const *)names, (char *const *)specs, 2, &none, err,
+                             sizeof err);
+        free(cj);
+        if (irc != 0) {
+            fprintf(stderr, "arena: sprt: %s\n", err);
+            rc = 1;
+            goto out;
+        }
+    }
+    s.db = db;
     if (!s.quiet)
         fprintf(stderr,
-                "sprt %s: %s vs %s, H0 elo <= %g, H1 elo >= %g, alpha %g, beta %g, "
+                "%s %s: %s vs %s, H0 elo <= %g, H1 elo >= %g, alpha %g, beta %g, "
                 "bounds [%.3f, %.3f]\n",
-                game->name, names[0], names[1], elo0, elo1, alpha, beta, s.b.lower, s.b.upper);
+                resume ? "resuming sprt" : "sprt", game->name, names[0], names[1], elo0, elo1,
+                alpha, beta, s.b.lower, s.b.upper);
     driver_cfg dc = {.game = game,
                      .ro = &ro,
                      .names = (char *const *)names,
@@ -352,19 +490,28 @@ int cmd_sprt(int argc, char **argv)
     h2h h;
     h2h_pentanomial(p, &h);
     double pairs = p[0] + p[1] + p[2] + p[3] + p[4];
-    printf("pairs %.0f  pentanomial [%.0f %.0f %.0f %.0f %.0f]  games W-D-L %.0f-%.0f-%.0f\n",
-           pairs, p[0], p[1], p[2], p[3], p[4], s.wdl[0], s.wdl[1], s.wdl[2]);
+    printf("pairs %.0f  pentanomial [%.0f %.0f %.0f %.0f %.0f]  games W-L-D %.0f-%.0f-%.0f\n",
+           pairs, p[0], p[1], p[2], p[3], p[4], s.wdl[0], s.wdl[2], s.wdl[1]);
     if (h.valid)
         printf("Elo %+.1f +/- %.1f  nElo %+.1f +/- %.1f  LOS %.1f%%\n", ratings_round(h.elo, 1),
                h.error, ratings_round(h.nelo, 1), h.nelo_error, 100 * h.los);
     printf("LLR %.3f  bounds [%.3f, %.3f]\n", s.llr, s.b.lower, s.b.upper);
     printf("%s\n", s.decided > 0 ? "H1 accepted" : s.decided < 0 ? "H0 accepted" : "inconclusive");
+    char llr[32];
+    snprintf(llr, sizeof llr, "%.6f", s.llr);
+    store_set_meta(db, "llr", llr);
     store_set_meta(db, "result", s.decided > 0 ? "H1" : s.decided < 0 ? "H0" : "inconclusive");
     rc = 0;
 out:
     store_close(db);
     free(logdir);
+    free(resume);
+    free(snap[0]);
+    free(snap[1]);
+    argvec_free(&av);
+    argvec_free(&canon);
     free(s.first);
+    free(s.pend);
     free(ownnames[0]);
     free(ownnames[1]);
     return rc;

@@ -1,15 +1,17 @@
 /* `arena tournament`: schedule, store, play and report a tournament. */
 #include <ctype.h>
 #include <errno.h>
-#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
+#include "agent_spec.h"
 #include "cliargs.h"
 #include "commands.h"
 #include "driver.h"
+#include "early_stop.h"
 #include "match.h"
 #include "report.h"
 #include "spec.h"
@@ -29,6 +31,7 @@ typedef struct topts {
     bool have_seed;
     const char *db, *logs, *resume;
     bool quiet;
+    stop_rule stop;
     run_options ro;
     argvec canon; /* the settings to store for --resume */
 } topts;
@@ -40,6 +43,8 @@ static void tournament_help(FILE *out)
           "                        [--pairing independent|duplicate]\n"
           "                        [--players K] [--max-games M] [--seed S]\n"
           "                        [--concurrency J] [--db FILE] [--logs DIR|none]\n"
+          "                        [--stop none|ranking:CONF|top:K:CONF]\n"
+          "                        [--stop-min-games N]\n"
           "                        [clock, fault and limit flags] [--set KEY=VALUE]...\n"
           "       arena tournament --resume DB [--concurrency J] [--quiet]\n"
           "\n"
@@ -75,6 +80,13 @@ static void tournament_help(FILE *out)
           "  --db FILE              results file (default results.sqlite; must not hold a\n"
           "                         tournament yet)\n"
           "  --logs DIR|none        match logs (default DB.logs/), referenced from the DB\n"
+          "  --stop RULE            stop early once the ranking is settled: ranking:CONF\n"
+          "                         (every adjacent pair of the ranking separated with\n"
+          "                         likelihood of superiority >= CONF, e.g. 0.95) or\n"
+          "                         top:K:CONF (only the top K places); checked after\n"
+          "                         each whole group (default none)\n"
+          "  --stop-min-games N     games every pairing plays before a stop (default 20,\n"
+          "                         or all its games if it has fewer)\n"
           "  --quiet                no progress line\n"
           "  --resume DB            continue the tournament stored in DB\n"
           "  --help                 this text\n"
@@ -201,6 +213,16 @@ static int parse_one(topts *o, int n, char **v, int *ip, const char **file, bool
             if (!cli_u64(val, &o->seed))
                 return cli_usage_error("--seed needs an unsigned integer, not '%s'", val);
             o->have_seed = true;
+        } else if ((r = cli_value(n, v, &i, "--stop", &val)) != 0) {
+            if (r < 0) return 2;
+            char e[200];
+            if (stop_rule_parse(val, &o->stop, e, sizeof e) != 0) return cli_usage_error("--%s", e);
+        } else if ((r = cli_value(n, v, &i, "--stop-min-games", &val)) != 0) {
+            if (r < 0) return 2;
+            int64_t m;
+            if (!cli_int(val, 0, 1000000000, &m))
+                return cli_usage_error("--stop-min-games needs an integer >= 0, not '%s'", val);
+            o->stop.min_games = (int)m;
         } else if ((r = cli_value(n, v, &i, "--db", &val)) != 0) {
             if (r < 0) return 2;
             if (!val[0]) return cli_usage_error("--db needs a file name, not ''");
@@ -237,15 +259,37 @@ typedef struct tctx {
     int n;
     char **names;
     double *points, *games;
+    early_stop *es;
+    bool stopped;
     char err[300];
 } tctx;
 
 static bool t_next(void *ctx, sched_game *g)
 {
     tctx *t = ctx;
-    if (t->next >= t->n_pending) return false;
-    *g = t->pending[t->next++].s;
-    return true;
+    while (t->next < t->n_pending) {
+        const sched_game *s = &t->pending[t->next++].s;
+        if (!early_stop_may_start(t->es, s, t->stopped)) continue;
+        *g = *s;
+        return true;
+    }
+    return false;
+}
+
+/* Records a stop in the store, so that --resume and the report know. */
+static int mark_stopped(tctx *t, const char *why)
+{
+    char at[16] = "?";
+    time_t now = time(NULL);
+    struct tm tm;
+    if (gmtime_r(&now, &tm)) strftime(at, sizeof at, "%H:%M", &tm);
+    t->stopped = true;
+    if (store_set_meta(t->db, "stopped_at", at) != 0 ||
+        store_set_meta(t->db, "stopped", why) != 0) {
+        snprintf(t->err, sizeof t->err, "%s", store_error(t->db));
+        return -1;
+    }
+    return 0;
 }
 
 static void tally(tctx *t, const tgame *g)
@@ -268,12 +312,21 @@ static bool t_done(void *ctx, const tgame *g, const char *log, bool *fatal)
         return false;
     }
     tally(t, g);
+    char why[300];
+    if (!t->stopped && early_stop_done(t->es, g, why, sizeof why) && mark_stopped(t, why) != 0) {
+        *fatal = true;
+        return false;
+    }
     return true;
 }
 
 static void t_status(void *ctx, char *buf, size_t len)
 {
     tctx *t = ctx;
+    if (t->stopped) {
+        snprintf(buf, len, "ranking settled: finishing the started groups");
+        return;
+    }
     int best = -1;
     for (int i = 0; i < t->n; i++)
         if (t->games[i] > 0 &&
@@ -282,38 +335,6 @@ static void t_status(void *ctx, char *buf, size_t len)
     if (best >= 0)
         snprintf(buf, len, "leader %s %.1f%%", t->names[best],
                  100 * t->points[best] / t->games[best]);
-}
-
-static char *canon_json(const argvec *a)
-{
-    json_t *arr = json_array();
-    for (int i = 0; i < a->n; i++)
-        json_array_append_new(arr, json_string(a->v[i]));
-    char *s = json_dumps(arr, JSON_COMPACT);
-    json_decref(arr);
-    char *r = xstrdup(s);
-    free(s);
-    return r;
-}
-
-static int load_canon(const char *js, argvec *out)
-{
-    json_error_t e;
-    json_t *arr = json_loads(js, 0, &e);
-    if (!json_is_array(arr)) {
-        json_decref(arr);
-        return -1;
-    }
-    for (size_t i = 0; i < json_array_size(arr); i++) {
-        const char *s = json_string_value(json_array_get(arr, i));
-        if (!s) {
-            json_decref(arr);
-            return -1;
-        }
-        argvec_push(out, s);
-    }
-    json_decref(arr);
-    return 0;
 }
 
 static void free_names(topts *o)
@@ -336,6 +357,7 @@ int cmd_tournament(int argc, char **argv)
     o.per_pairing = 10;
     o.pairing = PAIRING_INDEPENDENT;
     o.concurrency = driver_default_concurrency();
+    o.stop.min_games = STOP_MIN_GAMES_DEFAULT;
     char err[512];
     int rc = 2;
     argvec args = {0}, stored = {0};
@@ -387,7 +409,8 @@ int cmd_tournament(int argc, char **argv)
             goto out;
         }
         char *kind = store_meta(db, "kind"), *js = store_meta(db, "args");
-        bool ok = kind && strcmp(kind, "tournament") == 0 && js && load_canon(js, &stored) == 0;
+        bool ok =
+            kind && strcmp(kind, "tournament") == 0 && js && argvec_from_json(js, &stored) == 0;
         free(kind);
         free(js);
         if (!ok) {
@@ -460,6 +483,13 @@ int cmd_tournament(int argc, char **argv)
             goto out;
         }
         game_free(probe_game);
+        /* And every agent spec: a bad one must not leave a results file
+         * that neither --resume nor a rerun could use. */
+        for (int a = 0; a < o.n_agents; a++)
+            if (agent_spec_check(game->name, o.specs[a], gerr, sizeof gerr) != 0) {
+                rc = cli_usage_error("tournament: agent %s (%s): %s", o.names[a], o.specs[a], gerr);
+                goto out;
+            }
         if (!o.db) o.db = "results.sqlite";
         db = store_open(o.db, true, err, sizeof err);
         sandbox_hide_db(o.db);
@@ -476,21 +506,35 @@ int cmd_tournament(int argc, char **argv)
             logdir = xasprintf("%s.logs", o.db);
         else if (strcmp(o.logs, "none") != 0)
             logdir = xstrdup(o.logs);
-        char *cj = canon_json(&o.canon);
-        char seedbuf[32], players[16];
+        char *cj = argvec_to_json(&o.canon);
+        char seedbuf[32], players[16], stop[64], stop_min[24];
+        stop_rule_format(&o.stop, stop, sizeof stop);
+        snprintf(stop_min, sizeof stop_min, "%d", o.stop.min_games);
+        char move_ms[32], created[32] = "";
+        snprintf(move_ms, sizeof move_ms, "%lld", (long long)o.ro.clock.move_ms);
+        time_t now = time(NULL);
+        struct tm tm;
+        if (gmtime_r(&now, &tm)) strftime(created, sizeof created, "%Y-%m-%dT%H:%M:%SZ", &tm);
         snprintf(seedbuf, sizeof seedbuf, "%llu", (unsigned long long)o.seed);
         snprintf(players, sizeof players, "%lld", (long long)o.players);
-        const char *meta[] = {"kind",    "tournament",
-                              "version", "1",
-                              "game",    game->name,
-                              "format",  o.format == FORMAT_GAUNTLET ? "gauntlet" : "round-robin",
-                              "seed",    seedbuf,
-                              "pairing", schedule_pairing_name(o.pairing),
-                              "players", players,
-                              "args",    cj,
-                              "logs",    logdir ? logdir : "",
-                              "sampled", sch.sampled ? "1" : "0",
-                              NULL};
+        /* clang-format off */
+        const char *meta[] = {
+            "kind", "tournament",
+            "version", "1",
+            "game", game->name,
+            "format", o.format == FORMAT_GAUNTLET ? "gauntlet" : "round-robin",
+            "seed", seedbuf,
+            "pairing", schedule_pairing_name(o.pairing),
+            "players", players,
+            "args", cj,
+            "logs", logdir ? logdir : "",
+            "sampled", sch.sampled ? "1" : "0",
+            "stop", stop,
+            "stop_min_games", stop_min,
+            "move_ms", move_ms,
+            "created", created,
+            NULL};
+        /* clang-format on */
         int irc = store_init(db, meta, (char *const *)o.names, (char *const *)o.specs, o.n_agents,
                              &sch, err, sizeof err);
         free(cj);
@@ -521,13 +565,28 @@ int cmd_tournament(int argc, char **argv)
     t.names = (char **)o.names;
     t.points = xcalloc((size_t)o.n_agents + 1, sizeof(double));
     t.games = xcalloc((size_t)o.n_agents + 1, sizeof(double));
-    if (resuming) {
+    {
         tgame *all;
         size_t na;
-        if (store_games(db, false, &all, &na) == 0) {
-            for (size_t i = 0; i < na; i++)
-                if (all[i].done) tally(&t, &all[i]);
-            free(all);
+        if (store_games(db, false, &all, &na) != 0) {
+            fprintf(stderr, "arena: tournament: %s\n", store_error(db));
+            rc = 1;
+            goto out;
+        }
+        for (size_t i = 0; i < na; i++)
+            if (all[i].done) tally(&t, &all[i]);
+        t.es = early_stop_new(&o.stop, o.n_agents, (char *const *)o.names, all, na);
+        free(all);
+    }
+    if (resuming) {
+        /* A stopped run stays stopped: only its started groups complete. */
+        char *st = store_meta(db, "stopped"), why[300];
+        t.stopped = st != NULL;
+        free(st);
+        if (!t.stopped && early_stop_check(t.es, why, sizeof why) && mark_stopped(&t, why) != 0) {
+            fprintf(stderr, "arena: tournament: %s\n", t.err);
+            rc = 1;
+            goto out;
         }
     }
     if (!o.quiet)
@@ -558,7 +617,7 @@ int cmd_tournament(int argc, char **argv)
     if (report_load(db, 2.0, NULL, &rep, err, sizeof err) == 0) {
         printf("\n");
         report_text(&rep, stdout);
-        if (rep.finished != rep.scheduled) {
+        if (rep.finished != rep.scheduled && !t.stopped) {
             fprintf(stderr, "arena: tournament: %lld of %lld games finished\n",
                     (long long)rep.finished, (long long)rep.scheduled);
             rc = 1;
@@ -573,6 +632,7 @@ int cmd_tournament(int argc, char **argv)
 out:
     store_close(db);
     free(t.pending);
+    early_stop_free(t.es);
     free(t.points);
     free(t.games);
     free(logdir);

@@ -229,6 +229,20 @@ static void on_match_done(const match_outcome *o, void *ctx)
         return;
     }
     g->done = true;
+    _Static_assert(STORE_MOVE_BINS == MOVE_HIST_BINS, "the store keeps the match's histogram");
+    tgame_detail det;
+    memset(&det, 0, sizeof det);
+    for (int k = 0; k < g->s.players && k < o->players; k++) {
+        det.decisions[k] = o->decisions[k];
+        det.move_max_ms[k] = o->move_max_ms[k];
+        memcpy(det.move_hist[k], o->move_hist[k], sizeof det.move_hist[k]);
+        /* The match's own words for the forfeit; the cause alone if it has none. */
+        if (o->forfeit[k] != CAUSE_NONE && o->fault_message[k][0])
+            snprintf(det.fault_msg[k], sizeof det.fault_msg[k], "%s", o->fault_message[k]);
+        else if (o->forfeit[k] != CAUSE_NONE)
+            snprintf(det.fault_msg[k], sizeof det.fault_msg[k], "forfeit by %s (%d strike%s)",
+                     fault_cause_name(o->forfeit[k]), o->strikes[k], o->strikes[k] == 1 ? "" : "s");
+    }
     for (int k = 0; k < g->s.players && k < o->players; k++) {
         g->rank[k] = o->ranks[k];
         g->score[k] = o->scores[k];
@@ -239,6 +253,7 @@ static void on_match_done(const match_outcome *o, void *ctx)
     g->turns = o->turns;
     g->wall_ms = (now_s() - s->t0) * 1000.0;
     tgame copy = *g;
+    copy.detail = &det;
     char log[sizeof s->log];
     memcpy(log, s->log, sizeof log);
     finish_slot(s);

@@ -1,6 +1,8 @@
 /* Report data from the store. */
 #include "report.h"
 
+#include <jansson.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -40,6 +42,148 @@ static double seat0_points(const tgame *g)
     return g->rank[0] < g->rank[1] ? 1.0 : g->rank[0] > g->rank[1] ? 0.0 : 0.5;
 }
 
+static double meta_double(store *s, const char *key, double dflt)
+{
+    char *v = store_meta(s, key);
+    double x = v ? strtod(v, NULL) : dflt;
+    free(v);
+    return x;
+}
+
+/* The SPRT again from the stored pairs (agent 0 is A), in schedule order. */
+static void sprt_load(store *s, const tgame *g, size_t ng, report_sprt *sp)
+{
+    sp->on = true;
+    sp->elo0 = meta_double(s, "elo0", 0);
+    sp->elo1 = meta_double(s, "elo1", 0);
+    sp->alpha = meta_double(s, "alpha", 0.05);
+    sp->beta = meta_double(s, "beta", 0.05);
+    sprt_bounds_compute(sp->alpha, sp->beta, &sp->b);
+    sp->result = store_meta(s, "result");
+    sp->trace = xcalloc(ng / 2 + 1, sizeof(double));
+    double penta[5] = {0};
+    for (size_t i = 1; i < ng; i++) {
+        const tgame *x = &g[i - 1], *y = &g[i];
+        if (!x->done || !y->done || x->s.group != y->s.group) continue;
+        double pa = 0;
+        for (int k = 0; k < 2; k++) {
+            const tgame *z = k ? y : x;
+            int a = z->s.seat[0] == 0 ? 0 : 1;
+            pa += z->rank[a] < z->rank[1 - a] ? 1.0 : z->rank[a] == z->rank[1 - a] ? 0.5 : 0.0;
+        }
+        penta[(int)(pa * 2 + 0.5)] += 1;
+        sp->trace[sp->n_trace++] = sprt_llr_pentanomial(penta, sp->elo0, sp->elo1);
+    }
+    sp->llr = sp->n_trace ? sp->trace[sp->n_trace - 1] : 0;
+    if (sp->result) sp->llr = meta_double(s, "llr", sp->llr);
+}
+
+/* The stored flags as one line, the --agent ones left out (the report lists
+ * the agents). */
+static char *settings_line(const char *js)
+{
+    json_t *arr = js ? json_loads(js, 0, NULL) : NULL;
+    abuf b = {0};
+    for (size_t i = 0; i < json_array_size(arr); i++) {
+        const char *a = json_string_value(json_array_get(arr, i));
+        if (!a) continue;
+        if (strcmp(a, "--agent") == 0) {
+            i++;
+            continue;
+        }
+        if (strncmp(a, "--agent=", 8) == 0) continue;
+        abuf_addf(&b, "%s%s", b.len ? " " : "", a);
+    }
+    json_decref(arr);
+    abuf_addc(&b, '\0');
+    char *out = xstrdup((const char *)b.data);
+    abuf_free(&b);
+    return out;
+}
+
+static void moves_load(const store_moves *m, double budget, report_moves *out)
+{
+    double total = 0;
+    for (int b = 0; b < STORE_MOVE_BINS; b++)
+        total += m->hist[b];
+    /* The histogram also holds moves that timed out (no decision applied). */
+    out->moves = total > m->decisions ? total : m->decisions;
+    out->mean_ms = out->moves > 0 ? m->time_ms / out->moves : 0;
+    out->max_ms = m->max_ms;
+    out->p95_ms = -1;
+    out->over90 = -1;
+    if (budget <= 0 || total <= 0) return;
+    out->over90 =
+        m->hist[STORE_MOVE_BINS - 3] + m->hist[STORE_MOVE_BINS - 2] + m->hist[STORE_MOVE_BINS - 1];
+    double cum = 0;
+    for (int b = 0; b < STORE_MOVE_BINS; b++) {
+        cum += m->hist[b];
+        if (cum >= 0.95 * total) {
+            out->p95_over = b == STORE_MOVE_BINS - 1;
+            out->p95_ms = budget * (b + 1) / (STORE_MOVE_BINS - 1);
+            if (out->p95_over) out->p95_ms = budget;
+            break;
+        }
+    }
+}
+
+static int run_load(store *s, report *r)
+{
+    char *args = store_meta(s, "args");
+    r->settings = settings_line(args);
+    r->created = store_meta(s, "created");
+    free(args);
+    r->move_budget_ms = meta_double(s, "move_ms", 0);
+    if (store_span(s, r->first_result, r->last_result, sizeof r->first_result, &r->duration_s) != 0)
+        return -1;
+    store_moves *m = xcalloc((size_t)r->n + 1, sizeof *m);
+    r->moves = xcalloc((size_t)r->n + 1, sizeof *r->moves);
+    int rc = store_moves_by_agent(s, r->n, m);
+    for (int i = 0; rc == 0 && i < r->n; i++)
+        moves_load(&m[i], r->move_budget_ms, &r->moves[i]);
+    free(m);
+    if (rc != 0) return -1;
+    return store_forfeits(s, &r->forfeit_list, &r->n_forfeit_list);
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+bool report_lengths(const report *r, int pair, int *min, int *median, int *max)
+{
+    int *v = xcalloc((size_t)r->n_turns + 1, sizeof(int));
+    size_t k = 0;
+    for (int64_t i = 0; i < r->n_turns; i++)
+        if (pair < 0 || r->turn_pair[i] == pair) v[k++] = r->turns[i];
+    if (k > 0) {
+        qsort(v, k, sizeof *v, cmp_int);
+        *min = v[0];
+        *median = v[k / 2];
+        *max = v[k - 1];
+    }
+    free(v);
+    return k > 0;
+}
+
+void report_seat_advantage(const report *r, double *score, double *error, double *games)
+{
+    *games = r->seat_games[0];
+    *score = *games > 0 ? r->seat_points[0] / *games : 0.5;
+    /* Binomial-style half-width; pairwise results of one game are not
+     * independent at 3+ players, so there it is only indicative. */
+    *error = *games > 0 ? 1.96 * sqrt(*score * (1 - *score) / *games) : 0;
+}
+
+const char *report_sprt_verdict(const report *r)
+{
+    const char *x = r->sprt.result;
+    if (!x) return "running";
+    return strcmp(x, "H1") == 0 ? "H1 accepted" : strcmp(x, "H0") == 0 ? "H0 accepted" : x;
+}
+
 int report_load(store *s, double prior, const char *anchor, report *r, char *err, size_t errlen)
 {
     memset(r, 0, sizeof *r);
@@ -50,6 +194,9 @@ int report_load(store *s, double prior, const char *anchor, report *r, char *err
     r->format = store_meta(s, "format");
     r->seed = store_meta(s, "seed");
     r->pairing = store_meta(s, "pairing");
+    r->stop = store_meta(s, "stop");
+    r->stopped = store_meta(s, "stopped");
+    r->stopped_at = store_meta(s, "stopped_at");
     if (!r->pairing) r->pairing = xstrdup("duplicate"); /* runs before pairing existed */
     if (!r->kind) r->kind = xstrdup("tournament");
     if (!r->game) r->game = xstrdup("?");
@@ -78,6 +225,8 @@ int report_load(store *s, double prior, const char *anchor, report *r, char *err
     r->draws = xcalloc((size_t)n + 1, sizeof(double));
     r->forfeits = xcalloc((size_t)n * REPORT_CAUSES + 1, sizeof(int64_t));
     r->turns = xcalloc(ng + 1, sizeof(int));
+    r->turn_pair = xcalloc(ng + 1, sizeof(int));
+    r->wld = xcalloc((size_t)n * 3 + 1, sizeof(double));
     ranked_game *rgs = xcalloc(ng + 1, sizeof *rgs);
     size_t nrg = 0;
     elo_data_init(&r->pw, n);
@@ -91,7 +240,16 @@ int report_load(store *s, double prior, const char *anchor, report *r, char *err
         if (bad) continue;
         r->finished++;
         if (x->s.players > r->players) r->players = x->s.players;
+        r->turn_pair[r->n_turns] = -1;
         r->turns[r->n_turns++] = x->turns;
+        for (int a = 0; a < x->s.players; a++)
+            for (int b = 0; b < x->s.players; b++) {
+                if (a == b) continue;
+                double pts = x->rank[a] < x->rank[b] ? 1.0 : x->rank[a] == x->rank[b] ? 0.5 : 0.0;
+                r->seat_points[a] += pts;
+                r->seat_games[a] += 1;
+                r->wld[x->s.seat[a] * 3 + (pts == 1.0 ? 0 : pts == 0.0 ? 1 : 2)] += 1;
+            }
         r->wall_ms_total += x->wall_ms;
         ranked_game rg = {.k = x->s.players};
         for (int k = 0; k < x->s.players; k++) {
@@ -107,6 +265,7 @@ int report_load(store *s, double prior, const char *anchor, report *r, char *err
         rgs[nrg++] = rg;
         if (x->s.players == 2) {
             report_pair *p = pair_of(r, x->s.seat[0], x->s.seat[1]);
+            r->turn_pair[r->n_turns - 1] = (int)(p - r->pairs);
             double pts = seat0_points(x);
             if (x->s.seat[0] != p->a) pts = 1.0 - pts;
             p->wdl[pts == 1.0 ? 0 : pts == 0.5 ? 1 : 2] += 1;
@@ -119,6 +278,13 @@ int report_load(store *s, double prior, const char *anchor, report *r, char *err
             }
         }
     }
+    if (strcmp(r->kind, "sprt") == 0 && n == 2) sprt_load(s, g, ng, &r->sprt);
+    if (run_load(s, r) != 0) {
+        free(g);
+        free(rgs);
+        snprintf(err, errlen, "%s", store_error(s));
+        return -1;
+    }
     free(g);
     for (int i = 0; i < r->n_pairs; i++) {
         h2h_trinomial(r->pairs[i].wdl, &r->pairs[i].tri);
@@ -128,6 +294,15 @@ int report_load(store *s, double prior, const char *anchor, report *r, char *err
     ranked_fit(r->model, rgs, nrg, &r->pw, prior, r->anchor, &r->fit);
     free(rgs);
     return 0;
+}
+
+void report_stop_text(const report *r, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    if (r->stopped)
+        snprintf(buf, len, "stopped early: %s after %lld of %lld games (at %s UTC)", r->stopped,
+                 (long long)r->finished, (long long)r->scheduled,
+                 r->stopped_at ? r->stopped_at : "?");
 }
 
 const char *report_model_text(const report *r)
@@ -145,6 +320,9 @@ void report_free(report *r)
     free(r->format);
     free(r->seed);
     free(r->pairing);
+    free(r->stop);
+    free(r->stopped);
+    free(r->stopped_at);
     for (int i = 0; i < r->n; i++) {
         free(r->names[i]);
         free(r->specs[i]);
@@ -156,6 +334,14 @@ void report_free(report *r)
     free(r->forfeits);
     free(r->pairs);
     free(r->turns);
+    free(r->sprt.result);
+    free(r->turn_pair);
+    free(r->settings);
+    free(r->created);
+    free(r->moves);
+    free(r->wld);
+    store_forfeits_free(r->forfeit_list, r->n_forfeit_list);
+    free(r->sprt.trace);
     elo_data_free(&r->pw);
     elo_fit_free(&r->fit);
     memset(r, 0, sizeof *r);

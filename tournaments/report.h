@@ -3,6 +3,7 @@
 #ifndef ARENA_REPORT_H
 #define ARENA_REPORT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -22,9 +23,31 @@ typedef struct report_pair {
     h2h tri, pen;
 } report_pair;
 
+/* An SPRT run (kind "sprt"): its settings, verdict and LLR over the pairs. */
+typedef struct report_sprt {
+    bool on;
+    double elo0, elo1, alpha, beta;
+    sprt_bounds b;
+    char *result;  /* H1 | H0 | inconclusive; NULL while running or stopped */
+    double llr;    /* the decision's (stored), else over every complete pair */
+    double *trace; /* LLR after each complete pair, in schedule order */
+    int64_t n_trace;
+} report_sprt;
+
+/* Per agent: per-move times against the move budget. */
+typedef struct report_moves {
+    double moves, mean_ms, max_ms;
+    double p95_ms; /* upper edge of the 5 % step holding the 95th percentile; < 0 unknown */
+    bool p95_over; /* the 95th percentile is over the budget */
+    double over90; /* moves over 90 % of the budget (-1: unknown) */
+} report_moves;
+
 typedef struct report {
     char *kind, *game, *format, *seed;
-    char *pairing; /* duplicate | independent */
+    char *pairing;    /* duplicate | independent */
+    char *stop;       /* the stop rule ("none"), NULL before stopping existed */
+    char *stopped;    /* why the run stopped early, NULL if it did not */
+    char *stopped_at; /* HH:MM (UTC) of the stop */
     int players;
     int n;
     char **names, **specs;
@@ -42,12 +65,37 @@ typedef struct report {
     int *turns; /* per finished game */
     int64_t n_turns;
     double wall_ms_total;
+    int *turn_pair; /* per finished game: its report_pair, -1 for 3+ players */
+    report_sprt sprt;
+    /* The run: its stored settings (flags, agents left out), first and
+     * last result, the move budget, per-move times, seat advantage. */
+    char *settings;
+    char *created; /* when the run was set up (ISO UTC), NULL if unknown */
+    char first_result[40], last_result[40];
+    double duration_s;
+    double move_budget_ms; /* 0: unknown */
+    report_moves *moves;   /* per agent */
+    double *wld;           /* per agent: pairwise wins, losses, draws (n * 3) */
+    double seat_points[RANKED_MAX], seat_games[RANKED_MAX]; /* pairwise, by seat */
+    store_forfeit *forfeit_list;
+    size_t n_forfeit_list;
 } report;
 
 /* Loads and computes. prior/anchor as for elo_fit_compute (anchor by name,
  * NULL for mean 0). Returns 0, or -1 with err. */
 int report_load(store *s, double prior, const char *anchor, report *r, char *err, size_t errlen);
 void report_free(report *r);
+/* "stopped early: WHY after N of M games (at HH:MM)" into buf, or "" when
+ * the run did not stop early. */
+void report_stop_text(const report *r, char *buf, size_t len);
+/* Shortest, median and longest game of a pairing (pair -1: every game);
+ * false when it has none. */
+bool report_lengths(const report *r, int pair, int *min, int *median, int *max);
+/* The first seat's score against the others, its 95 % half-width, and the
+ * games it rests on (0 when none). */
+void report_seat_advantage(const report *r, double *score, double *error, double *games);
+/* "H1 accepted" / "H0 accepted" / "inconclusive" / "running". */
+const char *report_sprt_verdict(const report *r);
 /* One sentence naming the rating model, for the text and HTML reports. */
 const char *report_model_text(const report *r);
 

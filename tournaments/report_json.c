@@ -37,6 +37,31 @@ av *report_json(const report *r)
     av_set_int(root, "players", r->players ? r->players : 2);
     av_set_int(root, "games", r->finished);
     av_set_int(root, "scheduled", r->scheduled);
+    av *st = av_map();
+    av_set_str(st, "rule", r->stop ? r->stop : "none");
+    av_set_bool(st, "stopped_early", r->stopped != NULL);
+    if (r->stopped) {
+        av_set_str(st, "why", r->stopped);
+        av_set_str(st, "at", r->stopped_at ? r->stopped_at : "?");
+    }
+    av_set(root, "stop", st);
+    if (r->sprt.on) {
+        const report_sprt *sp = &r->sprt;
+        av *m = av_map();
+        av_set(m, "elo0", av_float(sp->elo0));
+        av_set(m, "elo1", av_float(sp->elo1));
+        av_set(m, "alpha", av_float(sp->alpha));
+        av_set(m, "beta", av_float(sp->beta));
+        av_set(m, "lower", num(sp->b.lower, 4));
+        av_set(m, "upper", num(sp->b.upper, 4));
+        av_set(m, "llr", num(sp->llr, 4));
+        av_set_str(m, "verdict", report_sprt_verdict(r));
+        av *tr = av_list();
+        for (int64_t i = 0; i < sp->n_trace; i++)
+            av_push(tr, num(sp->trace[i], 4));
+        av_set(m, "llr_by_pair", tr);
+        av_set(root, "sprt", m);
+    }
     av_set(root, "ratings", ratings_json(&r->fit, r->names, r->games));
     av_set(root, "los", ratings_los_json(&r->fit, r->names));
     av *rm = av_map();
@@ -54,6 +79,35 @@ av *report_json(const report *r)
         av_set_str(rm, "note", "pairwise results from one multiplayer game are not independent");
     av_set(root, "rating_model", rm);
 
+    av *run = av_map();
+    av_set(run, "created", r->created ? av_str(r->created) : av_nil());
+    av_set(run, "first_result", r->first_result[0] ? av_str(r->first_result) : av_nil());
+    av_set(run, "last_result", r->last_result[0] ? av_str(r->last_result) : av_nil());
+    av_set(run, "duration_s", num(r->duration_s, 1));
+    av_set_str(run, "settings", r->settings ? r->settings : "");
+    av_set(run, "move_budget_ms", r->move_budget_ms > 0 ? av_float(r->move_budget_ms) : av_nil());
+    av_set(root, "run", run);
+    double sc, er, gm;
+    report_seat_advantage(r, &sc, &er, &gm);
+    av *seat = av_map();
+    av_set(seat, "score", num(sc, 4));
+    av_set(seat, "error", num(er, 4));
+    av_set(seat, "pairwise_results", av_float(gm));
+    av_set(seat, "elo", num(elo_from_score(sc), 1));
+    av_set(root, "first_seat", seat);
+    av *fl = av_list();
+    for (size_t i = 0; i < r->n_forfeit_list; i++) {
+        const store_forfeit *f = &r->forfeit_list[i];
+        av *e = av_map();
+        av_set_int(e, "game", f->game);
+        av_set_str(e, "agent", r->names[f->agent]);
+        av_set_str(e, "cause", f->cause);
+        av_set_str(e, "message", f->message);
+        av_set(e, "log", f->log ? av_str(f->log) : av_nil());
+        av_push(fl, e);
+    }
+    av_set(root, "forfeited_games", fl);
+
     av *agents = av_list();
     for (int i = 0; i < n; i++) {
         av *a = av_map();
@@ -67,6 +121,19 @@ av *report_json(const report *r)
         for (int c = 0; c < REPORT_CAUSES; c++)
             av_set_int(ff, report_cause_names[c], r->forfeits[i * REPORT_CAUSES + c]);
         av_set(a, "forfeits", ff);
+        av *wld = av_list();
+        for (int k = 0; k < 3; k++)
+            av_push(wld, av_int((int64_t)r->wld[i * 3 + k]));
+        av_set(a, "wld", wld); /* pairwise wins, losses, draws */
+        const report_moves *m = &r->moves[i];
+        av *mv = av_map();
+        av_set(mv, "moves", av_float(m->moves));
+        av_set(mv, "mean_ms", num(m->mean_ms, 3));
+        av_set(mv, "p95_ms", m->p95_ms >= 0 ? num(m->p95_ms, 1) : av_nil());
+        av_set_bool(mv, "p95_over_budget", m->p95_over);
+        av_set(mv, "max_ms", num(m->max_ms, 3));
+        av_set(mv, "over_90_percent", m->over90 >= 0 ? av_float(m->over90) : av_nil());
+        av_set(a, "move_time", mv);
         av_push(agents, a);
     }
     av_set(root, "agents", agents);
@@ -96,6 +163,19 @@ av *report_json(const report *r)
         for (int k = 0; k < 3; k++)
             av_push(wdl, av_int((int64_t)x->wdl[k]));
         av_set(e, "wdl", wdl);
+        av *wld = av_list();
+        av_push(wld, av_int((int64_t)x->wdl[0]));
+        av_push(wld, av_int((int64_t)x->wdl[2]));
+        av_push(wld, av_int((int64_t)x->wdl[1]));
+        av_set(e, "wld", wld);
+        int lo, md, hi;
+        if (report_lengths(r, p, &lo, &md, &hi)) {
+            av *l = av_map();
+            av_set_int(l, "min", lo);
+            av_set_int(l, "median", md);
+            av_set_int(l, "max", hi);
+            av_set(e, "length", l);
+        }
         av *pen = av_list();
         for (int k = 0; k < 5; k++)
             av_push(pen, av_int((int64_t)x->penta[k]));

@@ -1,4 +1,5 @@
 /* The text report. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,6 +20,97 @@ static void forfeit_text(const report *r, int a, char *buf, size_t len)
     if (!buf[0]) snprintf(buf, len, "-");
 }
 
+/* The verdict, the bounds and the LLR (at most 20 points of its path). */
+static void sprt_text(const report *r, FILE *out)
+{
+    const report_sprt *sp = &r->sprt;
+    fprintf(out, "SPRT: H0 elo <= %g, H1 elo >= %g (alpha %g, beta %g); bounds [%.3f, %.3f]\n",
+            sp->elo0, sp->elo1, sp->alpha, sp->beta, sp->b.lower, sp->b.upper);
+    fprintf(out, "verdict: %s, LLR %.3f after %lld pairs\n", report_sprt_verdict(r), sp->llr,
+            (long long)sp->n_trace);
+    if (sp->n_trace == 0) return;
+    fprintf(out, "LLR by pairs:");
+    int64_t pts = sp->n_trace < 20 ? sp->n_trace : 20, last = -1;
+    for (int64_t k = 1; k <= pts; k++) {
+        int64_t i = k * sp->n_trace / pts - 1;
+        if (i == last) continue;
+        last = i;
+        fprintf(out, " %lld:%.2f", (long long)i + 1, sp->trace[i]);
+    }
+    fputc('\n', out);
+}
+
+/* When, how long, with which settings and agents. */
+static void run_text(const report *r, FILE *out)
+{
+    if (r->created || r->first_result[0])
+        fprintf(out, "date: %s, %.0f s from the first to the last result\n",
+                r->created ? r->created : r->first_result, r->duration_s);
+    if (r->settings && r->settings[0]) fprintf(out, "settings: %s\n", r->settings);
+    fprintf(out, "agents:");
+    for (int i = 0; i < r->n; i++)
+        fprintf(out, "%s %s = %s", i ? "," : "", r->names[i], r->specs[i]);
+    fputc('\n', out);
+}
+
+static void moves_text(const report *r, const int *order, int w, FILE *out)
+{
+    if (r->move_budget_ms > 0)
+        fprintf(out, "\ntime per move (budget %.0f ms a move; p95 to the next 5 %% of it)\n",
+                r->move_budget_ms);
+    else
+        fprintf(out, "\ntime per move (no move budget)\n");
+    fprintf(out, "%-*s %8s %9s %9s %9s %8s\n", w, "agent", "moves", "mean ms", "p95 ms", "max ms",
+            ">90 %");
+    for (int k = 0; k < r->n; k++) {
+        const report_moves *m = &r->moves[order[k]];
+        char p95[24] = "-", o90[24] = "-";
+        if (m->p95_ms >= 0)
+            snprintf(p95, sizeof p95, "%s%.*f", m->p95_over ? ">" : "<=", m->p95_ms < 10 ? 1 : 0,
+                     m->p95_ms);
+        if (m->over90 >= 0) snprintf(o90, sizeof o90, "%.0f", m->over90);
+        fprintf(out, "%-*s %8.0f %9.2f %9s %9.1f %8s\n", w, r->names[order[k]], m->moves,
+                m->mean_ms, p95, m->max_ms, o90);
+    }
+}
+
+static void seat_text(const report *r, FILE *out)
+{
+    double sc, er, gm;
+    report_seat_advantage(r, &sc, &er, &gm);
+    if (gm <= 0) return;
+    double elo = elo_from_score(sc);
+    if (fabs(elo) < 0.5) elo = 0; /* no "-0" */
+    fprintf(out,
+            "\nfirst-seat advantage: seat 1 scores %.1f%% +/- %.1f against the other seats "
+            "(%.0f pairwise results, Elo %+.0f)\n",
+            100 * sc, 100 * er, gm, elo);
+}
+
+static void forfeits_text(const report *r, FILE *out)
+{
+    if (r->n_forfeit_list == 0) return;
+    fprintf(out, "\nforfeited games (viewer: arena replay LOG --format html -o LOG.html)\n");
+    for (size_t i = 0; i < r->n_forfeit_list; i++) {
+        const store_forfeit *f = &r->forfeit_list[i];
+        fprintf(out, "game %lld  %s  %s%s%s", (long long)f->game, r->names[f->agent], f->cause,
+                f->message[0] ? ": " : "", f->message);
+        if (f->log) fprintf(out, "  log %s", f->log);
+        fputc('\n', out);
+    }
+}
+
+static void lengths_text(const report *r, FILE *out)
+{
+    int lo, md, hi;
+    if (!report_lengths(r, -1, &lo, &md, &hi)) return;
+    fprintf(out, "\ngame length in turns (min / median / max): all %d / %d / %d\n", lo, md, hi);
+    for (int p = 0; p < r->n_pairs; p++)
+        if (report_lengths(r, p, &lo, &md, &hi))
+            fprintf(out, "  %s vs %s: %d / %d / %d\n", r->names[r->pairs[p].a],
+                    r->names[r->pairs[p].b], lo, md, hi);
+}
+
 void report_text(const report *r, FILE *out)
 {
     int n = r->n;
@@ -29,19 +121,24 @@ void report_text(const report *r, FILE *out)
         if ((int)strlen(r->names[i]) > w) w = (int)strlen(r->names[i]);
     fprintf(out, "%s: %s, %s, %d players a game, %s pairing, seed %s\n", r->kind, r->game,
             r->format, r->players ? r->players : 2, r->pairing, r->seed);
-    fprintf(out, "games: %lld of %lld finished\n\n", (long long)r->finished,
-            (long long)r->scheduled);
-    fprintf(out, "%4s  %-*s %8s %7s %6s %7s %6s  %s\n", "rank", w, "agent", "elo", "+/-", "games",
-            "score", "draws", "forfeits");
+    fprintf(out, "games: %lld of %lld finished\n", (long long)r->finished, (long long)r->scheduled);
+    char stop[512];
+    report_stop_text(r, stop, sizeof stop);
+    if (stop[0]) fprintf(out, "%s\n", stop);
+    if (r->sprt.on) sprt_text(r, out);
+    run_text(r, out);
+    fputc('\n', out);
+    fprintf(out, "%4s  %-*s %8s %7s %6s %6s %6s %6s %7s %6s  %s\n", "rank", w, "agent", "elo",
+            "+/-", "games", "W", "L", "D", "score", "draws", "forfeits");
     for (int k = 0; k < n; k++) {
         int i = order[k];
         char ff[200];
         forfeit_text(r, i, ff, sizeof ff);
         double pg = r->fit.games[i];
-        fprintf(out, "%4d  %-*s %8.1f %7.1f %6lld %6.1f%% %5.1f%%  %s\n", k + 1, w, r->names[i],
-                ratings_round(r->fit.elo[i], 1), ratings_round(r->fit.error[i], 1),
-                (long long)r->games[i], 100.0 * r->fit.score[i],
-                pg > 0 ? 100.0 * r->draws[i] / pg : 0.0, ff);
+        fprintf(out, "%4d  %-*s %8.1f %7.1f %6lld %6.0f %6.0f %6.0f %6.1f%% %5.1f%%  %s\n", k + 1,
+                w, r->names[i], ratings_round(r->fit.elo[i], 1), ratings_round(r->fit.error[i], 1),
+                (long long)r->games[i], r->wld[i * 3], r->wld[i * 3 + 1], r->wld[i * 3 + 2],
+                100.0 * r->fit.score[i], pg > 0 ? 100.0 * r->draws[i] / pg : 0.0, ff);
     }
     fprintf(out,
             "\nElo: joint maximum likelihood, %s;\n+/- is a 95 %% interval from the "
@@ -51,6 +148,8 @@ void report_text(const report *r, FILE *out)
             r->fit.regularised ? ELO_TINY_PRIOR : r->prior,
             r->anchor >= 0 ? "anchored at " : "mean rating 0",
             r->anchor >= 0 ? r->names[r->anchor] : "", r->anchor >= 0 ? " = 0" : "");
+    if (r->players > 2)
+        fprintf(out, "W L D: pairwise, every two agents at a table (better rank wins).\n");
     if (r->fit.disconnected)
         fprintf(out, "Some agents never met, not even through others: ratings across those "
                      "groups are not comparable.\n");
@@ -86,12 +185,12 @@ void report_text(const report *r, FILE *out)
         }
     }
     if (r->n_pairs > 0) {
-        fprintf(out, "\nhead-to-head (first agent's view; pentanomial over seat-swapped pairs, "
-                     "trinomial over games)\n");
+        fprintf(out, "\nhead-to-head W-L-D (first agent's view; pentanomial over seat-swapped "
+                     "pairs, trinomial over games)\n");
         for (int p = 0; p < r->n_pairs; p++) {
             const report_pair *x = &r->pairs[p];
             fprintf(out, "%s vs %s: %.0f-%.0f-%.0f", r->names[x->a], r->names[x->b], x->wdl[0],
-                    x->wdl[1], x->wdl[2]);
+                    x->wdl[2], x->wdl[1]);
             if (x->tri.valid)
                 fprintf(out,
                         "  score %.1f%%  Elo %+.1f +/- %.1f  nElo %+.1f  LOS %.1f%%  "
@@ -127,5 +226,9 @@ void report_text(const report *r, FILE *out)
             fputc('\n', out);
         }
     }
+    moves_text(r, order, w, out);
+    seat_text(r, out);
+    lengths_text(r, out);
+    forfeits_text(r, out);
     free(order);
 }

@@ -2,6 +2,7 @@
 #include "spec.h"
 
 #include <ctype.h>
+#include <jansson.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -104,4 +105,36 @@ int spec_read_file(const char *path, argvec *out, char *err, size_t errlen)
     int rc = spec_parse_text((const char *)b.data, path, out, err, errlen);
     abuf_free(&b);
     return rc;
+}
+
+char *argvec_to_json(const argvec *a)
+{
+    json_t *arr = json_array();
+    for (int i = 0; i < a->n; i++)
+        json_array_append_new(arr, json_string(a->v[i]));
+    char *s = json_dumps(arr, JSON_COMPACT);
+    json_decref(arr);
+    char *r = xstrdup(s);
+    free(s);
+    return r;
+}
+
+int argvec_from_json(const char *js, argvec *out)
+{
+    json_error_t e;
+    json_t *arr = json_loads(js, 0, &e);
+    if (!json_is_array(arr)) {
+        json_decref(arr);
+        return -1;
+    }
+    for (size_t i = 0; i < json_array_size(arr); i++) {
+        const char *s = json_string_value(json_array_get(arr, i));
+        if (!s) {
+            json_decref(arr);
+            return -1;
+        }
+        argvec_push(out, s);
+    }
+    json_decref(arr);
+    return 0;
 }

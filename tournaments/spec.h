@@ -15,6 +15,10 @@ typedef struct argvec {
 
 void argvec_push(argvec *a, const char *s);
 void argvec_free(argvec *a);
+/* A JSON array of the strings (malloc'ed), to store settings; and back:
+ * appends the array's strings, -1 if js is not an array of strings. */
+char *argvec_to_json(const argvec *a);
+int argvec_from_json(const char *js, argvec *out);
 
 /* Appends the file's settings as flags. Returns 0, or -1 with "FILE:LINE: ..."
  * in err. */

@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <jansson.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,6 +30,31 @@ static const char schema[] =
     " seed INTEGER NOT NULL, players INTEGER NOT NULL, seats TEXT NOT NULL,"
     " done INTEGER NOT NULL DEFAULT 0, ranks TEXT, scores TEXT, reason TEXT, forfeits TEXT,"
     " turns INTEGER, time_ms TEXT, wall_ms REAL, log TEXT, finished_at TEXT);";
+
+/* Columns added since the first schema: an older file gains them (empty)
+ * when opened, so it stays readable and resumable. */
+static const char *const added_columns[][2] = {
+    {"decisions", "TEXT"}, {"move_max_ms", "TEXT"}, {"move_hist", "TEXT"}, {"fault_msgs", "TEXT"}};
+
+static int add_columns(sqlite3 *db)
+{
+    for (size_t i = 0; i < sizeof added_columns / sizeof *added_columns; i++) {
+        sqlite3_stmt *st;
+        bool have = false;
+        if (sqlite3_prepare_v2(db, "SELECT 1 FROM pragma_table_info('games') WHERE name = ?", -1,
+                               &st, NULL) != SQLITE_OK)
+            return -1;
+        sqlite3_bind_text(st, 1, added_columns[i][0], -1, SQLITE_STATIC);
+        have = sqlite3_step(st) == SQLITE_ROW;
+        sqlite3_finalize(st);
+        if (have) continue;
+        char sql[160];
+        snprintf(sql, sizeof sql, "ALTER TABLE games ADD COLUMN %s %s", added_columns[i][0],
+                 added_columns[i][1]);
+        if (sqlite3_exec(db, sql, NULL, NULL, NULL) != SQLITE_OK) return -1;
+    }
+    return 0;
+}
 
 const char *store_error(store *s)
 {
@@ -62,7 +88,7 @@ store *store_open(const char *path, bool create, char *err, size_t errlen)
     char *msg = NULL;
     if (sqlite3_exec(db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;", NULL, NULL, &msg) !=
             SQLITE_OK ||
-        sqlite3_exec(db, schema, NULL, NULL, &msg) != SQLITE_OK) {
+        sqlite3_exec(db, schema, NULL, NULL, &msg) != SQLITE_OK || add_columns(db) != 0) {
         snprintf(err, errlen, "%s: %s", path, msg ? msg : sqlite3_errmsg(db));
         sqlite3_free(msg);
         sqlite3_close(db);
@@ -419,8 +445,9 @@ int store_result(store *s, const tgame *g, const char *log_path)
         sqlite3_prepare_v2(s->db,
                            "UPDATE games SET done = 1, ranks = ?, scores = ?, reason = ?,"
                            " forfeits = ?, turns = ?, time_ms = ?, wall_ms = ?, log = ?,"
-                           " finished_at = strftime('%Y-%m-%dT%H:%M:%fZ','now')"
-                           " WHERE id = ? AND done = 0",
+                           " finished_at = strftime('%Y-%m-%dT%H:%M:%fZ','now'),"
+                           " decisions = ?10, move_max_ms = ?11, move_hist = ?12,"
+                           " fault_msgs = ?13 WHERE id = ?9 AND done = 0",
                            -1, &s->put, NULL) != SQLITE_OK)
         return fail(s, "prepare");
     int k = g->s.players;
@@ -446,6 +473,28 @@ int store_result(store *s, const tgame *g, const char *log_path)
     else
         sqlite3_bind_null(st, 8);
     sqlite3_bind_int64(st, 9, g->s.id);
+    abuf dec = {0}, mx = {0}, hist = {0};
+    char *msgs = NULL;
+    if (g->detail) {
+        const tgame_detail *d = g->detail;
+        json_t *arr = json_array();
+        for (int i = 0; i < k; i++) {
+            abuf_addf(&dec, "%s%ld", i ? "," : "", d->decisions[i]);
+            abuf_addf(&mx, "%s%.3f", i ? "," : "", d->move_max_ms[i]);
+            for (int b = 0; b < STORE_MOVE_BINS; b++)
+                abuf_addf(&hist, "%s%d", b ? " " : i ? ";" : "", d->move_hist[i][b]);
+            json_array_append_new(arr, json_string(d->fault_msg[i]));
+        }
+        abuf_addc(&dec, '\0');
+        abuf_addc(&mx, '\0');
+        abuf_addc(&hist, '\0');
+        msgs = json_dumps(arr, JSON_COMPACT);
+        json_decref(arr);
+        sqlite3_bind_text(st, 10, (const char *)dec.data, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_text(st, 11, (const char *)mx.data, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_text(st, 12, (const char *)hist.data, -1, SQLITE_TRANSIENT);
+        if (msgs) sqlite3_bind_text(st, 13, msgs, -1, SQLITE_TRANSIENT);
+    }
     /* A single UPDATE is its own transaction: the result is all there or
      * not at all, and `done = 0` in the WHERE makes a replay a no-op. */
     int rc = sqlite3_step(st);
@@ -456,6 +505,10 @@ int store_result(store *s, const tgame *g, const char *log_path)
     abuf_free(&scores);
     abuf_free(&ff);
     abuf_free(&tm);
+    abuf_free(&dec);
+    abuf_free(&mx);
+    abuf_free(&hist);
+    free(msgs);
     if (rc != SQLITE_DONE) return fail(s, "store result");
     return changed > 0 ? 1 : 0;
 }
@@ -470,6 +523,133 @@ int store_counts(store *s, int64_t *total, int64_t *done)
     if (sqlite3_step(st) == SQLITE_ROW) {
         *total = sqlite3_column_int64(st, 0);
         *done = sqlite3_column_int64(st, 1);
+    }
+    sqlite3_finalize(st);
+    return 0;
+}
+
+/* Agent index of each seat of a stored row; -1 past the agents. */
+static int row_seats(sqlite3_stmt *st, int col, int n_agents, int *seat)
+{
+    int64_t tmp[RANKED_MAX];
+    int n = parse_list((const char *)sqlite3_column_text(st, col), tmp, RANKED_MAX);
+    for (int i = 0; i < n; i++)
+        seat[i] = tmp[i] < 0 || tmp[i] >= n_agents ? -1 : (int)tmp[i];
+    return n;
+}
+
+int store_moves_by_agent(store *s, int n_agents, store_moves *out)
+{
+    memset(out, 0, sizeof *out * (size_t)n_agents);
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(s->db,
+                           "SELECT seats, decisions, time_ms, move_max_ms, move_hist FROM games"
+                           " WHERE done = 1 AND decisions IS NOT NULL",
+                           -1, &st, NULL) != SQLITE_OK)
+        return fail(s, "prepare");
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        int seat[RANKED_MAX];
+        int k = row_seats(st, 0, n_agents, seat);
+        const char *dec = (const char *)sqlite3_column_text(st, 1);
+        const char *tm = (const char *)sqlite3_column_text(st, 2);
+        const char *mx = (const char *)sqlite3_column_text(st, 3);
+        const char *hist = (const char *)sqlite3_column_text(st, 4);
+        for (int i = 0; i < k; i++) {
+            store_moves *m = seat[i] >= 0 ? &out[seat[i]] : NULL;
+            double d = dec ? strtod(dec, NULL) : 0, t = tm ? strtod(tm, NULL) : 0;
+            double x = mx ? strtod(mx, NULL) : 0;
+            if (m) {
+                m->decisions += d;
+                m->time_ms += t;
+                if (x > m->max_ms) m->max_ms = x;
+            }
+            for (int b = 0; hist && b < STORE_MOVE_BINS; b++) {
+                char *end;
+                long c = strtol(hist, &end, 10);
+                if (end == hist) break;
+                if (m && c > 0) m->hist[b] += (double)c;
+                hist = end + (*end == ' ');
+            }
+            if (hist && *hist == ';') hist++;
+            const char *nx[3] = {dec, tm, mx};
+            for (int j = 0; j < 3; j++)
+                if (nx[j]) {
+                    nx[j] = strchr(nx[j], ',');
+                    if (nx[j]) nx[j]++;
+                }
+            dec = nx[0], tm = nx[1], mx = nx[2];
+        }
+    }
+    sqlite3_finalize(st);
+    return 0;
+}
+
+int store_forfeits(store *s, store_forfeit **out, size_t *n)
+{
+    *out = NULL;
+    *n = 0;
+    int n_agents = count_agents(s);
+    sqlite3_stmt *st;
+    if (n_agents < 0 || sqlite3_prepare_v2(s->db,
+                                           "SELECT id, seats, forfeits, fault_msgs, log FROM games"
+                                           " WHERE done = 1 AND reason = 'forfeit' ORDER BY id",
+                                           -1, &st, NULL) != SQLITE_OK)
+        return fail(s, "prepare");
+    size_t cap = 0;
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        int seat[RANKED_MAX];
+        int k = row_seats(st, 1, n_agents, seat);
+        const char *ff = (const char *)sqlite3_column_text(st, 2);
+        const char *mj = (const char *)sqlite3_column_text(st, 3);
+        const char *log = (const char *)sqlite3_column_text(st, 4);
+        json_t *msgs = mj ? json_loads(mj, 0, NULL) : NULL;
+        for (int i = 0; i < k && ff; i++) {
+            size_t len = strcspn(ff, ",");
+            if (len > 0 && seat[i] >= 0) {
+                if (*n == cap) {
+                    cap = cap ? cap * 2 : 16;
+                    *out = xrealloc(*out, cap * sizeof **out);
+                }
+                store_forfeit *f = &(*out)[(*n)++];
+                memset(f, 0, sizeof *f);
+                f->game = sqlite3_column_int64(st, 0);
+                f->agent = seat[i];
+                snprintf(f->cause, sizeof f->cause, "%.*s", (int)len, ff);
+                const char *m = json_string_value(json_array_get(msgs, (size_t)i));
+                snprintf(f->message, sizeof f->message, "%s", m ? m : "");
+                f->log = log && log[0] ? xstrdup(log) : NULL;
+            }
+            ff = strchr(ff, ',');
+            if (ff) ff++;
+        }
+        json_decref(msgs);
+    }
+    sqlite3_finalize(st);
+    return 0;
+}
+
+void store_forfeits_free(store_forfeit *v, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(v[i].log);
+    free(v);
+}
+
+int store_span(store *s, char *first, char *last, size_t len, double *seconds)
+{
+    sqlite3_stmt *st;
+    first[0] = last[0] = '\0';
+    *seconds = 0;
+    if (sqlite3_prepare_v2(s->db,
+                           "SELECT min(finished_at), max(finished_at),"
+                           " (julianday(max(finished_at)) - julianday(min(finished_at))) * 86400"
+                           " FROM games WHERE done = 1",
+                           -1, &st, NULL) != SQLITE_OK)
+        return fail(s, "prepare");
+    if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL) {
+        snprintf(first, len, "%s", (const char *)sqlite3_column_text(st, 0));
+        snprintf(last, len, "%s", (const char *)sqlite3_column_text(st, 1));
+        *seconds = sqlite3_column_double(st, 2);
     }
     sqlite3_finalize(st);
     return 0;

@@ -12,6 +12,19 @@
 
 typedef struct store store;
 
+#define STORE_MOVE_BINS 21 /* = MOVE_HIST_BINS of referee/match.h */
+
+/* What a finished game adds for the reports, kept out of tgame so that a
+ * whole schedule in memory stays small: per seat, decisions, the longest
+ * move, the move-time histogram (5 % steps of the move budget, the last bin
+ * over it) and the fault message of a forfeit. */
+typedef struct tgame_detail {
+    long decisions[RANKED_MAX];
+    double move_max_ms[RANKED_MAX];
+    int move_hist[RANKED_MAX][STORE_MOVE_BINS];
+    char fault_msg[RANKED_MAX][240];
+} tgame_detail;
+
 /* A game of the store: its schedule entry and, once done, its result. */
 typedef struct tgame {
     sched_game s;
@@ -23,7 +36,24 @@ typedef struct tgame {
     int turns;
     double time_ms[RANKED_MAX]; /* charged clock time per seat */
     double wall_ms;
+    const tgame_detail *detail; /* NULL: not known (not read back by store_games) */
 } tgame;
+
+/* Per agent, over its finished games: moves, charged time, the longest
+ * move and the summed histogram. */
+typedef struct store_moves {
+    double decisions, time_ms, max_ms;
+    double hist[STORE_MOVE_BINS];
+} store_moves;
+
+/* A forfeited seat of a finished game. */
+typedef struct store_forfeit {
+    int64_t game;
+    int agent;
+    char cause[16];
+    char message[240];
+    char *log; /* malloc'ed, NULL without a log */
+} store_forfeit;
 
 /* Opens (creating if asked) a store. create: the file must not hold a
  * tournament yet, and the store is locked (store_lock) at once. Returns NULL
@@ -53,6 +83,15 @@ int store_append(store *s, const sched_game *g, size_t n);
 /* Records a finished game, in one transaction. Returns 1 if stored, 0 if
  * the game already had a result (nothing changed), -1 on error. */
 int store_result(store *s, const tgame *g, const char *log_path);
+/* Move times per agent (out: n_agents entries, zeroed first). */
+int store_moves_by_agent(store *s, int n_agents, store_moves *out);
+/* Every forfeited seat, in game order (array malloc'ed; free with
+ * store_forfeits_free). */
+int store_forfeits(store *s, store_forfeit **out, size_t *n);
+void store_forfeits_free(store_forfeit *v, size_t n);
+/* The first and last result times (ISO UTC, "" when none) and the seconds
+ * between them. */
+int store_span(store *s, char *first, char *last, size_t len, double *seconds);
 /* Games scheduled and finished. */
 int store_counts(store *s, int64_t *total, int64_t *done);
 const char *store_error(store *s);

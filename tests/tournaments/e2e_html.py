@@ -7,6 +7,7 @@ size and is not blank. Fails -- never skips -- when chromium is missing.
 usage: e2e_html.py TCLI WORKDIR"""
 import html.parser
 import os
+import re
 import shutil
 import struct
 import subprocess
@@ -103,11 +104,38 @@ checks = [
     (("elo-chart", "line", "errbar"), n, "Elo error bars"),
     (("heatmap", "rect", "cell"), n * (n - 1), "heatmap cells"),
     (("crosstable", "tr", None), n + 1, "crosstable rows"),
+    (("run", "tr", "agent-spec"), n, "agent specs in the run table"),
+    (("ranking", "td", "w"), n, "W column"),
+    (("ranking", "td", "l"), n, "L column"),
+    (("ranking", "td", "d"), n, "D column"),
+    (("elo-chart", "line", "tick zero"), 1, "the Elo axis zero"),
+    (("move-times", "tr", None), n + 1, "time-per-move rows"),
+    (("move-times", "td", "over90"), n, "moves over 90 % of the budget"),
+    (("lengths-by-pair", "svg", "pair-lengths"), n * (n - 1) // 2, "length histogram per pairing"),
 ]
 for key, want, what in checks:
     got = w.count.get(key, 0)
     if got != want:
         fail("%s: %d, want %d" % (what, got, want))
+if w.count.get(("elo-chart", "line", "tick"), 0) < 2:
+    fail("Elo axis has fewer than two ticks besides zero")
+if not re.search(r'class="tick-label"[^>]*>0</text>', dom.stdout):
+    fail("the Elo zero tick is not labelled 0")
+hdr = dom.stdout.split('id="ranking"')[1].split("</thead>")[0]
+if not (hdr.index(">W<") < hdr.index(">L<") < hdr.index(">D<")):
+    fail("ranking columns are not W, L, D in that order")
+if "W-L-D" not in w.text.get("h2h", ""):
+    fail("head-to-head is not labelled W-L-D")
+for part in ("first-seat", "forfeited-none"):
+    if part not in w.text:
+        fail("missing #%s" % part)
+if "Seat 1 scores" not in w.text.get("first-seat", ""):
+    fail("first-seat advantage text: %r" % w.text.get("first-seat"))
+if "--seed 3" not in w.text.get("run", "") or "builtin:random" not in w.text.get("run", ""):
+    fail("run table lacks settings or specs: %r" % w.text.get("run"))
+for bad in ("#3465a4", "#204a87", "#73d216", "rgb(255,75,"):
+    if bad in src:
+        fail("colour %s is not from the colour-blind-safe palette" % bad)
 if w.count.get(("lengths", "rect", "bar"), 0) < 1:
     fail("no game-length histogram bars")
 if w.text.get("games", "").strip() != str(6 * 6):

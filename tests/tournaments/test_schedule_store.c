@@ -140,7 +140,18 @@ static void test_store_roundtrip(void **st)
     strcpy(g.reason, "forfeit");
     strcpy(g.forfeit[0], "timeout");
     g.turns = 17;
+    g.time_ms[0] = 40;
     g.time_ms[1] = 12.5;
+    tgame_detail det;
+    memset(&det, 0, sizeof det);
+    det.decisions[0] = 3;
+    det.decisions[1] = 5;
+    det.move_max_ms[0] = 30.25;
+    det.move_hist[0][2] = 2;
+    det.move_hist[0][STORE_MOVE_BINS - 1] = 1; /* one move over the budget */
+    det.move_hist[1][0] = 5;
+    strcpy(det.fault_msg[0], "no answer, \"quoted\", within 10 ms");
+    g.detail = &det;
     assert_int_equal(store_result(db, &g, "logs/x.jsonl"), 1);
     assert_int_equal(store_result(db, &g, "logs/x.jsonl"), 0); /* never twice */
     store_close(db);
@@ -167,7 +178,29 @@ static void test_store_roundtrip(void **st)
     assert_int_equal(all[2].turns, 17);
     assert_true(all[2].s.seed == s.games[2].seed);
     assert_int_equal(all[2].s.seat[0], s.games[2].seat[0]);
+    assert_null(all[2].detail);
     free(all);
+    /* The per-move summary and the forfeit, per agent. */
+    store_moves mv[3];
+    assert_int_equal(store_moves_by_agent(db, 3, mv), 0);
+    int a0 = s.games[2].seat[0], a1 = s.games[2].seat[1];
+    assert_true(mv[a0].decisions == 3 && mv[a0].time_ms == 40 && mv[a0].max_ms == 30.25);
+    assert_true(mv[a0].hist[2] == 2 && mv[a0].hist[STORE_MOVE_BINS - 1] == 1);
+    assert_true(mv[a1].decisions == 5 && mv[a1].hist[0] == 5 && mv[a1].hist[2] == 0);
+    store_forfeit *ff;
+    size_t nf;
+    assert_int_equal(store_forfeits(db, &ff, &nf), 0);
+    assert_int_equal((int)nf, 1);
+    assert_int_equal(ff[0].agent, a0);
+    assert_int_equal(ff[0].game, s.games[2].id);
+    assert_string_equal(ff[0].cause, "timeout");
+    assert_string_equal(ff[0].message, "no answer, \"quoted\", within 10 ms");
+    assert_string_equal(ff[0].log, "logs/x.jsonl");
+    store_forfeits_free(ff, nf);
+    char first[40], last[40];
+    double secs;
+    assert_int_equal(store_span(db, first, last, sizeof first, &secs), 0);
+    assert_true(first[0] && strcmp(first, last) == 0 && secs == 0);
     assert_int_equal(store_games(db, true, &all, &n), 0);
     assert_int_equal((int)n, 5);
     free(all);

@@ -9,6 +9,7 @@
 #include <cmocka.h>
 
 #include "elo.h"
+#include "early_stop.h"
 #include "stopping.h"
 
 static void test_stop_rule_parse(void **st)
@@ -88,11 +89,82 @@ static void test_stop_settled(void **st)
     elo_data_free(&d);
 }
 
+/* Three seat-swapped pairs of a over b; a wins every game. */
+static void pairs3(tgame *g)
+{
+    memset(g, 0, sizeof(tgame) * 6);
+    for (int i = 0; i < 6; i++) {
+        g[i].s.id = i + 1;
+        g[i].s.group = i / 2 + 1;
+        g[i].s.players = 2;
+        g[i].s.seat[0] = i % 2;
+        g[i].s.seat[1] = 1 - i % 2;
+        g[i].rank[0] = i % 2 ? 2 : 1; /* agent 0 first */
+        g[i].rank[1] = i % 2 ? 1 : 2;
+    }
+}
+
+/* The tracker asks the rule only when a whole group has finished, and after
+ * a stop lets only started groups go on. */
+static void test_early_stop_groups(void **st)
+{
+    (void)st;
+    char *names[] = {"a", "b"};
+    tgame g[6];
+    pairs3(g);
+    stop_rule r = {.min_games = 2};
+    char err[160], why[300];
+    assert_int_equal(stop_rule_parse("ranking:0.6", &r, err, sizeof err), 0);
+    early_stop *e = early_stop_new(&r, 2, names, g, 6);
+    for (int i = 0; i < 3; i++)
+        assert_true(early_stop_may_start(e, &g[i].s, false));
+    g[0].done = true;
+    assert_false(early_stop_done(e, &g[0], why, sizeof why)); /* half a pair */
+    g[1].done = true;
+    assert_true(early_stop_done(e, &g[1], why, sizeof why));
+    assert_non_null(strstr(why, "ranking settled"));
+    /* Stopped: group 2 was started and completes; group 3 never starts. */
+    assert_true(early_stop_may_start(e, &g[3].s, true));
+    assert_false(early_stop_may_start(e, &g[4].s, true));
+    assert_false(early_stop_may_start(e, &g[5].s, true));
+    early_stop_free(e);
+
+    /* The minimum per pairing holds it back: 4 games needed, 2 played. */
+    pairs3(g);
+    r.min_games = 4;
+    e = early_stop_new(&r, 2, names, g, 6);
+    g[0].done = g[1].done = true;
+    assert_false(early_stop_done(e, &g[0], why, sizeof why));
+    assert_false(early_stop_done(e, &g[1], why, sizeof why));
+    g[2].done = g[3].done = true;
+    assert_false(early_stop_done(e, &g[2], why, sizeof why));
+    assert_true(early_stop_done(e, &g[3], why, sizeof why));
+    early_stop_free(e);
+
+    /* On --resume the games already played count from the start. */
+    pairs3(g);
+    for (int i = 0; i < 4; i++)
+        g[i].done = true;
+    e = early_stop_new(&r, 2, names, g, 6);
+    assert_true(early_stop_check(e, why, sizeof why));
+    early_stop_free(e);
+    /* A rule that is off never stops. */
+    pairs3(g);
+    stop_rule off = {.on = false, .min_games = 0};
+    e = early_stop_new(&off, 2, names, g, 6);
+    for (int i = 0; i < 6; i++) {
+        g[i].done = true;
+        assert_false(early_stop_done(e, &g[i], why, sizeof why));
+    }
+    early_stop_free(e);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_stop_rule_parse),
         cmocka_unit_test(test_stop_settled),
+        cmocka_unit_test(test_early_stop_groups),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
