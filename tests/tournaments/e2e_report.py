@@ -197,7 +197,9 @@ def report_parts():
     check(fast["over_90_percent"] == 0 and fast["moves"] > 0, f"builtin move times: {fast}")
     ff = js["forfeited_games"]
     check(len(ff) == 8 and all(f["agent"] == "slow" and f["cause"] == "timeout"
-                               and "timeout" in f["message"] and f["log"].endswith(".jsonl")
+                               and ("no answer within" in f["message"]
+                                    or "more than the 10 ms allowed" in f["message"])
+                               and f["log"].endswith(".jsonl")
                                for f in ff), f"forfeited games: {ff}")
     check(js["run"]["move_budget_ms"] == 10 and "--move-ms 10" in js["run"]["settings"]
           and js["run"]["created"], f"run: {js['run']}")
