@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "replay.h"
 #include "sandbox.h"
 #include "util.h"
 
@@ -194,6 +195,22 @@ static bool note_abort(drv *d, const sched_game *g)
     return true;
 }
 
+/* A forfeited game's viewer (LOG.html), which the report links: whoever
+ * checks the verdict sees the game and the fault where it happened. A
+ * viewer that cannot be written costs the link, never the result. */
+static void write_viewer(const char *log)
+{
+    char *path = xasprintf("%s.html", log);
+    FILE *f = fopen(path, "w");
+    bool ok = f && replay_html(log, -1, f) == 0;
+    if (f && fclose(f) != 0) ok = false;
+    if (!ok) {
+        fprintf(stderr, "arena: could not write the viewer %s\n", path);
+        unlink(path);
+    }
+    free(path);
+}
+
 static void on_match_done(const match_outcome *o, void *ctx)
 {
     slot *s = ctx;
@@ -257,6 +274,7 @@ static void on_match_done(const match_outcome *o, void *ctx)
     char log[sizeof s->log];
     memcpy(log, s->log, sizeof log);
     finish_slot(s);
+    if (log[0] && strcmp(o->reason, "forfeit") == 0) write_viewer(log);
     d->done_session++;
     bool fatal = false;
     if (!d->src->done(d->src->ctx, &copy, log[0] ? log : NULL, &fatal)) d->stopping = true;

@@ -249,8 +249,9 @@ static void forfeits_html(const report *r, FILE *out)
         fputs("<p id=\"forfeited-none\">None.</p>\n", out);
         return;
     }
-    fputs("<p class=\"note\">A game's viewer file is made with <code>arena replay LOG "
-          "--format html -o LOG.html</code>.</p>\n<table id=\"forfeited\"><thead><tr><th>game"
+    fputs("<p class=\"note\">The tournament writes each forfeited game's viewer beside its "
+          "log; for any other game: <code>arena replay LOG --format html -o LOG.html</code>."
+          "</p>\n<table id=\"forfeited\"><thead><tr><th>game"
           "</th><th class=\"name\">agent</th><th class=\"name\">cause</th><th class=\"name\">"
           "message</th><th class=\"name\">viewer</th></tr></thead><tbody>\n",
           out);

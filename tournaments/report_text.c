@@ -90,7 +90,7 @@ static void seat_text(const report *r, FILE *out)
 static void forfeits_text(const report *r, FILE *out)
 {
     if (r->n_forfeit_list == 0) return;
-    fprintf(out, "\nforfeited games (viewer: arena replay LOG --format html -o LOG.html)\n");
+    fprintf(out, "\nforfeited games (each game's viewer is LOG.html beside its log)\n");
     for (size_t i = 0; i < r->n_forfeit_list; i++) {
         const store_forfeit *f = &r->forfeit_list[i];
         fprintf(out, "game %lld  %s  %s%s%s", (long long)f->game, r->names[f->agent], f->cause,

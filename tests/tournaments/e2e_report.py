@@ -201,6 +201,11 @@ def report_parts():
                                     or "more than the 10 ms allowed" in f["message"])
                                and f["log"].endswith(".jsonl")
                                for f in ff), f"forfeited games: {ff}")
+    # Each forfeited game's viewer, which the report links, was written.
+    for f in ff:
+        page = f["log"] + ".html"
+        check(os.path.exists(page) and "@ARENA_REPLAY_DATA@" not in open(page).read()
+              and '"reader' in open(page).read(), f"viewer of game {f['game']}: {page}")
     check(js["run"]["move_budget_ms"] == 10 and "--move-ms 10" in js["run"]["settings"]
           and js["run"]["created"], f"run: {js['run']}")
     check(js["first_seat"]["pairwise_results"] == 12, f"first seat: {js['first_seat']}")
