@@ -70,9 +70,10 @@ NIM = ["--game", "nim", "--agent", "a=builtin:random", "--agent", "b=builtin:ran
 
 def case_second_run_refused():
     db = path("busy.sqlite")
-    # Slow agents keep the first run busy for several seconds.
-    first = subprocess.Popen([ARENA, "tournament", "--game", "nim", "--agent", f"a={SLOW}",
-                              "--agent", f"b={SLOW}", "--set", "stones=30",
+    # Slow agents keep the first run busy for about 25 s: long enough for
+    # the refused runs to start and end even on a loaded machine under ASan.
+    first = subprocess.Popen([ARENA, "tournament", "--game", "nim", "--agent", f"a={SLOW} 100",
+                              "--agent", f"b={SLOW} 100", "--set", "stones=30",
                               "--games-per-pairing", "8", "--concurrency", "1", "--db", db,
                               "--logs", "none", "--quiet"],
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)

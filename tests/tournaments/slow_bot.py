@@ -1,8 +1,11 @@
 #!/usr/bin/python3
-"""A JSON bot that takes 20 ms a move: keeps a tournament busy for a while."""
+"""A JSON bot that takes 20 ms a move (or argv[1] ms): keeps a tournament busy
+for a while."""
 import json
 import sys
 import time
+
+DELAY = float(sys.argv[1]) / 1000 if len(sys.argv) > 1 else 0.02
 
 
 def send(msg):
@@ -16,7 +19,7 @@ for line in sys.stdin:
     if msg["type"] == "hello":
         send({"type": "ready"})
     elif msg["type"] == "decide":
-        time.sleep(0.02)
+        time.sleep(DELAY)
         send({"type": "act", "id": msg["id"], "choice": [0]})
     elif msg["type"] == "bye":
         break
