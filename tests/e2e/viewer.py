@@ -12,16 +12,16 @@ import html.parser
 import json
 import os
 import shutil
-import struct
 import subprocess
 import sys
 import tempfile
-import zlib
 
 arena, work = os.path.abspath(sys.argv[1]), sys.argv[2]
 shutil.rmtree(work, ignore_errors=True)
 os.makedirs(work)
-chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import chromium  # noqa: E402  (tests/chromium.py)
+
 failures = []
 
 
@@ -31,14 +31,8 @@ def check(cond, what):
         print("FAIL:", what)
 
 
-if not chromium:
-    print("FAIL: chromium is not installed (apt-get install chromium)")
-    sys.exit(1)
-
 profile = tempfile.mkdtemp(prefix="arena-viewer-")
-BASE = [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-        "--no-first-run", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--user-data-dir=" + profile]
+BASE = chromium.command(profile)
 
 
 class Texts(html.parser.HTMLParser):
@@ -73,19 +67,6 @@ def dom(page, frag):
     t = Texts()
     t.feed(r.stdout)
     return t
-
-
-def not_blank(png):
-    data = open(png, "rb").read()
-    if data[:8] != b"\x89PNG\r\n\x1a\n":
-        return False
-    idat, pos = b"", 8
-    while pos < len(data):
-        ln, typ = struct.unpack(">I4s", data[pos:pos + 8])
-        if typ == b"IDAT":
-            idat += data[pos + 8:pos + 8 + ln]
-        pos += 12 + ln
-    return len(set(zlib.decompress(idat)[:2000000])) >= 20
 
 
 BOTS = {"dominion": "builtin:bigmoney", "pacifica": "builtin:greedy", "xibalba": "builtin:heuristic"}
@@ -142,7 +123,7 @@ try:
         r = subprocess.run(BASE + ["--screenshot=" + shot, "--window-size=1200,900",
                                    "file://" + page + "#step=30"],
                            capture_output=True, text=True, timeout=180)
-        check(r.returncode == 0 and os.path.exists(shot) and not_blank(shot),
+        check(r.returncode == 0 and os.path.exists(shot) and chromium.png_not_blank(shot),
               "%s: screenshot missing or blank" % game)
 finally:
     shutil.rmtree(profile, ignore_errors=True)

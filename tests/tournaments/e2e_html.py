@@ -9,11 +9,9 @@ import html.parser
 import os
 import re
 import shutil
-import struct
 import subprocess
 import sys
 import tempfile
-import zlib
 
 tcli, work = sys.argv[1], sys.argv[2]
 shutil.rmtree(work, ignore_errors=True)
@@ -25,9 +23,10 @@ def fail(msg):
     sys.exit(1)
 
 
-chromium = shutil.which("chromium") or shutil.which("chromium-browser")
-if not chromium:
-    fail("chromium is not installed (apt-get install chromium)")
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import chromium  # noqa: E402  (tests/chromium.py)
+
+chromium.command("")  # fails now, before any work, when chromium is missing
 
 db = os.path.join(work, "t.sqlite")
 agents = ["alice", "bob", "carol", "dave"]
@@ -50,9 +49,7 @@ for banned in ("http://", "https://", "<script", "<link"):
         fail("report is not self-contained: found %r" % banned)
 
 profile = tempfile.mkdtemp(prefix="arena-chromium-")
-base = [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-        "--no-first-run", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--user-data-dir=" + profile]
+base = chromium.command(profile)
 url = "file://" + os.path.abspath(page)
 try:
     dom = subprocess.run(base + ["--dump-dom", url], capture_output=True, text=True,
@@ -146,20 +143,11 @@ for a in agents:
 
 if ss.returncode != 0 or not os.path.exists(shot):
     fail("chromium --screenshot failed (%d): %s" % (ss.returncode, ss.stderr[-500:]))
-data = open(shot, "rb").read()
-if data[:8] != b"\x89PNG\r\n\x1a\n":
+size = chromium.png_size(shot)
+if size is None:
     fail("screenshot is not a PNG")
-width, height = struct.unpack(">II", data[16:24])
-if (width, height) != (1000, 1400):
-    fail("screenshot is %dx%d, want 1000x1400" % (width, height))
-# Decompress the image data: a blank page would have a single colour.
-idat, pos = b"", 8
-while pos < len(data):
-    ln, typ = struct.unpack(">I4s", data[pos:pos + 8])
-    if typ == b"IDAT":
-        idat += data[pos + 8:pos + 8 + ln]
-    pos += 12 + ln
-raw = zlib.decompress(idat)
-if len(set(raw[:2000000])) < 20:
+if size != (1000, 1400):
+    fail("screenshot is %dx%d, want 1000x1400" % size)
+if not chromium.png_not_blank(shot):
     fail("screenshot looks blank")
-print("ok: DOM checks passed, screenshot %dx%d, %d bytes" % (width, height, len(data)))
+print("ok: DOM checks passed, screenshot %dx%d" % size)
