@@ -113,7 +113,7 @@ codec_kind agent_codec(const arena_agent *a)
 static void close_exec(arena_agent *a)
 {
     if (a->xfd < 0) return;
-    event_del(a->ev_exec);
+    if (a->ev_exec) event_del(a->ev_exec);
     close(a->xfd);
     a->xfd = -1;
 }
@@ -523,8 +523,10 @@ arena_agent *agent_new(struct event_base *base, const agent_config *cfg, char *e
         a->wfd = sp.to_fd;
         a->efd = sp.err_fd;
         a->xfd = sp.exec_fd;
-        a->ev_exec = event_new(base, a->xfd, EV_READ, on_exec, a);
-        event_add(a->ev_exec, NULL);
+        if (a->xfd >= 0) {
+            a->ev_exec = event_new(base, a->xfd, EV_READ, on_exec, a);
+            event_add(a->ev_exec, NULL);
+        }
         if (!sigchld_ev) {
             sigchld_ev = evsignal_new(base, SIGCHLD, on_sigchld, NULL);
             event_add(sigchld_ev, NULL);

@@ -236,9 +236,30 @@ int spawn_agent(const char *command, bool shell, const agent_config *cfg, spawne
     close(pexec[1]);
     free(line);
     sandbox_argv_free(bw);
-    /* The exec is not waited for here: on a busy machine the child may take
-     * long to be scheduled, and the loop serves the other agents meanwhile. */
-    nonblock_cloexec(pexec[0]);
+    if (cfg->wait_exec) {
+        int child_errno = 0;
+        ssize_t r;
+        do {
+            r = read(pexec[0], &child_errno, sizeof child_errno);
+        } while (r < 0 && errno == EINTR);
+        close(pexec[0]);
+        pexec[0] = -1;
+        if (r == (ssize_t)sizeof child_errno) {
+            kill(-pid, SIGKILL);
+            waitpid(pid, NULL, 0);
+            spawn_forget(pid);
+            snprintf(err, errlen, "cannot run '%s': %s", cfg->sandbox ? "bwrap" : command,
+                     strerror(child_errno));
+            close(pin[1]);
+            close(pout[0]);
+            close(perr[0]);
+            return -1;
+        }
+    } else {
+        /* The exec is not waited for: on a busy machine the child may take
+         * long to be scheduled, and the loop serves other agents meanwhile. */
+        nonblock_cloexec(pexec[0]);
+    }
     nonblock_cloexec(pin[1]);
     nonblock_cloexec(pout[0]);
     nonblock_cloexec(perr[0]);

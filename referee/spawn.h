@@ -17,14 +17,16 @@ typedef struct spawned {
     int to_fd;   /* the child's stdin */
     int from_fd; /* the child's stdout */
     int err_fd;  /* the child's stderr */
-    int exec_fd; /* readable once the child exec'd or failed to: see below */
+    int exec_fd; /* readable once the child exec'd or failed to: see below;
+                  * -1 with cfg->wait_exec (the exec was waited for) */
 } spawned;
 
 /* command: for `cmd:LINE` the line, run by /bin/sh -c "exec LINE"; for a
  * bare path the path itself (argv = {path}). Limits, --sandbox and
  * --pass-env come from cfg. Returns 0 once forked, without waiting for the
- * exec (see spawn_exec_result), or -1 with err when the program cannot be
- * started (not found, not executable, no pipes or process). */
+ * exec (see spawn_exec_result) unless cfg->wait_exec, or -1 with err when
+ * the program cannot be started (not found, not executable, no pipes or
+ * process; with wait_exec also a failed exec). */
 int spawn_agent(const char *command, bool shell, const agent_config *cfg, spawned *out, char *err,
                 size_t errlen);
 
