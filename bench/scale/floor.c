@@ -120,8 +120,15 @@ int main(int argc, char **argv)
     double rate = (double)(trips - trips0) / (now_s() - tw);
     for (int i = 0; i < peers; i++)
         close(to[i]);
-    for (int i = 0; i < peers; i++)
+    for (int i = 0; i < peers; i++) {
         waitpid(pid[i], NULL, 0);
+        close(from[i]);
+    }
+    close(ep);
+    free(to);
+    free(from);
+    free(pid);
+    free(turn);
     printf("{\"n\":%d,\"round_trips_per_s\":%.1f}\n", n, rate);
     return 0;
 }
