@@ -14,9 +14,9 @@
 #include "util.h"
 
 #define MAX_ABORTS 3
-/* Agent processes started per pass of the loop: a spawn blocks the loop
- * until the child has exec'd, so the agents already playing are served
- * between batches (their clocks run meanwhile). */
+/* Agent processes started per pass of the loop: a spawn (a fork; the exec
+ * is not waited for) still takes the loop's time, so the agents already
+ * playing are served between batches. */
 #define SPAWN_BATCH 8
 
 typedef struct inst {
