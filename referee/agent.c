@@ -32,6 +32,7 @@ static struct event *sigchld_ev;
 
 static void agent_finish_close(arena_agent *a);
 static void on_read(evutil_socket_t fd, short what, void *arg);
+static void on_exec(evutil_socket_t fd, short what, void *arg);
 
 static void list_remove(arena_agent *a)
 {
@@ -75,6 +76,8 @@ static void on_sigchld(evutil_socket_t sig, short what, void *arg)
                 }
                 agent_finish_close(a);
             } else if (a->alive) {
+                /* Died before or at exec: say why. */
+                if (a->xfd >= 0) on_exec(a->xfd, EV_READ, a);
                 /* Drain what it wrote before dying, then judge: EOF on
                  * stdout will follow, but a grandchild may hold the pipe. */
                 if (a->rfd >= 0) on_read(a->rfd, EV_READ, a);
@@ -107,8 +110,17 @@ codec_kind agent_codec(const arena_agent *a)
     return a->dec.codec;
 }
 
+static void close_exec(arena_agent *a)
+{
+    if (a->xfd < 0) return;
+    if (a->ev_exec) event_del(a->ev_exec);
+    close(a->xfd);
+    a->xfd = -1;
+}
+
 static void stop_io(arena_agent *a)
 {
+    close_exec(a);
     if (a->ev_read) event_del(a->ev_read);
     if (a->ev_write) event_del(a->ev_write);
     if (a->ev_timer) event_del(a->ev_timer);
@@ -369,6 +381,25 @@ void arm_after(struct event_base *base, struct event *ev, double ms)
     event_add(ev, &tv);
 }
 
+/* The spawned child exec'd (or failed to): startup_ms counts from here,
+ * not from the fork, which on a loaded machine can be long before. */
+static void on_exec(evutil_socket_t fd, short what, void *arg)
+{
+    (void)what;
+    arena_agent *a = arg;
+    int e = 0;
+    int r = spawn_exec_result(fd, &e);
+    if (r == 0) return;
+    close_exec(a);
+    if (r < 0) {
+        agent_fail(a, CAUSE_CRASH, true, "cannot run '%s': %s", a->cfg.sandbox ? "bwrap" : a->spec,
+                   strerror(e));
+        return;
+    }
+    a->t_start = clock_now_ms();
+    if (!a->joined && a->alive) arm_after(a->base, a->ev_timer, (double)a->cfg.startup_ms);
+}
+
 static void on_timer(evutil_socket_t fd, short what, void *arg)
 {
     (void)fd, (void)what;
@@ -387,6 +418,10 @@ static void on_timer(evutil_socket_t fd, short what, void *arg)
         return;
     }
     if (a->joined) return;
+    if (a->xfd >= 0) {
+        on_exec(a->xfd, EV_READ, a);
+        if (!a->alive || a->xfd < 0) return; /* failed, or its clock starts now */
+    }
     /* The loop may have been late: a join may sit unread in the pipe, or
      * the timer may have been armed from a stale cached time. */
     agent_catch_up(a);
@@ -464,7 +499,7 @@ arena_agent *agent_new(struct event_base *base, const agent_config *cfg, char *e
     a->cfg.spec = a->spec;
     a->cfg.name = a->display;
     a->cfg.game = a->game;
-    a->rfd = a->wfd = a->efd = -1;
+    a->rfd = a->wfd = a->efd = a->xfd = -1;
     a->seat = -1;
     size_t max_frame = cfg->max_frame ? cfg->max_frame : PROTO_MAX_FRAME_DEFAULT;
     frame_decoder_init(&a->dec, max_frame, CODEC_NONE);
@@ -498,6 +533,11 @@ arena_agent *agent_new(struct event_base *base, const agent_config *cfg, char *e
         a->rfd = sp.from_fd;
         a->wfd = sp.to_fd;
         a->efd = sp.err_fd;
+        a->xfd = sp.exec_fd;
+        if (a->xfd >= 0) {
+            a->ev_exec = event_new(base, a->xfd, EV_READ, on_exec, a);
+            event_add(a->ev_exec, NULL);
+        }
         if (!sigchld_ev) {
             sigchld_ev = evsignal_new(base, SIGCHLD, on_sigchld, NULL);
             event_add(sigchld_ev, NULL);
@@ -540,7 +580,7 @@ arena_agent *agent_from_socket(struct event_base *base, int fd, const agent_conf
     a->cfg.spec = a->spec;
     a->cfg.name = a->display;
     a->cfg.game = a->game;
-    a->efd = -1;
+    a->efd = a->xfd = -1;
     a->rfd = a->wfd = fd;
     a->seat = -1;
     a->check = check;
@@ -568,7 +608,7 @@ arena_agent *agent_absent(const char *name, fault_cause cause, const char *why)
     a->kind = AGENT_TCP;
     a->spec = xstrdup(name);
     a->display = xstrdup(name);
-    a->rfd = a->wfd = a->efd = -1;
+    a->rfd = a->wfd = a->efd = a->xfd = -1;
     a->seat = -1;
     a->dead_cause = cause;
     a->dead_at_startup = true;
@@ -583,6 +623,8 @@ static void agent_free(arena_agent *a)
     if (a->ev_write) event_free(a->ev_write);
     if (a->ev_err) event_free(a->ev_err);
     if (a->ev_timer) event_free(a->ev_timer);
+    if (a->ev_exec) event_free(a->ev_exec);
+    if (a->xfd >= 0) close(a->xfd);
     if (a->rfd >= 0) close(a->rfd);
     if (a->wfd >= 0 && a->wfd != a->rfd) close(a->wfd);
     if (a->efd >= 0) close(a->efd);
@@ -642,7 +684,15 @@ void agent_close(arena_agent *a, void (*closed)(void *ctx), void *ctx)
     a->closing = true;
     a->alive = false;
     a->t_close = clock_now_ms();
+    /* A retired agent is no longer read: only its stdin (until the bye is
+     * out), its pid and a timer outlive this call, so a tournament that
+     * retires agents does not pile up descriptors through the exit grace. */
     if (a->ev_read) event_del(a->ev_read);
+    if (a->ev_err) event_del(a->ev_err);
+    close_exec(a);
+    if (a->rfd >= 0) close(a->rfd);
+    if (a->efd >= 0) close(a->efd);
+    a->rfd = a->efd = -1;
     if (a->exited) {
         agent_finish_close(a);
         return;

@@ -828,7 +828,12 @@ int match_start(struct event_base *base, const match_config *cfg, arena_agent *c
                 return -1;
             }
     }
-    arena_game *g = gvt->create(cfg->settings, cfg->n_settings, seed, players, 0, err, errlen);
+    /* Events exist for agents on the wire and for the log: with neither,
+     * building and freeing them would be most of a built-in game's cost. */
+    unsigned flags = cfg->log_path ? 0 : ARENA_GAME_NO_EVENTS;
+    for (int s = 0; s < players; s++)
+        if (agents[s]->kind != AGENT_BUILTIN) flags = 0;
+    arena_game *g = gvt->create(cfg->settings, cfg->n_settings, seed, players, flags, err, errlen);
     if (!g) return -1;
 
     struct match *m = xcalloc(1, sizeof *m);

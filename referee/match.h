@@ -64,6 +64,10 @@ typedef struct agent_config {
     /* --pass-env names for the sandbox, NULL-terminated; may be NULL */
     const char *const *pass_env;
     uint64_t seed; /* builtin policies' randomness */
+    /* Spawned: agent_new waits for the exec, so that a program that cannot
+     * run is an error at once; otherwise the loop learns it later (a crash
+     * at startup) and does not stall while many agents start. */
+    bool wait_exec;
 } agent_config;
 
 typedef struct arena_agent arena_agent;

@@ -25,7 +25,8 @@ struct arena_agent {
     /* Process / connection (not for builtins). */
     pid_t pid; /* 0 when none; the process group id otherwise */
     int rfd, wfd, efd;
-    struct event *ev_read, *ev_write, *ev_err, *ev_timer;
+    int xfd; /* spawned, until its exec is known to have succeeded: see spawn.h */
+    struct event *ev_read, *ev_write, *ev_err, *ev_timer, *ev_exec;
     frame_decoder dec;
     abuf out;
     bool exited;

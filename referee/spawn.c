@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,7 +37,7 @@ static void set_limit(int res, rlim_t v)
 
 /* Agent process groups, read by spawn_kill_all() from signal handlers:
  * fixed slots (0 = free), no allocation. */
-#define MAX_GROUPS 4096
+#define MAX_GROUPS 16384
 static volatile sig_atomic_t groups[MAX_GROUPS];
 
 /* The watchdog: a child of the referee in its own session that learns
@@ -192,10 +193,14 @@ int spawn_agent(const char *command, bool shell, const agent_config *cfg, spawne
     }
     char *const *argv = bw ? bw : (char *const *)inner;
 
-    int pin[2], pout[2], perr[2], pexec[2];
+    int pin[2] = {-1, -1}, pout[2] = {-1, -1}, perr[2] = {-1, -1}, pexec[2] = {-1, -1};
     if (pipe2(pin, O_CLOEXEC) || pipe2(pout, O_CLOEXEC) || pipe2(perr, O_CLOEXEC) ||
         pipe2(pexec, O_CLOEXEC)) {
         snprintf(err, errlen, "pipe: %s", strerror(errno));
+        int *all[] = {pin, pout, perr, pexec};
+        for (int i = 0; i < 4; i++)
+            for (int j = 0; j < 2; j++)
+                if (all[i][j] >= 0) close(all[i][j]);
         free(line);
         sandbox_argv_free(bw);
         return -1;
@@ -204,6 +209,10 @@ int spawn_agent(const char *command, bool shell, const agent_config *cfg, spawne
     pid_t pid = fork();
     if (pid < 0) {
         snprintf(err, errlen, "fork: %s", strerror(errno));
+        int *all[] = {pin, pout, perr, pexec};
+        for (int i = 0; i < 4; i++)
+            for (int j = 0; j < 2; j++)
+                close(all[i][j]);
         free(line);
         sandbox_argv_free(bw);
         return -1;
@@ -225,31 +234,75 @@ int spawn_agent(const char *command, bool shell, const agent_config *cfg, spawne
     close(pout[1]);
     close(perr[1]);
     close(pexec[1]);
-    int child_errno = 0;
-    ssize_t r;
-    do {
-        r = read(pexec[0], &child_errno, sizeof child_errno);
-    } while (r < 0 && errno == EINTR);
-    close(pexec[0]);
     free(line);
     sandbox_argv_free(bw);
-    if (r == (ssize_t)sizeof child_errno) {
-        kill(-pid, SIGKILL);
-        waitpid(pid, NULL, 0);
-        spawn_forget(pid);
-        snprintf(err, errlen, "cannot run '%s': %s", cfg->sandbox ? "bwrap" : command,
-                 strerror(child_errno));
-        close(pin[1]);
-        close(pout[0]);
-        close(perr[0]);
-        return -1;
+    if (cfg->wait_exec) {
+        int child_errno = 0;
+        ssize_t r;
+        do {
+            r = read(pexec[0], &child_errno, sizeof child_errno);
+        } while (r < 0 && errno == EINTR);
+        close(pexec[0]);
+        pexec[0] = -1;
+        if (r == (ssize_t)sizeof child_errno) {
+            kill(-pid, SIGKILL);
+            waitpid(pid, NULL, 0);
+            spawn_forget(pid);
+            snprintf(err, errlen, "cannot run '%s': %s", cfg->sandbox ? "bwrap" : command,
+                     strerror(child_errno));
+            close(pin[1]);
+            close(pout[0]);
+            close(perr[0]);
+            return -1;
+        }
+    } else {
+        /* The exec is not waited for: on a busy machine the child may take
+         * long to be scheduled, and the loop serves other agents meanwhile. */
+        nonblock_cloexec(pexec[0]);
     }
     nonblock_cloexec(pin[1]);
     nonblock_cloexec(pout[0]);
     nonblock_cloexec(perr[0]);
+    out->exec_fd = pexec[0];
     out->pid = pid;
     out->to_fd = pin[1];
     out->from_fd = pout[0];
     out->err_fd = perr[0];
     return 0;
+}
+
+int spawn_fds_per_agent(const char *spec)
+{
+    if (strncmp(spec, "builtin:", 8) == 0) return 0;
+    if (strncmp(spec, "tcp:", 4) == 0) return 1;
+    return 4; /* stdin, stdout, stderr, and the exec pipe while it starts */
+}
+
+long spawn_raise_fd_limit(long need)
+{
+    struct rlimit r;
+    if (getrlimit(RLIMIT_NOFILE, &r) != 0) return need; /* cannot tell: let it be */
+    if (r.rlim_cur != RLIM_INFINITY && (rlim_t)need > r.rlim_cur) {
+        rlim_t want = (rlim_t)need;
+        if (r.rlim_max != RLIM_INFINITY && want > r.rlim_max) want = r.rlim_max;
+        struct rlimit n = {want, r.rlim_max};
+        if (setrlimit(RLIMIT_NOFILE, &n) == 0) r.rlim_cur = want;
+    }
+    return r.rlim_cur == RLIM_INFINITY || r.rlim_cur > (rlim_t)LONG_MAX ? LONG_MAX
+                                                                        : (long)r.rlim_cur;
+}
+
+int spawn_exec_result(int exec_fd, int *child_errno)
+{
+    int e = 0;
+    ssize_t r;
+    do {
+        r = read(exec_fd, &e, sizeof e);
+    } while (r < 0 && errno == EINTR);
+    if (r < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) return 0;
+    if (r == (ssize_t)sizeof e) {
+        *child_errno = e;
+        return -1;
+    }
+    return 1; /* EOF: the close-on-exec end went away in a successful exec */
 }

@@ -11,9 +11,14 @@
 
 #include "replay.h"
 #include "sandbox.h"
+#include "spawn.h"
 #include "util.h"
 
 #define MAX_ABORTS 3
+/* Agent processes started per pass of the loop: a spawn (a fork; the exec
+ * is not waited for) still takes the loop's time, so the agents already
+ * playing are served between batches. */
+#define SPAWN_BATCH 8
 
 typedef struct inst {
     arena_agent *a;
@@ -23,6 +28,8 @@ typedef struct inst {
 typedef struct pool {
     inst *v;
     int n, cap, made;
+    int *idle, n_idle;   /* stack: instances free to play (O(1) acquire) */
+    int *holes, n_holes; /* stack: indexes without an instance */
 } pool;
 
 typedef struct drv drv;
@@ -42,8 +49,12 @@ struct drv {
     const driver_src *src;
     struct event_base *base;
     struct event *sigint, *sigterm, *tick;
+    struct event *more; /* continues dispatch after a batch of spawns */
     pool *pools;
     slot *slots;
+    int *free_slots, n_free; /* stack of unused slot indexes */
+    int conc;                /* matches in flight at most (fits the fd limit) */
+    int spawned_now;         /* agents spawned in this dispatch pass */
     int inflight;
     bool stopping, fatal, interrupted;
     int closing; /* agent_close calls not yet completed */
@@ -134,31 +145,46 @@ static void release(drv *d, int agent, int idx)
         d->closing++;
         agent_close(in->a, on_closed, d);
         in->a = NULL;
+        p->holes[p->n_holes++] = idx;
+    } else {
+        p->idle[p->n_idle++] = idx;
     }
 }
 
 static int acquire(drv *d, int agent)
 {
     pool *p = &d->pools[agent];
-    for (int i = 0; i < p->n; i++)
-        if (p->v[i].a && !p->v[i].inuse && agent_alive(p->v[i].a) && !agent_busy(p->v[i].a)) {
-            p->v[i].inuse = true;
+    while (p->n_idle > 0) {
+        int i = p->idle[--p->n_idle];
+        inst *in = &p->v[i];
+        if (agent_alive(in->a) && !agent_busy(in->a)) {
+            in->inuse = true;
             return i;
         }
-    int idx = -1;
-    for (int i = 0; i < p->n; i++)
-        if (!p->v[i].a) idx = i;
-    if (idx < 0) {
+        /* It died between games: retire it like a crashed one. */
+        d->closing++;
+        agent_close(in->a, on_closed, d);
+        in->a = NULL;
+        p->holes[p->n_holes++] = i;
+    }
+    int idx;
+    if (p->n_holes > 0) {
+        idx = p->holes[--p->n_holes];
+    } else {
         if (p->n == p->cap) {
             p->cap = p->cap ? p->cap * 2 : 4;
             p->v = xrealloc(p->v, sizeof(inst) * (size_t)p->cap);
+            p->idle = xrealloc(p->idle, sizeof(int) * (size_t)p->cap);
+            p->holes = xrealloc(p->holes, sizeof(int) * (size_t)p->cap);
         }
         idx = p->n++;
     }
+    d->spawned_now++;
     agent_config ac;
     run_options_agent(d->cfg->ro, d->cfg->game->name, d->cfg->specs[agent], &ac);
     ac.name = d->cfg->names[agent];
     ac.game = d->cfg->game->name;
+    ac.wait_exec = p->made == 0; /* a program that cannot run stops the run at once */
     ac.seed = d->cfg->seed ^ (0x9e3779b97f4a7c15ULL * (uint64_t)(agent + 1)) ^
               ((uint64_t)p->made++ << 40);
     char e[256] = "";
@@ -167,6 +193,7 @@ static int acquire(drv *d, int agent)
         snprintf(d->err, d->errlen, "agent %s (%s): %s", d->cfg->names[agent], d->cfg->specs[agent],
                  e);
         p->v[idx].a = NULL;
+        p->holes[p->n_holes++] = idx;
         return -1;
     }
     p->v[idx].a = a;
@@ -182,6 +209,7 @@ static void finish_slot(slot *s)
     for (int k = 0; k < s->g.s.players; k++)
         release(d, s->g.s.seat[k], s->pidx[k]);
     s->used = false;
+    d->free_slots[d->n_free++] = (int)(s - d->slots);
     d->inflight--;
 }
 
@@ -310,13 +338,17 @@ static bool next_game(drv *d, sched_game *g)
 
 static void dispatch(drv *d)
 {
-    while (!d->stopping && !d->fatal && d->inflight < d->cfg->concurrency) {
-        slot *s = NULL;
-        for (int i = 0; i < d->cfg->concurrency; i++)
-            if (!d->slots[i].used) s = &d->slots[i];
-        if (!s) break;
+    d->spawned_now = 0;
+    while (!d->stopping && !d->fatal && d->inflight < d->conc) {
+        if (d->n_free == 0) break;
+        if (d->spawned_now >= SPAWN_BATCH) {
+            struct timeval zero = {0, 0};
+            event_add(d->more, &zero);
+            break;
+        }
         sched_game g;
         if (!next_game(d, &g)) break;
+        slot *s = &d->slots[d->free_slots[--d->n_free]];
         memset(s, 0, sizeof *s);
         s->d = d;
         s->g.s = g;
@@ -335,6 +367,7 @@ static void dispatch(drv *d)
         if (k < g.players) {
             for (int j = 0; j < k; j++)
                 release(d, g.seat[j], s->pidx[j]);
+            d->free_slots[d->n_free++] = (int)(s - d->slots);
             d->fatal = true;
             break;
         }
@@ -367,8 +400,40 @@ static void dispatch(drv *d)
         if (d->tick) event_del(d->tick);
         if (d->sigint) event_del(d->sigint);
         if (d->sigterm) event_del(d->sigterm);
+        event_del(d->more);
         close_all(d);
     }
+}
+
+static void on_more(evutil_socket_t fd, short what, void *ctx)
+{
+    (void)fd;
+    (void)what;
+    dispatch(ctx);
+}
+
+/* Matches in flight that the open-file limit allows, after raising its
+ * soft value as far as the hard one permits. */
+static int fit_fd_limit(const driver_cfg *cfg)
+{
+    int per_agent = 0;
+    for (int i = 0; i < cfg->n_agents; i++) {
+        int n = spawn_fds_per_agent(cfg->specs[i]);
+        if (n > per_agent) per_agent = n;
+    }
+    int seats = cfg->game->max_players < cfg->n_agents ? cfg->game->max_players : cfg->n_agents;
+    long per_match = (long)seats * per_agent + (cfg->log_dir ? 1 : 0);
+    if (per_match == 0) return cfg->concurrency;
+    long have = spawn_raise_fd_limit(SPAWN_FD_SLACK + per_match * cfg->concurrency);
+    long fits = (have - SPAWN_FD_SLACK) / per_match;
+    if (fits >= cfg->concurrency) return cfg->concurrency;
+    if (fits < 1) fits = 1;
+    fprintf(stderr,
+            "arena: the open-file limit (%ld, the hard limit) is too low for --concurrency %d "
+            "(about %ld descriptors): playing %ld at a time; raise the hard limit "
+            "(ulimit -Hn, limits.conf) to play more at once\n",
+            have, cfg->concurrency, SPAWN_FD_SLACK + per_match * cfg->concurrency, fits);
+    return (int)fits;
 }
 
 static void on_signal(evutil_socket_t sig, short what, void *ctx)
@@ -407,6 +472,11 @@ int driver_run(const driver_cfg *cfg, const driver_src *src, char *err, size_t e
     }
     d.pools = xcalloc((size_t)cfg->n_agents + 1, sizeof(pool));
     d.slots = xcalloc((size_t)cfg->concurrency + 1, sizeof(slot));
+    d.conc = fit_fd_limit(cfg);
+    d.free_slots = xcalloc((size_t)cfg->concurrency + 1, sizeof(int));
+    for (int i = d.conc - 1; i >= 0; i--)
+        d.free_slots[d.n_free++] = i;
+    d.more = evtimer_new(d.base, on_more, &d);
     /* An agent that dies while the referee writes to it must cost that
      * agent its game, never the tournament its process. */
     struct sigaction ign = {.sa_handler = SIG_IGN}, old_pipe;
@@ -437,6 +507,7 @@ int driver_run(const driver_cfg *cfg, const driver_src *src, char *err, size_t e
         /* Nothing in flight: the agents can still be closed cleanly. */
         if (d.tty) fputc('\n', cfg->progress);
         close_all(&d);
+        event_del(d.more);
         if (d.sigint) event_del(d.sigint);
         if (d.sigterm) event_del(d.sigterm);
         if (d.tick) event_del(d.tick);
@@ -445,14 +516,19 @@ int driver_run(const driver_cfg *cfg, const driver_src *src, char *err, size_t e
         fputc('\n', cfg->progress);
     }
     if (d.tick) event_free(d.tick);
+    event_free(d.more);
     event_free(d.sigint);
     event_free(d.sigterm);
     /* With matches still in flight (interrupted, fatal) their agents and
      * games cannot be released here; the process is about to exit. */
     if (d.inflight == 0 && d.closing == 0) event_base_free(d.base);
-    for (int a = 0; a < cfg->n_agents; a++)
+    for (int a = 0; a < cfg->n_agents; a++) {
         free(d.pools[a].v);
+        free(d.pools[a].idle);
+        free(d.pools[a].holes);
+    }
     free(d.pools);
+    free(d.free_slots);
     if (d.inflight == 0) free(d.slots);
     sigaction(SIGPIPE, &old_pipe, NULL);
     return rc;

@@ -179,6 +179,7 @@ arena_agent *play_make_agent(play_run *r, int i, char *err, size_t errlen)
     agent_config ac;
     run_options_agent(&r->opts, r->game->name, r->specs[i], &ac);
     ac.seed = arena_seed_mix(r->seed, 77 + (uint64_t)i);
+    ac.wait_exec = true; /* a handful of agents: say at once if one cannot run */
     return agent_new(r->base, &ac, err, errlen);
 }
 
