@@ -35,7 +35,7 @@ typedef struct clock_config {
     int64_t move_ms;    /* per decision */
     int64_t bank_ms;    /* shared reserve per game */
     int64_t game_ms;    /* total per game; < 0: none */
-    int64_t startup_ms; /* spawn/connect -> join, and hello -> ready */
+    int64_t startup_ms; /* exec/connect -> join, and hello -> ready */
     clock_mode mode;
 } clock_config;
 
@@ -57,7 +57,7 @@ typedef struct agent_config {
     const char *name;      /* display name; NULL: the join name or spec */
     const char *game;      /* for builtin policy lookup */
     agent_limits limits;   /* spawned agents only */
-    int64_t startup_ms;    /* spawn/connect -> join */
+    int64_t startup_ms;    /* exec/connect -> join */
     int64_t exit_grace_ms; /* after bye: wait this long, then SIGKILL group */
     size_t max_frame;      /* 0: PROTO_MAX_FRAME_DEFAULT */
     bool sandbox;          /* bubblewrap (spawned agents) */

@@ -42,7 +42,7 @@ static const flag_doc flags[] = {
     {"--move-ms", F_INT, 1, 86400000, "N", "time per decision"},
     {"--bank-ms", F_INT, 0, 86400000, "N", "reserve per game for decisions over --move-ms"},
     {"--game-ms", F_INT, 0, 864000000, "N", "total time per seat per game (default: none)"},
-    {"--startup-ms", F_INT, 1, 3600000, "N", "spawn->join and hello->ready limit"},
+    {"--startup-ms", F_INT, 1, 3600000, "N", "exec (or connect)->join and hello->ready limit"},
     {"--clock", F_CLOCK, 0, 0, "wall|cpu", "charge wall time, or CPU time of the agent's tree"},
     {"--on-fault", F_FAULT, 0, 0, "forfeit|fallback", "what a timeout or illegal answer costs"},
     {"--max-strikes", F_INT, 1, 1000000, "N", "fallback mode: the Nth strike forfeits"},
