@@ -449,8 +449,13 @@ int cmd_tournament(int argc, char **argv)
     if (o.players == 0)
         o.players = game->min_players <= 2 && game->max_players >= 2 ? 2 : game->min_players;
     if (o.players < game->min_players || o.players > game->max_players) {
-        rc = cli_usage_error("tournament: %s is played by %d to %d players, not %lld", game->name,
-                             game->min_players, game->max_players, (long long)o.players);
+        if (game->min_players == game->max_players)
+            rc = cli_usage_error("tournament: %s is played by %d players, not %lld", game->name,
+                                 game->min_players, (long long)o.players);
+        else
+            rc = cli_usage_error("tournament: %s is played by %d to %d players, not %lld",
+                                 game->name, game->min_players, game->max_players,
+                                 (long long)o.players);
         goto out;
     }
     schedule_params sp = {.n_agents = o.n_agents,

@@ -98,6 +98,9 @@ static void fmt_dur(char *buf, size_t len, double s)
         snprintf(buf, len, "%ld:%02ld", t / 60, t % 60);
 }
 
+#define ETA_MIN_GAMES 5
+#define ETA_MIN_SECONDS 3.0
+
 static void progress(drv *d, bool final)
 {
     FILE *out = d->cfg->progress;
@@ -108,9 +111,12 @@ static void progress(drv *d, bool final)
     double el = t - d->t_start, rate = el > 0 ? d->done_session / el : 0;
     int64_t done = d->cfg->done_before + d->done_session;
     char eta[32] = "", st[160] = "";
+    /* The first games finish while agents are still starting: a rate from
+     * them promises nonsense, so the ETA waits for a few games and seconds. */
     if (d->cfg->total > 0) {
         char dur[24];
-        fmt_dur(dur, sizeof dur, rate > 0 ? (d->cfg->total - done) / rate : NAN);
+        bool settled = d->done_session >= ETA_MIN_GAMES && el >= ETA_MIN_SECONDS;
+        fmt_dur(dur, sizeof dur, settled && rate > 0 ? (d->cfg->total - done) / rate : NAN);
         snprintf(eta, sizeof eta, "  ETA %s", dur);
     }
     if (d->src->status) d->src->status(d->src->ctx, st, sizeof st);
