@@ -80,9 +80,12 @@ def case_second_run_refused():
     try:
         deadline = time.time() + 60
         while time.time() < deadline:
-            if os.path.exists(db) and meta(db, "kind") and \
-                    rows(db, "SELECT count(*) FROM games WHERE done = 1")[0][0] >= 1:
-                break
+            try:  # the run may still be creating the schema
+                if os.path.exists(db) and meta(db, "kind") and \
+                        rows(db, "SELECT count(*) FROM games WHERE done = 1")[0][0] >= 1:
+                    break
+            except sqlite3.OperationalError:
+                pass
             if first.poll() is not None:
                 check(False, f"first run ended early: {first.stderr.read()}")
             time.sleep(0.1)
