@@ -5,6 +5,7 @@ Usage: e2e.py ARENA CASE — runs one named case, exits 0 on success. Each case
 asserts on what a user sees: exit codes, the --json lines, the match logs."""
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -214,12 +215,18 @@ def probe_facts(extra_args):
     port = srv.getsockname()[1]
     marker = tempfile.NamedTemporaryFile(prefix="arena-marker-", dir="/tmp")
     os.environ["ARENA_PROBE_MARKER"] = marker.name  # not on the command line: see spawn.c
+    # As root, --sandbox runs the agent under a uid of its own: a checkout
+    # below a 0700 directory is out of its reach, so the probe goes to /tmp.
+    bots = tempfile.mkdtemp(prefix="arena-probe-")
+    os.chmod(bots, 0o755)
+    probe = shutil.copy(os.path.join(BOTS, "probe.py"), bots)
     try:
-        rc, out, err = arena("play", "nim", f"cmd:{BOTS}/probe.py {port}",
+        rc, out, err = arena("play", "nim", f"cmd:{probe} {port}",
                              "builtin:random", "--json", "--seed", "1", *extra_args)
     finally:
         srv.close()
         marker.close()
+        shutil.rmtree(bots, ignore_errors=True)
     g = games(out)[0]
     check(rc == 0 and g["reason"] == "normal", f"probe game: {rc} {g} {err}")
     name = g["agents"][0]

@@ -25,6 +25,7 @@ import os
 import pwd
 import shutil
 import signal
+import stat
 import socket
 import sqlite3
 import subprocess
@@ -60,10 +61,23 @@ def as_user(uid, gid):
     return drop
 
 
+def reachable(path):
+    """Whether another uid can reach path: as root, --sandbox runs each agent
+    under a uid of its own, so a tree below a 0700 directory (a clone in
+    /root) is out of its reach, as docs/protocol.md §7 says."""
+    path = os.path.abspath(path)
+    while path != "/":
+        path = os.path.dirname(path)
+        if not os.stat(path).st_mode & stat.S_IXOTH:
+            return False
+    return True
+
+
 def scratch_dir():
-    """Beside the build (outside /tmp, like a user's files), when writable."""
+    """Beside the build (outside /tmp, like a user's files), when writable and
+    reachable by the agents' uids; else in /tmp."""
     d = os.path.dirname(ARENA)
-    return d if os.access(d, os.W_OK) else None
+    return d if os.access(d, os.W_OK) and reachable(d) else None
 
 
 REPO = os.path.dirname(os.path.dirname(HERE))
@@ -77,7 +91,7 @@ def make_work(owner):
     sit where that user cannot reach."""
     work = tempfile.mkdtemp(prefix="sandbox-", dir=None if owner else scratch_dir())
     os.chmod(work, 0o755)
-    if owner:
+    if owner or not reachable(REPO):
         shutil.copy(ARENA, os.path.join(work, "arena"))
         shutil.copytree(os.path.join(REPO, "sdk", "python"), os.path.join(work, "sdk", "python"))
         shutil.copytree(os.path.join(REPO, "sdk", "js"), os.path.join(work, "sdk", "js"))
@@ -174,7 +188,7 @@ def unprivileged():
 def bots_work():
     for user in (None, unprivileged()):
         work = make_work(user)
-        repo = work if user else REPO
+        repo = work if user or not reachable(REPO) else REPO
         # As docs/writing-a-bot.md sets up the SDKs.
         env = {"PYTHONPATH": f"{repo}/sdk/python", "NODE_PATH": f"{repo}/sdk/js"}
         shutil.copy(RANDOM_C, os.path.join(work, "random-c"))
@@ -273,7 +287,11 @@ def stop(sandbox):
     for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGKILL):
         work = tempfile.mkdtemp(prefix="stop-", dir=scratch_dir())
         marker = os.path.join(work, f"pids-{sig.name}")
-        agent = f"cmd:{HOSTILE} --fault ignore_term --pidfile {marker}"
+        hostile = HOSTILE
+        if not reachable(HOSTILE):
+            hostile = shutil.copy(HOSTILE, os.path.join(work, "hostile"))
+            os.chmod(work, 0o755)
+        agent = f"cmd:{hostile} --fault ignore_term --pidfile {marker}"
         cmd = [ARENA, "play", "nim", agent, agent, "--games", "100000", "--limit-as", "0",
                "--exit-grace-ms", "60000", "--move-ms", "5000", "--startup-ms", "15000"]
         if sandbox:
