@@ -149,6 +149,7 @@ static const char *mp_kind(uint8_t b)
 typedef struct mp_cursor {
     const uint8_t *p;
     size_t n, off;
+    size_t values; /* seen by mp_check: at most PROTO_MAX_VALUES */
     char *err;
     size_t errlen;
 } mp_cursor;
@@ -173,6 +174,11 @@ static int mp_truncated(mp_cursor *c)
 static int mp_check(mp_cursor *c, int depth)
 {
     if (c->off >= c->n) return mp_truncated(c);
+    if (++c->values > PROTO_MAX_VALUES) {
+        seterr(c->err, c->errlen, "msgpack: more than %d values in one message (at byte %zu)",
+               PROTO_MAX_VALUES, c->off);
+        return -1;
+    }
     size_t at = c->off;
     uint8_t b = c->p[c->off++];
     size_t left = c->n - c->off;
@@ -476,8 +482,40 @@ static av *json_to_av(json_t *j, int depth, char *err, size_t errlen)
     return m;
 }
 
+/* Values and keys in a JSON text, counted from its punctuation outside
+ * strings (every one but the first follows a ',', ':', '[' or '{'), so an
+ * oversized message is refused before jansson builds anything. */
+static size_t json_count_values(const char *t, size_t n)
+{
+    size_t count = 1;
+    bool in_str = false;
+    for (size_t i = 0; i < n; i++) {
+        char ch = t[i];
+        if (in_str) {
+            if (ch == '\\')
+                i++;
+            else if (ch == '"')
+                in_str = false;
+        } else if (ch == '"') {
+            in_str = true;
+        } else if (ch == ',' || ch == ':') {
+            count++;
+        } else if (ch == '[' || ch == '{') { /* an element follows, unless it is empty */
+            size_t j = i + 1;
+            while (j < n && (t[j] == ' ' || t[j] == '\t' || t[j] == '\r' || t[j] == '\n'))
+                j++;
+            count += j < n && t[j] != ']' && t[j] != '}';
+        }
+    }
+    return count;
+}
+
 av *json_decode(const char *text, size_t n, char *err, size_t errlen)
 {
+    if (json_count_values(text, n) > PROTO_MAX_VALUES) {
+        seterr(err, errlen, "json: more than %d values in one message", PROTO_MAX_VALUES);
+        return NULL;
+    }
     abuf wide = {0};
     if (json_widen_bigints(text, n, &wide)) {
         text = (const char *)wide.data;

@@ -15,9 +15,9 @@
  *   stderr_flood  plays correctly while writing 50 MB to stderr
  *   ignore_term   plays correctly, ignores SIGTERM, SIGHUP and EOF, and
  *                 keeps a child in its process group; never exits by itself
- *   many_keys     before its first answer, sends a legal `log` of almost
+ *   many_keys     before its first answer, sends a `log` of almost
  *                 1 MiB whose map holds ~120,000 distinct keys (~90,000 in
- *                 JSON); plays legally
+ *                 JSON), more values than the protocol allows; plays legally
  *
  * --pidfile appends the pid of every process it creates (one per line), so
  * a test can check that the referee left none alive. --report appends one

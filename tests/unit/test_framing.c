@@ -363,58 +363,67 @@ static void test_depth_limit(void **state)
     }
 }
 
-/* A 1 MiB `log` whose map holds as many distinct keys as fit (~200,000 in
- * msgpack), then the same in JSON, decodes whole: every key is there once,
- * and a repeated key keeps its last value. (Its speed is bench/decoder's.) */
+/* A `log` whose map holds `keys` distinct keys (or, with keys 0, as many as
+ * fit in 1 MiB: ~200,000 in msgpack), then key "0" again. */
 static void key_name(size_t i, char *out)
 {
     sprintf(out, "%zx", i);
 }
 
-static void test_one_mib_frame_of_many_keys(void **state)
+static size_t many_keys_frame(codec_kind codec, size_t keys, abuf *b)
+{
+    const size_t cap = PROTO_MAX_FRAME_DEFAULT;
+    size_t n = 0;
+    char k[32];
+    if (codec == CODEC_MSGPACK) {
+        /* length, map32 header (count patched below), type, text, keys */
+        static const uint8_t head[] = {0,    0,   0,   0,   0xdf, 0,    0,   0,   0,
+                                       0xa4, 't', 'y', 'p', 'e',  0xa3, 'l', 'o', 'g',
+                                       0xa4, 't', 'e', 'x', 't',  0xa2, 'h', 'i'};
+        abuf_add(b, head, sizeof head);
+        for (; keys == 0 || n < keys; n++) {
+            key_name(n, k);
+            size_t kl = strlen(k);
+            if (b->len - 4 + kl + 2 > cap - 4) break;
+            abuf_addc(b, (char)(0xa0 | kl));
+            abuf_add(b, k, kl);
+            abuf_addc(b, (char)(n & 0x7f));
+        }
+        abuf_add(b,
+                 "\xa1"
+                 "0"
+                 "\x7f",
+                 3); /* key "0" again, last value wins */
+        size_t len = b->len - 4, count = n + 3;
+        for (int i = 0; i < 4; i++) {
+            b->data[3 - i] = (uint8_t)(len >> (8 * i));
+            b->data[8 - i] = (uint8_t)(count >> (8 * i));
+        }
+    } else {
+        abuf_adds(b, "{\"type\":\"log\",\"text\":\"hi\"");
+        for (; keys == 0 || n < keys; n++) {
+            key_name(n, k);
+            if (b->len + strlen(k) + 16 > cap) break;
+            abuf_addf(b, ",\"%s\":%zu", k, n & 0x7f);
+        }
+        abuf_adds(b, ",\"0\":127}\n");
+    }
+    return n;
+}
+
+/* 15,000 distinct keys (30,000 keys and values, under PROTO_MAX_VALUES)
+ * decode whole: every key is there once, and a repeated key keeps its last
+ * value. (Its speed is bench/decoder's.) */
+static void test_frame_of_many_keys(void **state)
 {
     (void)state;
-    const size_t cap = PROTO_MAX_FRAME_DEFAULT;
     for (size_t ci = 0; ci < 2; ci++) {
         abuf b = {0};
-        size_t n = 0;
+        size_t n = many_keys_frame(codecs[ci], 15000, &b);
         char k[32];
-        if (codecs[ci] == CODEC_MSGPACK) {
-            /* length, map32 header (count patched below), type, text, keys */
-            static const uint8_t head[] = {0,    0,   0,   0,   0xdf, 0,    0,   0,   0,
-                                           0xa4, 't', 'y', 'p', 'e',  0xa3, 'l', 'o', 'g',
-                                           0xa4, 't', 'e', 'x', 't',  0xa2, 'h', 'i'};
-            abuf_add(&b, head, sizeof head);
-            for (;; n++) {
-                key_name(n, k);
-                size_t kl = strlen(k);
-                if (b.len - 4 + kl + 2 > cap - 4) break;
-                abuf_addc(&b, (char)(0xa0 | kl));
-                abuf_add(&b, k, kl);
-                abuf_addc(&b, (char)(n & 0x7f));
-            }
-            abuf_add(&b,
-                     "\xa1"
-                     "0"
-                     "\x7f",
-                     3); /* key "0" again, last value wins */
-            size_t len = b.len - 4, count = n + 3;
-            for (int i = 0; i < 4; i++) {
-                b.data[3 - i] = (uint8_t)(len >> (8 * i));
-                b.data[8 - i] = (uint8_t)(count >> (8 * i));
-            }
-        } else {
-            abuf_adds(&b, "{\"type\":\"log\",\"text\":\"hi\"");
-            for (;; n++) {
-                key_name(n, k);
-                if (b.len + strlen(k) + 16 > cap) break;
-                abuf_addf(&b, ",\"%s\":%zu", k, n & 0x7f);
-            }
-            abuf_adds(&b, ",\"0\":127}\n");
-        }
-        assert_true(n > 100000);
+        assert_int_equal(n, 15000);
         frame_decoder d;
-        frame_decoder_init(&d, cap, CODEC_NONE);
+        frame_decoder_init(&d, PROTO_MAX_FRAME_DEFAULT, CODEC_NONE);
         frame_decoder_feed(&d, b.data, b.len);
         av *m = NULL;
         assert_int_equal(frame_decoder_next(&d, &m), 1);
@@ -433,6 +442,47 @@ static void test_one_mib_frame_of_many_keys(void **state)
         av_free(m);
         frame_decoder_free(&d);
         abuf_free(&b);
+    }
+}
+
+/* A 1 MiB frame of ~200,000 keys, and one of a million empty lists, hold
+ * more than PROTO_MAX_VALUES: refused with that reason, in both codecs,
+ * before anything is built. */
+static void test_too_many_values_refused(void **state)
+{
+    (void)state;
+    for (size_t ci = 0; ci < 2; ci++) {
+        for (int shape = 0; shape < 2; shape++) {
+            abuf b = {0};
+            if (shape == 0) {
+                assert_true(many_keys_frame(codecs[ci], 0, &b) > 100000);
+            } else if (codecs[ci] == CODEC_MSGPACK) {
+                size_t items = PROTO_MAX_FRAME_DEFAULT - 64;
+                uint8_t head[] = {0,   0,   0,    0,   0x82, 0xa4, 't', 'y',  'p', 'e', 0xa3, 'l',
+                                  'o', 'g', 0xa4, 't', 'e',  'x',  't', 0xdd, 0,   0,   0,    0};
+                for (int i = 0; i < 4; i++)
+                    head[23 - i] = (uint8_t)(items >> (8 * i));
+                abuf_add(&b, head, sizeof head);
+                for (size_t i = 0; i < items; i++)
+                    abuf_addc(&b, (char)0x90); /* an empty list */
+                size_t len = b.len - 4;
+                for (int i = 0; i < 4; i++)
+                    b.data[3 - i] = (uint8_t)(len >> (8 * i));
+            } else {
+                abuf_adds(&b, "{\"type\":\"log\",\"text\":[[]");
+                while (b.len < PROTO_MAX_FRAME_DEFAULT - 16)
+                    abuf_adds(&b, ",[]");
+                abuf_adds(&b, "]}\n");
+            }
+            frame_decoder d;
+            frame_decoder_init(&d, PROTO_MAX_FRAME_DEFAULT, CODEC_NONE);
+            frame_decoder_feed(&d, b.data, b.len);
+            av *m = NULL;
+            assert_int_equal(frame_decoder_next(&d, &m), -1);
+            assert_non_null(strstr(d.error, "more than 32768 values"));
+            frame_decoder_free(&d);
+            abuf_free(&b);
+        }
     }
 }
 
@@ -601,7 +651,8 @@ int main(void)
         cmocka_unit_test(test_configurable_cap),
         cmocka_unit_test(test_garbage_errors),
         cmocka_unit_test(test_depth_limit),
-        cmocka_unit_test(test_one_mib_frame_of_many_keys),
+        cmocka_unit_test(test_frame_of_many_keys),
+        cmocka_unit_test(test_too_many_values_refused),
         cmocka_unit_test(test_detection),
         cmocka_unit_test(test_stays_failed),
         cmocka_unit_test(test_json_line_ends_and_blank_lines),
