@@ -1,10 +1,14 @@
 #include "sandbox.h"
 
 #include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -201,8 +205,90 @@ static void module_dirs(const char *name, strv *dirs)
     free(list);
 }
 
+void sandbox_stage_free(sandbox_stage *stage)
+{
+    for (int i = 0; i < stage->n; i++)
+        free(stage->path[i]);
+    stage->n = 0;
+}
+
+/* Lists path in the stage and returns where bwrap finds it, or NULL with
+ * err. The agent's uid is not the owner: "other" must be able to read. */
+static const char *stage_add(sandbox_stage *stage, const char *path, char *err, size_t errlen)
+{
+    if (stage->n == SANDBOX_MAX_STAGED) {
+        snprintf(err, errlen, "--sandbox: more than %d directories to show the agent",
+                 SANDBOX_MAX_STAGED);
+        return NULL;
+    }
+    struct stat st;
+    if (stat(path, &st) != 0) {
+        snprintf(err, errlen, "--sandbox: cannot show the agent '%s': %s", path, strerror(errno));
+        return NULL;
+    }
+    bool dir = S_ISDIR(st.st_mode);
+    mode_t need = dir ? S_IROTH | S_IXOTH : S_IROTH;
+    if ((st.st_mode & need) != need) {
+        snprintf(err, errlen,
+                 "--sandbox: '%s' (mode %04o) is not readable by other users, and the sandboxed "
+                 "agent runs as a uid of its own: chmod o+r%s it",
+                 path, (unsigned)(st.st_mode & 07777), dir ? "x" : "");
+        return NULL;
+    }
+    int i = stage->n++;
+    stage->path[i] = xstrdup(path);
+    stage->dir[i] = dir;
+    snprintf(stage->at[i], sizeof stage->at[i], "%s/%d", SANDBOX_STAGE, i);
+    return stage->at[i];
+}
+
+/* "/proc/self/fd/FD" into out[32], without stdio (async-signal-safe). */
+static void fd_path(char *out, int fd)
+{
+    static const char prefix[] = "/proc/self/fd/";
+    memcpy(out, prefix, sizeof prefix - 1);
+    char digits[12];
+    int n = 0;
+    do {
+        digits[n++] = (char)('0' + fd % 10);
+        fd /= 10;
+    } while (fd > 0);
+    char *p = out + sizeof prefix - 1;
+    while (n > 0)
+        *p++ = digits[--n];
+    *p = 0;
+}
+
+int sandbox_stage_enter(const sandbox_stage *stage)
+{
+    /* Private, so nothing mounted here reaches the host's namespace. The
+     * sources are opened in this namespace (a bind from another one is
+     * refused) before the stage covers any of them. */
+    if (unshare(CLONE_NEWNS) != 0 || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0)
+        return -1;
+    int fd[SANDBOX_MAX_STAGED];
+    for (int i = 0; i < stage->n; i++)
+        if ((fd[i] = open(stage->path[i], O_PATH | O_CLOEXEC)) < 0) return -1;
+    if (mount("arena-stage", SANDBOX_STAGE, "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755") != 0)
+        return -1;
+    for (int i = 0; i < stage->n; i++) {
+        if (stage->dir[i]) {
+            if (mkdir(stage->at[i], 0755) != 0) return -1;
+        } else {
+            int f = open(stage->at[i], O_CREAT | O_WRONLY | O_CLOEXEC, 0644);
+            if (f < 0) return -1;
+            close(f);
+        }
+        char from[32];
+        fd_path(from, fd[i]);
+        if (mount(from, stage->at[i], NULL, MS_BIND | MS_REC, NULL) != 0) return -1;
+        close(fd[i]);
+    }
+    return 0;
+}
+
 char **sandbox_argv(const char *const *inner, const char *command, const char *const *pass_env,
-                    int64_t nproc, char *err, size_t errlen)
+                    int64_t nproc, sandbox_stage *stage, char *err, size_t errlen)
 {
     strv s = {0};
     strv_add(&s, "bwrap");
@@ -235,11 +321,17 @@ char **sandbox_argv(const char *const *inner, const char *command, const char *c
     module_dirs("PYTHONPATH", &dirs);
     module_dirs("NODE_PATH", &dirs);
     named_files(command, &own);
-    for (size_t i = 0; i < dirs.n; i++)
-        strv_add3(&s, "--ro-bind", dirs.v[i], dirs.v[i]);
+    int rc = 0;
+    if (stage) stage->n = 0;
+    for (size_t i = 0; i < dirs.n && rc == 0; i++) {
+        const char *from = stage ? stage_add(stage, dirs.v[i], err, errlen) : dirs.v[i];
+        if (from)
+            strv_add3(&s, "--ro-bind", from, dirs.v[i]);
+        else
+            rc = -1;
+    }
     /* Private paths inside those directories: masked, except the agent's
      * own files. A path that does not exist yet cannot be masked. */
-    int rc = 0;
     for (size_t h = 0; h < hidden.n && rc == 0; h++) {
         const char *p = hidden.v[h];
         bool inside = false;
@@ -266,6 +358,7 @@ char **sandbox_argv(const char *const *inner, const char *command, const char *c
     sandbox_argv_free(dirs.v);
     sandbox_argv_free(own.v);
     if (rc) {
+        if (stage) sandbox_stage_free(stage);
         sandbox_argv_free(s.v);
         return NULL;
     }

@@ -131,11 +131,18 @@ void spawn_kill_all(void)
 }
 
 /* Runs in the child between fork and exec: async-signal-safe calls only.
- * keep_fd: the exec-error pipe (close-on-exec); parent: our pid. */
-static void child_setup(const agent_limits *lim, bool sandbox, int in, int out, int errfd,
-                        int keep_fd, pid_t parent)
+ * keep_fd: the exec-error pipe (close-on-exec); parent: our pid; stage:
+ * the directories a root referee shows the sandboxed agent, or NULL. */
+static void child_setup(const agent_limits *lim, bool sandbox, const sandbox_stage *stage, int in,
+                        int out, int errfd, int keep_fd, pid_t parent)
 {
     setpgid(0, 0);
+    if (stage && sandbox_stage_enter(stage) != 0) {
+        static const char msg[] = "arena: --sandbox: cannot mount the agent's directories\n";
+        ssize_t wr = write(errfd, msg, sizeof msg - 1);
+        (void)wr;
+        _exit(126);
+    }
     sigset_t none;
     sigemptyset(&none);
     sigprocmask(SIG_SETMASK, &none, NULL);
@@ -184,8 +191,12 @@ int spawn_agent(const char *command, bool shell, const agent_config *cfg, spawne
     const char *argv_path[] = {command, NULL};
     const char *const *inner = shell ? argv_shell : argv_path;
     char **bw = NULL;
+    /* As root the agent gets a uid of its own (child_setup): its
+     * directories are staged for bwrap while the child is still root. */
+    sandbox_stage stage = {0};
+    sandbox_stage *staged = cfg->sandbox && geteuid() == 0 ? &stage : NULL;
     if (cfg->sandbox) {
-        bw = sandbox_argv(inner, command, cfg->pass_env, cfg->limits.nproc, err, errlen);
+        bw = sandbox_argv(inner, command, cfg->pass_env, cfg->limits.nproc, staged, err, errlen);
         if (!bw) {
             free(line);
             return -1;
@@ -203,6 +214,7 @@ int spawn_agent(const char *command, bool shell, const agent_config *cfg, spawne
                 if (all[i][j] >= 0) close(all[i][j]);
         free(line);
         sandbox_argv_free(bw);
+        sandbox_stage_free(&stage);
         return -1;
     }
     pid_t parent = getpid();
@@ -215,10 +227,11 @@ int spawn_agent(const char *command, bool shell, const agent_config *cfg, spawne
                 close(all[i][j]);
         free(line);
         sandbox_argv_free(bw);
+        sandbox_stage_free(&stage);
         return -1;
     }
     if (pid == 0) {
-        child_setup(&cfg->limits, cfg->sandbox, pin[0], pout[1], perr[1], pexec[1], parent);
+        child_setup(&cfg->limits, cfg->sandbox, staged, pin[0], pout[1], perr[1], pexec[1], parent);
         if (bw)
             execvp(argv[0], argv);
         else
@@ -236,6 +249,7 @@ int spawn_agent(const char *command, bool shell, const agent_config *cfg, spawne
     close(pexec[1]);
     free(line);
     sandbox_argv_free(bw);
+    sandbox_stage_free(&stage);
     if (cfg->wait_exec) {
         int child_errno = 0;
         ssize_t r;

@@ -26,6 +26,9 @@ Attacks (KEY):
   opp      reading the opponent's program WORKDIR/opp/escape.py
   env      $ARENA_TEST_SECRET is set
   sock     connecting to the host UNIX socket WORKDIR/host.sock
+  fds      reading results.sqlite by walking up ("..") from any inherited
+           descriptor of a host directory (the referee binds directories
+           by descriptor when it runs as root)
   seen     the victim's process is visible in /proc
   ptrace   PTRACE_ATTACH to the victim
   kill     SIGKILL to the victim
@@ -93,6 +96,23 @@ def can_connect(path):
         return False
 
 
+def can_walk_up_from_fds(work):
+    """Whether an inherited directory descriptor leads to results.sqlite:
+    the DB lies in WORKDIR, one or two levels above the agents' dirs."""
+    for name in os.listdir("/proc/self/fd"):
+        fd = int(name)
+        if fd < 3:
+            continue
+        for up in ("..", "../.."):
+            try:
+                db = os.open(f"{up}/results.sqlite", os.O_RDONLY, dir_fd=fd)
+            except OSError:
+                continue
+            os.close(db)
+            return True
+    return False
+
+
 def find_victim(wait_s):
     deadline = time.monotonic() + wait_s
     while True:
@@ -154,6 +174,7 @@ def attack(work, harmless):
     f["opp"] = can_read(os.path.join(work, "opp", "escape.py"))
     f["env"] = "ARENA_TEST_SECRET" in os.environ
     f["sock"] = can_connect(os.path.join(work, "host.sock"))
+    f["fds"] = can_walk_up_from_fds(work)
     victim = find_victim(2.0)
     f["seen"] = victim is not None
     if harmless:

@@ -9,6 +9,10 @@ usage: run_sandbox.py ARENA HOSTILE RANDOM_C CASE
                 user when the suite does not run as root)
   escape_user   the same with arena run by an unprivileged user: `nobody`
                 when the suite runs as root, else the current user
+  escape_private  escape_root with the work directory (the agents, the DB,
+                the logs, the working directory) below a 0700 directory,
+                as a user's files under /root are: the agents must start
+                and every attack still fail
   bots_work     bots started the usual ways play under --sandbox: a Python
                 SDK bot by a relative path, a Node bot, ./random-c, a bot under
                 /tmp; as root and as the unprivileged user
@@ -62,9 +66,8 @@ def as_user(uid, gid):
 
 
 def reachable(path):
-    """Whether another uid can reach path: as root, --sandbox runs each agent
-    under a uid of its own, so a tree below a 0700 directory (a clone in
-    /root) is out of its reach, as docs/protocol.md §7 says."""
+    """Whether another uid can reach path (a tree below a 0700 directory, a
+    clone in /root, is out of `nobody`'s reach)."""
     path = os.path.abspath(path)
     while path != "/":
         path = os.path.dirname(path)
@@ -83,15 +86,15 @@ def scratch_dir():
 REPO = os.path.dirname(os.path.dirname(HERE))
 
 
-def make_work(owner):
+def make_work(owner, parent=None):
     """A directory laid out as a user's: the DB, a host UNIX socket, the
     attacker in bots/ with the match logs beside it, the victim in opp/.
     Beside the build (outside /tmp) for the current user; for another user
     (owner), in /tmp with copies of arena and the SDKs, since the build may
     sit where that user cannot reach."""
-    work = tempfile.mkdtemp(prefix="sandbox-", dir=None if owner else scratch_dir())
+    work = tempfile.mkdtemp(prefix="sandbox-", dir=parent or (None if owner else scratch_dir()))
     os.chmod(work, 0o755)
-    if owner or not reachable(REPO):
+    if owner:
         shutil.copy(ARENA, os.path.join(work, "arena"))
         shutil.copytree(os.path.join(REPO, "sdk", "python"), os.path.join(work, "sdk", "python"))
         shutil.copytree(os.path.join(REPO, "sdk", "js"), os.path.join(work, "sdk", "js"))
@@ -130,9 +133,9 @@ def facts_of(name):
     return {k: int(v) for k, v in (kv.split("=") for kv in name[len("escape:"):].split(","))}
 
 
-def escape(user):
+def escape(user, parent=None):
     owner = user[:2] if user else None
-    work = make_work(owner)
+    work = make_work(owner, parent)
     srv = socket.socket(socket.AF_UNIX)
     srv.bind(os.path.join(work, "host.sock"))
     os.chmod(os.path.join(work, "host.sock"), 0o777)
@@ -188,7 +191,7 @@ def unprivileged():
 def bots_work():
     for user in (None, unprivileged()):
         work = make_work(user)
-        repo = work if user or not reachable(REPO) else REPO
+        repo = work if user else REPO
         # As docs/writing-a-bot.md sets up the SDKs.
         env = {"PYTHONPATH": f"{repo}/sdk/python", "NODE_PATH": f"{repo}/sdk/js"}
         shutil.copy(RANDOM_C, os.path.join(work, "random-c"))
@@ -287,11 +290,7 @@ def stop(sandbox):
     for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGKILL):
         work = tempfile.mkdtemp(prefix="stop-", dir=scratch_dir())
         marker = os.path.join(work, f"pids-{sig.name}")
-        hostile = HOSTILE
-        if not reachable(HOSTILE):
-            hostile = shutil.copy(HOSTILE, os.path.join(work, "hostile"))
-            os.chmod(work, 0o755)
-        agent = f"cmd:{hostile} --fault ignore_term --pidfile {marker}"
+        agent = f"cmd:{HOSTILE} --fault ignore_term --pidfile {marker}"
         cmd = [ARENA, "play", "nim", agent, agent, "--games", "100000", "--limit-as", "0",
                "--exit-grace-ms", "60000", "--move-ms", "5000", "--startup-ms", "15000"]
         if sandbox:
@@ -337,6 +336,13 @@ def main():
         escape(None)
     elif CASE == "escape_user":
         escape(unprivileged())
+    elif CASE == "escape_private":
+        private = tempfile.mkdtemp(prefix="private-")
+        os.chmod(private, 0o700)
+        try:
+            escape(None, private)
+        finally:
+            shutil.rmtree(private, ignore_errors=True)
     elif CASE == "bots_work":
         bots_work()
     elif CASE == "tournament_db":

@@ -60,7 +60,7 @@ static char **build(const char *const *pass_env, int64_t nproc, char *err, size_
 {
     char *command = xasprintf("python3 %s/bot.py --fast", dir);
     const char *inner[] = {"/bin/sh", "-c", "exec x", NULL};
-    char **argv = sandbox_argv(inner, command, pass_env, nproc, err, errlen);
+    char **argv = sandbox_argv(inner, command, pass_env, nproc, NULL, err, errlen);
     free(command);
     return argv;
 }
@@ -144,6 +144,40 @@ static void test_program_dir_bound_private_paths_masked(void **st)
     sandbox_hide_reset();
 }
 
+/* As root the agent's uid may not reach its directory by path: it is
+ * bound from the stage; one other users cannot read is
+ * refused with the reason, not left to fail inside bwrap. */
+static void test_staged_dirs_bound_from_stage(void **st)
+{
+    (void)st;
+    char err[512] = "";
+    char *command = xasprintf("python3 %s/bot.py", dir);
+    const char *inner[] = {"/bin/sh", "-c", "exec x", NULL};
+    sandbox_stage stage;
+    assert_int_equal(chmod(dir, 0755), 0);
+    char **argv = sandbox_argv(inner, command, NULL, 0, &stage, err, sizeof err);
+    assert_non_null(argv);
+    assert_int_equal(stage.n, 1);
+    assert_string_equal(stage.at[0], SANDBOX_STAGE "/0");
+    assert_true(stage.dir[0]);
+    int i = find2(argv, "--ro-bind", stage.at[0]);
+    assert_true(i >= 0);
+    assert_string_equal(argv[i + 2], dir);
+    assert_int_equal(find2(argv, "--ro-bind", dir), -1);
+    assert_string_equal(stage.path[0], dir);
+    sandbox_stage_free(&stage);
+    sandbox_argv_free(argv);
+
+    assert_int_equal(chmod(dir, 0700), 0);
+    argv = sandbox_argv(inner, command, NULL, 0, &stage, err, sizeof err);
+    assert_null(argv);
+    assert_int_equal(stage.n, 0);
+    assert_non_null(strstr(err, "not readable by other users"));
+    assert_non_null(strstr(err, dir));
+    assert_int_equal(chmod(dir, 0755), 0);
+    free(command);
+}
+
 static void test_nproc_set_inside(void **st)
 {
     (void)st;
@@ -186,6 +220,7 @@ int main(void)
         cmocka_unit_test(test_namespaces_caps_session),
         cmocka_unit_test(test_environment_is_an_allowlist),
         cmocka_unit_test(test_program_dir_bound_private_paths_masked),
+        cmocka_unit_test(test_staged_dirs_bound_from_stage),
         cmocka_unit_test(test_nproc_set_inside),
         cmocka_unit_test(test_pass_env_flag),
     };
