@@ -20,6 +20,7 @@ typedef struct replay {
     clock_config clock;
     long choices;
     bool have_result;
+    bool cut; /* the log ends mid-line or mid-stream: its writer was killed */
 } replay;
 
 typedef struct replay_sink {

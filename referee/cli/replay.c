@@ -259,7 +259,9 @@ int cmd_replay(int argc, char **argv)
     int rc = replay_walk(&r, &sink, &t);
     if (rc == 0)
         printf("replay OK: %ld decisions reproduced%s\n", r.choices,
-               r.have_result ? ", result matches" : " (log has no result line: match unfinished)");
+               r.have_result ? ", result matches"
+               : r.cut       ? " (the log is cut short: its writer was stopped mid-game)"
+                             : " (log has no result line: match unfinished)");
     replay_free(&r);
     return rc;
 }

@@ -21,6 +21,7 @@ shutil.rmtree(work, ignore_errors=True)
 os.makedirs(work)
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import chromium  # noqa: E402  (tests/chromium.py)
+import matchlog  # noqa: E402  (tests/matchlog.py: gzip or plain logs)
 
 failures = []
 
@@ -72,11 +73,11 @@ def dom(page, frag):
 BOTS = {"dominion": "builtin:bigmoney", "pacifica": "builtin:greedy", "xibalba": "builtin:heuristic"}
 try:
     for game, strong in BOTS.items():
-        log = os.path.join(work, game + ".jsonl")
+        log = os.path.join(work, game + ".jsonl.gz")
         r = subprocess.run([arena, "play", game, strong, "builtin:random", "--seed", "7",
                             "--log", log], capture_output=True, text=True, timeout=120)
         check(r.returncode == 0, "%s: play: %s" % (game, r.stderr))
-        choices = sum(1 for ln in open(log) if json.loads(ln)["type"] == "choice")
+        choices = sum(1 for e in matchlog.records(log) if e["type"] == "choice")
 
         # The text record.
         r = subprocess.run([arena, "replay", log], capture_output=True, text=True, timeout=120)
