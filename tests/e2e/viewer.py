@@ -11,6 +11,7 @@ usage: viewer.py ARENA WORKDIR"""
 import html.parser
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -83,6 +84,7 @@ try:
         r = subprocess.run([arena, "replay", log], capture_output=True, text=True, timeout=120)
         check(r.returncode == 0 and "replay OK: %d decisions" % choices in r.stdout,
               "%s: text replay: %s" % (game, r.stderr))
+        r_text = r.stdout
         check("final standing (normal" in r.stdout and "turn 1: seat" in r.stdout,
               "%s: text record has turns and a final standing" % game)
         check(not any(ln.startswith('{"') or ln.startswith("result {") for ln in r.stdout.splitlines()),
@@ -106,6 +108,12 @@ try:
         check(first.text.get("board") and first.text.get("board") != later.text.get("board"),
               "%s: stepping changes the drawn board" % game)
         check(first.options >= 1 and first.chosen >= 0, "%s: options listed" % game)
+        if game == "pacifica":  # cards by id and name from the card table
+            board = later.text.get("board", "") + dom(page, "step=40").text.get("board", "")
+            check(re.search(r"\b[TPRAKMF]\d\d (Coins|Settlers|Quarry|Hoard|Wall|Gears|Feast)\b",
+                            board), "pacifica: the board names its cards: %r" % board[:300])
+            check(" name " in r_text and "card " in r_text,
+                  "pacifica: the text record names the cards in its events")
 
         # A seat's own file: no omniscient view, no other seat's options.
         seat_page = os.path.join(work, game + "-seat1.html")
