@@ -173,6 +173,7 @@ int replay_walk(replay *r, const replay_sink *sink, void *ctx)
             rc = fail(r, lineno, "a line before the match header");
         } else if (!strcmp(type, "seats")) {
             read_names(r, av_get(e, "agents"));
+            if (sink->seats) sink->seats(ctx, r);
         } else if (!strcmp(type, "choice")) {
             rc = on_choice(r, sink, ctx, e, lineno);
         } else if (!strcmp(type, "result")) {

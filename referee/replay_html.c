@@ -200,7 +200,7 @@ int replay_html(const char *path, int seat, FILE *out)
     for (int k = 0; k < MAX_READERS; k++)
         h.pending[k] = av_list();
     replay r = {.path = path};
-    replay_sink sink = {html_header, html_decision, html_moved, html_aside, html_result};
+    replay_sink sink = {html_header, html_decision, html_moved, html_aside, html_result, NULL};
     int rc = replay_walk(&r, &sink, &h);
     if (rc == 0) {
         av *data = av_map();

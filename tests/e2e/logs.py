@@ -60,7 +60,10 @@ def case_compressed_and_plain_replay_the_same():
         for extra in ([], ["--seat", "1"], ["--format", "html"]):
             a, b = replay(gz, *extra), replay(plain, *extra)
             check(a == b, f"replay {extra}: compressed and plain logs differ")
-        check("result matches" in replay(gz), "the compressed log reproduces to the result")
+        text = replay(gz)
+        check("result matches" in text, "the compressed log reproduces to the result")
+        check("seat 0: " + BIGMONEY in text and "seat 0 joined as bigmoney-py" in text,
+              "the record names the spawned agent's spec, then the name it joined as")
 
         size_gz, size_plain = os.path.getsize(gz), os.path.getsize(plain)
         print(f"dominion log: {size_plain} bytes plain, {size_gz} gzip "
