@@ -245,9 +245,10 @@ void play_flags_help(FILE *out)
     fprintf(out,
             "  --seed N                     seed of game 1; game i uses N+i-1 [random]\n"
             "  --games N                    games to play [1]\n"
-            "  --log FILE|DIR               write match logs, gzip-compressed (a DIR gets one\n"
-            "                               file per game, GAME-SEED.jsonl.gz; with --games > 1\n"
-            "                               the path is always a DIR; a FILE keeps its name)\n"
+            "  --log FILE|DIR               write match logs, gzip-compressed: a DIR gets one\n"
+            "                               file per game, GAME-SEED.jsonl.gz (with --games\n"
+            "                               over 1 the path is always a DIR); a FILE keeps its\n"
+            "                               name\n"
             "  --log-plain                  write the logs as plain JSON lines (.jsonl)\n"
             "  --json                       one JSON object per game on stdout\n"
             "  --events                     also send `event` messages between decisions\n"
