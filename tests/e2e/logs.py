@@ -106,6 +106,14 @@ def case_cut_log_reads_to_the_cut():
             last = n
         check(0 < last <= total and last >= total // 2,
               f"the last cut keeps most decisions: {last} of {total}")
+        # A plain log cut mid-line: the part line is dropped, the rest read.
+        text = matchlog.text(full)
+        cut = os.path.join(d, "cut.jsonl")
+        with open(cut, "w") as f:
+            f.write(text[:text.rindex('{"type":"choice"') + 20])
+        out = replay(cut)
+        check(reproduced(out) == total - 1 and "cut short" in out,
+              f"plain log cut inside its last choice: {out[-200:]}")
 
         # A real kill: the referee dies mid-game; the log reads to its last step.
         killed = os.path.join(d, "killed.jsonl.gz")
