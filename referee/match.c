@@ -859,7 +859,7 @@ int match_start(struct event_base *base, const match_config *cfg, arena_agent *c
     m->ev_step = event_new(base, -1, 0, on_step, m);
     m->ev_timer = evtimer_new(base, on_timer, m);
     if (cfg->log_path) {
-        m->log = matchlog_open(cfg->log_path, err, errlen);
+        m->log = matchlog_open(cfg->log_path, cfg->log_plain, err, errlen);
         if (!m->log) {
             event_free(m->ev_step);
             event_free(m->ev_timer);

@@ -118,6 +118,7 @@ typedef struct match_config {
     fault_policy on_fault;
     int max_strikes;      /* fallback mode: strikes before forfeit */
     const char *log_path; /* JSON-lines match log; NULL: none */
+    bool log_plain;       /* the log as plain text, not gzip-compressed */
     const char *match_id; /* sent in hello; NULL: a random one (never the seed) */
     bool send_events;     /* also send `event` messages between decisions */
     /* `arena play --trace`: every message both ways, stderr, faults and the

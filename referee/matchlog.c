@@ -4,24 +4,32 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <zlib.h>
 
 #include "clock.h"
 #include "util.h"
 
 struct matchlog {
-    FILE *f;
+    gzFile f;
     char *path;
     double t0;
     int err; /* errno of the first failed write; 0 while all is well */
 };
 
-matchlog *matchlog_open(const char *path, char *err, size_t errlen)
+/* zlib's buffers are larger than its default: fewer write(2)s per game. */
+enum { LOG_BUFFER = 64 * 1024 };
+
+matchlog *matchlog_open(const char *path, bool plain, char *err, size_t errlen)
 {
-    FILE *f = fopen(path, "w");
+    errno = 0;
+    /* "T": zlib writes the bytes as they are, so both forms share one path. */
+    gzFile f = gzopen(path, plain ? "wT" : "wb6");
     if (!f) {
-        snprintf(err, errlen, "cannot write match log '%s': %s", path, strerror(errno));
+        snprintf(err, errlen, "cannot write match log '%s': %s", path,
+                 strerror(errno ? errno : ENOMEM));
         return NULL;
     }
+    gzbuffer(f, LOG_BUFFER);
     matchlog *l = xcalloc(1, sizeof *l);
     l->f = f;
     l->path = xstrdup(path);
@@ -38,13 +46,28 @@ static av *line(matchlog *l, const char *type, int seat)
     return m;
 }
 
+static void failed(matchlog *l)
+{
+    if (!l->err) l->err = errno ? errno : EIO;
+}
+
 static void emit(matchlog *l, av *m)
 {
     char *s = av_to_json(m);
-    if ((fputs(s, l->f) == EOF || fputc('\n', l->f) == EOF) && !l->err)
-        l->err = errno ? errno : EIO;
+    size_t n = strlen(s);
+    s[n] = '\n'; /* the JSON's terminator makes way for the line's end */
+    errno = 0;
+    if (gzwrite(l->f, s, (unsigned)(n + 1)) != (int)(n + 1)) failed(l);
     free(s);
     av_free(m);
+}
+
+/* After a line that ends a step of the game: everything so far reaches the
+ * file in a form a reader can decompress, should the referee be killed. */
+static void step_done(matchlog *l)
+{
+    errno = 0;
+    if (gzflush(l->f, Z_SYNC_FLUSH) != Z_OK) failed(l);
 }
 
 void matchlog_header(matchlog *l, const char *match_id, const char *game, uint64_t seed,
@@ -81,6 +104,7 @@ void matchlog_header(matchlog *l, const char *match_id, const char *game, uint64
     av_set_str(m, "on_fault", on_fault == FAULT_FALLBACK ? "fallback" : "forfeit");
     av_set_int(m, "max_strikes", max_strikes);
     emit(l, m);
+    step_done(l);
 }
 
 void matchlog_seats(matchlog *l, const char *const *names, int players)
@@ -113,6 +137,7 @@ void matchlog_choice(matchlog *l, int seat, uint64_t id, const char *kind, int t
     av_set_str(m, "by", by);
     av_set(m, "ms", av_float((double)(long long)(ms * 1000) / 1000.0));
     emit(l, m);
+    step_done(l);
 }
 
 void matchlog_fault(matchlog *l, int seat, const char *cause, const char *why, int strikes,
@@ -124,6 +149,7 @@ void matchlog_fault(matchlog *l, int seat, const char *cause, const char *why, i
     av_set_int(m, "strikes", strikes);
     av_set_str(m, "verdict", forfeit ? "forfeit" : "fallback");
     emit(l, m);
+    step_done(l);
 }
 
 void matchlog_lag(matchlog *l, int seat, uint64_t id, double lag_ms, double measured_ms,
@@ -150,6 +176,7 @@ void matchlog_note(matchlog *l, int seat, const char *text)
     av *m = line(l, "note", seat);
     av_set_str(m, "text", text);
     emit(l, m);
+    step_done(l);
 }
 
 void matchlog_stderr(matchlog *l, int seat, const char *text, size_t len)
@@ -199,7 +226,7 @@ void matchlog_result(matchlog *l, const match_outcome *o)
 int matchlog_close(matchlog *l, char *err, size_t errlen)
 {
     errno = 0;
-    if (fclose(l->f) != 0 && !l->err) l->err = errno ? errno : EIO;
+    if (gzclose(l->f) != Z_OK) failed(l);
     int rc = 0;
     if (l->err) {
         snprintf(err, errlen, "match log '%s' could not be written: %s", l->path, strerror(l->err));
@@ -208,4 +235,78 @@ int matchlog_close(matchlog *l, char *err, size_t errlen)
     free(l->path);
     free(l);
     return rc;
+}
+
+/* ---- reading ------------------------------------------------------------ */
+
+struct matchlog_reader {
+    gzFile f;
+    char *buf;
+    size_t cap;
+    bool cut;
+    char error[256];
+};
+
+matchlog_reader *matchlog_read_open(const char *path, char *err, size_t errlen)
+{
+    errno = 0;
+    gzFile f = gzopen(path, "rb"); /* a plain file reads through unchanged */
+    if (!f) {
+        snprintf(err, errlen, "cannot read '%s': %s", path, strerror(errno ? errno : ENOMEM));
+        return NULL;
+    }
+    gzbuffer(f, LOG_BUFFER);
+    matchlog_reader *r = xcalloc(1, sizeof *r);
+    r->f = f;
+    r->cap = 4096;
+    r->buf = xmalloc(r->cap);
+    return r;
+}
+
+const char *matchlog_read_line(matchlog_reader *r, size_t *len)
+{
+    size_t n = 0;
+    for (;;) {
+        if (r->cap - n < 2) {
+            r->cap *= 2;
+            r->buf = xrealloc(r->buf, r->cap);
+        }
+        size_t room = r->cap - n;
+        if (room > 1u << 30) room = 1u << 30;
+        if (!gzgets(r->f, r->buf + n, (int)room)) break;
+        n += strlen(r->buf + n);
+        if (n && r->buf[n - 1] == '\n') {
+            r->buf[--n] = '\0';
+            *len = n;
+            return r->buf;
+        }
+    }
+    int zerr;
+    const char *msg = gzerror(r->f, &zerr);
+    /* Z_BUF_ERROR: the compressed stream stops early (its writer was killed);
+     * a last line without its newline is cut the same way. Both are ends. */
+    if (n || zerr == Z_BUF_ERROR)
+        r->cut = true;
+    else if (zerr != Z_OK)
+        snprintf(r->error, sizeof r->error, "%s",
+                 zerr == Z_ERRNO ? strerror(errno ? errno : EIO) : msg);
+    return NULL;
+}
+
+bool matchlog_read_cut(const matchlog_reader *r)
+{
+    return r->cut;
+}
+
+const char *matchlog_read_error(const matchlog_reader *r)
+{
+    return r->error[0] ? r->error : NULL;
+}
+
+void matchlog_read_close(matchlog_reader *r)
+{
+    if (!r) return;
+    gzclose(r->f);
+    free(r->buf);
+    free(r);
 }

@@ -12,10 +12,16 @@
  *   stderr  one line an agent wrote to stderr
  *   note    anything else worth knowing (why an agent died)
  *   result  ranks, scores, reason, forfeits, turns, decisions, time_ms
- * Every line carries "t": milliseconds since the match started. */
+ * Every line carries "t": milliseconds since the match started.
+ *
+ * Logs are gzip-compressed unless opened plain; readers take both forms.
+ * The stream is flushed (Z_SYNC_FLUSH) after every line that ends a step of
+ * the game (a choice, fault, note, result, the header), so a referee killed
+ * mid-game leaves a log readable up to its last decision. */
 #ifndef ARENA_MATCHLOG_H
 #define ARENA_MATCHLOG_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -24,7 +30,8 @@
 
 typedef struct matchlog matchlog;
 
-matchlog *matchlog_open(const char *path, char *err, size_t errlen);
+/* plain: write JSON lines as they are instead of gzip. */
+matchlog *matchlog_open(const char *path, bool plain, char *err, size_t errlen);
 void matchlog_header(matchlog *l, const char *match_id, const char *game, uint64_t seed,
                      int players, const char *const *names, const arena_setting *settings,
                      size_t n_settings, const av *options, const clock_config *clock,
@@ -45,6 +52,21 @@ void matchlog_result(matchlog *l, const match_outcome *o);
 /* Closes the log. -1 and a message in err when any write failed (a full
  * disk): the log is then incomplete and must not be trusted. */
 int matchlog_close(matchlog *l, char *err, size_t errlen);
+
+/* Reading a log back, line by line, gzip or plain. */
+typedef struct matchlog_reader matchlog_reader;
+matchlog_reader *matchlog_read_open(const char *path, char *err, size_t errlen);
+/* The next complete line, without its newline and NUL-terminated (the
+ * reader's buffer, valid until the next call); NULL at the end of the file,
+ * at a cut (see below) or on a read error (see matchlog_read_error). */
+const char *matchlog_read_line(matchlog_reader *r, size_t *len);
+/* True once the file was found to end mid-line or mid-stream: a log whose
+ * writer was killed. The lines before the cut are all good. */
+bool matchlog_read_cut(const matchlog_reader *r);
+/* NULL, or why the file could not be read (corrupt compressed data, an I/O
+ * error); set once matchlog_read_line returned NULL. */
+const char *matchlog_read_error(const matchlog_reader *r);
+void matchlog_read_close(matchlog_reader *r);
 
 /* The outcome as a JSON-ready map (also used by `arena play --json`). */
 av *outcome_to_av(const match_outcome *o);

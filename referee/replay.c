@@ -3,12 +3,12 @@
  * told what happens. */
 #include "replay.h"
 
-#include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "codec.h"
+#include "matchlog.h"
 #include "util.h"
 
 static int fail(const replay *r, long line, const char *what)
@@ -146,19 +146,19 @@ static bool is_aside(const char *type, const av *e)
 
 int replay_walk(replay *r, const replay_sink *sink, void *ctx)
 {
-    FILE *f = fopen(r->path, "r");
-    if (!f) {
-        fprintf(stderr, "arena: cannot read '%s': %s\n", r->path, strerror(errno));
+    char err[512];
+    matchlog_reader *rd = matchlog_read_open(r->path, err, sizeof err);
+    if (!rd) {
+        fprintf(stderr, "arena: %s\n", err);
         return 1;
     }
-    char *line = NULL, err[512];
-    size_t cap = 0;
-    ssize_t len;
+    const char *line;
+    size_t len;
     long lineno = 0;
     int rc = 0;
-    while (rc == 0 && (len = getline(&line, &cap, f)) > 0) {
+    while (rc == 0 && (line = matchlog_read_line(rd, &len))) {
         lineno++;
-        av *e = json_decode(line, (size_t)len, err, sizeof err);
+        av *e = json_decode(line, len, err, sizeof err);
         if (!e) {
             rc = fail(r, lineno, err);
             break;
@@ -173,6 +173,7 @@ int replay_walk(replay *r, const replay_sink *sink, void *ctx)
             rc = fail(r, lineno, "a line before the match header");
         } else if (!strcmp(type, "seats")) {
             read_names(r, av_get(e, "agents"));
+            if (sink->seats) sink->seats(ctx, r);
         } else if (!strcmp(type, "choice")) {
             rc = on_choice(r, sink, ctx, e, lineno);
         } else if (!strcmp(type, "result")) {
@@ -183,8 +184,9 @@ int replay_walk(replay *r, const replay_sink *sink, void *ctx)
         }
         av_free(e);
     }
-    free(line);
-    fclose(f);
+    if (rc == 0 && matchlog_read_error(rd)) rc = fail(r, lineno + 1, matchlog_read_error(rd));
+    r->cut = matchlog_read_cut(rd);
+    matchlog_read_close(rd);
     if (rc == 0 && !r->g) rc = fail(r, lineno, "no match header in the log");
     return rc;
 }

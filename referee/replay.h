@@ -20,6 +20,7 @@ typedef struct replay {
     clock_config clock;
     long choices;
     bool have_result;
+    bool cut; /* the log ends mid-line or mid-stream: its writer was killed */
 } replay;
 
 typedef struct replay_sink {
@@ -35,6 +36,9 @@ typedef struct replay_sink {
      * sent that is not an answer (its `log` lines). */
     void (*aside)(void *ctx, replay *r, const av *line);
     void (*result)(void *ctx, replay *r, const av *line);
+    /* The agents' own names (the `seats` line) replaced the header's specs;
+     * optional. */
+    void (*seats)(void *ctx, replay *r);
 } replay_sink;
 
 /* Returns 0 when the log reproduces; else prints `arena: LOG:LINE: why` and

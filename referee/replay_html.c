@@ -24,6 +24,7 @@ typedef struct html_sink {
     size_t ev_cursor;
     av *steps;
     av *result;
+    av *options; /* the header's resolved options: public (the Pacifica card table) */
 } html_sink;
 
 /* Index of reader k's current view in the pool (a repeat reuses it). */
@@ -180,7 +181,8 @@ static void write_json_in_script(FILE *out, const char *js)
 static int html_header(void *ctx, replay *r, const av *line)
 {
     html_sink *h = ctx;
-    (void)line;
+    const av *opts = av_get(line, "options");
+    if (opts && !h->options) h->options = av_copy(opts);
     if (h->reader[0] >= r->players) {
         fprintf(stderr, "arena: the game has seats 0..%d\n", r->players - 1);
         return 2;
@@ -198,7 +200,7 @@ int replay_html(const char *path, int seat, FILE *out)
     for (int k = 0; k < MAX_READERS; k++)
         h.pending[k] = av_list();
     replay r = {.path = path};
-    replay_sink sink = {html_header, html_decision, html_moved, html_aside, html_result};
+    replay_sink sink = {html_header, html_decision, html_moved, html_aside, html_result, NULL};
     int rc = replay_walk(&r, &sink, &h);
     if (rc == 0) {
         av *data = av_map();
@@ -215,6 +217,8 @@ int replay_html(const char *path, int seat, FILE *out)
         av_set_int(clock, "move_ms", r.clock.move_ms);
         av_set_int(clock, "bank_ms", r.clock.bank_ms);
         av_set(data, "clock", clock);
+        av_set(data, "options", h.options ? h.options : av_nil());
+        h.options = NULL;
         av *end = av_map();
         fill(&h, &r, end);
         if (h.result) {
@@ -244,6 +248,7 @@ int replay_html(const char *path, int seat, FILE *out)
     av_free(h.steps);
     av_free(h.views);
     av_free(h.result);
+    av_free(h.options);
     replay_free(&r);
     return rc;
 }

@@ -381,7 +381,7 @@ static void dispatch(drv *d)
         run_options_match(d->cfg->ro, d->cfg->game, &mc);
         mc.match_id = NULL; /* opaque: a game id would lead to its seed */
         if (d->cfg->log_dir)
-            snprintf(s->log, sizeof s->log, "%s/game-%06lld.jsonl", d->cfg->log_dir,
+            snprintf(s->log, sizeof s->log, "%s/game-%06lld.jsonl.gz", d->cfg->log_dir,
                      (long long)g.id);
         mc.log_path = s->log[0] ? s->log : NULL;
         s->used = true;

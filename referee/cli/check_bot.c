@@ -16,6 +16,7 @@
 
 #include "cli.h"
 #include "codec.h"
+#include "matchlog.h"
 #include "play.h"
 #include "seatnotes.h"
 #include "util.h"
@@ -93,18 +94,17 @@ static void say(findings *f, const char *level, const char *fmt, ...)
 /* Reads one match log: the checked agent's choices, faults and notes. */
 static void scan_log(const char *path, findings *f, choice_seq *seq)
 {
-    FILE *fp = fopen(path, "r");
-    if (!fp) return;
-    char *line = NULL;
-    size_t cap = 0;
-    ssize_t len;
-    int seat = -1;
     char err[200];
+    matchlog_reader *rd = matchlog_read_open(path, err, sizeof err);
+    if (!rd) return;
+    const char *line;
+    size_t len;
+    int seat = -1;
     exc_scan xs = {0};
     seat_notes tail = {0};
     bool fatal_here = false;
-    while ((len = getline(&line, &cap, fp)) > 0) {
-        av *e = json_decode(line, (size_t)len, err, sizeof err);
+    while ((line = matchlog_read_line(rd, &len))) {
+        av *e = json_decode(line, len, err, sizeof err);
         if (!e) continue;
         const char *type = av_get_str(e, "type");
         int64_t s = -1;
@@ -170,8 +170,7 @@ static void scan_log(const char *path, findings *f, choice_seq *seq)
         }
         av_free(e);
     }
-    free(line);
-    fclose(fp);
+    matchlog_read_close(rd);
     if (fatal_here) memcpy(f->fatal_tail, tail.stderr_tail, sizeof f->fatal_tail);
 }
 
@@ -215,8 +214,8 @@ static void compare_repeats(findings *f, const play_run *r)
 }
 
 /* Flags check-bot sets itself: refused, and left out of its help. */
-static const char *const own_flags[] = {"--json",        "--log",         "--on-fault",
-                                        "--max-strikes", "--score-every", NULL};
+static const char *const own_flags[] = {
+    "--json", "--log", "--log-plain", "--on-fault", "--max-strikes", "--score-every", NULL};
 
 static int check_help(void)
 {

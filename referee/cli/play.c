@@ -189,10 +189,10 @@ char *play_log_path(const play_run *r, int g)
     size_t len = strlen(r->log_arg);
     const char *sep = len && r->log_arg[len - 1] == '/' ? "" : "/";
     if (r->repeat)
-        return xasprintf("%s%s%s-%" PRIu64 "-r%d.jsonl", r->log_arg, sep, r->game->name, r->seed,
-                         g + 1);
-    return xasprintf("%s%s%s-%" PRIu64 ".jsonl", r->log_arg, sep, r->game->name,
-                     r->seed + (uint64_t)g);
+        return xasprintf("%s%s%s-%" PRIu64 "-r%d.jsonl%s", r->log_arg, sep, r->game->name, r->seed,
+                         g + 1, r->log_plain ? "" : ".gz");
+    return xasprintf("%s%s%s-%" PRIu64 ".jsonl%s", r->log_arg, sep, r->game->name,
+                     r->seed + (uint64_t)g, r->log_plain ? "" : ".gz");
 }
 
 static void play_next(play_run *r)
@@ -229,6 +229,7 @@ static void play_next(play_run *r)
     if (r->log_arg) {
         r->log_path = r->log_is_dir ? play_log_path(r, g) : xstrdup(r->log_arg);
         mc.log_path = r->log_path;
+        mc.log_plain = r->log_plain;
     }
     if (match_start(r->base, &mc, seats, r->n_agents, seed, on_done, r, err, sizeof err) != 0) {
         fprintf(stderr, "arena: %s\n", err);
@@ -244,8 +245,11 @@ void play_flags_help(FILE *out)
     fprintf(out,
             "  --seed N                     seed of game 1; game i uses N+i-1 [random]\n"
             "  --games N                    games to play [1]\n"
-            "  --log FILE|DIR               write match logs (a DIR gets one file per game;\n"
-            "                               with --games > 1 the path is always a DIR)\n"
+            "  --log FILE|DIR               write match logs, gzip-compressed: a DIR gets one\n"
+            "                               file per game, GAME-SEED.jsonl.gz (with --games\n"
+            "                               over 1 the path is always a DIR); a FILE keeps its\n"
+            "                               name\n"
+            "  --log-plain                  write the logs as plain JSON lines (.jsonl)\n"
             "  --json                       one JSON object per game on stdout\n"
             "  --events                     also send `event` messages between decisions\n"
             "  --trace                      print every message both ways, time-stamped, with\n"
@@ -314,6 +318,10 @@ int play_parse_flag(play_run *r, int argc, char **argv, int *i)
     }
     if (!strcmp(a, "--trace")) {
         r->trace = true;
+        return 1;
+    }
+    if (!strcmp(a, "--log-plain")) {
+        r->log_plain = true;
         return 1;
     }
     if (strcmp(a, "--seed") && strcmp(a, "--games") && strcmp(a, "--log") &&

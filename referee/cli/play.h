@@ -22,6 +22,7 @@ typedef struct play_run {
     bool have_seed;
     const char *log_arg;
     bool log_is_dir;
+    bool log_plain; /* --log-plain: JSON lines, not gzip */
     bool json;
     bool events;
     bool quiet;      /* print nothing per game (check-bot reads the logs) */
@@ -45,7 +46,8 @@ int play_check_programs(const play_run *r);
  * directory. Returns 0, or an exit code after printing one line. */
 int play_prepare(play_run *r);
 /* The log file of game g (0-based) when logging to a directory:
- * DIR/GAME-SEED.jsonl (with --repeat: DIR/GAME-SEED-rK.jsonl). Free it. */
+ * DIR/GAME-SEED.jsonl.gz (with --repeat: DIR/GAME-SEED-rK.jsonl.gz; no .gz
+ * with --log-plain). Free it. */
 char *play_log_path(const play_run *r, int g);
 /* Starts agent i from its spec. */
 arena_agent *play_make_agent(play_run *r, int i, char *err, size_t errlen);

@@ -23,6 +23,7 @@ typedef struct text_sink {
     int turn;
     bool quiet;
     int64_t charged[ARENA_MAX_SEATS];
+    char started[ARENA_MAX_SEATS][128]; /* the names the header printed */
 } text_sink;
 
 /* {"type":"draw","seat":1,"card":"M09"} -> "draw: seat 1, card M09" */
@@ -58,10 +59,21 @@ static int text_header(void *ctx, replay *r, const av *e)
     av_get_int(e, "seed", &seed);
     printf("%s, seed %" PRId64 ", %d players%s\n", r->gvt->name, seed, r->players,
            t->seat >= 0 ? "" : " (omniscient: every event, tagged with who saw it)");
-    for (int k = 0; k < r->players; k++)
+    for (int k = 0; k < r->players; k++) {
         printf("  seat %d: %s\n", k, r->names[k]);
+        snprintf(t->started[k], sizeof t->started[k], "%s", r->names[k]);
+    }
     if (t->seat >= 0) printf("as seen by seat %d (%s)\n", t->seat, r->names[t->seat]);
     return 0;
+}
+
+/* A spawned agent's spec (a path) was printed; say the name it joined as. */
+static void text_seats(void *ctx, replay *r)
+{
+    text_sink *t = ctx;
+    for (int k = 0; k < r->players && !t->quiet; k++)
+        if (strcmp(t->started[k], r->names[k]) != 0)
+            printf("  seat %d joined as %s\n", k, r->names[k]);
 }
 
 static void text_moved(void *ctx, replay *r)
@@ -255,11 +267,14 @@ int cmd_replay(int argc, char **argv)
         return 1;
     }
     replay r = {.path = path};
-    replay_sink sink = {text_header, text_decision, text_moved, text_aside, text_result};
+    replay_sink sink = {text_header, text_decision, text_moved,
+                        text_aside,  text_result,   text_seats};
     int rc = replay_walk(&r, &sink, &t);
     if (rc == 0)
         printf("replay OK: %ld decisions reproduced%s\n", r.choices,
-               r.have_result ? ", result matches" : " (log has no result line: match unfinished)");
+               r.have_result ? ", result matches"
+               : r.cut       ? " (the log is cut short: its writer was stopped mid-game)"
+                             : " (log has no result line: match unfinished)");
     replay_free(&r);
     return rc;
 }

@@ -11,6 +11,9 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import matchlog  # noqa: E402  (tests/matchlog.py: gzip or plain logs)
+
 ARENA = os.path.abspath(sys.argv[1])
 HERE = os.path.dirname(os.path.abspath(__file__))
 BOTS = os.path.join(HERE, "bots")
@@ -52,7 +55,7 @@ def case_python_json_bot_plays_full_games():
 
 def case_replay_reproduces_and_detects_tampering():
     with tempfile.TemporaryDirectory() as d:
-        log = os.path.join(d, "m.jsonl")
+        log = os.path.join(d, "m.jsonl.gz")
         rc, out, err = arena("play", "nim", JSON_BOT, "builtin:random", "--seed", "5",
                              "--set", "stones=30", "--log", log, "--json")
         check(rc == 0 and os.path.exists(log), f"play failed: {err}")
@@ -64,8 +67,8 @@ def case_replay_reproduces_and_detects_tampering():
         check(rc == 0 and "as seen by seat 0" in out and "final standing" in out,
               "seat record printed")
         check("secrets" not in out, "a seat's replay must not show the omniscient view")
-        lines = open(log).read().splitlines()
-        with open(log, "w") as f:
+        lines = matchlog.lines(log)
+        with open(log, "w") as f:  # rewritten plain: replay reads both forms
             for line in lines:
                 e = json.loads(line)
                 if e["type"] == "choice" and e["turn"] == 3:
@@ -77,8 +80,7 @@ def case_replay_reproduces_and_detects_tampering():
 
 def strip_times(path):
     out = []
-    for line in open(path):
-        e = json.loads(line)
+    for e in matchlog.records(path):
         if e.get("type") == "lag":  # the referee's own lag: timing, like "t"
             continue
         e.pop("t", None)
@@ -98,7 +100,7 @@ def case_same_seed_same_log():
     with tempfile.TemporaryDirectory() as d:
         logs = []
         for run in range(2):
-            log = os.path.join(d, f"r{run}.jsonl")
+            log = os.path.join(d, f"r{run}.jsonl.gz")
             rc, _, err = arena("play", "nim", "builtin:random", "cmd:" + JSON_BOT + " 3",
                                "--seed", "77", "--log", log, "--set", "stones=40")
             check(rc == 0, err)
@@ -165,7 +167,7 @@ def case_bank_absorbs_overruns():
     # 120 ms a move against move 100 + bank 1000: ~20 ms a move from the bank,
     # fine for a nim game of ~10 own moves.
     with tempfile.TemporaryDirectory() as d:
-        log = os.path.join(d, "bank.jsonl")
+        log = os.path.join(d, "bank.jsonl.gz")
         rc, out, err = arena("play", "nim", "cmd:" + BURNER + " sleep 120", "builtin:random",
                              "--move-ms", "100", "--bank-ms", "1000", "--json", "--seed", "2",
                              "--set", "stones=30", "--log", log)
@@ -175,7 +177,7 @@ def case_bank_absorbs_overruns():
         # unread; that stall is credited back to the bot (protocol §5), so the
         # sleeps are covered by the charged time plus the logged credits.
         credit = sum(e["measured_ms"] - e["charged_ms"]
-                     for e in map(json.loads, open(log))
+                     for e in matchlog.records(log)
                      if e["type"] == "lag" and e.get("seat") == 0 and "charged_ms" in e)
         check(g["time_ms"][0] + credit >= 120 * g["decisions"][0],
               f"charged time {g['time_ms'][0]} + lag credit {credit} covers the sleeps")
@@ -307,13 +309,12 @@ def case_events_flag_sends_event_messages():
     with tempfile.TemporaryDirectory() as d:
         counts = []
         for extra in ([], ["--events"]):
-            log = os.path.join(d, f"l{len(counts)}.jsonl")
+            log = os.path.join(d, f"l{len(counts)}.jsonl.gz")
             rc, _, err = arena("play", "nim", JSON_BOT, "builtin:random", "--seed", "8",
                                "--log", log, *extra)
             check(rc == 0, err)
             n = 0
-            for line in open(log):
-                e = json.loads(line)
+            for e in matchlog.records(log):
                 if e["type"] == "msg" and e["dir"] == "out" and e["msg"]["type"] == "event":
                     check(all(ev["type"] in ("take", "secret") for ev in e["msg"]["events"]),
                           "events are the game's events")

@@ -23,6 +23,7 @@
 #include "clock.h"
 #include "codec.h"
 #include "match.h"
+#include "matchlog.h"
 #include "messages.h"
 #include "runner.h" /* to seat the test-only stalling policy */
 
@@ -149,17 +150,19 @@ static void count_closed(void *ctx)
     closed_count++;
 }
 
-/* Counts the lines of a match log of one type. */
+/* Counts the lines of a match log (gzip, the default) of one type. */
 static int log_lines(const char *path, const char *type)
 {
-    FILE *f = fopen(path, "r");
-    if (!f) return -1;
-    char needle[64], line[8192];
+    char needle[64], err[256];
+    matchlog_reader *r = matchlog_read_open(path, err, sizeof err);
+    if (!r) return -1;
     snprintf(needle, sizeof needle, "{\"type\":\"%s\"", type);
     int n = 0;
-    while (fgets(line, sizeof line, f))
+    const char *line;
+    size_t len;
+    while ((line = matchlog_read_line(r, &len)))
         n += strncmp(line, needle, strlen(needle)) == 0;
-    fclose(f);
+    matchlog_read_close(r);
     return n;
 }
 
@@ -174,7 +177,7 @@ static void test_stalled_loop_is_not_charged(void **st)
     self[n] = 0;
     snprintf(s1, sizeof s1, "cmd:%s --bot", self);
     snprintf(s2, sizeof s2, "cmd:%s --seed 2", random_c);
-    snprintf(log_a, sizeof log_a, "/tmp/arena-loop-lag-%d.jsonl", (int)getpid());
+    snprintf(log_a, sizeof log_a, "/tmp/arena-loop-lag-%d.jsonl.gz", (int)getpid());
     arena_agent *ag[4] = {agent(base, s1), agent(base, "builtin:random"),
                           agent(base, "builtin:random"), agent(base, s2)};
     ag[2]->pv = &stall_policy; /* B's seat 0 stalls the loop */

@@ -11,6 +11,7 @@ usage: viewer.py ARENA WORKDIR"""
 import html.parser
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -21,6 +22,7 @@ shutil.rmtree(work, ignore_errors=True)
 os.makedirs(work)
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import chromium  # noqa: E402  (tests/chromium.py)
+import matchlog  # noqa: E402  (tests/matchlog.py: gzip or plain logs)
 
 failures = []
 
@@ -72,16 +74,17 @@ def dom(page, frag):
 BOTS = {"dominion": "builtin:bigmoney", "pacifica": "builtin:greedy", "xibalba": "builtin:heuristic"}
 try:
     for game, strong in BOTS.items():
-        log = os.path.join(work, game + ".jsonl")
+        log = os.path.join(work, game + ".jsonl.gz")
         r = subprocess.run([arena, "play", game, strong, "builtin:random", "--seed", "7",
                             "--log", log], capture_output=True, text=True, timeout=120)
         check(r.returncode == 0, "%s: play: %s" % (game, r.stderr))
-        choices = sum(1 for ln in open(log) if json.loads(ln)["type"] == "choice")
+        choices = sum(1 for e in matchlog.records(log) if e["type"] == "choice")
 
         # The text record.
         r = subprocess.run([arena, "replay", log], capture_output=True, text=True, timeout=120)
         check(r.returncode == 0 and "replay OK: %d decisions" % choices in r.stdout,
               "%s: text replay: %s" % (game, r.stderr))
+        r_text = r.stdout
         check("final standing (normal" in r.stdout and "turn 1: seat" in r.stdout,
               "%s: text record has turns and a final standing" % game)
         check(not any(ln.startswith('{"') or ln.startswith("result {") for ln in r.stdout.splitlines()),
@@ -105,6 +108,12 @@ try:
         check(first.text.get("board") and first.text.get("board") != later.text.get("board"),
               "%s: stepping changes the drawn board" % game)
         check(first.options >= 1 and first.chosen >= 0, "%s: options listed" % game)
+        if game == "pacifica":  # cards by id and name from the card table
+            board = later.text.get("board", "") + dom(page, "step=40").text.get("board", "")
+            check(re.search(r"[TPRAKMF]\d\d (Coins|Settlers|Quarry|Hoard|Wall|Gears|Feast)",
+                            board), "pacifica: the board names its cards: %r" % board[:300])
+            check(" name " in r_text and "card " in r_text,
+                  "pacifica: the text record names the cards in its events")
 
         # A seat's own file: no omniscient view, no other seat's options.
         seat_page = os.path.join(work, game + "-seat1.html")

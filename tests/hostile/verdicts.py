@@ -15,6 +15,9 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import matchlog  # noqa: E402  (tests/matchlog.py: gzip or plain logs)
+
 ARENA = os.path.abspath(sys.argv[1])
 CASE = sys.argv[2]
 LAGGARD = os.path.join(os.path.dirname(os.path.abspath(__file__)), "laggard.py")
@@ -61,9 +64,8 @@ def play(agents, extra, tmp, limit=60.0):
 
 def log_lines(tmp):
     lines = []
-    for path in sorted(glob.glob(f"{tmp}/log/*.jsonl")):
-        with open(path) as f:
-            lines += [json.loads(x) for x in f]
+    for path in sorted(glob.glob(f"{tmp}/log/*.jsonl.gz")):
+        lines += matchlog.records(path)
     return lines
 
 
@@ -132,10 +134,10 @@ def main():
             CASES[CASE](tmp)
         except Failure as e:
             print(f"FAIL {CASE}: {e}")
-            for path in glob.glob(f"{tmp}/log/*.jsonl"):
+            for path in glob.glob(f"{tmp}/log/*.jsonl.gz"):
                 print(f"--- {path}")
-                with open(path) as f:
-                    print("".join(x for x in f if json.loads(x)["type"] != "msg")[-4000:])
+                print("\n".join(x for x in matchlog.lines(path)
+                                if json.loads(x)["type"] != "msg")[-4000:])
             return 1
     print(f"ok {CASE}")
     return 0

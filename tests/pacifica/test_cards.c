@@ -1,6 +1,7 @@
 /* The designed card set and the card-file format: the set follows the
  * rulebook's category guide, files load through `cards=FILE`, and every
  * mistake is reported with file, line and field. argv[1]: cards-example.txt. */
+#include <ctype.h>
 #include <unistd.h>
 
 #include "helpers.h"
@@ -178,6 +179,75 @@ static void test_bad_settings_one_line(void **state)
     assert_non_null(strstr(err, want));
 }
 
+/* Every designed card has a name people read; copies of one design share
+ * it; a card file may name its cards (name=) or leave them their ids. */
+static void test_designed_cards_have_names(void **state)
+{
+    (void)state;
+    pac_cardset set;
+    char err[256] = "";
+    assert_true(pac_parse_cards(pac_designed_cards, "designed", &set, err, sizeof err));
+    int distinct = 0;
+    for (int i = 0; i < PAC_NCARDS; i++) {
+        const pac_card *c = &set.c[i];
+        assert_true(strlen(c->name) >= 3);
+        assert_string_not_equal(c->name, c->id);
+        for (const char *q = c->name; *q; q++)
+            assert_true(isalpha((unsigned char)*q));
+        bool seen = false;
+        for (int j = 0; j < i; j++) {
+            pac_card a = *c, b = set.c[j];
+            memset(a.id, 0, sizeof a.id), memset(b.id, 0, sizeof b.id);
+            memset(a.name, 0, sizeof a.name), memset(b.name, 0, sizeof b.name);
+            if (memcmp(&a, &b, sizeof a) == 0) assert_string_equal(c->name, set.c[j].name);
+            seen |= strcmp(c->name, set.c[j].name) == 0;
+        }
+        distinct += !seen;
+    }
+    assert_true(distinct >= 50);
+
+    char text[PAC_NCARDS * 48] = "", line[48];
+    for (int i = 0; i < PAC_NCARDS; i++) {
+        static const char *const cat[] = {"Treasure",  "Population", "Resources", "Architecture",
+                                          "Knowledge", "Machines",   "Festival"};
+        snprintf(line, sizeof line, "%c%02d %s green symbols=T%s\n", "TPRAKMF"[i / 16], i % 16,
+                 cat[i / 16], i == 0 ? " name=Gold-Rush" : "");
+        strcat(text, line);
+    }
+    assert_true(pac_parse_cards(text, "f", &set, err, sizeof err));
+    assert_string_equal(set.c[0].name, "Gold-Rush");
+    assert_string_equal(set.c[1].name, set.c[1].id);
+    memcpy(strstr(text, "Gold-Rush"), "Gold!Rush", 9);
+    assert_false(pac_parse_cards(text, "f", &set, err, sizeof err));
+    assert_non_null(strstr(err, "f:1: field 'name'"));
+}
+
+/* The names reach what people read: events name the card they show. */
+static void test_events_name_their_cards(void **state)
+{
+    (void)state;
+    char err[256];
+    arena_game *g = pacifica_game.create(NULL, 0, 11, 2, 0, err, sizeof err);
+    assert_non_null(g);
+    const pacifica *p = (const pacifica *)g;
+    arena_decision d;
+    int zero = 0, named = 0;
+    for (int step = 0; step < 60 && game_decision(g, &d); step++)
+        assert_true(game_apply(g, &zero, 1));
+    for (size_t i = 0; i < pacifica_game.event_count(g); i++) {
+        const av *e = pacifica_game.event(g, i, -1);
+        const char *id = av_get_str(e, "card");
+        if (!id) continue;
+        for (int c = 0; c < PAC_NCARDS; c++)
+            if (!strcmp(p->set.c[c].id, id)) {
+                assert_string_equal(av_get_str(e, "name"), p->set.c[c].name);
+                named++;
+            }
+    }
+    assert_true(named > 5);
+    pacifica_game.free(g);
+}
+
 int main(int argc, char **argv)
 {
     example_path = argc > 1 ? argv[1] : "referee/games/pacifica/cards-example.txt";
@@ -187,6 +257,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_card_file_loads),
         cmocka_unit_test(test_card_file_errors_name_line_and_field),
         cmocka_unit_test(test_bad_settings_one_line),
+        cmocka_unit_test(test_designed_cards_have_names),
+        cmocka_unit_test(test_events_name_their_cards),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

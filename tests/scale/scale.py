@@ -85,7 +85,7 @@ def builtin_only_same_result(arena, random_c, work):
                        ("nim", "builtin:random", "builtin:random")):
         for seed in (1, 2, 3):
             base = [arena, "play", game, a, b, "--seed", str(seed), "--json"]
-            log = os.path.join(work, "%s-%d.jsonl" % (game, seed))
+            log = os.path.join(work, "%s-%d.jsonl.gz" % (game, seed))
             plain = subprocess.run(base, capture_output=True, text=True, timeout=60)
             logged = subprocess.run(base + ["--log", log], capture_output=True, text=True,
                                     timeout=60)

@@ -199,7 +199,7 @@ def report_parts():
     check(len(ff) == 8 and all(f["agent"] == "slow" and f["cause"] == "timeout"
                                and ("no answer within" in f["message"]
                                     or "more than the 10 ms allowed" in f["message"])
-                               and f["log"].endswith(".jsonl")
+                               and f["log"].endswith(".jsonl.gz")
                                for f in ff), f"forfeited games: {ff}")
     # Each forfeited game's viewer, which the report links, was written.
     for f in ff:
@@ -213,7 +213,7 @@ def report_parts():
     check(all("length" in h and h["length"]["min"] <= h["length"]["median"] <= h["length"]["max"]
               for h in hh), f"lengths per pairing: {hh}")
     html = arena("report", db, "--format", "html").stdout
-    check(html.count('class="viewer" href="') == 8 and ".jsonl.html\"" in html,
+    check(html.count('class="viewer" href="') == 8 and ".jsonl.gz.html\"" in html,
           "html links each forfeited game's viewer file")
     # A DB from before the per-move columns: still read, and resumed.
     old = path("old.sqlite")

@@ -158,14 +158,14 @@ def case_log_write_fails():
     # game 2 stays pending, and a resume with space left completes it.
     db, logs = path("full.sqlite"), path("full.logs")
     os.makedirs(logs)
-    os.symlink("/dev/full", os.path.join(logs, "game-000002.jsonl"))
+    os.symlink("/dev/full", os.path.join(logs, "game-000002.jsonl.gz"))
     r = arena("tournament", *NIM, "--games-per-pairing", "4", "--concurrency", "1", "--db", db,
               "--logs", logs, "--quiet", "--seed", "5")
     no_crash(r, "tournament onto a full disk")
     check(r.returncode == 1 and "No space left" in r.stderr and "game 2" in r.stderr,
           f"tournament onto /dev/full: exit {r.returncode} {r.stderr!r}")
     check(rows(db, "SELECT done FROM games WHERE id = 2") == [(0,)], "game 2 not stored")
-    os.unlink(os.path.join(logs, "game-000002.jsonl"))
+    os.unlink(os.path.join(logs, "game-000002.jsonl.gz"))
     r = arena("tournament", "--resume", db, "--quiet")
     check(r.returncode == 0 and "games: 4 of 4 finished" in r.stdout, f"resume: {r.stderr}")
     logged = rows(db, "SELECT log FROM games ORDER BY id")

@@ -19,6 +19,7 @@
 
 #include "codec.h"
 #include "game.h"
+#include "matchlog.h"
 #include "util.h"
 
 typedef struct tlog {
@@ -38,13 +39,13 @@ static int die(const char *path, const char *what)
 static void load(const char *path, int seat, tlog *l)
 {
     memset(l, 0, sizeof *l);
-    FILE *f = fopen(path, "r");
-    if (!f) die(path, "cannot open");
-    char *line = NULL, err[256];
-    size_t cap = 0, ccap = 0;
-    ssize_t len;
-    while ((len = getline(&line, &cap, f)) > 0) {
-        av *e = json_decode(line, (size_t)len, err, sizeof err);
+    char err[256];
+    matchlog_reader *f = matchlog_read_open(path, err, sizeof err); /* gzip or plain */
+    if (!f) die(path, err);
+    const char *line;
+    size_t len, ccap = 0;
+    while ((line = matchlog_read_line(f, &len))) {
+        av *e = json_decode(line, len, err, sizeof err);
         if (!e) die(path, err);
         const char *type = av_get_str(e, "type");
         int64_t s = -1;
@@ -66,8 +67,8 @@ static void load(const char *path, int seat, tlog *l)
         }
         av_free(e);
     }
-    free(line);
-    fclose(f);
+    if (matchlog_read_error(f)) die(path, matchlog_read_error(f));
+    matchlog_read_close(f);
     if (!l->header) die(path, "no match header");
 }
 

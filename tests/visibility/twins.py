@@ -42,6 +42,9 @@ import sys
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import matchlog  # noqa: E402  (tests/matchlog.py: gzip or plain logs)
+
 ARENA = os.path.abspath(sys.argv[1])
 PROBE = os.path.abspath(sys.argv[2])
 MODE = sys.argv[3]
@@ -114,8 +117,7 @@ def probe(seat, log_a, log_b):
 
 
 def played_out(log, what):
-    with open(log) as f:
-        last = json.loads(f.read().splitlines()[-1])
+    last = matchlog.records(log)[-1]
     check(last.get("type") == "result" and last.get("reason") == "normal",
           f"{what}: the game did not end normally: {last}")
 
@@ -123,11 +125,9 @@ def played_out(log, what):
 def first_mover(log):
     """The seat of the game's first decision (not always seat 0: Xibalba
     rolls for the start player)."""
-    with open(log) as f:
-        for line in f:
-            e = json.loads(line)
-            if e.get("type") == "choice":
-                return e["seat"]
+    for e in matchlog.records(log):
+        if e.get("type") == "choice":
+            return e["seat"]
     return 0
 
 
@@ -160,7 +160,7 @@ def twin_sets(game, seat, inner_seed, salt):
 
 def run_play(d, tag, game, seat, match_seed, inner_seed, salt):
     streams = [os.path.join(d, f"{tag}-s{i}.bin") for i in range(PLAYERS)]
-    log = os.path.join(d, f"{tag}.jsonl")
+    log = os.path.join(d, f"{tag}.jsonl.gz")
     agents = [f"cmd:{PY} -S -E {RECORDER} {streams[i]} rec{i}" for i in range(PLAYERS)]
     p = subprocess.run([ARENA, "play", "twin", *agents, "--seed", str(match_seed), "--log", log,
                         *twin_sets(game, seat, inner_seed, salt), *CLOCK],
@@ -171,7 +171,7 @@ def run_play(d, tag, game, seat, match_seed, inner_seed, salt):
 
 def run_serve(d, tag, game, seat, match_seed, inner_seed, salt):
     streams = [os.path.join(d, f"{tag}-s{i}.bin") for i in range(PLAYERS)]
-    log = os.path.join(d, f"{tag}.jsonl")
+    log = os.path.join(d, f"{tag}.jsonl.gz")
     tokens = os.path.join(d, f"{tag}.tokens")
     with open(tokens, "w") as f:
         for i in range(PLAYERS):

@@ -1,6 +1,6 @@
 /* Card-file parser and validator: one card per line,
  *   ID CATEGORY ACTIVATION symbols=LETTERS [need=LETTERS] [discard=LETTERS]
- *   [effect=NAME[:ARG]]
+ *   [effect=NAME[:ARG]] [name=NAME]
  * '#' starts a comment. Errors name file, line and field so that someone
  * typing in the printed cards finds the mistake at once. */
 #include <ctype.h>
@@ -157,19 +157,19 @@ static bool parse_line(char *line, const char *fname, int ln, pac_card *c, char 
     if (act < 0)
         return fail(err, errlen, fname, ln, "activation", "'%s' is not green, grey or red", tok[2]);
     c->act = (uint8_t)act;
-    bool seen[4] = {0};
-    static const char *const keys[] = {"symbols", "need", "discard", "effect"};
+    bool seen[5] = {0};
+    static const char *const keys[] = {"symbols", "need", "discard", "effect", "name"};
     for (int i = 3; i < nt; i++) {
         char *eq = strchr(tok[i], '=');
         if (!eq) return fail(err, errlen, fname, ln, tok[i], "expected key=value");
         *eq = '\0';
         const char *v = eq + 1;
         int k = -1;
-        for (int j = 0; j < 4; j++)
+        for (int j = 0; j < 5; j++)
             if (strcmp(tok[i], keys[j]) == 0) k = j;
         if (k < 0)
             return fail(err, errlen, fname, ln, tok[i],
-                        "unknown field (known: symbols need discard effect)");
+                        "unknown field (known: symbols need discard effect name)");
         if (seen[k]) return fail(err, errlen, fname, ln, keys[k], "given twice");
         seen[k] = true;
         if (!*v) return fail(err, errlen, fname, ln, keys[k], "empty value");
@@ -184,15 +184,30 @@ static bool parse_line(char *line, const char *fname, int ln, pac_card *c, char 
             if (bad && n_slots == PAC_MAX_SLOTS)
                 return fail(err, errlen, fname, ln, "discard", "at most %d letters", PAC_MAX_SLOTS);
             break;
-        default:
+        case 3:
             if (!parse_effect(v, c, why, sizeof why))
                 return fail(err, errlen, fname, ln, "effect", "%s", why);
+            break;
+        default:
+            if (strlen(v) >= PAC_NAME_LEN)
+                return fail(err, errlen, fname, ln, "name", "longer than %d characters",
+                            PAC_NAME_LEN - 1);
+            for (const char *q = v; *q; q++)
+                if (!isalnum((unsigned char)*q) && *q != '-' && *q != '_')
+                    return fail(err, errlen, fname, ln, "name",
+                                "only letters, digits, '-' and '_'");
+            memcpy(c->name, v, strlen(v) + 1);
         }
         if (bad)
             return fail(err, errlen, fname, ln, keys[k], "bad letter '%c' (use TPSBAKMF%s)", bad,
                         k == 0 ? "" : ", R = stone or brass");
     }
     if (!seen[0]) return fail(err, errlen, fname, ln, "symbols", "missing");
+    if (!seen[4]) { /* the id, cut to fit */
+        size_t n = strlen(c->id) < PAC_NAME_LEN ? strlen(c->id) : PAC_NAME_LEN - 1;
+        memcpy(c->name, c->id, n);
+        c->name[n] = '\0';
+    }
     if (act == PA_GREEN && (seen[1] || seen[2]))
         return fail(err, errlen, fname, ln, seen[1] ? "need" : "discard",
                     "a green card is active when played and has no cost");
@@ -318,7 +333,7 @@ void pac_card_line(const pac_card *c, char *buf, size_t len)
         }
         snprintf(eff, sizeof eff, " effect=%s%s", pac_effect_names[c->effect], a);
     }
-    snprintf(buf, len, "%s %s %s symbols=%s%s%s%s%s%s", c->id, pac_cat_names[c->cat],
+    snprintf(buf, len, "%s %s %s symbols=%s%s%s%s%s%s name=%s", c->id, pac_cat_names[c->cat],
              act_names[c->act], sym, *need ? " need=" : "", need, c->n_slots ? " discard=" : "",
-             disc, eff);
+             disc, eff, c->name);
 }

@@ -168,8 +168,8 @@ static void pac_prompt(const arena_game *gg, char *buf, size_t len)
         for (int i = 0; i < x->n_slots; i++)
             letters[i] = pac_sym_letters[x->slots[i]];
         letters[x->n_slots] = '\0';
-        snprintf(buf, len, "activate %s: discard active cards showing %s (%d symbol(s) unpaid)",
-                 x->id, letters, pac_discard_left(g, g->seat, t->arg));
+        snprintf(buf, len, "activate %s %s: discard active cards showing %s (%d symbol(s) unpaid)",
+                 x->id, x->name, letters, pac_discard_left(g, g->seat, t->arg));
         return;
     }
     }

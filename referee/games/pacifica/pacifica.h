@@ -49,6 +49,7 @@ typedef enum {
 #define PAC_NCARDS 112
 #define PAC_PER_CAT 16
 #define PAC_ID_LEN 16
+#define PAC_NAME_LEN 12
 #define PAC_MAX_SLOTS 4
 #define PAC_HAND_CAP 8
 #define PAC_TASK_CAP 32
@@ -60,6 +61,7 @@ typedef enum {
 
 typedef struct pac_card {
     char id[PAC_ID_LEN];
+    char name[PAC_NAME_LEN]; /* what people read ("Hoard"); copies share one */
     uint8_t cat, act;
     uint8_t sym[PS_NSYM];         /* symbols shown */
     uint8_t need[PR_NREQ];        /* grey: symbols on other active cards */

@@ -352,6 +352,7 @@ static void discard_card(pacifica *g, int seat, int c)
     av_set_str(e, "type", "discard");
     av_set_int(e, "seat", seat);
     av_set_str(e, "card", g->set.c[c].id);
+    av_set_str(e, "name", g->set.c[c].name);
     push_event(g, EVENTS_ALL, e);
 }
 
@@ -370,7 +371,10 @@ static void draw_card(pacifica *g, int seat, int cat, const char *source, bool b
             av_set_int(e, "seat", seat);
             av_set_str(e, "category", pac_cat_names[cat]);
             av_set_str(e, "source", source);
-            if (k == 0) av_set_str(e, "card", g->set.c[c].id);
+            if (k == 0) {
+                av_set_str(e, "card", g->set.c[c].id);
+                av_set_str(e, "name", g->set.c[c].name);
+            }
             push_event(g, k == 0 ? EVENTS_SEAT(seat) : EVENTS_SEAT(1 - seat), e);
         }
     }
@@ -390,6 +394,7 @@ static void card_event(pacifica *g, const char *type, int seat, int c, const cha
     av_set_str(e, "type", type);
     av_set_int(e, "seat", seat);
     av_set_str(e, "card", g->set.c[c].id);
+    av_set_str(e, "name", g->set.c[c].name);
     if (k2) av_set_str(e, k2, v2);
     push_event(g, EVENTS_ALL, e);
 }
