@@ -1,6 +1,9 @@
-/* The SQLite results store: settings, agents, the full schedule, and each
- * game's result written in one transaction when it ends (WAL). A killed
- * tournament resumes from the games still marked pending. */
+/* The results store: settings, agents, the full schedule, and each game's
+ * result written in one transaction when it ends. A killed tournament
+ * resumes from the games still marked pending. Two backends behind this one
+ * API: an SQLite file (a path; store_sqlite.c) and a PostgreSQL database (a
+ * postgresql:// or postgres:// URL, a tournament named by the URL's
+ * #fragment; store_pg.c), which several hosts' workers share. */
 #ifndef ARENA_STORE_H
 #define ARENA_STORE_H
 
@@ -55,9 +58,18 @@ typedef struct store_forfeit {
     char *log; /* malloc'ed, NULL without a log */
 } store_forfeit;
 
-/* Opens (creating if asked) a store. create: the file must not hold a
- * tournament yet, and the store is locked (store_lock) at once. Returns NULL
- * with a message in err. */
+/* A logs directory and how many finished games' logs it holds, per host. */
+typedef struct store_log_host {
+    char *host, *dir;
+    int64_t games;
+} store_log_host;
+
+/* True for a PostgreSQL URL (postgresql:// or postgres://). */
+bool store_is_url(const char *name);
+
+/* Opens (creating if asked) a store: a PostgreSQL URL or an SQLite path. create: the file must not
+ * hold a tournament yet, and the store is locked (store_lock) at once. Returns NULL with a message
+ * in err. */
 store *store_open(const char *path, bool create, char *err, size_t errlen);
 void store_close(store *s);
 /* Claims the store for this process until store_close (or its death), so a
@@ -94,6 +106,10 @@ void store_forfeits_free(store_forfeit *v, size_t n);
 int store_span(store *s, char *first, char *last, size_t len, double *seconds);
 /* Games scheduled and finished. */
 int store_counts(store *s, int64_t *total, int64_t *done);
+/* Where the match logs are (PostgreSQL: per worker host; SQLite: none, the
+ * logs directory is in the meta "logs"). Free with store_log_hosts_free. */
+int store_log_hosts(store *s, store_log_host **out, size_t *n);
+void store_log_hosts_free(store_log_host *v, size_t n);
 const char *store_error(store *s);
 
 #endif
