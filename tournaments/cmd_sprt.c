@@ -216,6 +216,10 @@ int cmd_sprt(int argc, char **argv)
                 rc = 0;
                 goto out;
             }
+        if (store_is_url(resume)) {
+            rc = cli_usage_error("sprt: a PostgreSQL database is not supported by sprt yet");
+            goto out;
+        }
         db = resume[0] ? store_open(resume, false, err, sizeof err) : NULL;
         sandbox_hide_db(resume);
         if (!db) {
@@ -305,6 +309,10 @@ int cmd_sprt(int argc, char **argv)
             if (r < 0) goto out;
             if (!v[0]) {
                 rc = cli_usage_error("--db needs a file name, not ''");
+                goto out;
+            }
+            if (store_is_url(v)) {
+                rc = cli_usage_error("sprt: a PostgreSQL --db is not supported by sprt yet");
                 goto out;
             }
             dbpath = v;
@@ -479,7 +487,7 @@ int cmd_sprt(int argc, char **argv)
                      .log_dir = logdir,
                      .seed = s.seed,
                      .progress = s.quiet ? NULL : stderr};
-    driver_src src = {s_next, s_done, s_status, &s};
+    driver_src src = {.next = s_next, .done = s_done, .status = s_status, .ctx = &s};
     int drc = driver_run(&dc, &src, err, sizeof err);
     if (drc != DRIVER_OK || s.err[0]) {
         fprintf(stderr, "arena: sprt: %s\n", s.err[0] ? s.err : err);

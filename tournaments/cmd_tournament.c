@@ -10,12 +10,14 @@
 #include "agent_spec.h"
 #include "cliargs.h"
 #include "commands.h"
+#include "distributed.h"
 #include "driver.h"
 #include "early_stop.h"
 #include "match.h"
 #include "report.h"
 #include "spec.h"
 #include "sandbox.h"
+#include "store_pg.h"
 #include "util.h"
 
 #define MAX_AGENTS 256
@@ -33,7 +35,8 @@ typedef struct topts {
     bool quiet;
     stop_rule stop;
     run_options ro;
-    argvec canon; /* the settings to store for --resume */
+    argvec canon;    /* the settings to store for --resume */
+    argvec run_args; /* the match flags among them, for workers on other hosts */
 } topts;
 
 static void tournament_help(FILE *out)
@@ -104,7 +107,8 @@ static bool valid_name(const char *s)
     return true;
 }
 
-static int parse_one(topts *o, int n, char **v, int *ip, const char **file, bool *canonp);
+static int parse_one(topts *o, int n, char **v, int *ip, const char **file, bool *canonp,
+                     bool *runp);
 
 /* Parses tournament flags from v[0..n-1]. resume_only: only the flags that
  * may change on --resume. Returns 0 or the exit code 2. */
@@ -115,8 +119,9 @@ static int parse(topts *o, int n, char **v, bool resume_only, const char **file)
         int r, start = i;
         if ((r = cli_value(n, v, &i, "--concurrency", &val)) != 0) {
             if (r < 0) return 2;
-            if (!cli_int(val, 1, 4096, &o->concurrency))
-                return cli_usage_error("--concurrency needs an integer 1..4096, not '%s'", val);
+            /* 0 (only coordinate) is checked against the store later. */
+            if (!cli_int(val, 0, 4096, &o->concurrency))
+                return cli_usage_error("--concurrency needs an integer 0..4096, not '%s'", val);
             continue;
         }
         if (strcmp(v[i], "--quiet") == 0) {
@@ -136,13 +141,15 @@ static int parse(topts *o, int n, char **v, bool resume_only, const char **file)
                     v[i]);
             return cli_usage_error("tournament: unexpected '%s' with --resume", v[i]);
         }
-        bool canon = true;
+        bool canon = true, run = false;
         /* Copies taken before parsing: the shared parser may edit its strings. */
         char *snap[2] = {xstrdup(v[i]), i + 1 < n ? xstrdup(v[i + 1]) : NULL};
-        int prc = parse_one(o, n, v, &i, file, &canon);
+        int prc = parse_one(o, n, v, &i, file, &canon, &run);
         if (prc == 0 && canon)
-            for (int k = start; k <= i && k - start < 2; k++)
+            for (int k = start; k <= i && k - start < 2; k++) {
                 argvec_push(&o->canon, snap[k - start]);
+                if (run) argvec_push(&o->run_args, snap[k - start]);
+            }
         free(snap[0]);
         free(snap[1]);
         if (prc != 0) return prc;
@@ -150,7 +157,8 @@ static int parse(topts *o, int n, char **v, bool resume_only, const char **file)
     return 0;
 }
 
-static int parse_one(topts *o, int n, char **v, int *ip, const char **file, bool *canonp)
+static int parse_one(topts *o, int n, char **v, int *ip, const char **file, bool *canonp,
+                     bool *runp)
 {
     int i = *ip, r;
     const char *val;
@@ -235,6 +243,7 @@ static int parse_one(topts *o, int n, char **v, int *ip, const char **file, bool
         } else {
             int rr = run_options_parse(&o->ro, n, v, &i);
             if (rr < 0) return 2;
+            *runp = rr > 0;
             if (rr == 0) {
                 if (v[i][0] == '-' || !file)
                     return cli_usage_error(
@@ -389,16 +398,18 @@ int cmd_tournament(int argc, char **argv)
     if (rc != 0) {
         free_names(&probe);
         argvec_free(&probe.canon);
+        argvec_free(&probe.run_args);
         goto out;
     }
     rc = 2;
     bool resuming = resume_db != NULL;
     free_names(&probe);
     argvec_free(&probe.canon);
+    argvec_free(&probe.run_args);
 
     if (resuming) {
         db = resume_db[0] ? store_open(resume_db, false, err, sizeof err) : NULL;
-        sandbox_hide_db(resume_db);
+        if (!store_is_url(resume_db)) sandbox_hide_db(resume_db);
         if (!db) {
             rc = cli_usage_error("tournament: %s", resume_db[0] ? err : "--resume needs a file");
             goto out;
@@ -496,8 +507,12 @@ int cmd_tournament(int argc, char **argv)
                 goto out;
             }
         if (!o.db) o.db = "results.sqlite";
+        if (store_is_url(o.db) && o.stop.on) {
+            rc = cli_usage_error("tournament: --stop is not supported with a PostgreSQL --db yet");
+            goto out;
+        }
         db = store_open(o.db, true, err, sizeof err);
-        sandbox_hide_db(o.db);
+        if (!store_is_url(o.db)) sandbox_hide_db(o.db);
         if (!db) {
             rc = cli_usage_error("tournament: %s", err);
             goto out;
@@ -507,11 +522,13 @@ int cmd_tournament(int argc, char **argv)
             rc = 1;
             goto out;
         }
-        if (!o.logs)
+        if (!o.logs && store_is_url(o.db))
+            logdir = xstrdup(DIST_LOGS_DEFAULT);
+        else if (!o.logs)
             logdir = xasprintf("%s.logs", o.db);
         else if (strcmp(o.logs, "none") != 0)
             logdir = xstrdup(o.logs);
-        char *cj = argvec_to_json(&o.canon);
+        char *cj = argvec_to_json(&o.canon), *rj = argvec_to_json(&o.run_args);
         char seedbuf[32], players[16], stop[64], stop_min[24];
         stop_rule_format(&o.stop, stop, sizeof stop);
         snprintf(stop_min, sizeof stop_min, "%d", o.stop.min_games);
@@ -532,6 +549,7 @@ int cmd_tournament(int argc, char **argv)
             "pairing", schedule_pairing_name(o.pairing),
             "players", players,
             "args", cj,
+            "run_args", rj,
             "logs", logdir ? logdir : "",
             "sampled", sch.sampled ? "1" : "0",
             "stop", stop,
@@ -543,6 +561,7 @@ int cmd_tournament(int argc, char **argv)
         int irc = store_init(db, meta, (char *const *)o.names, (char *const *)o.specs, o.n_agents,
                              &sch, err, sizeof err);
         free(cj);
+        free(rj);
         if (irc != 0) {
             fprintf(stderr, "arena: tournament: %s\n", err);
             rc = 1;
@@ -557,6 +576,16 @@ int cmd_tournament(int argc, char **argv)
         fprintf(stderr, "arena: tournament: cannot create log directory %s\n", logdir);
         rc = 1;
         goto out;
+    }
+    bool pg = store_is_pg(db);
+    if (!pg && o.concurrency == 0) {
+        rc = cli_usage_error("tournament: --concurrency 0 (only coordinate) needs a PostgreSQL "
+                             "--db where workers play");
+        goto out;
+    }
+    if (pg && resuming) {
+        free(logdir);
+        logdir = xstrdup(DIST_LOGS_DEFAULT);
     }
     int64_t total, done;
     store_counts(db, &total, &done);
@@ -610,8 +639,23 @@ int cmd_tournament(int argc, char **argv)
                      .total = total,
                      .done_before = done,
                      .progress = o.quiet ? NULL : stderr};
-    driver_src src = {t_next, t_done, t_status, &t};
-    int drc = driver_run(&dc, &src, err, sizeof err);
+    driver_src src = {.next = t_next, .done = t_done, .status = t_status, .ctx = &t};
+    int drc;
+    if (pg) {
+        /* The coordinator plays like a worker (games claimed under a lease,
+         * so workers and it never play one game twice) and shows progress
+         * from the database until every game is done. */
+        dist_cfg dcfg = {.concurrency = (int)o.concurrency,
+                         .log_root = logdir,
+                         .lease_s = DIST_LEASE_DEFAULT,
+                         .who = "coordinator",
+                         .progress = o.quiet ? NULL : stderr,
+                         .quiet = o.quiet};
+        store_pg_identity(db, "coordinator", DIST_LEASE_DEFAULT);
+        drc = dist_play(db, &dcfg, err, sizeof err);
+    } else {
+        drc = driver_run(&dc, &src, err, sizeof err);
+    }
     if (drc != DRIVER_OK) {
         fprintf(stderr, "arena: tournament: %s; continue with: arena tournament --resume %s\n",
                 t.err[0] ? t.err : err, o.db);
@@ -644,6 +688,7 @@ out:
     schedule_free(&sch);
     free_names(&o);
     argvec_free(&o.canon);
+    argvec_free(&o.run_args);
     argvec_free(&args);
     argvec_free(&stored);
     argvec_free(&cl);

@@ -211,6 +211,11 @@ bool store_is_pg(const store *s)
     return s->vt == &pg_vt;
 }
 
+const char *store_pg_name(const store *b)
+{
+    return ((const pg_store *)b)->name;
+}
+
 static pg_store *pg(store *b)
 {
     return (pg_store *)b;

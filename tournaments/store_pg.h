@@ -9,6 +9,8 @@
 /* Connects without choosing a tournament (a worker serves them all). */
 store *store_pg_connect(const char *url, char *err, size_t errlen);
 bool store_is_pg(const store *s);
+/* The name of the tournament chosen. */
+const char *store_pg_name(const store *s);
 /* Who posts results and holds leases: the worker's name (shown in progress
  * and reports), this host's name, and the lease length in seconds. */
 void store_pg_identity(store *s, const char *worker, double lease_s);
