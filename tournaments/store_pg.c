@@ -230,7 +230,7 @@ static int select_name(pg_store *s, const char *name)
     int found = PQntuples(r) > 0;
     if (found) {
         snprintf(s->tid, sizeof s->tid, "%s", PQgetvalue(r, 0, 0));
-        snprintf(s->name, sizeof s->name, "%s", name);
+        if (name != s->name) snprintf(s->name, sizeof s->name, "%s", name);
     }
     PQclear(r);
     return found;

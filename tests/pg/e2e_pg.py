@@ -205,7 +205,7 @@ def case_two_coordinators(pg):
                  ["tournament", *s, "--db", url, "--concurrency", "1"]):
         r = subprocess.run([arena, *args], capture_output=True, text=True, timeout=60, cwd=work)
         print("second coordinator:", r.returncode, r.stderr.strip()[-300:])
-        if r.returncode == 0 or "in use" not in r.stderr:
+        if r.returncode == 0 or "tournament one is in use" not in r.stderr:
             fail("a second coordinator on the same tournament was not refused")
     # A coordinator killed outright leaves no lock behind: --resume takes over.
     c1.send_signal(signal.SIGKILL)
