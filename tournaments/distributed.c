@@ -141,6 +141,9 @@ static void progress(dctx *x, bool final)
         free(names);
         free(counts);
     }
+    char st[200] = "";
+    if (x->c->status) x->c->status(x->c->ctx, st, sizeof st);
+    if (st[0]) abuf_addf(&line, "  %s", st);
     abuf_addc(&line, '\0');
     fprintf(out, "%s\n", (const char *)line.data);
     fflush(out);
@@ -157,6 +160,7 @@ static void d_tick(void *ctx)
     }
     flush(x);
     if (store_pg_lock_lost(x->db)) x->lock_lost = true;
+    if (x->c->watch) x->c->watch(x->c->ctx);
     progress(x, false);
 }
 
@@ -165,6 +169,7 @@ static bool d_more(void *ctx)
     dctx *x = ctx;
     if (x->lock_lost) return false;
     if (x->nq > 0) return true;
+    if (x->c->watch) x->c->watch(x->c->ctx);
     return store_pg_unfinished(x->db) != 0; /* -1: unreachable, wait for it */
 }
 
@@ -269,6 +274,7 @@ int dist_play(store *db, const dist_cfg *c, char *err, size_t errlen)
                      .progress = NULL,
                      .poll_ms = 250};
     driver_src src = {.next = d_next, .done = d_done, .more = d_more, .tick = d_tick, .ctx = &x};
+    if (c->watch) c->watch(c->ctx);
     int rc = driver_run(&dc, &src, err, errlen);
     flush(&x);
     if (rc == DRIVER_OK && x.lock_lost) {

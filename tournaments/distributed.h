@@ -24,6 +24,13 @@ typedef struct dist_cfg {
     const char *who;      /* for messages: "worker NAME", "coordinator" */
     FILE *progress;       /* the progress line from the database; NULL: none */
     bool quiet;           /* no per-tournament lines */
+    /* Optional, for a coordinator that decides as results come in (SPRT):
+     * called before the first game, on every tick and before the driver
+     * could end (it may append games or withdraw them); status adds a
+     * phrase to the progress line. */
+    void (*watch)(void *ctx);
+    void (*status)(void *ctx, char *buf, size_t len);
+    void *ctx;
 } dist_cfg;
 
 /* Plays the tournament chosen in db (store_pg_pick, or opened by name)

@@ -45,7 +45,8 @@ static const char schema[] =
     " forfeits text, turns int, time_ms text, wall_ms double precision, log text, host text,"
     " worker text, finished_at timestamptz, decisions text, move_max_ms text, move_hist text,"
     " fault_msgs text, claimed_by text, lease_until timestamptz, claims int NOT NULL DEFAULT 0,"
-    " PRIMARY KEY(tid, id));"
+    " posted bigint, PRIMARY KEY(tid, id));"
+    "CREATE SEQUENCE IF NOT EXISTS arena_posted;"
     "CREATE INDEX IF NOT EXISTS arena_games_open ON arena_games(tid, id)"
     " WHERE NOT done AND NOT withdrawn;";
 
@@ -443,22 +444,10 @@ static const char *col(PGresult *r, int row, int c)
     return PQgetisnull(r, row, c) ? NULL : PQgetvalue(r, row, c);
 }
 
-static int pg_games(store *b, bool pending_only, tgame **games, size_t *n)
+/* Rows of `SELECT id, grp, seed, players, seats, done, ranks, scores,
+ * reason, forfeits, turns, time_ms, wall_ms` as games. */
+static int decode_games(pg_store *s, PGresult *r, int n_agents, tgame **games, size_t *n)
 {
-    pg_store *s = pg(b);
-    int n_agents = count_agents(s);
-    if (n_agents < 0) return -1;
-    const char *v[] = {s->tid};
-    PGresult *r =
-        q(s,
-          pending_only ? "SELECT id, grp, seed, players, seats, done, ranks, scores, reason,"
-                         " forfeits, turns, time_ms, wall_ms FROM arena_games WHERE tid = $1"
-                         " AND NOT done AND NOT withdrawn ORDER BY id"
-                       : "SELECT id, grp, seed, players, seats, done, ranks, scores, reason,"
-                         " forfeits, turns, time_ms, wall_ms FROM arena_games WHERE tid = $1"
-                         " AND (done OR NOT withdrawn) ORDER BY id",
-          1, v);
-    if (!r) return -1;
     size_t k = (size_t)PQntuples(r);
     tgame *out = xcalloc(k + 1, sizeof *out);
     for (size_t i = 0; i < k; i++) {
@@ -480,15 +469,34 @@ static int pg_games(store *b, bool pending_only, tgame **games, size_t *n)
             .wall_ms = wall ? strtod(wall, NULL) : 0,
         };
         if (store_row_decode(&sr, n_agents, &out[i], s->base.err, sizeof s->base.err) != 0) {
-            PQclear(r);
             free(out);
             return -1;
         }
     }
-    PQclear(r);
     *games = out;
     *n = k;
     return 0;
+}
+
+static int pg_games(store *b, bool pending_only, tgame **games, size_t *n)
+{
+    pg_store *s = pg(b);
+    int n_agents = count_agents(s);
+    if (n_agents < 0) return -1;
+    const char *v[] = {s->tid};
+    PGresult *r =
+        q(s,
+          pending_only ? "SELECT id, grp, seed, players, seats, done, ranks, scores, reason,"
+                         " forfeits, turns, time_ms, wall_ms FROM arena_games WHERE tid = $1"
+                         " AND NOT done AND NOT withdrawn ORDER BY id"
+                       : "SELECT id, grp, seed, players, seats, done, ranks, scores, reason,"
+                         " forfeits, turns, time_ms, wall_ms FROM arena_games WHERE tid = $1"
+                         " AND (done OR NOT withdrawn) ORDER BY id",
+          1, v);
+    if (!r) return -1;
+    int rc = decode_games(s, r, n_agents, games, n);
+    PQclear(r);
+    return rc;
 }
 
 static int pg_result(store *b, const tgame *g, const char *log_path)
@@ -522,7 +530,8 @@ static int pg_result(store *b, const tgame *g, const char *log_path)
                     "UPDATE arena_games SET done = true, ranks = $3, scores = $4, reason = $5,"
                     " forfeits = $6, turns = $7, time_ms = $8, wall_ms = $9, log = $10,"
                     " decisions = $11, move_max_ms = $12, move_hist = $13, fault_msgs = $14,"
-                    " host = $15, worker = $16, finished_at = now(), lease_until = NULL"
+                    " host = $15, worker = $16, finished_at = now(), lease_until = NULL,"
+                    " posted = nextval('arena_posted')"
                     " WHERE tid = $1 AND id = $2 AND NOT done",
                     16, v);
     store_enc_free(&e);
@@ -632,6 +641,9 @@ static int pg_log_hosts(store *b, store_log_host **out, size_t *n)
 
 /* ---- workers and coordinators ---- */
 
+static const char games_cols[] = "id, grp, seed, players, seats, done, ranks, scores, reason,"
+                                 " forfeits, turns, time_ms, wall_ms";
+
 void store_pg_identity(store *b, const char *worker, double lease_s)
 {
     pg_store *s = pg(b);
@@ -731,6 +743,42 @@ int store_pg_worker_counts(store *b, char ***names, int64_t **counts, int *n)
     }
     PQclear(r);
     *n = k;
+    return 0;
+}
+
+int store_pg_results_since(store *b, int64_t *cursor, tgame **games, size_t *n)
+{
+    pg_store *s = pg(b);
+    int n_agents = count_agents(s);
+    if (n_agents < 0) return -1;
+    char cur[24];
+    snprintf(cur, sizeof cur, "%lld", (long long)*cursor);
+    const char *v[] = {s->tid, cur};
+    char *sql =
+        xasprintf("SELECT %s, posted FROM arena_games WHERE tid = $1 AND done AND posted > $2"
+                  " ORDER BY posted",
+                  games_cols);
+    PGresult *r = q(s, sql, 2, v);
+    free(sql);
+    if (!r) return -1;
+    int rc = decode_games(s, r, n_agents, games, n);
+    if (rc == 0 && *n > 0) *cursor = strtoll(PQgetvalue(r, (int)*n - 1, 13), NULL, 10);
+    PQclear(r);
+    return rc;
+}
+
+int store_pg_last_game(store *b, int64_t *id, int64_t *group)
+{
+    pg_store *s = pg(b);
+    const char *v[] = {s->tid};
+    PGresult *r = q(s,
+                    "SELECT coalesce(max(id), 0), coalesce(max(grp), 0) FROM arena_games"
+                    " WHERE tid = $1",
+                    1, v);
+    if (!r) return -1;
+    *id = strtoll(PQgetvalue(r, 0, 0), NULL, 10);
+    *group = strtoll(PQgetvalue(r, 0, 1), NULL, 10);
+    PQclear(r);
     return 0;
 }
 

@@ -26,7 +26,13 @@ int store_pg_heartbeat(store *s);
 int64_t store_pg_unfinished(store *s);
 /* Finished games per worker name (arrays malloc'ed). */
 int store_pg_worker_counts(store *s, char ***names, int64_t **counts, int *n);
-/* Withdraws every game not started or finished (an SPRT that decided). */
+/* Finished games posted after *cursor (0: all), in the order they were
+ * posted; advances *cursor. */
+int store_pg_results_since(store *s, int64_t *cursor, tgame **games, size_t *n);
+/* The largest game id and group scheduled (withdrawn games included). */
+int store_pg_last_game(store *s, int64_t *id, int64_t *group);
+/* Withdraws every game not finished (an SPRT that decided): no worker
+ * claims them any more; results of games in flight are still stored. */
 int store_pg_withdraw(store *s);
 /* Whether this coordinator lost its lock (another took it while the
  * database was away). */

@@ -4,7 +4,7 @@ coordinator (`arena tournament --db URL`), `arena worker`s, and what happens
 when things fail.
 
 usage: e2e_pg.py CASE ARENA WORKDIR
-CASE: workers | kill-worker | restart | two-coordinators | same-as-sqlite"""
+CASE: workers | kill-worker | restart | two-coordinators | same-as-sqlite | sprt"""
 import os
 import shutil
 import signal
@@ -242,7 +242,37 @@ def case_same_as_sqlite(pg):
     stop_workers(ws)
 
 
-CASES = {"workers": case_workers, "kill-worker": case_kill_worker, "restart": case_restart,
+def case_sprt(pg):
+    url = pg.url("sprt")
+    ws = [worker(url, "x"), worker(url, "y")]
+    # b takes 20 ms a move: the test decides long before the games scheduled
+    # ahead are all played.
+    args = ["sprt", "--game", "nim", "--agent", "a=builtin:ismcts:30", "--agent",
+            f"b={slow(20)}", "--elo0", "0", "--elo1", "100", "--alpha", "0.1", "--beta", "0.1",
+            "--db", url, "--concurrency", "0", "--limit-as", "0"]
+    c = start(args, "coord")
+    out = wait(c, 120, "the sprt coordinator")
+    print(out)
+    if c.returncode != 0 or "H1 accepted" not in out:
+        fail(f"sprt exited {c.returncode} without accepting H1 (the stronger bot)")
+    done = count(pg, "sprt", "g.done")
+    withdrawn = count(pg, "sprt", "g.withdrawn AND NOT g.done")
+    print(f"{done} games played, {withdrawn} withdrawn at the decision")
+    if withdrawn == 0:
+        fail("no pending game was withdrawn once the test decided")
+    # The workers stop playing it: nothing is claimable any more.
+    time.sleep(1.5)
+    if count(pg, "sprt", "NOT g.done AND NOT g.withdrawn") != 0:
+        fail("games still pending after the decision")
+    r = subprocess.run([arena, "sprt", "--resume", url, "--concurrency", "0"],
+                       capture_output=True, text=True, timeout=60, cwd=work)
+    if r.returncode != 0 or out.splitlines()[-1] != r.stdout.splitlines()[-1] \
+            or count(pg, "sprt", "g.done") != done:
+        fail("--resume of the decided run: " + r.stdout + r.stderr)
+    stop_workers(ws)
+
+
+CASES = {"sprt": case_sprt, "workers": case_workers, "kill-worker": case_kill_worker, "restart": case_restart,
          "two-coordinators": case_two_coordinators, "same-as-sqlite": case_same_as_sqlite}
 
 t0 = time.time()
