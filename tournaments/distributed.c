@@ -63,6 +63,7 @@ static int post(dctx *x, const tgame *g, const char *log)
 
 static void flush(dctx *x)
 {
+    if (x->nq == 0) return;
     size_t k = 0;
     while (k < x->nq) {
         held *h = &x->q[k];
