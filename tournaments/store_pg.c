@@ -26,6 +26,12 @@ typedef struct pg_store {
     double retry_at, backoff;
     char *worker, *host, *token;
     char lease[32]; /* seconds, as text */
+    /* Claims look from here on (the games below were handed out already:
+     * each claim would otherwise walk their dead index entries again), and
+     * from the start now and then for games whose lease expired. */
+    int64_t claim_from;
+    double full_scan_at;
+    int n_agents; /* of the tournament chosen; -1 not known yet */
 } pg_store;
 
 static const store_vt pg_vt;
@@ -180,6 +186,7 @@ static pg_store *connect_url(const char *url, char *err, size_t errlen)
     s->token =
         xasprintf("%s:%ld:%lld.%09ld", host, (long)getpid(), (long long)ts.tv_sec, ts.tv_nsec);
     s->worker = xstrdup("coordinator");
+    s->n_agents = -1;
     snprintf(s->lease, sizeof s->lease, "60");
     /* Several processes may create the schema at once: serialize them. */
     PGresult *r = PQexec(c, "BEGIN; SELECT pg_advisory_xact_lock(1095913024);");
@@ -217,6 +224,13 @@ const char *store_pg_name(const store *b)
     return ((const pg_store *)b)->name;
 }
 
+static void set_tid(pg_store *s, const char *tid)
+{
+    snprintf(s->tid, sizeof s->tid, "%s", tid);
+    s->n_agents = -1;
+    s->claim_from = 0;
+}
+
 static pg_store *pg(store *b)
 {
     return (pg_store *)b;
@@ -230,7 +244,7 @@ static int select_name(pg_store *s, const char *name)
     if (!r) return -1;
     int found = PQntuples(r) > 0;
     if (found) {
-        snprintf(s->tid, sizeof s->tid, "%s", PQgetvalue(r, 0, 0));
+        set_tid(s, PQgetvalue(r, 0, 0));
         if (name != s->name) snprintf(s->name, sizeof s->name, "%s", name);
     }
     PQclear(r);
@@ -253,7 +267,7 @@ store *store_pg_open(const char *url, bool create, char *err, size_t errlen)
                             "INSERT INTO arena_tournaments(name) VALUES($1) ON CONFLICT DO NOTHING"
                             " RETURNING id",
                             1, v);
-            if (r && PQntuples(r) == 1) snprintf(s->tid, sizeof s->tid, "%s", PQgetvalue(r, 0, 0));
+            if (r && PQntuples(r) == 1) set_tid(s, PQgetvalue(r, 0, 0));
             PQclear(r);
             if (!s->tid[0] && select_name(s, s->name) != 1) {
                 snprintf(err, errlen, "cannot create tournament %s: %s", s->name, s->base.err);
@@ -663,7 +677,7 @@ int store_pg_pick(store *b, char *name, size_t len)
     if (!r) return -1;
     int found = PQntuples(r) > 0;
     if (found) {
-        snprintf(s->tid, sizeof s->tid, "%s", PQgetvalue(r, 0, 0));
+        set_tid(s, PQgetvalue(r, 0, 0));
         snprintf(s->name, sizeof s->name, "%s", PQgetvalue(r, 0, 1));
         snprintf(name, len, "%s", s->name);
     }
@@ -671,23 +685,47 @@ int store_pg_pick(store *b, char *name, size_t len)
     return found;
 }
 
+#define CLAIM_FULL_SCAN_S 5.0
+
+static int claim(pg_store *s, sched_game *g);
+
 int store_pg_claim(store *b, sched_game *g)
 {
     pg_store *s = pg(b);
-    const char *v[] = {s->tid, s->token, s->worker, s->host, s->lease};
+    double t = now_s();
+    if (t >= s->full_scan_at) {
+        s->claim_from = 0;
+        s->full_scan_at = t + CLAIM_FULL_SCAN_S;
+    }
+    int r = claim(s, g);
+    if (r == 0 && s->claim_from > 0) {
+        s->claim_from = 0;
+        s->full_scan_at = t + CLAIM_FULL_SCAN_S;
+        r = claim(s, g);
+    }
+    if (r == 1) s->claim_from = g->id + 1;
+    return r;
+}
+
+static int claim(pg_store *s, sched_game *g)
+{
+    char from[24];
+    snprintf(from, sizeof from, "%lld", (long long)s->claim_from);
+    const char *v[] = {s->tid, s->token, s->worker, s->host, s->lease, from};
     PGresult *r = q(s,
                     "UPDATE arena_games g SET claimed_by = $2, worker = $3, host = $4,"
                     " lease_until = now() + make_interval(secs => $5::float8),"
                     " claims = claims + 1 FROM (SELECT tid, id FROM arena_games WHERE tid = $1"
-                    " AND NOT done AND NOT withdrawn AND (lease_until IS NULL OR"
+                    " AND id >= $6 AND NOT done AND NOT withdrawn AND (lease_until IS NULL OR"
                     " lease_until < now()) ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED) p"
                     " WHERE g.tid = p.tid AND g.id = p.id"
                     " RETURNING g.id, g.grp, g.seed, g.players, g.seats",
-                    5, v);
+                    6, v);
     if (!r) return -1;
     int got = PQntuples(r) > 0;
     if (got) {
-        int n_agents = count_agents(s);
+        if (s->n_agents < 0) s->n_agents = count_agents(s);
+        int n_agents = s->n_agents;
         tgame t;
         store_row sr = {.id = strtoll(PQgetvalue(r, 0, 0), NULL, 10),
                         .grp = strtoll(PQgetvalue(r, 0, 1), NULL, 10),
