@@ -176,7 +176,7 @@ static bool count_game(sctx *s, const tgame *g)
 static bool s_done(void *ctx, const tgame *g, const char *log, bool *fatal)
 {
     sctx *s = ctx;
-    if (store_result(s->db, g, log) < 0) {
+    if (s->err[0] || store_result(s->db, g, log) < 0) {
         snprintf(s->err, sizeof s->err, "%s", store_error(s->db));
         *fatal = true;
         return false;
@@ -210,6 +210,14 @@ static void s_watch(void *ctx)
         s->n_queued = 0; /* the workers claim them from the store */
         open += 2;
     }
+}
+
+/* Commits the results of the last STORE_GROUP_MS (SQLite groups them). */
+static void s_tick(void *ctx)
+{
+    sctx *s = ctx;
+    if (store_tick(s->db) != 0 && !s->err[0])
+        snprintf(s->err, sizeof s->err, "%s", store_error(s->db));
 }
 
 static void s_status(void *ctx, char *buf, size_t len)
@@ -540,8 +548,10 @@ int cmd_sprt(int argc, char **argv)
                      .concurrency = (int)conc,
                      .log_dir = logdir,
                      .seed = s.seed,
-                     .progress = s.quiet ? NULL : stderr};
-    driver_src src = {.next = s_next, .done = s_done, .status = s_status, .ctx = &s};
+                     .progress = s.quiet ? NULL : stderr,
+                     .poll_ms = STORE_GROUP_MS};
+    driver_src src = {
+        .next = s_next, .done = s_done, .status = s_status, .tick = s_tick, .ctx = &s};
     int drc;
     if (store_is_pg(db)) {
         /* Workers on other hosts play; this process schedules pairs ahead,
@@ -560,6 +570,8 @@ int cmd_sprt(int argc, char **argv)
         drc = dist_play(db, &dcfg, err, sizeof err);
     } else {
         drc = driver_run(&dc, &src, err, sizeof err);
+        /* The last group of results. */
+        if (store_flush(db) != 0 && !s.err[0]) snprintf(s.err, sizeof s.err, "%s", store_error(db));
     }
     if (drc != DRIVER_OK || s.err[0]) {
         fprintf(stderr, "arena: sprt: %s\n", s.err[0] ? s.err : err);

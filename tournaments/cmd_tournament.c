@@ -320,7 +320,7 @@ static void tally(tctx *t, const tgame *g)
 static bool t_done(void *ctx, const tgame *g, const char *log, bool *fatal)
 {
     tctx *t = ctx;
-    if (store_result(t->db, g, log) < 0) {
+    if (t->err[0] || store_result(t->db, g, log) < 0) {
         snprintf(t->err, sizeof t->err, "%s", store_error(t->db));
         *fatal = true;
         return false;
@@ -332,6 +332,14 @@ static bool t_done(void *ctx, const tgame *g, const char *log, bool *fatal)
         return false;
     }
     return true;
+}
+
+/* Commits the results of the last STORE_GROUP_MS (SQLite groups them). */
+static void t_tick(void *ctx)
+{
+    tctx *t = ctx;
+    if (store_tick(t->db) != 0 && !t->err[0])
+        snprintf(t->err, sizeof t->err, "%s", store_error(t->db));
 }
 
 static void t_status(void *ctx, char *buf, size_t len)
@@ -643,8 +651,10 @@ int cmd_tournament(int argc, char **argv)
                      .seed = o.seed,
                      .total = total,
                      .done_before = done,
-                     .progress = o.quiet ? NULL : stderr};
-    driver_src src = {.next = t_next, .done = t_done, .status = t_status, .ctx = &t};
+                     .progress = o.quiet ? NULL : stderr,
+                     .poll_ms = STORE_GROUP_MS};
+    driver_src src = {
+        .next = t_next, .done = t_done, .status = t_status, .tick = t_tick, .ctx = &t};
     int drc;
     if (pg) {
         /* The coordinator plays like a worker (games claimed under a lease,
@@ -660,6 +670,9 @@ int cmd_tournament(int argc, char **argv)
         drc = dist_play(db, &dcfg, err, sizeof err);
     } else {
         drc = driver_run(&dc, &src, err, sizeof err);
+        /* The last group of results, before the report reads them. */
+        if (store_flush(db) != 0 && !t.err[0]) snprintf(t.err, sizeof t.err, "%s", store_error(db));
+        if (drc == DRIVER_OK && t.err[0]) drc = DRIVER_FAILED;
     }
     if (drc != DRIVER_OK) {
         fprintf(stderr, "arena: tournament: %s; continue with: arena tournament --resume %s\n",

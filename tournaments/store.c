@@ -106,6 +106,16 @@ void store_log_hosts_free(store_log_host *v, size_t n)
     free(v);
 }
 
+int store_flush(store *s)
+{
+    return s->vt->flush ? s->vt->flush(s, false) : 0;
+}
+
+int store_tick(store *s)
+{
+    return s->vt->flush ? s->vt->flush(s, true) : 0;
+}
+
 const char *store_error(store *s)
 {
     return s->err;

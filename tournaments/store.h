@@ -95,6 +95,17 @@ int store_append(store *s, const sched_game *g, size_t n);
 /* Records a finished game, in one transaction. Returns 1 if stored, 0 if
  * the game already had a result (nothing changed), -1 on error. */
 int store_result(store *s, const tgame *g, const char *log_path);
+/* SQLite commits results in groups: every STORE_GROUP_RESULTS results, or
+ * once the oldest uncommitted one is STORE_GROUP_MS old (store_tick, which
+ * a running tournament calls that often), and before any other write and
+ * at store_close. A kill loses at most that window; its games are still
+ * pending and are played again on --resume. PostgreSQL commits each. */
+#define STORE_GROUP_RESULTS 64
+#define STORE_GROUP_MS 50
+/* Commits the results not committed yet; -1 on error. */
+int store_flush(store *s);
+/* store_flush when the oldest uncommitted result is STORE_GROUP_MS old. */
+int store_tick(store *s);
 /* Move times per agent (out: n_agents entries, zeroed first). */
 int store_moves_by_agent(store *s, int n_agents, store_moves *out);
 /* Every forfeited seat, in game order (array malloc'ed; free with

@@ -1,5 +1,7 @@
-/* SQLite store. One transaction per finished game and WAL journaling make
- * a kill at any instant lose at most the games still in flight. */
+/* SQLite store. Results are committed in groups (STORE_GROUP_RESULTS, or
+ * STORE_GROUP_MS after the first), in WAL mode: a kill at any instant loses
+ * at most the games in flight and the uncommitted group, all of which are
+ * still pending and played again on --resume. */
 #include "store_impl.h"
 
 #include <errno.h>
@@ -10,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <time.h>
 #include <unistd.h>
 
 typedef struct sq_store {
@@ -17,7 +20,9 @@ typedef struct sq_store {
     sqlite3 *db;
     sqlite3_stmt *put;
     char *path;
-    int lock_fd; /* holds the flock of store_lock; -1 when none */
+    int lock_fd;              /* holds the flock of store_lock; -1 when none */
+    int pending;              /* results in the open transaction */
+    struct timespec first_at; /* when the first of them was written */
 } sq_store;
 
 static const store_vt sq_vt;
@@ -157,9 +162,30 @@ static int sq_lock(store *b, char *err, size_t errlen)
     return 0;
 }
 
+static int sq_flush(store *b, bool only_if_due)
+{
+    sq_store *s = (sq_store *)b;
+    if (s->pending == 0) return 0;
+    if (only_if_due) {
+        struct timespec now;
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        double ms = (double)(now.tv_sec - s->first_at.tv_sec) * 1e3 +
+                    (double)(now.tv_nsec - s->first_at.tv_nsec) / 1e6;
+        if (ms < STORE_GROUP_MS) return 0;
+    }
+    s->pending = 0;
+    if (sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
+        fail(s, "commit results");
+        sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+        return -1;
+    }
+    return 0;
+}
+
 static void sq_close(store *b)
 {
     sq_store *s = (sq_store *)b;
+    sq_flush(b, false);
     if (!s) return;
     sqlite3_finalize(s->put);
     sqlite3_close(s->db);
@@ -198,6 +224,7 @@ static int insert_games(sq_store *s, const sched_game *g, size_t n)
 static int sq_set_meta(store *b, const char *key, const char *value)
 {
     sq_store *s = (sq_store *)b;
+    if (sq_flush(b, false) != 0) return -1;
     sqlite3_stmt *st;
     if (sqlite3_prepare_v2(s->db, "INSERT OR REPLACE INTO meta(key, value) VALUES(?,?)", -1, &st,
                            NULL) != SQLITE_OK)
@@ -256,6 +283,7 @@ out:
 static int sq_append(store *b, const sched_game *g, size_t n)
 {
     sq_store *s = (sq_store *)b;
+    if (sq_flush(b, false) != 0) return -1;
     if (sqlite3_exec(s->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
         return fail(s, "begin");
     if (insert_games(s, g, n) != 0 ||
@@ -381,6 +409,12 @@ static int sq_result(store *b, const tgame *g, const char *log_path)
                            " fault_msgs = ?13 WHERE id = ?9 AND done = 0",
                            -1, &s->put, NULL) != SQLITE_OK)
         return fail(s, "prepare");
+    /* The group's transaction opens with its first result. */
+    if (s->pending == 0) {
+        if (sqlite3_exec(s->db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK) return fail(s, "begin");
+        clock_gettime(CLOCK_MONOTONIC, &s->first_at);
+    }
+    s->pending++;
     store_enc e;
     store_enc_result(g, &e);
     sqlite3_stmt *st = s->put;
@@ -402,14 +436,16 @@ static int sq_result(store *b, const tgame *g, const char *log_path)
         sqlite3_bind_text(st, 12, (const char *)e.hist.data, -1, SQLITE_TRANSIENT);
         if (e.msgs) sqlite3_bind_text(st, 13, e.msgs, -1, SQLITE_TRANSIENT);
     }
-    /* A single UPDATE is its own transaction: the result is all there or
-     * not at all, and `done = 0` in the WHERE makes a replay a no-op. */
+    /* The result is all there or not at all (one UPDATE, in a group that
+     * commits or not as a whole), and `done = 0` in the WHERE makes a
+     * replay a no-op. */
     int rc = sqlite3_step(st);
     int changed = sqlite3_changes(s->db);
     sqlite3_reset(st);
     sqlite3_clear_bindings(st);
     store_enc_free(&e);
     if (rc != SQLITE_DONE) return fail(s, "store result");
+    if (s->pending >= STORE_GROUP_RESULTS && sq_flush(b, false) != 0) return -1;
     return changed > 0 ? 1 : 0;
 }
 
@@ -505,4 +541,5 @@ static const store_vt sq_vt = {
     .forfeits = sq_forfeits,
     .span = sq_span,
     .counts = sq_counts,
+    .flush = sq_flush,
 };
