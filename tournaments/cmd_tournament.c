@@ -53,7 +53,7 @@ static void tournament_help(FILE *out)
           "\n"
           "Plays a tournament and prints the final report. Every game is played in a\n"
           "group with the seats rotated (2 players: a seat-swapped pair). Settings, agents,\n"
-          "the whole schedule and each result (one transaction per game) go to the\n"
+          "the whole schedule and each result (committed in groups of 64 or 50 ms) go to\n"
           "SQLite file; a stopped or killed tournament continues with --resume.\n"
           "With a postgresql://...#NAME URL as --db (or --resume), tournament NAME\n"
           "lives in PostgreSQL: `arena worker`s on other hosts play its games and this\n"
