@@ -404,6 +404,11 @@ int cmd_sprt(int argc, char **argv)
             if (run) argvec_push(&run_args, snap[k - start]); /* for workers */
         }
     }
+    if (conc == 0 && !store_is_url(resume ? resume : dbpath)) {
+        rc = cli_usage_error("sprt: --concurrency 0 (only coordinate) needs a PostgreSQL --db "
+                             "where workers play");
+        goto out;
+    }
     if (!gname || na != 2 || !have0 || !have1) {
         rc = cli_usage_error("sprt: --game, two --agent, --elo0 and --elo1 are required (see "
                              "arena sprt --help)");
@@ -443,11 +448,6 @@ int cmd_sprt(int argc, char **argv)
             rc = 1;
             goto out;
         }
-    }
-    if (!store_is_pg(db) && conc == 0) {
-        rc = cli_usage_error("sprt: --concurrency 0 (only coordinate) needs a PostgreSQL --db "
-                             "where workers play");
-        goto out;
     }
     if (logs && strcmp(logs, "none") != 0) {
         logdir = xstrdup(logs);

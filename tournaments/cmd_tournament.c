@@ -461,6 +461,11 @@ int cmd_tournament(int argc, char **argv)
         if ((rc = parse(&o, args.n, args.v, false, NULL)) != 0) goto out;
         rc = 2;
     }
+    if (o.concurrency == 0 && !store_is_url(resuming ? resume_db : o.db ? o.db : "")) {
+        rc = cli_usage_error("tournament: --concurrency 0 (only coordinate) needs a PostgreSQL "
+                             "--db where workers play");
+        goto out;
+    }
     const arena_game_vt *game = o.game ? arena_find_game(o.game) : NULL;
     if (!o.game) {
         rc = cli_usage_error("tournament: --game is required (see arena tournament --help)");
@@ -591,11 +596,6 @@ int cmd_tournament(int argc, char **argv)
         goto out;
     }
     bool pg = store_is_pg(db);
-    if (!pg && o.concurrency == 0) {
-        rc = cli_usage_error("tournament: --concurrency 0 (only coordinate) needs a PostgreSQL "
-                             "--db where workers play");
-        goto out;
-    }
     if (pg && resuming) {
         free(logdir);
         logdir = xstrdup(DIST_LOGS_DEFAULT);
