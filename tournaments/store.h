@@ -1,5 +1,5 @@
 /* The results store: settings, agents, the full schedule, and each game's
- * result written in one transaction when it ends. A killed tournament
+ * result written when it ends. A killed tournament
  * resumes from the games still marked pending. Two backends behind this one
  * API: an SQLite file (a path; store_sqlite.c) and a PostgreSQL database (a
  * postgresql:// or postgres:// URL, a tournament named by the URL's
@@ -67,9 +67,10 @@ typedef struct store_log_host {
 /* True for a PostgreSQL URL (postgresql:// or postgres://). */
 bool store_is_url(const char *name);
 
-/* Opens (creating if asked) a store: a PostgreSQL URL or an SQLite path. create: the file must not
- * hold a tournament yet, and the store is locked (store_lock) at once. Returns NULL with a message
- * in err. */
+/* Opens (creating if asked) a store: a PostgreSQL URL or an SQLite path.
+ * create: the file (the named tournament) must not hold a tournament yet,
+ * and the store is locked (store_lock) at once. Returns NULL with a
+ * message in err. */
 store *store_open(const char *path, bool create, char *err, size_t errlen);
 void store_close(store *s);
 /* Claims the store for this process until store_close (or its death), so a
@@ -92,8 +93,10 @@ int store_agents(store *s, char ***names, char ***specs, int *n);
 int store_games(store *s, bool pending_only, tgame **games, size_t *n);
 /* Appends games to the schedule (SPRT extends it as it goes). */
 int store_append(store *s, const sched_game *g, size_t n);
-/* Records a finished game, in one transaction. Returns 1 if stored, 0 if
- * the game already had a result (nothing changed), -1 on error. */
+/* Records a finished game, all of it or nothing (PostgreSQL: its own
+ * transaction; SQLite: committed with its group, below). Returns 1 if
+ * stored, 0 if the game already had a result (nothing changed), -1 on
+ * error. */
 int store_result(store *s, const tgame *g, const char *log_path);
 /* SQLite commits results in groups: every STORE_GROUP_RESULTS results, or
  * once the oldest uncommitted one is STORE_GROUP_MS old (store_tick, which
