@@ -279,7 +279,10 @@ int dist_play(store *db, const dist_cfg *c, char *err, size_t errlen)
     int rc = driver_run(&dc, &src, err, errlen);
     flush(&x);
     if (rc == DRIVER_OK && x.lock_lost) {
-        snprintf(err, errlen, "another coordinator took %s while the database was away", x.name);
+        snprintf(err, errlen,
+                 "lost the lock on %s after reconnecting (another coordinator took it, or the "
+                 "old session still holds it on the server); the workers go on",
+                 x.name);
         rc = DRIVER_FAILED;
     }
     if (rc == DRIVER_OK) progress(&x, true);
