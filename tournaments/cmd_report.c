@@ -13,8 +13,10 @@ static void report_help(FILE *out)
     fputs("usage: arena report DB [--format text|json|html] [-o FILE] [--prior N]\n"
           "                     [--anchor NAME]\n"
           "\n"
-          "Report of the tournament (or SPRT run) stored in the SQLite file DB; works\n"
-          "while it runs and on a stopped one (it counts finished games only).\n"
+          "Report of the tournament (or SPRT run) stored in the SQLite file DB, or in\n"
+          "PostgreSQL when DB is a postgresql://...#NAME URL (then the text report also\n"
+          "says which host holds which match logs); works while it runs and on a\n"
+          "stopped one (it counts finished games only).\n"
           "\n"
           "  --format F     text (default): ranking table (rank, agent, Elo, +/-, games,\n"
           "                 score %, draws, forfeits by cause), crosstable, head-to-head\n"
@@ -68,9 +70,11 @@ int cmd_report(int argc, char **argv)
     }
     if (!db) return cli_usage_error("report: missing results DB (see arena report --help)");
     char err[512];
-    FILE *probe = fopen(db, "rb");
-    if (!probe) return cli_usage_error("report: cannot open '%s'", db);
-    fclose(probe);
+    if (!store_is_url(db)) {
+        FILE *probe = fopen(db, "rb");
+        if (!probe) return cli_usage_error("report: cannot open '%s'", db);
+        fclose(probe);
+    }
     store *s = store_open(db, false, err, sizeof err);
     if (!s) return cli_usage_error("report: %s", err);
     report rep;
@@ -79,10 +83,15 @@ int cmd_report(int argc, char **argv)
         report_free(&rep);
         return cli_usage_error("report: %s", err);
     }
+    /* With workers on several hosts, which host holds which logs. */
+    store_log_host *hosts = NULL;
+    size_t n_hosts = 0;
+    store_log_hosts(s, &hosts, &n_hosts);
     store_close(s);
     FILE *out = stdout;
     if (outpath && !(out = fopen(outpath, "w"))) {
         report_free(&rep);
+        store_log_hosts_free(hosts, n_hosts);
         fprintf(stderr, "arena: report: cannot write '%s'\n", outpath);
         return 1;
     }
@@ -96,6 +105,10 @@ int cmd_report(int argc, char **argv)
         report_html(&rep, out);
     } else {
         report_text(&rep, out);
+        if (n_hosts) fprintf(out, "\nmatch logs (host: directory, games):\n");
+        for (size_t i = 0; i < n_hosts; i++)
+            fprintf(out, "  %s: %s/ (%lld)\n", hosts[i].host, hosts[i].dir,
+                    (long long)hosts[i].games);
     }
     int rc = 0;
     if (out != stdout) {
@@ -104,5 +117,6 @@ int cmd_report(int argc, char **argv)
         rc = 1;
     }
     report_free(&rep);
+    store_log_hosts_free(hosts, n_hosts);
     return rc;
 }

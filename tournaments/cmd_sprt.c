@@ -11,12 +11,14 @@
 #include "agent_spec.h"
 #include "cliargs.h"
 #include "commands.h"
+#include "distributed.h"
 #include "driver.h"
 #include "elo.h"
 #include "ratings.h"
 #include "stats.h"
 #include "sandbox.h"
 #include "spec.h"
+#include "store_pg.h"
 #include "util.h"
 
 static void sprt_help(FILE *out)
@@ -42,10 +44,13 @@ static void sprt_help(FILE *out)
           "  --elo1 E1          Elo of H1 (required, above E0)\n"
           "  --alpha P          false positive rate (default 0.05)\n"
           "  --beta P           false negative rate (default 0.05)\n"
-          "  --db FILE          results file (default sprt.sqlite; must not hold a run);\n"
+          "  --db FILE|URL      results file (default sprt.sqlite; must not hold a run),\n"
+          "                     or postgresql://...#NAME: workers on other hosts play\n"
+          "                     (arena worker; see docs/distributed.md)\n"
           "                     `arena report FILE` works on it\n"
           "  --max-pairs N      stop undecided after N pairs (default: no limit)\n"
-          "  --concurrency J    matches in flight (default: number of cores)\n"
+          "  --concurrency J    matches in flight (default: number of cores); with a\n"
+          "                     PostgreSQL --db, 0 plays nothing here (workers do)\n"
           "  --seed S           master seed (default 1)\n"
           "  --pairing P        duplicate (default): both games of a pair on one seed, the\n"
           "                     strongest test between your own versions; independent:\n"
@@ -79,6 +84,8 @@ typedef struct sctx {
     double dec_penta[5];
     tgame *pend; /* on --resume: games scheduled but not played, first */
     size_t n_pend, pend_next;
+    int64_t cursor; /* PostgreSQL: results counted so far (posted order) */
+    bool withdrawn; /* PostgreSQL: pending games withdrawn at the decision */
     bool quiet;
     char err[300];
 } sctx;
@@ -95,6 +102,8 @@ static void ensure_first(sctx *s, int64_t grp)
     s->first_cap = cap;
 }
 
+static int make_pair(sctx *s);
+
 static bool s_next(void *ctx, sched_game *g)
 {
     sctx *s = ctx;
@@ -103,8 +112,18 @@ static bool s_next(void *ctx, sched_game *g)
         *g = s->pend[s->pend_next++].s;
         return true;
     }
-    if (s->n_queued == 0) {
-        if (s->max_pairs > 0 && s->groups_made >= s->max_pairs) return false;
+    if (s->n_queued == 0 && make_pair(s) != 0) return false;
+    *g = s->queued[2 - s->n_queued];
+    s->n_queued--;
+    return true;
+}
+
+/* Schedules the next pair (appended to the store, kept in s->queued);
+ * -1 at --max-pairs or on a store error. */
+static int make_pair(sctx *s)
+{
+    {
+        if (s->max_pairs > 0 && s->groups_made >= s->max_pairs) return -1;
         int64_t grp = ++s->groups_made;
         uint64_t seed = schedule_group_seed(s->seed, grp);
         for (int k = 0; k < 2; k++) {
@@ -119,14 +138,12 @@ static bool s_next(void *ctx, sched_game *g)
         }
         if (store_append(s->db, s->queued, 2) != 0) {
             snprintf(s->err, sizeof s->err, "%s", store_error(s->db));
-            return false;
+            return -1;
         }
         s->n_queued = 2;
         ensure_first(s, grp);
     }
-    *g = s->queued[2 - s->n_queued];
-    s->n_queued--;
-    return true;
+    return 0;
 }
 
 /* Counts a finished game toward the test; returns false once decided. */
@@ -159,13 +176,48 @@ static bool count_game(sctx *s, const tgame *g)
 static bool s_done(void *ctx, const tgame *g, const char *log, bool *fatal)
 {
     sctx *s = ctx;
-    if (store_result(s->db, g, log) < 0) {
+    if (s->err[0] || store_result(s->db, g, log) < 0) {
         snprintf(s->err, sizeof s->err, "%s", store_error(s->db));
         *fatal = true;
         return false;
     }
     if (s->decided) return false; /* games in flight at the decision: stored only */
     return count_game(s, g);
+}
+
+/* Games scheduled ahead for the workers of a PostgreSQL run: enough to
+ * keep them busy, few enough that little is withdrawn at the decision. */
+#define SPRT_AHEAD_GAMES 32
+
+/* PostgreSQL: counts the results the workers posted since the last look,
+ * keeps SPRT_AHEAD_GAMES unfinished, withdraws the rest once decided. */
+static void s_watch(void *ctx)
+{
+    sctx *s = ctx;
+    tgame *g;
+    size_t n;
+    if (store_pg_results_since(s->db, &s->cursor, &g, &n) == 0) {
+        for (size_t i = 0; i < n; i++)
+            if (!s->decided) count_game(s, &g[i]);
+        free(g);
+    }
+    if (s->decided) {
+        if (!s->withdrawn && store_pg_withdraw(s->db) == 0) s->withdrawn = true;
+        return;
+    }
+    int64_t open = store_pg_unfinished(s->db);
+    while (open >= 0 && open < SPRT_AHEAD_GAMES && make_pair(s) == 0) {
+        s->n_queued = 0; /* the workers claim them from the store */
+        open += 2;
+    }
+}
+
+/* Commits the results of the last STORE_GROUP_MS (SQLite groups them). */
+static void s_tick(void *ctx)
+{
+    sctx *s = ctx;
+    if (store_tick(s->db) != 0 && !s->err[0])
+        snprintf(s->err, sizeof s->err, "%s", store_error(s->db));
 }
 
 static void s_status(void *ctx, char *buf, size_t len)
@@ -196,7 +248,7 @@ int cmd_sprt(int argc, char **argv)
     char err[512];
     /* The settings are kept in the DB as flags, so --resume parses the very
      * same ones again; only --concurrency and --quiet may change. */
-    argvec av = {0}, canon = {0};
+    argvec av = {0}, canon = {0}, run_args = {0};
     char *snap[2] = {NULL, NULL};
     argvec_push(&av, "sprt");
     for (int i = 1; i < argc; i++) {
@@ -217,7 +269,7 @@ int cmd_sprt(int argc, char **argv)
                 goto out;
             }
         db = resume[0] ? store_open(resume, false, err, sizeof err) : NULL;
-        sandbox_hide_db(resume);
+        if (!store_is_url(resume)) sandbox_hide_db(resume);
         if (!db) {
             rc = cli_usage_error("sprt: %s", resume[0] ? err : "--resume needs a file");
             goto out;
@@ -243,7 +295,7 @@ int cmd_sprt(int argc, char **argv)
     argv = av.v;
     for (int i = 1; i < argc; i++) {
         int r, start = i;
-        bool keep = true;
+        bool keep = true, run = false;
         /* Copies taken before parsing: the shared parser may edit its strings. */
         free(snap[0]);
         free(snap[1]);
@@ -318,8 +370,8 @@ int cmd_sprt(int argc, char **argv)
                 goto out;
             }
         } else if ((r = cli_value(argc, argv, &i, "--concurrency", &v)) != 0) {
-            if (r < 0 || !cli_int(v, 1, 4096, &conc)) {
-                if (r > 0) rc = cli_usage_error("--concurrency needs an integer 1..4096");
+            if (r < 0 || !cli_int(v, 0, 4096, &conc)) {
+                if (r > 0) rc = cli_usage_error("--concurrency needs an integer 0..4096");
                 goto out;
             }
             keep = false;
@@ -345,9 +397,17 @@ int cmd_sprt(int argc, char **argv)
                     cli_usage_error("sprt: unknown argument '%s' (see arena sprt --help)", argv[i]);
                 goto out;
             }
+            run = true;
         }
-        for (int k = start; keep && k <= i && k - start < 2; k++)
+        for (int k = start; keep && k <= i && k - start < 2; k++) {
             argvec_push(&canon, snap[k - start]);
+            if (run) argvec_push(&run_args, snap[k - start]); /* for workers */
+        }
+    }
+    if (conc == 0 && !store_is_url(resume ? resume : dbpath)) {
+        rc = cli_usage_error("sprt: --concurrency 0 (only coordinate) needs a PostgreSQL --db "
+                             "where workers play");
+        goto out;
     }
     if (!gname || na != 2 || !have0 || !have1) {
         rc = cli_usage_error("sprt: --game, two --agent, --elo0 and --elo1 are required (see "
@@ -378,7 +438,7 @@ int cmd_sprt(int argc, char **argv)
                 goto out;
             }
         db = store_open(dbpath, true, err, sizeof err);
-        sandbox_hide_db(dbpath);
+        if (!store_is_url(dbpath)) sandbox_hide_db(dbpath);
         if (!db) {
             rc = cli_usage_error("sprt: %s", err);
             goto out;
@@ -399,7 +459,15 @@ int cmd_sprt(int argc, char **argv)
     s.elo0 = elo0;
     s.elo1 = elo1;
     sprt_bounds_compute(alpha, beta, &s.b);
-    if (resume) {
+    if (resume && store_is_pg(db)) {
+        /* The results are counted by the first s_watch, in posted order. */
+        if (store_pg_last_game(db, &s.next_id, &s.groups_made) != 0) {
+            fprintf(stderr, "arena: sprt: %s\n", store_error(db));
+            rc = 1;
+            goto out;
+        }
+        dbpath = resume;
+    } else if (resume) {
         /* The test again from the stored games, in schedule order; games
          * stored after the decision (in flight then) are not counted. */
         tgame *all;
@@ -433,7 +501,7 @@ int cmd_sprt(int argc, char **argv)
         time_t now = time(NULL);
         struct tm tm;
         if (gmtime_r(&now, &tm)) strftime(created, sizeof created, "%Y-%m-%dT%H:%M:%SZ", &tm);
-        char *cj = argvec_to_json(&canon);
+        char *cj = argvec_to_json(&canon), *rj = argvec_to_json(&run_args);
         /* clang-format off */
         const char *meta[] = {
             "kind", "sprt",
@@ -449,6 +517,7 @@ int cmd_sprt(int argc, char **argv)
             "players", "2",
             "pairing", schedule_pairing_name(s.pairing),
             "args", cj,
+            "run_args", rj,
             "move_ms", move_ms,
             "created", created,
             NULL};
@@ -457,6 +526,7 @@ int cmd_sprt(int argc, char **argv)
         int irc = store_init(db, meta, (char *const *)names, (char *const *)specs, 2, &none, err,
                              sizeof err);
         free(cj);
+        free(rj);
         if (irc != 0) {
             fprintf(stderr, "arena: sprt: %s\n", err);
             rc = 1;
@@ -478,9 +548,31 @@ int cmd_sprt(int argc, char **argv)
                      .concurrency = (int)conc,
                      .log_dir = logdir,
                      .seed = s.seed,
-                     .progress = s.quiet ? NULL : stderr};
-    driver_src src = {s_next, s_done, s_status, &s};
-    int drc = driver_run(&dc, &src, err, sizeof err);
+                     .progress = s.quiet ? NULL : stderr,
+                     .poll_ms = STORE_GROUP_MS};
+    driver_src src = {
+        .next = s_next, .done = s_done, .status = s_status, .tick = s_tick, .ctx = &s};
+    int drc;
+    if (store_is_pg(db)) {
+        /* Workers on other hosts play; this process schedules pairs ahead,
+         * counts their results as they are posted and withdraws the
+         * pending games once the test decides. */
+        dist_cfg dcfg = {.concurrency = (int)conc,
+                         .log_root = logdir,
+                         .lease_s = DIST_LEASE_DEFAULT,
+                         .who = "coordinator",
+                         .progress = s.quiet ? NULL : stderr,
+                         .quiet = s.quiet,
+                         .watch = s_watch,
+                         .status = s_status,
+                         .ctx = &s};
+        store_pg_identity(db, "coordinator", DIST_LEASE_DEFAULT);
+        drc = dist_play(db, &dcfg, err, sizeof err);
+    } else {
+        drc = driver_run(&dc, &src, err, sizeof err);
+        /* The last group of results. */
+        if (store_flush(db) != 0 && !s.err[0]) snprintf(s.err, sizeof s.err, "%s", store_error(db));
+    }
     if (drc != DRIVER_OK || s.err[0]) {
         fprintf(stderr, "arena: sprt: %s\n", s.err[0] ? s.err : err);
         rc = drc == DRIVER_INTERRUPTED ? 130 : 1;
@@ -510,6 +602,7 @@ out:
     free(snap[1]);
     argvec_free(&av);
     argvec_free(&canon);
+    argvec_free(&run_args);
     free(s.first);
     free(s.pend);
     free(ownnames[0]);

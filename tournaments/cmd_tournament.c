@@ -10,12 +10,14 @@
 #include "agent_spec.h"
 #include "cliargs.h"
 #include "commands.h"
+#include "distributed.h"
 #include "driver.h"
 #include "early_stop.h"
 #include "match.h"
 #include "report.h"
 #include "spec.h"
 #include "sandbox.h"
+#include "store_pg.h"
 #include "util.h"
 
 #define MAX_AGENTS 256
@@ -33,7 +35,8 @@ typedef struct topts {
     bool quiet;
     stop_rule stop;
     run_options ro;
-    argvec canon; /* the settings to store for --resume */
+    argvec canon;    /* the settings to store for --resume */
+    argvec run_args; /* the match flags among them, for workers on other hosts */
 } topts;
 
 static void tournament_help(FILE *out)
@@ -50,8 +53,11 @@ static void tournament_help(FILE *out)
           "\n"
           "Plays a tournament and prints the final report. Every game is played in a\n"
           "group with the seats rotated (2 players: a seat-swapped pair). Settings, agents,\n"
-          "the whole schedule and each result (one transaction per game) go to the\n"
+          "the whole schedule and each result (committed in groups of 64 or 50 ms) go to\n"
           "SQLite file; a stopped or killed tournament continues with --resume.\n"
+          "With a postgresql://...#NAME URL as --db (or --resume), tournament NAME\n"
+          "lives in PostgreSQL: `arena worker`s on other hosts play its games and this\n"
+          "command coordinates (docs/distributed.md).\n"
           "\n"
           "FILE holds the same settings, one `key = value` per line, the key being\n"
           "a flag name without dashes (see docs/tournaments.md); flags given on the\n"
@@ -76,10 +82,12 @@ static void tournament_help(FILE *out)
           "                         printed in the report); the same settings and seed\n"
           "                         give the same games and seeds. Publishing it before\n"
           "                         the event gives every hidden card away\n"
-          "  --concurrency J        matches in flight (default: number of cores)\n"
-          "  --db FILE              results file (default results.sqlite; must not hold a\n"
-          "                         tournament yet)\n"
-          "  --logs DIR|none        match logs (default DB.logs/), referenced from the DB\n"
+          "  --concurrency J        matches in flight (default: number of cores); with a\n"
+          "                         PostgreSQL --db, 0 plays nothing here (workers do)\n"
+          "  --db FILE|URL          results file (default results.sqlite; must not hold a\n"
+          "                         tournament yet), or postgresql://...#NAME\n"
+          "  --logs DIR|none        match logs (default DB.logs/; with a URL arena-logs/,\n"
+          "                         in NAME/ below it), referenced from the DB\n"
           "  --stop RULE            stop early once the ranking is settled: ranking:CONF\n"
           "                         (every adjacent pair of the ranking separated with\n"
           "                         likelihood of superiority >= CONF, e.g. 0.95) or\n"
@@ -104,7 +112,8 @@ static bool valid_name(const char *s)
     return true;
 }
 
-static int parse_one(topts *o, int n, char **v, int *ip, const char **file, bool *canonp);
+static int parse_one(topts *o, int n, char **v, int *ip, const char **file, bool *canonp,
+                     bool *runp);
 
 /* Parses tournament flags from v[0..n-1]. resume_only: only the flags that
  * may change on --resume. Returns 0 or the exit code 2. */
@@ -115,8 +124,9 @@ static int parse(topts *o, int n, char **v, bool resume_only, const char **file)
         int r, start = i;
         if ((r = cli_value(n, v, &i, "--concurrency", &val)) != 0) {
             if (r < 0) return 2;
-            if (!cli_int(val, 1, 4096, &o->concurrency))
-                return cli_usage_error("--concurrency needs an integer 1..4096, not '%s'", val);
+            /* 0 (only coordinate) is checked against the store later. */
+            if (!cli_int(val, 0, 4096, &o->concurrency))
+                return cli_usage_error("--concurrency needs an integer 0..4096, not '%s'", val);
             continue;
         }
         if (strcmp(v[i], "--quiet") == 0) {
@@ -136,13 +146,15 @@ static int parse(topts *o, int n, char **v, bool resume_only, const char **file)
                     v[i]);
             return cli_usage_error("tournament: unexpected '%s' with --resume", v[i]);
         }
-        bool canon = true;
+        bool canon = true, run = false;
         /* Copies taken before parsing: the shared parser may edit its strings. */
         char *snap[2] = {xstrdup(v[i]), i + 1 < n ? xstrdup(v[i + 1]) : NULL};
-        int prc = parse_one(o, n, v, &i, file, &canon);
+        int prc = parse_one(o, n, v, &i, file, &canon, &run);
         if (prc == 0 && canon)
-            for (int k = start; k <= i && k - start < 2; k++)
+            for (int k = start; k <= i && k - start < 2; k++) {
                 argvec_push(&o->canon, snap[k - start]);
+                if (run) argvec_push(&o->run_args, snap[k - start]);
+            }
         free(snap[0]);
         free(snap[1]);
         if (prc != 0) return prc;
@@ -150,7 +162,8 @@ static int parse(topts *o, int n, char **v, bool resume_only, const char **file)
     return 0;
 }
 
-static int parse_one(topts *o, int n, char **v, int *ip, const char **file, bool *canonp)
+static int parse_one(topts *o, int n, char **v, int *ip, const char **file, bool *canonp,
+                     bool *runp)
 {
     int i = *ip, r;
     const char *val;
@@ -235,6 +248,7 @@ static int parse_one(topts *o, int n, char **v, int *ip, const char **file, bool
         } else {
             int rr = run_options_parse(&o->ro, n, v, &i);
             if (rr < 0) return 2;
+            *runp = rr > 0;
             if (rr == 0) {
                 if (v[i][0] == '-' || !file)
                     return cli_usage_error(
@@ -306,7 +320,7 @@ static void tally(tctx *t, const tgame *g)
 static bool t_done(void *ctx, const tgame *g, const char *log, bool *fatal)
 {
     tctx *t = ctx;
-    if (store_result(t->db, g, log) < 0) {
+    if (t->err[0] || store_result(t->db, g, log) < 0) {
         snprintf(t->err, sizeof t->err, "%s", store_error(t->db));
         *fatal = true;
         return false;
@@ -318,6 +332,14 @@ static bool t_done(void *ctx, const tgame *g, const char *log, bool *fatal)
         return false;
     }
     return true;
+}
+
+/* Commits the results of the last STORE_GROUP_MS (SQLite groups them). */
+static void t_tick(void *ctx)
+{
+    tctx *t = ctx;
+    if (store_tick(t->db) != 0 && !t->err[0])
+        snprintf(t->err, sizeof t->err, "%s", store_error(t->db));
 }
 
 static void t_status(void *ctx, char *buf, size_t len)
@@ -389,16 +411,18 @@ int cmd_tournament(int argc, char **argv)
     if (rc != 0) {
         free_names(&probe);
         argvec_free(&probe.canon);
+        argvec_free(&probe.run_args);
         goto out;
     }
     rc = 2;
     bool resuming = resume_db != NULL;
     free_names(&probe);
     argvec_free(&probe.canon);
+    argvec_free(&probe.run_args);
 
     if (resuming) {
         db = resume_db[0] ? store_open(resume_db, false, err, sizeof err) : NULL;
-        sandbox_hide_db(resume_db);
+        if (!store_is_url(resume_db)) sandbox_hide_db(resume_db);
         if (!db) {
             rc = cli_usage_error("tournament: %s", resume_db[0] ? err : "--resume needs a file");
             goto out;
@@ -436,6 +460,11 @@ int cmd_tournament(int argc, char **argv)
             if (cl.v[i] != file) argvec_push(&args, cl.v[i]);
         if ((rc = parse(&o, args.n, args.v, false, NULL)) != 0) goto out;
         rc = 2;
+    }
+    if (o.concurrency == 0 && !store_is_url(resuming ? resume_db : o.db ? o.db : "")) {
+        rc = cli_usage_error("tournament: --concurrency 0 (only coordinate) needs a PostgreSQL "
+                             "--db where workers play");
+        goto out;
     }
     const arena_game_vt *game = o.game ? arena_find_game(o.game) : NULL;
     if (!o.game) {
@@ -496,8 +525,12 @@ int cmd_tournament(int argc, char **argv)
                 goto out;
             }
         if (!o.db) o.db = "results.sqlite";
+        if (store_is_url(o.db) && o.stop.on) {
+            rc = cli_usage_error("tournament: --stop is not supported with a PostgreSQL --db yet");
+            goto out;
+        }
         db = store_open(o.db, true, err, sizeof err);
-        sandbox_hide_db(o.db);
+        if (!store_is_url(o.db)) sandbox_hide_db(o.db);
         if (!db) {
             rc = cli_usage_error("tournament: %s", err);
             goto out;
@@ -507,11 +540,13 @@ int cmd_tournament(int argc, char **argv)
             rc = 1;
             goto out;
         }
-        if (!o.logs)
+        if (!o.logs && store_is_url(o.db))
+            logdir = xstrdup(DIST_LOGS_DEFAULT);
+        else if (!o.logs)
             logdir = xasprintf("%s.logs", o.db);
         else if (strcmp(o.logs, "none") != 0)
             logdir = xstrdup(o.logs);
-        char *cj = argvec_to_json(&o.canon);
+        char *cj = argvec_to_json(&o.canon), *rj = argvec_to_json(&o.run_args);
         char seedbuf[32], players[16], stop[64], stop_min[24];
         stop_rule_format(&o.stop, stop, sizeof stop);
         snprintf(stop_min, sizeof stop_min, "%d", o.stop.min_games);
@@ -532,6 +567,7 @@ int cmd_tournament(int argc, char **argv)
             "pairing", schedule_pairing_name(o.pairing),
             "players", players,
             "args", cj,
+            "run_args", rj,
             "logs", logdir ? logdir : "",
             "sampled", sch.sampled ? "1" : "0",
             "stop", stop,
@@ -543,6 +579,7 @@ int cmd_tournament(int argc, char **argv)
         int irc = store_init(db, meta, (char *const *)o.names, (char *const *)o.specs, o.n_agents,
                              &sch, err, sizeof err);
         free(cj);
+        free(rj);
         if (irc != 0) {
             fprintf(stderr, "arena: tournament: %s\n", err);
             rc = 1;
@@ -557,6 +594,11 @@ int cmd_tournament(int argc, char **argv)
         fprintf(stderr, "arena: tournament: cannot create log directory %s\n", logdir);
         rc = 1;
         goto out;
+    }
+    bool pg = store_is_pg(db);
+    if (pg && resuming) {
+        free(logdir);
+        logdir = xstrdup(DIST_LOGS_DEFAULT);
     }
     int64_t total, done;
     store_counts(db, &total, &done);
@@ -609,9 +651,29 @@ int cmd_tournament(int argc, char **argv)
                      .seed = o.seed,
                      .total = total,
                      .done_before = done,
-                     .progress = o.quiet ? NULL : stderr};
-    driver_src src = {t_next, t_done, t_status, &t};
-    int drc = driver_run(&dc, &src, err, sizeof err);
+                     .progress = o.quiet ? NULL : stderr,
+                     .poll_ms = STORE_GROUP_MS};
+    driver_src src = {
+        .next = t_next, .done = t_done, .status = t_status, .tick = t_tick, .ctx = &t};
+    int drc;
+    if (pg) {
+        /* The coordinator plays like a worker (games claimed under a lease,
+         * so workers and it never play one game twice) and shows progress
+         * from the database until every game is done. */
+        dist_cfg dcfg = {.concurrency = (int)o.concurrency,
+                         .log_root = logdir,
+                         .lease_s = DIST_LEASE_DEFAULT,
+                         .who = "coordinator",
+                         .progress = o.quiet ? NULL : stderr,
+                         .quiet = o.quiet};
+        store_pg_identity(db, "coordinator", DIST_LEASE_DEFAULT);
+        drc = dist_play(db, &dcfg, err, sizeof err);
+    } else {
+        drc = driver_run(&dc, &src, err, sizeof err);
+        /* The last group of results, before the report reads them. */
+        if (store_flush(db) != 0 && !t.err[0]) snprintf(t.err, sizeof t.err, "%s", store_error(db));
+        if (drc == DRIVER_OK && t.err[0]) drc = DRIVER_FAILED;
+    }
     if (drc != DRIVER_OK) {
         fprintf(stderr, "arena: tournament: %s; continue with: arena tournament --resume %s\n",
                 t.err[0] ? t.err : err, o.db);
@@ -644,6 +706,7 @@ out:
     schedule_free(&sch);
     free_names(&o);
     argvec_free(&o.canon);
+    argvec_free(&o.run_args);
     argvec_free(&args);
     argvec_free(&stored);
     argvec_free(&cl);

@@ -50,6 +50,7 @@ struct drv {
     struct event_base *base;
     struct event *sigint, *sigterm, *tick;
     struct event *more; /* continues dispatch after a batch of spawns */
+    struct event *poll; /* src->tick and a new look at src->next */
     pool *pools;
     slot *slots;
     int *free_slots, n_free; /* stack of unused slot indexes */
@@ -400,9 +401,12 @@ static void dispatch(drv *d)
         event_base_loopbreak(d->base);
         return;
     }
+    if (d->inflight == 0 && !d->fatal && !d->stopping && d->src->more && d->src->more(d->src->ctx))
+        return; /* others may still hand out games: the poll timer asks again */
     if (d->inflight == 0) {
         /* Nothing left to play: release the agents; the loop ends when their
          * processes are gone and no event remains. */
+        if (d->poll) event_del(d->poll);
         if (d->tick) event_del(d->tick);
         if (d->sigint) event_del(d->sigint);
         if (d->sigterm) event_del(d->sigterm);
@@ -449,6 +453,15 @@ static void on_signal(evutil_socket_t sig, short what, void *ctx)
     drv *d = ctx;
     d->interrupted = true;
     event_base_loopbreak(d->base);
+}
+
+static void on_poll(evutil_socket_t fd, short what, void *ctx)
+{
+    (void)fd;
+    (void)what;
+    drv *d = ctx;
+    if (d->src->tick) d->src->tick(d->src->ctx);
+    if (!d->stopping && !d->fatal) dispatch(d);
 }
 
 static void on_tick(evutil_socket_t fd, short what, void *ctx)
@@ -499,6 +512,12 @@ int driver_run(const driver_cfg *cfg, const driver_src *src, char *err, size_t e
         struct timeval one = {1, 0};
         event_add(d.tick, &one);
     }
+    if (src->more || src->tick) {
+        int ms = cfg->poll_ms > 0 ? cfg->poll_ms : 500;
+        d.poll = event_new(d.base, -1, EV_PERSIST, on_poll, &d);
+        struct timeval tv = {ms / 1000, (ms % 1000) * 1000};
+        event_add(d.poll, &tv);
+    }
     dispatch(&d);
     if (!d.fatal) event_base_dispatch(d.base);
     int rc = DRIVER_OK;
@@ -514,6 +533,7 @@ int driver_run(const driver_cfg *cfg, const driver_src *src, char *err, size_t e
         if (d.tty) fputc('\n', cfg->progress);
         close_all(&d);
         event_del(d.more);
+        if (d.poll) event_del(d.poll);
         if (d.sigint) event_del(d.sigint);
         if (d.sigterm) event_del(d.sigterm);
         if (d.tick) event_del(d.tick);
@@ -522,6 +542,7 @@ int driver_run(const driver_cfg *cfg, const driver_src *src, char *err, size_t e
         fputc('\n', cfg->progress);
     }
     if (d.tick) event_free(d.tick);
+    if (d.poll) event_free(d.poll);
     event_free(d.more);
     event_free(d.sigint);
     event_free(d.sigterm);

@@ -24,6 +24,12 @@ typedef struct driver_src {
     /* One short phrase for the progress line ("leader: A 61%"), may be NULL. */
     void (*status)(void *ctx, char *buf, size_t len);
     void *ctx;
+    /* Optional, for a source that others fill too (a shared database):
+     * when next() has nothing, whether games may still come (the driver
+     * then asks again every poll_ms instead of ending) ... */
+    bool (*more)(void *ctx);
+    /* ... and called every poll_ms while the driver runs (heartbeats). */
+    void (*tick)(void *ctx);
 } driver_src;
 
 typedef struct driver_cfg {
@@ -38,12 +44,14 @@ typedef struct driver_cfg {
     int64_t total;       /* games in the whole run (0: open-ended) */
     int64_t done_before; /* finished before this session (resume) */
     FILE *progress;      /* NULL: silent */
+    int poll_ms;         /* with src->more or src->tick (default 500) */
 } driver_cfg;
 
 enum { DRIVER_OK = 0, DRIVER_FAILED = 1, DRIVER_INTERRUPTED = 3 };
 
-/* Runs until the source is exhausted (or asks to stop) and every match in
- * flight has ended. Returns a DRIVER_* code; err holds the reason. */
+/* concurrency 0 plays nothing: the driver only ticks until more() says
+ * false (a coordinator that only watches). Runs until the source is exhausted (or asks to stop) and
+ * every match in flight has ended. Returns a DRIVER_* code; err holds the reason. */
 int driver_run(const driver_cfg *cfg, const driver_src *src, char *err, size_t errlen);
 
 /* Default concurrency: the number of online cores. */

@@ -1,6 +1,9 @@
-/* The SQLite results store: settings, agents, the full schedule, and each
- * game's result written in one transaction when it ends (WAL). A killed
- * tournament resumes from the games still marked pending. */
+/* The results store: settings, agents, the full schedule, and each game's
+ * result written when it ends. A killed tournament
+ * resumes from the games still marked pending. Two backends behind this one
+ * API: an SQLite file (a path; store_sqlite.c) and a PostgreSQL database (a
+ * postgresql:// or postgres:// URL, a tournament named by the URL's
+ * #fragment; store_pg.c), which several hosts' workers share. */
 #ifndef ARENA_STORE_H
 #define ARENA_STORE_H
 
@@ -55,9 +58,19 @@ typedef struct store_forfeit {
     char *log; /* malloc'ed, NULL without a log */
 } store_forfeit;
 
-/* Opens (creating if asked) a store. create: the file must not hold a
- * tournament yet, and the store is locked (store_lock) at once. Returns NULL
- * with a message in err. */
+/* A logs directory and how many finished games' logs it holds, per host. */
+typedef struct store_log_host {
+    char *host, *dir;
+    int64_t games;
+} store_log_host;
+
+/* True for a PostgreSQL URL (postgresql:// or postgres://). */
+bool store_is_url(const char *name);
+
+/* Opens (creating if asked) a store: a PostgreSQL URL or an SQLite path.
+ * create: the file (the named tournament) must not hold a tournament yet,
+ * and the store is locked (store_lock) at once. Returns NULL with a
+ * message in err. */
 store *store_open(const char *path, bool create, char *err, size_t errlen);
 void store_close(store *s);
 /* Claims the store for this process until store_close (or its death), so a
@@ -80,9 +93,22 @@ int store_agents(store *s, char ***names, char ***specs, int *n);
 int store_games(store *s, bool pending_only, tgame **games, size_t *n);
 /* Appends games to the schedule (SPRT extends it as it goes). */
 int store_append(store *s, const sched_game *g, size_t n);
-/* Records a finished game, in one transaction. Returns 1 if stored, 0 if
- * the game already had a result (nothing changed), -1 on error. */
+/* Records a finished game, all of it or nothing (PostgreSQL: its own
+ * transaction; SQLite: committed with its group, below). Returns 1 if
+ * stored, 0 if the game already had a result (nothing changed), -1 on
+ * error. */
 int store_result(store *s, const tgame *g, const char *log_path);
+/* SQLite commits results in groups: every STORE_GROUP_RESULTS results, or
+ * once the oldest uncommitted one is STORE_GROUP_MS old (store_tick, which
+ * a running tournament calls that often), and before any other write and
+ * at store_close. A kill loses at most that window; its games are still
+ * pending and are played again on --resume. PostgreSQL commits each. */
+#define STORE_GROUP_RESULTS 64
+#define STORE_GROUP_MS 50
+/* Commits the results not committed yet; -1 on error. */
+int store_flush(store *s);
+/* store_flush when the oldest uncommitted result is STORE_GROUP_MS old. */
+int store_tick(store *s);
 /* Move times per agent (out: n_agents entries, zeroed first). */
 int store_moves_by_agent(store *s, int n_agents, store_moves *out);
 /* Every forfeited seat, in game order (array malloc'ed; free with
@@ -94,6 +120,10 @@ void store_forfeits_free(store_forfeit *v, size_t n);
 int store_span(store *s, char *first, char *last, size_t len, double *seconds);
 /* Games scheduled and finished. */
 int store_counts(store *s, int64_t *total, int64_t *done);
+/* Where the match logs are (PostgreSQL: per worker host; SQLite: none, the
+ * logs directory is in the meta "logs"). Free with store_log_hosts_free. */
+int store_log_hosts(store *s, store_log_host **out, size_t *n);
+void store_log_hosts_free(store_log_host *v, size_t n);
 const char *store_error(store *s);
 
 #endif

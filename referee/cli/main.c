@@ -39,6 +39,8 @@ static const command commands[] = {
     {"report", cmd_report, "report DB [--format text|json|html]          report on a tournament"},
     {"sprt", cmd_sprt, "sprt --game G --agent A=SPEC --agent B=SPEC ... sequential test"},
     {"elo", cmd_elo, "elo FILE [--prior N] [--anchor NAME]         ratings from a results file"},
+    {"worker", cmd_worker,
+     "worker --db URL [--concurrency N] [--name N]  play games from PostgreSQL"},
 };
 #define N_COMMANDS (sizeof commands / sizeof commands[0])
 

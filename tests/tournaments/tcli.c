@@ -1,6 +1,6 @@
 /* Test harness: the tournament commands as a stand-alone executable, so the
  * end-to-end tests exercise them even where the `arena` CLI is built
- * without them. Usage: tcli tournament|report|sprt|elo ARGS... */
+ * without them. Usage: tcli tournament|report|sprt|elo|worker ARGS... */
 #include <stdio.h>
 #include <string.h>
 
@@ -14,9 +14,10 @@ int main(int argc, char **argv)
     } cmds[] = {{"tournament", cmd_tournament},
                 {"report", cmd_report},
                 {"sprt", cmd_sprt},
-                {"elo", cmd_elo}};
+                {"elo", cmd_elo},
+                {"worker", cmd_worker}};
     for (size_t i = 0; argc > 1 && i < sizeof cmds / sizeof cmds[0]; i++)
         if (strcmp(argv[1], cmds[i].name) == 0) return cmds[i].fn(argc - 1, argv + 1);
-    fprintf(stderr, "usage: %s tournament|report|sprt|elo ARGS...\n", argv[0]);
+    fprintf(stderr, "usage: %s tournament|report|sprt|elo|worker ARGS...\n", argv[0]);
     return 2;
 }

@@ -1,0 +1,287 @@
+#!/usr/bin/env python3
+"""Distributed tournaments on a real PostgreSQL server (pgserver.py): the
+coordinator (`arena tournament --db URL`), `arena worker`s, and what happens
+when things fail.
+
+usage: e2e_pg.py CASE ARENA WORKDIR
+CASE: workers | kill-worker | restart | two-coordinators | same-as-sqlite | sprt"""
+import os
+import shutil
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from pgserver import PgServer  # noqa: E402
+
+case, arena, work = sys.argv[1], os.path.abspath(sys.argv[2]), os.path.abspath(sys.argv[3])
+shutil.rmtree(work, ignore_errors=True)
+os.makedirs(work)
+SLOW_BOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tournaments",
+                        "slow_bot.py")
+
+
+def slow(ms):
+    # A spawned bot that always answers its first choice: deterministic.
+    return f"cmd:/usr/bin/python3 -S {os.path.abspath(SLOW_BOT)} {ms}"
+
+
+def settings(stones, per_pairing, seed, bot_ms):
+    return ["--game", "nim", "--set", f"stones={stones}", "--agent", "a=builtin:random",
+            "--agent", f"b={slow(bot_ms)}", "--agent", "c=builtin:random",
+            "--games-per-pairing", str(per_pairing), "--seed", str(seed),
+            "--limit-as", "0"]  # sanitizer builds need a large address space
+
+
+procs = []
+
+
+def fail(msg):
+    print("FAIL:", msg)
+    for p in procs:
+        if p.poll() is None:
+            p.kill()
+    for p in procs:
+        p.wait()
+        print(f"--- {' '.join(p.args[:2])} {p.args[p.args.index('--name') + 1] if '--name' in p.args else ''} stderr:")
+        with open(p.errfile) as f:
+            print(f.read()[-3000:])
+    sys.exit(1)
+
+
+def start(args, tag):
+    errfile = os.path.join(work, tag + ".err")
+    p = subprocess.Popen([arena, *args], cwd=work, stdout=subprocess.PIPE,
+                         stderr=open(errfile, "w"), text=True)
+    p.errfile = errfile
+    procs.append(p)
+    return p
+
+
+def worker(url, name, conc=1, lease=60):
+    return start(["worker", "--db", url, "--name", name, "--concurrency", str(conc),
+                  "--lease", str(lease), "--logs", os.path.join(work, "logs-" + name)], name)
+
+
+def coordinator(url, extra, conc=0, tag="coord"):
+    return start(["tournament", *extra, "--db", url, "--concurrency", str(conc)], tag)
+
+
+def wait(p, timeout, what):
+    try:
+        out, _ = p.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        fail(f"{what} did not end within {timeout} s")
+    return out
+
+
+def stop_workers(ws):
+    for w in ws:
+        w.send_signal(signal.SIGTERM)
+    for w in ws:
+        try:
+            rc = w.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            fail("a worker ignored SIGTERM")
+        if rc != 0:
+            fail(f"worker exited {rc} on SIGTERM")
+
+
+def until(cond, timeout, what):
+    t0 = time.time()
+    while time.time() - t0 < timeout:
+        try:
+            v = cond()
+        except AssertionError:  # the tables are not there yet, the server restarts
+            v = None
+        if v:
+            return v
+        time.sleep(0.1)
+    fail(f"timed out waiting for {what}")
+
+
+def results(pg, name):
+    rows = pg.psql("SELECT g.id, g.seats, g.ranks, g.scores, g.reason, g.turns FROM arena_games g"
+                   f" JOIN arena_tournaments t ON t.id = g.tid WHERE t.name = '{name}'"
+                   " AND g.done ORDER BY g.id")
+    return [tuple(r.split("|")) for r in rows.splitlines() if r]
+
+
+def count(pg, name, where="TRUE"):
+    return int(pg.psql(f"SELECT count(*) FROM arena_games g JOIN arena_tournaments t ON"
+                       f" t.id = g.tid WHERE t.name = '{name}' AND ({where})"))
+
+
+def check_complete(pg, name, expected):
+    if count(pg, name) != expected:
+        fail(f"{count(pg, name)} games scheduled, expected {expected}")
+    if count(pg, name, "g.done") != expected:
+        fail(f"{count(pg, name, 'g.done')} of {expected} games done")
+
+
+def case_workers(pg):
+    url = pg.url("three")
+    ws = [worker(url, f"w{i}") for i in range(1, 4)]  # before the tournament: they wait
+    c = coordinator(url, settings(30, 10, 3, 2))
+    wait(c, 120, "the coordinator")
+    if c.returncode != 0:
+        fail(f"coordinator exited {c.returncode}")
+    check_complete(pg, "three", 30)
+    by = dict(r.split("|") for r in pg.psql(
+        "SELECT worker, count(*) FROM arena_games WHERE done GROUP BY 1").splitlines())
+    print("games per worker:", by)
+    if sum(int(v) for v in by.values()) != 30 or len(by) < 2 or "coordinator" in by:
+        fail(f"games per worker {by}: expected the workers (not the coordinator) to share them")
+    # Every recorded log exists on this host, where its worker wrote it.
+    for log in pg.psql("SELECT log FROM arena_games WHERE done").splitlines():
+        if not os.path.isfile(log) or "/logs-w" not in log:
+            fail(f"log {log} missing")
+    with open(c.errfile) as f:
+        prog = f.read()
+    if "30/30 games" not in prog or "workers: w" not in prog:
+        fail("the coordinator's progress does not show the games done per worker:\n" + prog)
+    rep = subprocess.run([arena, "report", url], capture_output=True, text=True, timeout=60)
+    if rep.returncode != 0 or "match logs (host: directory, games)" not in rep.stdout:
+        fail("report without the logs per host: " + rep.stdout[-500:] + rep.stderr)
+    hosts = rep.stdout.split("match logs (host: directory, games):")[1]
+    if sum(int(x.split("(")[1].rstrip(")")) for x in hosts.strip().splitlines()) != 30:
+        fail("report's logs per host do not add up to 30:\n" + hosts)
+    stop_workers(ws)
+
+
+def case_kill_worker(pg):
+    url = pg.url("kill")
+    c = coordinator(url, settings(60, 4, 5, 40))  # games of a few seconds
+    a = worker(url, "A", conc=1, lease=2)
+    # A holds a game and is playing it: kill it mid-game.
+    held = until(lambda: pg.psql("SELECT id FROM arena_games WHERE worker = 'A' AND NOT done"
+                                 " AND lease_until > now()"), 60, "worker A to claim a game")
+    time.sleep(0.5)
+    a.send_signal(signal.SIGKILL)
+    a.wait()
+    held = int(held.splitlines()[0])
+    if pg.psql(f"SELECT done FROM arena_games WHERE id = {held}") != "f":
+        fail("the game was finished before the kill; the test did not kill mid-game")
+    b = worker(url, "B", conc=2, lease=2)
+    wait(c, 150, "the coordinator")
+    if c.returncode != 0:
+        fail(f"coordinator exited {c.returncode}")
+    check_complete(pg, "kill", 12)
+    row = pg.psql(f"SELECT worker, claims FROM arena_games WHERE id = {held}")
+    w, claims = row.split("|")
+    print(f"game {held} (killed mid-game on A): finished by {w}, claimed {claims} times")
+    if w != "B" or int(claims) < 2:
+        fail(f"game {held} was not replayed by B: {row}")
+    stop_workers([b])
+
+
+def case_restart(pg):
+    url = pg.url("restart")
+    c = coordinator(url, settings(30, 8, 9, 15), conc=1)
+    w = worker(url, "W", conc=1)
+    until(lambda: count(pg, "restart", "g.done") >= 3, 90, "3 games done")
+    pg.stop("fast")  # every connection is cut
+    time.sleep(2)
+    pg.start()
+    wait(c, 150, "the coordinator")
+    if c.returncode != 0:
+        fail(f"coordinator exited {c.returncode} after the restart")
+    check_complete(pg, "restart", 24)
+    with open(w.errfile) as f:
+        werr = f.read()
+    print("worker saw:", [ln for ln in werr.splitlines() if "database" in ln][:4])
+    stop_workers([w])
+
+
+def case_two_coordinators(pg):
+    url = pg.url("one")
+    s = settings(20, 4, 11, 1)
+    c1 = coordinator(url, s)  # waits for workers
+    until(lambda: pg.psql("SELECT count(*) FROM arena_meta WHERE key = 'kind'") == "1", 60,
+          "the tournament to be created")
+    for args in (["tournament", "--resume", url, "--concurrency", "1"],
+                 ["tournament", *s, "--db", url, "--concurrency", "1"]):
+        r = subprocess.run([arena, *args], capture_output=True, text=True, timeout=60, cwd=work)
+        print("second coordinator:", r.returncode, r.stderr.strip()[-300:])
+        if r.returncode == 0 or "tournament one is in use" not in r.stderr:
+            fail("a second coordinator on the same tournament was not refused")
+    # A coordinator killed outright leaves no lock behind: --resume takes over.
+    c1.send_signal(signal.SIGKILL)
+    c1.wait()
+    c2 = start(["tournament", "--resume", url, "--concurrency", "2"], "coord2")
+    wait(c2, 120, "the resumed coordinator")
+    if c2.returncode != 0:
+        fail(f"resumed coordinator exited {c2.returncode}")
+    check_complete(pg, "one", 12)
+
+
+def case_same_as_sqlite(pg):
+    s = settings(25, 10, 21, 1)
+    db = os.path.join(work, "ref.sqlite")
+    r = subprocess.run([arena, "tournament", *s, "--db", db, "--concurrency", "2", "--quiet",
+                        "--logs", "none"], capture_output=True, text=True, timeout=120)
+    if r.returncode != 0:
+        fail("SQLite run failed: " + r.stderr)
+    con = sqlite3.connect(db)
+    ref = [tuple(str(x) for x in row) for row in con.execute(
+        "SELECT id, seats, ranks, scores, reason, turns FROM games ORDER BY id")]
+    con.close()
+    url = pg.url("same")
+    ws = [worker(url, "x", conc=2), worker(url, "y", conc=1)]
+    c = coordinator(url, s, conc=1)
+    wait(c, 120, "the coordinator")
+    if c.returncode != 0:
+        fail(f"coordinator exited {c.returncode}")
+    got = results(pg, "same")
+    if len(ref) != 30 or got != ref:
+        diff = [(a, b) for a, b in zip(ref, got) if a != b][:5]
+        fail(f"per-game results differ from the SQLite run ({len(ref)} vs {len(got)}): {diff}")
+    print(f"{len(got)} games identical to the SQLite run")
+    stop_workers(ws)
+
+
+def case_sprt(pg):
+    url = pg.url("sprt")
+    ws = [worker(url, "x"), worker(url, "y")]
+    # b takes 20 ms a move: the test decides long before the games scheduled
+    # ahead are all played.
+    args = ["sprt", "--game", "nim", "--agent", "a=builtin:ismcts:30", "--agent",
+            f"b={slow(20)}", "--elo0", "0", "--elo1", "100", "--alpha", "0.1", "--beta", "0.1",
+            "--db", url, "--concurrency", "0", "--limit-as", "0"]
+    c = start(args, "coord")
+    out = wait(c, 120, "the sprt coordinator")
+    print(out)
+    if c.returncode != 0 or "H1 accepted" not in out:
+        fail(f"sprt exited {c.returncode} without accepting H1 (the stronger bot)")
+    done = count(pg, "sprt", "g.done")
+    withdrawn = count(pg, "sprt", "g.withdrawn AND NOT g.done")
+    print(f"{done} games played, {withdrawn} withdrawn at the decision")
+    if withdrawn == 0:
+        fail("no pending game was withdrawn once the test decided")
+    # The workers stop playing it: nothing is claimable any more.
+    time.sleep(1.5)
+    if count(pg, "sprt", "NOT g.done AND NOT g.withdrawn") != 0:
+        fail("games still pending after the decision")
+    r = subprocess.run([arena, "sprt", "--resume", url, "--concurrency", "0"],
+                       capture_output=True, text=True, timeout=60, cwd=work)
+    if r.returncode != 0 or out.splitlines()[-1] != r.stdout.splitlines()[-1] \
+            or count(pg, "sprt", "g.done") != done:
+        fail("--resume of the decided run: " + r.stdout + r.stderr)
+    stop_workers(ws)
+
+
+CASES = {"sprt": case_sprt, "workers": case_workers, "kill-worker": case_kill_worker, "restart": case_restart,
+         "two-coordinators": case_two_coordinators, "same-as-sqlite": case_same_as_sqlite}
+
+t0 = time.time()
+with PgServer() as server:
+    try:
+        CASES[case](server)
+    finally:
+        for p in procs:
+            if p.poll() is None:
+                p.kill()
+                p.wait()
+print(f"ok ({time.time() - t0:.1f} s)")

@@ -1,0 +1,300 @@
+/* Games of a shared PostgreSQL tournament through the ordinary driver. */
+#include "distributed.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cliargs.h"
+#include "driver.h"
+#include "spec.h"
+#include "store_pg.h"
+#include "util.h"
+
+typedef struct held {
+    tgame g;
+    tgame_detail det;
+    char *log;
+} held;
+
+typedef struct dctx {
+    store *db;
+    const dist_cfg *c;
+    char name[80];
+    held *q; /* results not posted yet (database away) */
+    size_t nq, capq;
+    int64_t played, dropped, done0;
+    double t0, last_beat, last_print;
+    bool warned_down, lock_lost;
+} dctx;
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* 1 posted, 0 dropped (already recorded), -1 not reachable. */
+static int post(dctx *x, const tgame *g, const char *log)
+{
+    int r = store_result(x->db, g, log);
+    if (r == 0) {
+        x->dropped++;
+        fprintf(stderr,
+                "arena: %s: game %lld of %s already has a result (played again after this "
+                "worker's lease expired): this late result is dropped\n",
+                x->c->who, (long long)g->s.id, x->name);
+    } else if (r < 0 && !x->warned_down) {
+        x->warned_down = true;
+        fprintf(stderr, "arena: %s: %s; results kept until it is back\n", x->c->who,
+                store_error(x->db));
+    } else if (r > 0 && x->warned_down) {
+        x->warned_down = false;
+        fprintf(stderr, "arena: %s: the database is back\n", x->c->who);
+    }
+    return r;
+}
+
+static void flush(dctx *x)
+{
+    if (x->nq == 0) return;
+    size_t k = 0;
+    while (k < x->nq) {
+        held *h = &x->q[k];
+        h->g.detail = &h->det;
+        if (post(x, &h->g, h->log) < 0) break;
+        free(h->log);
+        k++;
+    }
+    memmove(x->q, x->q + k, (x->nq - k) * sizeof *x->q);
+    x->nq -= k;
+}
+
+static bool d_next(void *ctx, sched_game *g)
+{
+    dctx *x = ctx;
+    if (x->lock_lost) return false;
+    return store_pg_claim(x->db, g) == 1;
+}
+
+static bool d_done(void *ctx, const tgame *g, const char *log, bool *fatal)
+{
+    dctx *x = ctx;
+    (void)fatal;
+    x->played++;
+    if (x->nq == 0 && post(x, g, log) >= 0) return true;
+    if (x->nq == x->capq) {
+        x->capq = x->capq ? 2 * x->capq : 16;
+        x->q = xrealloc(x->q, x->capq * sizeof *x->q);
+    }
+    held *h = &x->q[x->nq++];
+    h->g = *g;
+    h->det = *g->detail;
+    h->g.detail = NULL;
+    h->log = log ? xstrdup(log) : NULL;
+    return true;
+}
+
+static void fmt_dur(char *buf, size_t len, double s)
+{
+    long t = (long)(s + 0.5);
+    if (!isfinite(s) || s < 0)
+        snprintf(buf, len, "?");
+    else if (t >= 3600)
+        snprintf(buf, len, "%ld:%02ld:%02ld", t / 3600, t / 60 % 60, t % 60);
+    else
+        snprintf(buf, len, "%ld:%02ld", t / 60, t % 60);
+}
+
+/* Games done, rate, ETA and the games per worker, from the database. */
+static void progress(dctx *x, bool final)
+{
+    FILE *out = x->c->progress;
+    double t = now_s();
+    if (!out || (!final && t - x->last_print < 2.0)) return;
+    x->last_print = t;
+    int64_t total, done;
+    if (store_counts(x->db, &total, &done) != 0) {
+        fprintf(out, "%s\n", store_error(x->db));
+        fflush(out);
+        return;
+    }
+    double el = t - x->t0, rate = el > 0 ? (double)(done - x->done0) / el : 0;
+    char eta[24];
+    fmt_dur(eta, sizeof eta, rate > 0 && el >= 3 ? (double)(total - done) / rate : NAN);
+    abuf line = {0};
+    abuf_addf(&line, "%lld/%lld games  %.1f games/s  ETA %s", (long long)done, (long long)total,
+              rate, eta);
+    char **names = NULL;
+    int64_t *counts = NULL;
+    int n = 0;
+    if (store_pg_worker_counts(x->db, &names, &counts, &n) == 0) {
+        for (int i = 0; i < n; i++) {
+            abuf_addf(&line, "%s%s %lld", i ? ", " : "  workers: ", names[i], (long long)counts[i]);
+            free(names[i]);
+        }
+        free(names);
+        free(counts);
+    }
+    char st[200] = "";
+    if (x->c->status) x->c->status(x->c->ctx, st, sizeof st);
+    if (st[0]) abuf_addf(&line, "  %s", st);
+    abuf_addc(&line, '\0');
+    fprintf(out, "%s\n", (const char *)line.data);
+    fflush(out);
+    abuf_free(&line);
+}
+
+static void d_tick(void *ctx)
+{
+    dctx *x = ctx;
+    double t = now_s();
+    if (t - x->last_beat >= x->c->lease_s / 3) {
+        x->last_beat = t;
+        store_pg_heartbeat(x->db);
+    }
+    flush(x);
+    if (store_pg_lock_lost(x->db)) x->lock_lost = true;
+    if (x->c->watch) x->c->watch(x->c->ctx);
+    progress(x, false);
+}
+
+static bool d_more(void *ctx)
+{
+    dctx *x = ctx;
+    if (x->lock_lost) return false;
+    if (x->nq > 0) return true;
+    if (x->c->watch) x->c->watch(x->c->ctx);
+    return store_pg_unfinished(x->db) != 0; /* -1: unreachable, wait for it */
+}
+
+/* The tournament's stored settings: game, seed, agents, match flags. */
+typedef struct tsettings {
+    const arena_game_vt *game;
+    uint64_t seed;
+    char **names, **specs;
+    int n_agents;
+    argvec run_args;
+    run_options ro;
+} tsettings;
+
+static void settings_free(tsettings *t)
+{
+    for (int i = 0; i < t->n_agents; i++) {
+        free(t->names[i]);
+        free(t->specs[i]);
+    }
+    free(t->names);
+    free(t->specs);
+    argvec_free(&t->run_args);
+}
+
+static int load_settings(store *db, tsettings *t, char *err, size_t errlen)
+{
+    memset(t, 0, sizeof *t);
+    run_options_default(&t->ro);
+    char *game = store_meta(db, "game"), *seed = store_meta(db, "seed");
+    char *ra = store_meta(db, "run_args");
+    int rc = -1;
+    t->game = game ? arena_find_game(game) : NULL;
+    if (!t->game)
+        snprintf(err, errlen, "unknown game '%s' (an older or newer arena?)", game ? game : "");
+    else if (!seed || !cli_u64(seed, &t->seed))
+        snprintf(err, errlen, "no master seed stored");
+    else if (!ra || argvec_from_json(ra, &t->run_args) != 0)
+        snprintf(err, errlen, "no match settings stored (made by an older arena?)");
+    else if (store_agents(db, &t->names, &t->specs, &t->n_agents) != 0)
+        snprintf(err, errlen, "%s", store_error(db));
+    else
+        rc = 0;
+    for (int i = 0; rc == 0 && i < t->run_args.n; i++)
+        if (run_options_parse(&t->ro, t->run_args.n, t->run_args.v, &i) != 1) {
+            snprintf(err, errlen, "stored match flag '%s' not understood", t->run_args.v[i]);
+            rc = -1;
+        }
+    free(game);
+    free(seed);
+    free(ra);
+    return rc;
+}
+
+static int mkdir_one(const char *path)
+{
+    return mkdir(path, 0777) == 0 || errno == EEXIST ? 0 : -1;
+}
+
+int dist_play(store *db, const dist_cfg *c, char *err, size_t errlen)
+{
+    dctx x;
+    memset(&x, 0, sizeof x);
+    x.db = db;
+    x.c = c;
+    x.t0 = x.last_beat = now_s();
+    snprintf(x.name, sizeof x.name, "%s", store_pg_name(db));
+    tsettings t;
+    if (load_settings(db, &t, err, errlen) != 0) {
+        settings_free(&t);
+        return DRIVER_FAILED;
+    }
+    int64_t total;
+    store_counts(db, &total, &x.done0);
+    char *logdir = NULL;
+    if (c->log_root && c->concurrency > 0) {
+        char abs[PATH_MAX];
+        if (mkdir_one(c->log_root) != 0 || !realpath(c->log_root, abs)) {
+            snprintf(err, errlen, "cannot create the log directory %s: %s", c->log_root,
+                     strerror(errno));
+            settings_free(&t);
+            return DRIVER_FAILED;
+        }
+        logdir = xasprintf("%s/%s", abs, x.name);
+        if (mkdir_one(logdir) != 0) {
+            snprintf(err, errlen, "cannot create the log directory %s: %s", logdir,
+                     strerror(errno));
+            free(logdir);
+            settings_free(&t);
+            return DRIVER_FAILED;
+        }
+    }
+    driver_cfg dc = {.game = t.game,
+                     .ro = &t.ro,
+                     .names = t.names,
+                     .specs = t.specs,
+                     .n_agents = t.n_agents,
+                     .concurrency = c->concurrency,
+                     .log_dir = logdir,
+                     .seed = t.seed,
+                     .total = total,
+                     .done_before = x.done0,
+                     .progress = NULL,
+                     .poll_ms = 250};
+    driver_src src = {.next = d_next, .done = d_done, .more = d_more, .tick = d_tick, .ctx = &x};
+    if (c->watch) c->watch(c->ctx);
+    int rc = driver_run(&dc, &src, err, errlen);
+    flush(&x);
+    if (rc == DRIVER_OK && x.lock_lost) {
+        snprintf(err, errlen,
+                 "lost the lock on %s after reconnecting (another coordinator took it, or the "
+                 "old session still holds it on the server); the workers go on",
+                 x.name);
+        rc = DRIVER_FAILED;
+    }
+    if (rc == DRIVER_OK) progress(&x, true);
+    if (!c->quiet)
+        fprintf(stderr,
+                "arena: %s: tournament %s: %lld games played here, %lld late results "
+                "dropped\n",
+                c->who, x.name, (long long)x.played, (long long)x.dropped);
+    for (size_t i = 0; i < x.nq; i++)
+        free(x.q[i].log);
+    free(x.q);
+    free(logdir);
+    settings_free(&t);
+    return rc;
+}

@@ -1,0 +1,41 @@
+/* Playing a tournament stored in PostgreSQL, shared with other hosts: the
+ * games are claimed one at a time under a lease (renewed by a heartbeat)
+ * and played by the ordinary driver (driver.h) with the tournament's stored
+ * settings, seeds and agents; each result is posted in one transaction. A
+ * result the database cannot take right now (connection lost) is kept and
+ * posted again; one that arrives after another worker's is dropped and
+ * logged. Used by `arena worker` and by the coordinator. */
+#ifndef ARENA_DISTRIBUTED_H
+#define ARENA_DISTRIBUTED_H
+
+#include <stdio.h>
+
+#include "store.h"
+
+/* Where match logs go by default, under the current directory of each host
+ * (TOURNAMENT/game-NNNNNN.jsonl.gz below it), and a lease's default length. */
+#define DIST_LOGS_DEFAULT "arena-logs"
+#define DIST_LEASE_DEFAULT 60.0
+
+typedef struct dist_cfg {
+    int concurrency;      /* matches in flight; 0: only watch */
+    const char *log_root; /* logs in LOG_ROOT/TOURNAMENT/; NULL: none */
+    double lease_s;       /* lease of a claimed game */
+    const char *who;      /* for messages: "worker NAME", "coordinator" */
+    FILE *progress;       /* the progress line from the database; NULL: none */
+    bool quiet;           /* no per-tournament lines */
+    /* Optional, for a coordinator that decides as results come in (SPRT):
+     * called before the first game, on every tick and before the driver
+     * could end (it may append games or withdraw them); status adds a
+     * phrase to the progress line. */
+    void (*watch)(void *ctx);
+    void (*status)(void *ctx, char *buf, size_t len);
+    void *ctx;
+} dist_cfg;
+
+/* Plays the tournament chosen in db (store_pg_pick, or opened by name)
+ * until none of its games is unfinished. Returns a DRIVER_* code; err holds
+ * the reason. */
+int dist_play(store *db, const dist_cfg *c, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,41 @@
+/* The PostgreSQL side of the store that only the distributed commands use
+ * (`arena worker`, the coordinator in `arena tournament --db URL`): games
+ * handed out under leases, heartbeats, progress across workers. */
+#ifndef ARENA_STORE_PG_H
+#define ARENA_STORE_PG_H
+
+#include "store.h"
+
+/* Connects without choosing a tournament (a worker serves them all). */
+store *store_pg_connect(const char *url, char *err, size_t errlen);
+bool store_is_pg(const store *s);
+/* The name of the tournament chosen. */
+const char *store_pg_name(const store *s);
+/* Who posts results and holds leases: the worker's name (shown in progress
+ * and reports), this host's name, and the lease length in seconds. */
+void store_pg_identity(store *s, const char *worker, double lease_s);
+/* Chooses the oldest tournament with a game nobody holds: 1 (its name in
+ * name), 0 none, -1 error. */
+int store_pg_pick(store *s, char *name, size_t len);
+/* Claims the next game nobody holds (pending, lease absent or expired):
+ * 1 with *g filled, 0 none, -1 error. */
+int store_pg_claim(store *s, sched_game *g);
+/* Renews the lease of every game this process holds. */
+int store_pg_heartbeat(store *s);
+/* Games of the tournament neither done nor withdrawn (-1 on error). */
+int64_t store_pg_unfinished(store *s);
+/* Finished games per worker name (arrays malloc'ed). */
+int store_pg_worker_counts(store *s, char ***names, int64_t **counts, int *n);
+/* Finished games posted after *cursor (0: all), in the order they were
+ * posted; advances *cursor. */
+int store_pg_results_since(store *s, int64_t *cursor, tgame **games, size_t *n);
+/* The largest game id and group scheduled (withdrawn games included). */
+int store_pg_last_game(store *s, int64_t *id, int64_t *group);
+/* Withdraws every game not finished (an SPRT that decided): no worker
+ * claims them any more; results of games in flight are still stored. */
+int store_pg_withdraw(store *s);
+/* Whether this coordinator lost its lock (another took it while the
+ * database was away). */
+bool store_pg_lock_lost(const store *s);
+
+#endif
