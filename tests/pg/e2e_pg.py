@@ -266,8 +266,9 @@ def case_sprt(pg):
         fail("games still pending after the decision")
     r = subprocess.run([arena, "sprt", "--resume", url, "--concurrency", "0"],
                        capture_output=True, text=True, timeout=60, cwd=work)
-    if r.returncode != 0 or out.splitlines()[-1] != r.stdout.splitlines()[-1] \
-            or count(pg, "sprt", "g.done") != done:
+    # Games in flight at the decision may still be stored, uncounted: the
+    # resumed verdict (counts, LLR, decision) is the one printed at the end.
+    if r.returncode != 0 or out.splitlines()[-4:] != r.stdout.splitlines()[-4:]:
         fail("--resume of the decided run: " + r.stdout + r.stderr)
     stop_workers(ws)
 
