@@ -4,7 +4,8 @@ coordinator (`arena tournament --db URL`), `arena worker`s, and what happens
 when things fail.
 
 usage: e2e_pg.py CASE ARENA WORKDIR
-CASE: workers | kill-worker | restart | two-coordinators | same-as-sqlite | sprt"""
+CASE: workers | kill-worker | late-duplicate | restart | two-coordinators |
+      same-as-sqlite | sprt"""
 import os
 import shutil
 import signal
@@ -273,7 +274,38 @@ def case_sprt(pg):
     stop_workers(ws)
 
 
-CASES = {"sprt": case_sprt, "workers": case_workers, "kill-worker": case_kill_worker, "restart": case_restart,
+def case_late_duplicate(pg):
+    url = pg.url("late")
+    c = coordinator(url, settings(60, 2, 13, 40))
+    a = worker(url, "A", conc=1, lease=1)
+    held = until(lambda: pg.psql("SELECT id FROM arena_games WHERE worker = 'A' AND NOT done"
+                                 " AND lease_until > now()"), 60, "worker A to claim a game")
+    held = int(held.splitlines()[0])
+    # A stalls past its lease (a swapping host): B plays the game again.
+    a.send_signal(signal.SIGSTOP)
+    b = worker(url, "B", conc=1, lease=60)
+    until(lambda: pg.psql(f"SELECT done AND worker = 'B' FROM arena_games WHERE id = {held}")
+          == "t", 90, f"B to finish game {held}")
+    first = pg.psql(f"SELECT ranks, scores, turns, posted FROM arena_games WHERE id = {held}")
+    a.send_signal(signal.SIGCONT)
+    wait(c, 150, "the coordinator")
+    if c.returncode != 0:
+        fail(f"coordinator exited {c.returncode}")
+    check_complete(pg, "late", 6)
+    # A's match goes on where it stopped, then A posts its late result.
+    until(lambda: "already has a result" in open(a.errfile).read(), 60,
+          "A to post its late result")
+    stop_workers([a, b])
+    with open(a.errfile) as f:
+        aerr = f.read()
+    print("A said:", [ln for ln in aerr.splitlines() if "dropped" in ln])
+    if f"game {held} of late already has a result" not in aerr:
+        fail(f"A's late result for game {held} was not reported as dropped:\n{aerr}")
+    if pg.psql(f"SELECT ranks, scores, turns, posted FROM arena_games WHERE id = {held}") != first:
+        fail(f"game {held}: the late result changed the recorded one")
+
+
+CASES = {"late-duplicate": case_late_duplicate, "sprt": case_sprt, "workers": case_workers, "kill-worker": case_kill_worker, "restart": case_restart,
          "two-coordinators": case_two_coordinators, "same-as-sqlite": case_same_as_sqlite}
 
 t0 = time.time()
