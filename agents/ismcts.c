@@ -4,9 +4,11 @@
  *
  * Every iteration samples a world the bot's seat cannot tell from the real
  * one (clone + determinize), walks down one shared tree, adds one node and
- * finishes the game with a rollout: random moves, or a built-in bot of the
- * game (rollout=BOT), capped at `depth` decisions, past which the current
- * scores rank the seats. With a rollout bot, its choice is also tried first
+ * finishes the game with a rollout: a built-in bot of the game (by default
+ * the game's strongest: bm-with:Smithy, greedy, heuristic; rollout=BOT
+ * picks another, rollout=random random moves; other games roll out at
+ * random), capped at `depth` decisions, past which the current scores rank
+ * the seats. With a rollout bot, its choice is also tried first
  * and favoured in the tree, and the final choice departs from it only on
  * clear evidence. The tree's nodes are information sets of the
  * searcher: a child is keyed by the option's label (with decision kind and
@@ -20,8 +22,9 @@
  *
  * Rewards are rank-based for the seat that chose the action: 1 for beating
  * every other seat, 0 for losing to all, ties split. Deterministic for a given
- * seed as long as no time cap (MS) is given; the cap makes the number of
- * iterations depend on the machine's speed. */
+ * seed as long as no time cap ends a search: the cap (MS, or a share of the
+ * match's move clock, which the referee tells built-in bots) makes the
+ * number of iterations depend on the machine's speed. */
 #include "ismcts.h"
 
 #include <math.h>
@@ -48,8 +51,9 @@ typedef struct node {
 
 typedef struct ismcts {
     int seat;
-    long iters, ms;
-    int players; /* learned once from a random playout; 0 = not yet */
+    long iters, ms; /* iters 0: the game's default; ms 0: no cap */
+    long clock_ms;  /* search time from the match's move clock; 0: none */
+    int players;    /* learned once from a random playout; 0 = not yet */
     arena_rng rng;
     node *pool;
     size_t n_nodes, cap_nodes;
@@ -63,6 +67,7 @@ typedef struct ismcts {
     /* Rollout policy ("" = uniformly random), one instance per seat, made
      * at the first decision, when the game is known. */
     char rollout_spec[64];
+    bool rollout_given; /* rollout=BOT was in the argument */
     const arena_policy_vt *rp;
     void *rself[ARENA_MAX_SEATS];
     bool rollout_ready;
@@ -209,11 +214,32 @@ static void rollout(ismcts *m, arena_game *g)
     }
 }
 
-/* Makes the rollout policy's per-seat instances for this game. */
+/* Per-game defaults of plain `ismcts`, chosen by measured strength
+ * (docs/benchmarks.md): random rollouts are a poor guess of how Xibalba and
+ * Dominion games go on, the game's own strongest bot a good one, and with
+ * such rollouts a few hundred iterations are enough. */
+static const struct {
+    const char *game, *rollout;
+    long iters;
+} game_defaults[] = {
+    {"dominion", "bm-with:Smithy", ISMCTS_DOMINION_ITERS},
+    {"pacifica", "greedy", ISMCTS_PACIFICA_ITERS},
+    {"xibalba", "heuristic", ISMCTS_XIBALBA_ITERS},
+};
+
+/* Fills in what the argument left to the game's defaults, and makes the
+ * rollout policy's per-seat instances for this game. */
 static void rollout_setup(ismcts *m, const arena_game *g)
 {
     m->rollout_ready = true;
-    if (!m->rollout_spec[0]) return;
+    for (size_t i = 0; i < sizeof game_defaults / sizeof game_defaults[0]; i++) {
+        if (strcmp(game_defaults[i].game, g->vt->name) != 0) continue;
+        if (!m->iters) m->iters = game_defaults[i].iters;
+        if (!m->rollout_given)
+            snprintf(m->rollout_spec, sizeof m->rollout_spec, "%s", game_defaults[i].rollout);
+    }
+    if (!m->iters) m->iters = ISMCTS_DEFAULT_ITERS;
+    if (!m->rollout_spec[0] || strcmp(m->rollout_spec, "random") == 0) return;
     const char *arg = NULL;
     const arena_policy_vt *vt = arena_find_policy(g->vt->name, m->rollout_spec, &arg);
     char err[200] = "no such bot";
@@ -423,10 +449,14 @@ static int ismcts_decide(void *self, const arena_game *g, const arena_decision *
     reserve_opts(m, d->n_options);
     m->n_nodes = 0;
     new_node(m, -1, 0, STOP, d->seat);
-    double t0 = m->ms > 0 ? now_ms() : 0;
+    /* The tighter of the MS cap and the move clock's share; the first
+     * iteration always runs so there is a tree to read. */
+    long cap = m->ms;
+    if (m->clock_ms > 0 && (cap == 0 || m->clock_ms < cap)) cap = m->clock_ms;
+    double t0 = cap > 0 ? now_ms() : 0;
     long it = 0;
     for (; it < m->iters; it++) {
-        if (m->ms > 0 && now_ms() - t0 >= (double)m->ms) break;
+        if (cap > 0 && it > 0 && now_ms() - t0 >= (double)cap) break;
         iterate(m, g);
     }
     m->stats.decisions++;
@@ -478,6 +508,7 @@ static bool parse_arg(ismcts *m, const char *arg)
             size_t n = strlen(p + 8);
             if (n == 0 || n >= sizeof m->rollout_spec) return false;
             memcpy(m->rollout_spec, p + 8, n + 1);
+            m->rollout_given = true;
             return true;
         }
         const char *end = strchr(p, ':');
@@ -505,7 +536,6 @@ static void *ismcts_create(const char *arg, int seat, uint64_t seed, char *err, 
 {
     ismcts *m = xcalloc(1, sizeof *m);
     m->seat = seat;
-    m->iters = ISMCTS_DEFAULT_ITERS;
     m->cap = ISMCTS_DEFAULT_DEPTH;
     if (arg && !parse_arg(m, arg)) {
         snprintf(err, errlen,
@@ -535,6 +565,15 @@ static void ismcts_free(void *self)
     free(m);
 }
 
+/* The search gets a share of the move clock: the rest covers the iteration
+ * under way when time is up, and a loaded machine. */
+static void ismcts_set_move_ms(void *self, int64_t move_ms)
+{
+    ismcts *m = self;
+    m->clock_ms = move_ms > 0 ? (long)(move_ms * ISMCTS_CLOCK_SHARE_PCT / 100) : 0;
+    if (move_ms > 0 && m->clock_ms < 1) m->clock_ms = 1;
+}
+
 ismcts_stats ismcts_get_stats(const void *self)
 {
     return ((const ismcts *)self)->stats;
@@ -543,20 +582,23 @@ ismcts_stats ismcts_get_stats(const void *self)
 const arena_policy_vt arena_policy_ismcts = {
     .name = "ismcts",
     .game = NULL,
-    .summary = "information-set MCTS over sampled worlds (1000 iterations, random rollouts)",
+    .summary = "information-set MCTS over sampled worlds, the game's best bot as rollout "
+               "policy, within the move clock",
     .takes_arg = false,
     .create = ismcts_create,
     .decide = ismcts_decide,
     .free = ismcts_free,
+    .set_move_ms = ismcts_set_move_ms,
 };
 
 const arena_policy_vt arena_policy_ismcts_arg = {
     .name = "ismcts",
     .game = NULL,
     .summary = "ismcts:ITER[:MS][:depth=N][:rollout=BOT]: budget, time cap (nondeterministic), "
-               "rollout cap and bot",
+               "rollout cap and bot (rollout=random for random moves)",
     .takes_arg = true,
     .create = ismcts_create,
     .decide = ismcts_decide,
     .free = ismcts_free,
+    .set_move_ms = ismcts_set_move_ms,
 };
