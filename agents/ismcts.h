@@ -10,7 +10,7 @@
 #define ISMCTS_DEFAULT_ITERS 1000
 #define ISMCTS_DOMINION_ITERS 1000
 #define ISMCTS_PACIFICA_ITERS 100
-#define ISMCTS_XIBALBA_ITERS 100
+#define ISMCTS_XIBALBA_ITERS 50
 /* Share of the match's move clock (percent) the search may use; the
  * iteration budget usually ends it well before. */
 #define ISMCTS_CLOCK_SHARE_PCT 40
