@@ -437,6 +437,7 @@ static int ismcts_decide(void *self, const arena_game *g, const arena_decision *
 {
     ismcts *m = self;
     if (forced(d)) return forced_choice(d, choice);
+    double t0 = now_ms(); /* the first move's setup counts against the cap */
     if (!g->vt->determinize && !m->warned) {
         fprintf(stderr,
                 "ismcts: %s has no determinize; searching the real state, which sees hidden "
@@ -453,7 +454,6 @@ static int ismcts_decide(void *self, const arena_game *g, const arena_decision *
      * iteration always runs so there is a tree to read. */
     long cap = m->ms;
     if (m->clock_ms > 0 && (cap == 0 || m->clock_ms < cap)) cap = m->clock_ms;
-    double t0 = cap > 0 ? now_ms() : 0;
     long it = 0;
     for (; it < m->iters; it++) {
         if (cap > 0 && it > 0 && now_ms() - t0 >= (double)cap) break;

@@ -13,7 +13,7 @@
 #define ISMCTS_XIBALBA_ITERS 50
 /* Share of the match's move clock (percent) the search may use; the
  * iteration budget usually ends it well before. */
-#define ISMCTS_CLOCK_SHARE_PCT 40
+#define ISMCTS_CLOCK_SHARE_PCT 30
 /* Rollout decisions before the scores rank the seats. */
 #define ISMCTS_DEFAULT_DEPTH 2000
 
