@@ -218,7 +218,7 @@ static void rollout(ismcts *m, arena_game *g)
 /* Per-game defaults of plain `ismcts`, chosen by measured strength
  * (docs/benchmarks.md): random rollouts are a poor guess of how Xibalba and
  * Dominion games go on, the game's own strongest bot a good one, and with
- * such rollouts a few hundred iterations are enough. */
+ * such rollouts 50 to 1,000 iterations a move are enough. */
 static const struct {
     const char *game, *rollout;
     long iters;
