@@ -4,9 +4,11 @@
  *
  * Every iteration samples a world the bot's seat cannot tell from the real
  * one (clone + determinize), walks down one shared tree, adds one node and
- * finishes the game with a rollout: random moves, or a built-in bot of the
- * game (rollout=BOT), capped at `depth` decisions, past which the current
- * scores rank the seats. With a rollout bot, its choice is also tried first
+ * finishes the game with a rollout: a built-in bot of the game (by default
+ * the game's strongest: bm-with:Smithy, greedy, heuristic; rollout=BOT
+ * picks another, rollout=random random moves; other games roll out at
+ * random), capped at `depth` decisions, past which the current scores rank
+ * the seats. With a rollout bot, its choice is also tried first
  * and favoured in the tree, and the final choice departs from it only on
  * clear evidence. The tree's nodes are information sets of the
  * searcher: a child is keyed by the option's label (with decision kind and
@@ -20,8 +22,9 @@
  *
  * Rewards are rank-based for the seat that chose the action: 1 for beating
  * every other seat, 0 for losing to all, ties split. Deterministic for a given
- * seed as long as no time cap (MS) is given; the cap makes the number of
- * iterations depend on the machine's speed. */
+ * seed as long as no time cap ends a search: the cap (MS, or a share of the
+ * match's move clock, which the referee tells built-in bots) makes the
+ * number of iterations depend on the machine's speed. */
 #include "ismcts.h"
 
 #include <math.h>
@@ -34,7 +37,7 @@
 
 #define UCB_C 0.7
 #define POLICY_BIAS 2.0       /* progressive bias toward the rollout bot's choice */
-#define OVERRIDE_Z 2.0        /* evidence needed to overrule the rollout bot */
+#define OVERRIDE_Z 2.0        /* evidence needed to overrule the rollout bot (default) */
 #define STOP (-1)             /* the "stop picking" action of a multi-pick */
 #define PLAYOUT_LIMIT 1000000 /* decisions of the one playout that counts seats */
 
@@ -48,8 +51,9 @@ typedef struct node {
 
 typedef struct ismcts {
     int seat;
-    long iters, ms;
-    int players; /* learned once from a random playout; 0 = not yet */
+    long iters, ms; /* iters 0: the game's default; ms 0: no cap */
+    long clock_ms;  /* search time from the match's move clock; 0: none */
+    int players;    /* learned once from a random playout; 0 = not yet */
     arena_rng rng;
     node *pool;
     size_t n_nodes, cap_nodes;
@@ -63,6 +67,8 @@ typedef struct ismcts {
     /* Rollout policy ("" = uniformly random), one instance per seat, made
      * at the first decision, when the game is known. */
     char rollout_spec[64];
+    bool rollout_given; /* rollout=BOT was in the argument */
+    double override_z;  /* standard errors needed to overrule the rollout bot */
     const arena_policy_vt *rp;
     void *rself[ARENA_MAX_SEATS];
     bool rollout_ready;
@@ -209,11 +215,35 @@ static void rollout(ismcts *m, arena_game *g)
     }
 }
 
-/* Makes the rollout policy's per-seat instances for this game. */
+/* Per-game defaults of plain `ismcts`, chosen by measured strength
+ * (docs/benchmarks.md): random rollouts are a poor guess of how Xibalba and
+ * Dominion games go on, the game's own strongest bot a good one, and with
+ * such rollouts 50 to 1,000 iterations a move are enough. */
+static const struct {
+    const char *game, *rollout;
+    long iters;
+    double override_z; /* Dominion: 1 beat 2 by 0.04 score on the same 400 deals */
+} game_defaults[] = {
+    {"dominion", "bm-with:Smithy", ISMCTS_DOMINION_ITERS, 1.0},
+    {"pacifica", "greedy", ISMCTS_PACIFICA_ITERS, OVERRIDE_Z},
+    {"xibalba", "heuristic", ISMCTS_XIBALBA_ITERS, OVERRIDE_Z},
+};
+
+/* Fills in what the argument left to the game's defaults, and makes the
+ * rollout policy's per-seat instances for this game. */
 static void rollout_setup(ismcts *m, const arena_game *g)
 {
     m->rollout_ready = true;
-    if (!m->rollout_spec[0]) return;
+    m->override_z = OVERRIDE_Z;
+    for (size_t i = 0; i < sizeof game_defaults / sizeof game_defaults[0]; i++) {
+        if (strcmp(game_defaults[i].game, g->vt->name) != 0) continue;
+        if (!m->iters) m->iters = game_defaults[i].iters;
+        m->override_z = game_defaults[i].override_z;
+        if (!m->rollout_given)
+            snprintf(m->rollout_spec, sizeof m->rollout_spec, "%s", game_defaults[i].rollout);
+    }
+    if (!m->iters) m->iters = ISMCTS_DEFAULT_ITERS;
+    if (!m->rollout_spec[0] || strcmp(m->rollout_spec, "random") == 0) return;
     const char *arg = NULL;
     const arena_policy_vt *vt = arena_find_policy(g->vt->name, m->rollout_spec, &arg);
     char err[200] = "no such bot";
@@ -393,7 +423,7 @@ static int most_visited(const ismcts *m, int x, const int *acts, int na)
 
 /* With a rollout bot, the search overrides the bot's own choice (child of x
  * that follows it) only when the alternative c is better by more than
- * OVERRIDE_Z standard errors: in noisy games a few hundred rollouts cannot
+ * override_z standard errors (per game): in noisy games a few hundred rollouts cannot
  * separate close options, and a noise-driven change is worse than the bot. */
 static int keep_policy(const ismcts *m, int x, int c, int npol, const int *picks, int np)
 {
@@ -404,13 +434,14 @@ static int keep_policy(const ismcts *m, int x, int c, int npol, const int *picks
     const node *a = &m->pool[c], *b = &m->pool[pc];
     double ma = a->sum / a->visits, mb = b->sum / b->visits;
     double va = fmax(ma * (1 - ma), 0.01) / a->visits, vb = fmax(mb * (1 - mb), 0.01) / b->visits;
-    return ma - mb > OVERRIDE_Z * sqrt(va + vb) ? c : pc;
+    return ma - mb > m->override_z * sqrt(va + vb) ? c : pc;
 }
 
 static int ismcts_decide(void *self, const arena_game *g, const arena_decision *d, int *choice)
 {
     ismcts *m = self;
     if (forced(d)) return forced_choice(d, choice);
+    double t0 = now_ms(); /* the first move's setup counts against the cap */
     if (!g->vt->determinize && !m->warned) {
         fprintf(stderr,
                 "ismcts: %s has no determinize; searching the real state, which sees hidden "
@@ -423,10 +454,13 @@ static int ismcts_decide(void *self, const arena_game *g, const arena_decision *
     reserve_opts(m, d->n_options);
     m->n_nodes = 0;
     new_node(m, -1, 0, STOP, d->seat);
-    double t0 = m->ms > 0 ? now_ms() : 0;
+    /* The tighter of the MS cap and the move clock's share; the first
+     * iteration always runs so there is a tree to read. */
+    long cap = m->ms;
+    if (m->clock_ms > 0 && (cap == 0 || m->clock_ms < cap)) cap = m->clock_ms;
     long it = 0;
     for (; it < m->iters; it++) {
-        if (m->ms > 0 && now_ms() - t0 >= (double)m->ms) break;
+        if (cap > 0 && it > 0 && now_ms() - t0 >= (double)cap) break;
         iterate(m, g);
     }
     m->stats.decisions++;
@@ -478,6 +512,7 @@ static bool parse_arg(ismcts *m, const char *arg)
             size_t n = strlen(p + 8);
             if (n == 0 || n >= sizeof m->rollout_spec) return false;
             memcpy(m->rollout_spec, p + 8, n + 1);
+            m->rollout_given = true;
             return true;
         }
         const char *end = strchr(p, ':');
@@ -505,7 +540,6 @@ static void *ismcts_create(const char *arg, int seat, uint64_t seed, char *err, 
 {
     ismcts *m = xcalloc(1, sizeof *m);
     m->seat = seat;
-    m->iters = ISMCTS_DEFAULT_ITERS;
     m->cap = ISMCTS_DEFAULT_DEPTH;
     if (arg && !parse_arg(m, arg)) {
         snprintf(err, errlen,
@@ -535,6 +569,15 @@ static void ismcts_free(void *self)
     free(m);
 }
 
+/* The search gets a share of the move clock: the rest covers the iteration
+ * under way when time is up, and a loaded machine. */
+static void ismcts_set_move_ms(void *self, int64_t move_ms)
+{
+    ismcts *m = self;
+    m->clock_ms = move_ms > 0 ? (long)(move_ms * ISMCTS_CLOCK_SHARE_PCT / 100) : 0;
+    if (move_ms > 0 && m->clock_ms < 1) m->clock_ms = 1;
+}
+
 ismcts_stats ismcts_get_stats(const void *self)
 {
     return ((const ismcts *)self)->stats;
@@ -543,20 +586,23 @@ ismcts_stats ismcts_get_stats(const void *self)
 const arena_policy_vt arena_policy_ismcts = {
     .name = "ismcts",
     .game = NULL,
-    .summary = "information-set MCTS over sampled worlds (1000 iterations, random rollouts)",
+    .summary = "information-set MCTS over sampled worlds, the game's best bot as rollout "
+               "policy, within the move clock",
     .takes_arg = false,
     .create = ismcts_create,
     .decide = ismcts_decide,
     .free = ismcts_free,
+    .set_move_ms = ismcts_set_move_ms,
 };
 
 const arena_policy_vt arena_policy_ismcts_arg = {
     .name = "ismcts",
     .game = NULL,
     .summary = "ismcts:ITER[:MS][:depth=N][:rollout=BOT]: budget, time cap (nondeterministic), "
-               "rollout cap and bot",
+               "rollout cap and bot (rollout=random for random moves)",
     .takes_arg = true,
     .create = ismcts_create,
     .decide = ismcts_decide,
     .free = ismcts_free,
+    .set_move_ms = ismcts_set_move_ms,
 };

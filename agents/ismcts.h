@@ -4,8 +4,16 @@
 
 #include "policy.h"
 
-/* Iterations per decision when no argument is given. */
+/* Iterations per decision when the argument gives none: per game for the
+ * three games (with the game's own bot as rollout policy, see ismcts.c),
+ * ISMCTS_DEFAULT_ITERS (random rollouts) for any other game. */
 #define ISMCTS_DEFAULT_ITERS 1000
+#define ISMCTS_DOMINION_ITERS 1000
+#define ISMCTS_PACIFICA_ITERS 100
+#define ISMCTS_XIBALBA_ITERS 50
+/* Share of the match's move clock (percent) the search may use; the
+ * iteration budget usually ends it well before. */
+#define ISMCTS_CLOCK_SHARE_PCT 30
 /* Rollout decisions before the scores rank the seats. */
 #define ISMCTS_DEFAULT_DEPTH 2000
 

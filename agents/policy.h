@@ -20,6 +20,10 @@ typedef struct arena_policy_vt {
     /* Fills choice (capacity d->n_options) and returns how many indices. */
     int (*decide)(void *self, const arena_game *g, const arena_decision *d, int *choice);
     void (*free)(void *self);
+    /* Optional (NULL: ignored): the match's per-decision clock, told once
+     * after create. The referee does not time built-in bots out, so a bot
+     * whose decisions can be slow must keep itself within move_ms. */
+    void (*set_move_ms)(void *self, int64_t move_ms);
 } arena_policy_vt;
 
 /* Looks up `name` ("bm-with:Smithy" splits at the first ':') for a game;

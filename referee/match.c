@@ -890,6 +890,8 @@ int match_start(struct event_base *base, const match_config *cfg, arena_agent *c
                 snprintf(m->error, sizeof m->error, "%s", perr);
                 seat_notes_forfeit(&st->notes, "crash", perr);
                 st->forfeit = CAUSE_CRASH;
+            } else if (a->pv->set_move_ms && cfg->clock.move_ms > 0) {
+                a->pv->set_move_ms(st->policy, cfg->clock.move_ms);
             }
         }
     }

@@ -178,6 +178,73 @@ static void test_rule_revealed_discards_stay_public(void **st)
     assert_int_equal(found, 1);
 }
 
+/* The discard_top of `owner` in `viewer`'s view is `want` ("nil": none). */
+static void expect_top(int viewer, int owner, const char *want)
+{
+    av *v = G->base.vt->view(&G->base, viewer);
+    const av *p = av_get(v, "players")->u.list.items[owner];
+    const char *t = av_get_str(p, "discard_top");
+    if (strcmp(want, "nil") == 0) {
+        if (t) fail_msg("seat %d sees %s on top of %d's discard pile", viewer, t, owner);
+    } else {
+        assert_non_null(t);
+        assert_string_equal(t, want);
+    }
+    av_free(v);
+}
+
+/* No event since `since` names `card` to `viewer`. */
+static void expect_no_card_named(size_t since, int viewer, const char *card)
+{
+    for (size_t i = since; i < nev(); i++) {
+        const av *e = ev_at(i, viewer);
+        if (!e) continue;
+        const char *c = av_get_str(e, "card"), *t = av_get_str(e, "top");
+        if ((c && !strcmp(c, card)) || (t && !strcmp(t, card)))
+            fail_msg("seat %d learns %s from a %s event", viewer, card, av_get_str(e, "type"));
+    }
+}
+
+/* Chancellor puts the deck into the discard pile without anyone looking at
+ * it: the visible top of the discard pile stays what it was, so no seat,
+ * the owner included, learns the deck's former top card (Gold). */
+static void test_rule_chancellor_deck_goes_in_unseen(void **st)
+{
+    (void)st;
+    mk(2, "Chancellor");
+    set(0, Z_HAND, "Chancellor");
+    set(0, Z_DISCARD, "Estate");
+    set(0, Z_DECK, "Gold,Copper,Copper");
+    G->p[0].disc_seen[0] = SEEN_ALL;
+    begin(0);
+    size_t since = nev();
+    pick("play:Chancellor");
+    pick("discard-deck");
+    assert_int_equal(zn(0, Z_DECK), 0);
+    assert_int_equal(zn(0, Z_DISCARD), 4);
+    assert_int_equal(n_in(0, Z_DISCARD, "Gold"), 1);
+    for (int viewer = 1; viewer >= 0; viewer--) {
+        expect_top(viewer, 0, "Estate");
+        expect_no_card_named(since, viewer, "Gold");
+    }
+}
+
+/* Onto an empty discard pile the deck goes face down: its top card is no
+ * one's to see: discard_top is nil (the next card put onto it is public). */
+static void test_rule_chancellor_deck_onto_empty_discard_shows_no_top(void **st)
+{
+    (void)st;
+    mk(2, "Chancellor");
+    set(0, Z_HAND, "Chancellor,Estate");
+    set(0, Z_DECK, "Gold,Copper,Copper");
+    begin(0);
+    pick("play:Chancellor");
+    pick("discard-deck");
+    assert_int_equal(zn(0, Z_DISCARD), 3);
+    for (int viewer = 1; viewer >= 0; viewer--)
+        expect_top(viewer, 0, "nil");
+}
+
 #define T(f) cmocka_unit_test_teardown(f, teardown)
 int main(void)
 {
@@ -189,6 +256,8 @@ int main(void)
         T(test_rule_navigator_discard_shows_others_count_and_top),
         T(test_rule_cleanup_discards_hand_under_cards_in_play),
         T(test_rule_revealed_discards_stay_public),
+        T(test_rule_chancellor_deck_goes_in_unseen),
+        T(test_rule_chancellor_deck_onto_empty_discard_shows_no_top),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -158,8 +158,7 @@ int card_special(dom_game *g, dom_frame *f)
         }
         if (ans_word(g) == SP_DISCARD_DECK) {
             ev_simple(g, EVENTS_ALL, "discard_deck", p, "count", pl->z[Z_DECK].n);
-            discard_zone(g, p, Z_DECK, false);
-            discard_top_seen(g, p);
+            discard_zone_under(g, p, Z_DECK);
         }
         return R_DONE;
 

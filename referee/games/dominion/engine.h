@@ -30,6 +30,7 @@ void deck_put(dom_game *g, int p, int c, unsigned seen);
 void discard_put(dom_game *g, int p, int c, bool public_);
 void discard_zone(dom_game *g, int p, int zone, bool public_); /* all of it, no event */
 void discard_top_seen(dom_game *g, int p);                     /* the new top is in every view */
+void discard_zone_under(dom_game *g, int p, int zone);         /* unseen, top unchanged */
 /* what everyone knows about p's hand: card c entered it openly, was shown
  * in it, or left it (openly or unseen) */
 void hand_seen_add(dom_game *g, int p, int c);

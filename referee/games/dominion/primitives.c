@@ -77,6 +77,21 @@ void discard_zone(dom_game *g, int p, int zone, bool public_)
     zmove_all(&pl->z[zone], &pl->z[Z_DISCARD]);
 }
 
+/* Puts a whole zone under p's discard pile, unseen by anyone (Chancellor:
+ * the deck goes in without being looked at), so the visible top stays. */
+void discard_zone_under(dom_game *g, int p, int zone)
+{
+    dom_player *pl = &g->p[p];
+    dom_zone *z = &pl->z[zone], *d = &pl->z[Z_DISCARD];
+    int k = z->n;
+    memmove(&d->c[k], d->c, (size_t)d->n);
+    memmove(&pl->disc_seen[k], pl->disc_seen, (size_t)d->n);
+    memcpy(d->c, z->c, (size_t)k);
+    memset(pl->disc_seen, 0, (size_t)k);
+    d->n += k;
+    z->n = 0;
+}
+
 /* ---- events ---- */
 
 av *ev_new(const char *type, int p)

@@ -49,7 +49,9 @@ av *dom_view(const arena_game *gg, int seat)
         av_set_int(m, "deck_size", pl->z[Z_DECK].n);
         av_set_int(m, "discard_size", pl->z[Z_DISCARD].n);
         const dom_zone *dz = &pl->z[Z_DISCARD];
-        if (dz->n)
+        /* A pile whose top nobody has seen (a deck put onto an empty pile
+         * by Chancellor) lies face down. */
+        if (dz->n && (seat < 0 || (pl->disc_seen[dz->n - 1] & SEEN_ALL)))
             av_set_str(m, "discard_top", dom_cards[dz->c[dz->n - 1]].name);
         else
             av_set(m, "discard_top", av_nil());
