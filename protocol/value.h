@@ -76,5 +76,8 @@ void av_free(av *v);
 /* Compact JSON text of any value (keys in insertion order), malloc'ed.
  * Used for logs and human output; the JSON codec uses the same writer. */
 char *av_to_json(const av *v);
+/* The same text appended to out (an abuf, see util.h). */
+struct abuf;
+void av_json_append(const av *v, struct abuf *out);
 
 #endif
