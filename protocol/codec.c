@@ -359,7 +359,7 @@ static av *mp_build_str(mp_cursor *c, size_t len)
 
 static av *mp_build_list(mp_cursor *c, uint64_t count)
 {
-    av *l = av_list();
+    av *l = av_list_sized((size_t)count); /* mp_check bounded count by the bytes */
     for (uint64_t i = 0; i < count; i++)
         av_push(l, mp_build(c));
     return l;
@@ -367,7 +367,7 @@ static av *mp_build_list(mp_cursor *c, uint64_t count)
 
 static av *mp_build_map(mp_cursor *c, uint64_t count)
 {
-    av *m = av_map();
+    av *m = av_map_sized((size_t)count);
     for (uint64_t i = 0; i < count; i++) {
         /* mp_check guaranteed a NUL-free string key. */
         uint8_t kb = c->p[c->off++];

@@ -177,6 +177,41 @@ av *av_map(void)
     return av_new(AV_MAP);
 }
 
+/* Capacities are powers of two (at least 4), as growth makes them: the
+ * map index relies on it. */
+static size_t round_cap(size_t n)
+{
+    size_t cap = 4;
+    while (cap < n)
+        cap *= 2;
+    return cap;
+}
+
+av *av_list_sized(size_t n)
+{
+    av *l = av_list();
+    if (n) {
+        l->u.list.cap = round_cap(n);
+        l->u.list.items = block_alloc(l->u.list.cap * sizeof(av *));
+    }
+    return l;
+}
+
+static size_t keys_bytes(size_t cap);
+static void index_build(av *map);
+
+av *av_map_sized(size_t n)
+{
+    av *m = av_map();
+    if (n) {
+        m->u.map.cap = round_cap(n);
+        m->u.map.keys = block_alloc(keys_bytes(m->u.map.cap));
+        m->u.map.vals = block_alloc(m->u.map.cap * sizeof(av *));
+        index_build(m);
+    }
+    return m;
+}
+
 av *av_push(av *list, av *item)
 {
     if (list->u.list.len == list->u.list.cap) {

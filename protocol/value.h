@@ -47,6 +47,9 @@ av *av_strn(const char *s, size_t n);
 av *av_strf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 av *av_list(void);
 av *av_map(void);
+/* Empty containers with room for n items or keys (a decoder knows n). */
+av *av_list_sized(size_t n);
+av *av_map_sized(size_t n);
 
 /* Appends item (owned) and returns list, so calls chain. */
 av *av_push(av *list, av *item);
