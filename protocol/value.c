@@ -62,14 +62,18 @@ static void *block_alloc(size_t n)
 static void block_free(void *p, size_t n)
 {
     if (!p) return;
+#if AV_FREELIST_MAX > 0
     int c = block_class(n);
-    if (c < 0 || block_pool_len[c] >= AV_FREELIST_MAX) {
-        free(p);
+    if (c >= 0 && block_pool_len[c] < AV_FREELIST_MAX) {
+        memcpy(p, &block_pool[c], sizeof(void *));
+        block_pool[c] = p;
+        block_pool_len[c]++;
         return;
     }
-    memcpy(p, &block_pool[c], sizeof(void *));
-    block_pool[c] = p;
-    block_pool_len[c]++;
+#else
+    (void)n;
+#endif
+    free(p);
 }
 
 /* Resizes a block of old_n bytes to n (n >= old_n), keeping its first keep
