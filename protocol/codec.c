@@ -1,9 +1,10 @@
 /* Framing and the msgpack / JSON codecs (protocol.md §1).
  *
  * Input comes from untrusted agents, so every decoder path bounds memory:
- * frames are capped before they are buffered, msgpack is pre-validated before
- * msgpack-c sees it (msgpack-c would otherwise allocate array storage sized by
- * a 4-byte count claim), and nesting is limited in both codecs. */
+ * frames are capped before they are buffered, msgpack is fully validated
+ * before any value is built (no storage is ever sized by a count claim the
+ * bytes cannot back), and nesting is limited in both codecs. msgpack is
+ * read and written here directly; msgpack-c is no longer called. */
 #include "codec.h"
 
 #include <ctype.h>
