@@ -70,8 +70,9 @@ static void mp_head(abuf *b, uint8_t tag, uint64_t v, size_t k)
 
 static void mp_int(abuf *b, int64_t d)
 {
-    if (d >= -32 && d < 128) {
-        mp_head(b, (uint8_t)d, 0, 0); /* positive or negative fixint */
+    if (d >= -32 && d < 128) { /* positive or negative fixint */
+        *mp_room(b, 1) = (uint8_t)d;
+        b->len++;
     } else if (d < 0) {
         if (d >= -128)
             mp_head(b, 0xd0, (uint64_t)d, 1);
@@ -109,8 +110,14 @@ static void mp_len(abuf *b, size_t n, uint8_t fix, size_t fix_limit, uint8_t tag
 
 static void mp_str(abuf *b, const char *s, size_t n)
 {
-    mp_len(b, n, 0xa0, 32, 0xd9, 0xda, 0xdb);
-    uint8_t *p = mp_room(b, n);
+    uint8_t *p = mp_room(b, 5 + n); /* the longest header, then the bytes */
+    if (n < 32) {                   /* keys and most strings: one header byte */
+        *p++ = (uint8_t)(0xa0 | n);
+        b->len++;
+    } else {
+        mp_len(b, n, 0xa0, 32, 0xd9, 0xda, 0xdb);
+        p = b->data + b->len;
+    }
     if (n) memcpy(p, s, n);
     b->len += n;
 }
