@@ -1,15 +1,15 @@
 /* Framing and the msgpack / JSON codecs (protocol.md §1).
  *
  * Input comes from untrusted agents, so every decoder path bounds memory:
- * frames are capped before they are buffered, msgpack is pre-validated before
- * msgpack-c sees it (msgpack-c would otherwise allocate array storage sized by
- * a 4-byte count claim), and nesting is limited in both codecs. */
+ * frames are capped before they are buffered, msgpack is fully validated
+ * before any value is built (no storage is ever sized by a count claim the
+ * bytes cannot back), and nesting is limited in both codecs. msgpack is
+ * read and written here directly; msgpack-c is no longer called. */
 #include "codec.h"
 
 #include <ctype.h>
 #include <jansson.h>
 #include <math.h>
-#include <msgpack.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,39 +47,108 @@ static void seterr(char *err, size_t errlen, const char *fmt, ...)
 
 /* ---------------------------------------------------------------- encode */
 
-static int abuf_write_cb(void *data, const char *buf, size_t len)
+/* msgpack is written straight into the buffer, in the same shortest forms
+ * msgpack-c's packer chooses (the bytes on the wire are unchanged): the
+ * packer's callback per item cost more than the encoding itself. */
+
+/* Room for n more bytes (and the NUL abuf keeps past len). */
+static uint8_t *mp_room(abuf *b, size_t n)
 {
-    abuf_add(data, buf, len);
-    return 0;
+    if (b->len + n + 1 > b->cap) abuf_reserve(b, n);
+    return b->data + b->len;
 }
 
-static void mp_pack(msgpack_packer *pk, const av *v)
+/* tag then the k low bytes of v, big-endian. */
+static void mp_head(abuf *b, uint8_t tag, uint64_t v, size_t k)
+{
+    uint8_t *p = mp_room(b, 1 + k);
+    p[0] = tag;
+    for (size_t i = 0; i < k; i++)
+        p[1 + i] = (uint8_t)(v >> (8 * (k - 1 - i)));
+    b->len += 1 + k;
+}
+
+static void mp_int(abuf *b, int64_t d)
+{
+    if (d >= -32 && d < 128) { /* positive or negative fixint */
+        *mp_room(b, 1) = (uint8_t)d;
+        b->len++;
+    } else if (d < 0) {
+        if (d >= -128)
+            mp_head(b, 0xd0, (uint64_t)d, 1);
+        else if (d >= -32768)
+            mp_head(b, 0xd1, (uint64_t)d, 2);
+        else if (d >= -2147483648LL)
+            mp_head(b, 0xd2, (uint64_t)d, 4);
+        else
+            mp_head(b, 0xd3, (uint64_t)d, 8);
+    } else if (d < 256) {
+        mp_head(b, 0xcc, (uint64_t)d, 1);
+    } else if (d < 65536) {
+        mp_head(b, 0xcd, (uint64_t)d, 2);
+    } else if (d < 4294967296LL) {
+        mp_head(b, 0xce, (uint64_t)d, 4);
+    } else {
+        mp_head(b, 0xcf, (uint64_t)d, 8);
+    }
+}
+
+/* A container or string header: fix form below fix_limit, else 8/16/32-bit
+ * length forms (tag8 0 when there is no 8-bit form). */
+static void mp_len(abuf *b, size_t n, uint8_t fix, size_t fix_limit, uint8_t tag8, uint8_t tag16,
+                   uint8_t tag32)
+{
+    if (n < fix_limit)
+        mp_head(b, (uint8_t)(fix | n), 0, 0);
+    else if (tag8 && n < 256)
+        mp_head(b, tag8, n, 1);
+    else if (n < 65536)
+        mp_head(b, tag16, n, 2);
+    else
+        mp_head(b, tag32, n, 4);
+}
+
+static void mp_str(abuf *b, const char *s, size_t n)
+{
+    uint8_t *p = mp_room(b, 5 + n); /* the longest header, then the bytes */
+    if (n < 32) {                   /* keys and most strings: one header byte */
+        *p++ = (uint8_t)(0xa0 | n);
+        b->len++;
+    } else {
+        mp_len(b, n, 0xa0, 32, 0xd9, 0xda, 0xdb);
+        p = b->data + b->len;
+    }
+    if (n) memcpy(p, s, n);
+    b->len += n;
+}
+
+static void mp_pack(abuf *b, const av *v)
 {
     if (!v) {
-        msgpack_pack_nil(pk);
+        mp_head(b, 0xc0, 0, 0);
         return;
     }
     switch (v->type) {
-    case AV_NIL: msgpack_pack_nil(pk); break;
-    case AV_BOOL: v->u.b ? msgpack_pack_true(pk) : msgpack_pack_false(pk); break;
-    case AV_INT: msgpack_pack_int64(pk, v->u.i); break;
-    case AV_FLOAT: msgpack_pack_double(pk, v->u.f); break;
-    case AV_STR:
-        msgpack_pack_str(pk, v->u.str.len);
-        msgpack_pack_str_body(pk, v->u.str.s, v->u.str.len);
+    case AV_NIL: mp_head(b, 0xc0, 0, 0); break;
+    case AV_BOOL: mp_head(b, v->u.b ? 0xc3 : 0xc2, 0, 0); break;
+    case AV_INT: mp_int(b, v->u.i); break;
+    case AV_FLOAT: {
+        uint64_t u;
+        memcpy(&u, &v->u.f, sizeof u);
+        mp_head(b, 0xcb, u, 8);
         break;
+    }
+    case AV_STR: mp_str(b, v->u.str.s, v->u.str.len); break;
     case AV_LIST:
-        msgpack_pack_array(pk, v->u.list.len);
+        mp_len(b, v->u.list.len, 0x90, 16, 0, 0xdc, 0xdd);
         for (size_t i = 0; i < v->u.list.len; i++)
-            mp_pack(pk, v->u.list.items[i]);
+            mp_pack(b, v->u.list.items[i]);
         break;
     case AV_MAP:
-        msgpack_pack_map(pk, v->u.map.len);
+        mp_len(b, v->u.map.len, 0x80, 16, 0, 0xde, 0xdf);
         for (size_t i = 0; i < v->u.map.len; i++) {
-            size_t kl = strlen(v->u.map.keys[i]);
-            msgpack_pack_str(pk, kl);
-            msgpack_pack_str_body(pk, v->u.map.keys[i], kl);
-            mp_pack(pk, v->u.map.vals[i]);
+            mp_str(b, v->u.map.keys[i], strlen(v->u.map.keys[i]));
+            mp_pack(b, v->u.map.vals[i]);
         }
         break;
     }
@@ -88,19 +157,15 @@ static void mp_pack(msgpack_packer *pk, const av *v)
 void codec_encode(codec_kind c, const av *msg, abuf *out)
 {
     if (c == CODEC_JSON) {
-        char *s = av_to_json(msg);
-        abuf_adds(out, s);
+        av_json_append(msg, out);
         abuf_addc(out, '\n');
-        free(s);
         return;
     }
     /* msgpack: reserve the length prefix, pack, then patch it. */
     size_t at = out->len;
-    static const uint8_t zero[4] = {0, 0, 0, 0};
-    abuf_add(out, zero, 4);
-    msgpack_packer pk;
-    msgpack_packer_init(&pk, out, abuf_write_cb);
-    mp_pack(&pk, msg);
+    mp_head(out, 0, 0, 3); /* four zero bytes */
+    mp_pack(out, msg);
+    out->data[out->len] = 0;
     size_t n = out->len - at - 4;
     out->data[at] = (uint8_t)(n >> 24);
     out->data[at + 1] = (uint8_t)(n >> 16);
@@ -302,7 +367,7 @@ static av *mp_build_str(mp_cursor *c, size_t len)
 
 static av *mp_build_list(mp_cursor *c, uint64_t count)
 {
-    av *l = av_list();
+    av *l = av_list_sized((size_t)count); /* mp_check bounded count by the bytes */
     for (uint64_t i = 0; i < count; i++)
         av_push(l, mp_build(c));
     return l;
@@ -310,7 +375,7 @@ static av *mp_build_list(mp_cursor *c, uint64_t count)
 
 static av *mp_build_map(mp_cursor *c, uint64_t count)
 {
-    av *m = av_map();
+    av *m = av_map_sized((size_t)count);
     for (uint64_t i = 0; i < count; i++) {
         /* mp_check guaranteed a NUL-free string key. */
         uint8_t kb = c->p[c->off++];

@@ -4,6 +4,7 @@
  * bytes that are not valid UTF-8 become U+FFFD so the output is always valid
  * JSON. NaN and infinities have no JSON form and are written as null. */
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,12 @@
 #include "util.h"
 #include "value.h"
 
+/* Printable ASCII that needs no escape: copied in runs, not byte by byte. */
+static bool plain(uint8_t c)
+{
+    return c >= 0x20 && c < 0x7f && c != '"' && c != '\\';
+}
+
 static void put_str(abuf *b, const char *s, size_t n)
 {
     const uint8_t *p = (const uint8_t *)s;
@@ -19,7 +26,13 @@ static void put_str(abuf *b, const char *s, size_t n)
     size_t i = 0;
     while (i < n) {
         uint8_t c = p[i];
-        if (c == '"' || c == '\\') {
+        if (plain(c)) {
+            size_t end = i + 1;
+            while (end < n && plain(p[end]))
+                end++;
+            abuf_add(b, p + i, end - i);
+            i = end;
+        } else if (c == '"' || c == '\\') {
             abuf_addc(b, '\\');
             abuf_addc(b, (char)c);
             i++;
@@ -64,6 +77,19 @@ static void put_float(abuf *b, double f)
     if (!strpbrk(tmp, ".eE")) abuf_adds(b, ".0");
 }
 
+/* Decimal without printf: integers are most of a game's view. */
+static void put_int(abuf *b, int64_t i)
+{
+    char tmp[24], *end = tmp + sizeof tmp, *p = end;
+    uint64_t u = i < 0 ? 0 - (uint64_t)i : (uint64_t)i;
+    do {
+        *--p = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    if (i < 0) *--p = '-';
+    abuf_add(b, p, (size_t)(end - p));
+}
+
 static void put_value(abuf *b, const av *v)
 {
     if (!v) {
@@ -73,7 +99,7 @@ static void put_value(abuf *b, const av *v)
     switch (v->type) {
     case AV_NIL: abuf_adds(b, "null"); break;
     case AV_BOOL: abuf_adds(b, v->u.b ? "true" : "false"); break;
-    case AV_INT: abuf_addf(b, "%lld", (long long)v->u.i); break;
+    case AV_INT: put_int(b, v->u.i); break;
     case AV_FLOAT: put_float(b, v->u.f); break;
     case AV_STR: put_str(b, v->u.str.s, v->u.str.len); break;
     case AV_LIST:
@@ -95,6 +121,11 @@ static void put_value(abuf *b, const av *v)
         abuf_addc(b, '}');
         break;
     }
+}
+
+void av_json_append(const av *v, abuf *out)
+{
+    put_value(out, v);
 }
 
 char *av_to_json(const av *v)

@@ -149,6 +149,7 @@ av *msg_encode(const msg *m)
 
 typedef struct dctx {
     const char *type; /* message type, prefixes every error */
+    av *take;         /* msg_decode_take: the map whose subtrees may be moved out */
     char *err;
     size_t errlen;
 } dctx;
@@ -254,7 +255,9 @@ static int need_copy(dctx *c, const av *map, const char *key, av_type t, av **ou
 {
     const av *v = need(c, map, key, key, t, t == AV_MAP ? "a map" : "a list");
     if (!v) return -1;
-    *out = av_copy(v);
+    /* A top-level subtree of a map the caller gave away is moved, not
+     * copied: the view and events are most of a decide. */
+    *out = c->take == map ? av_take(c->take, key) : av_copy(v);
     return 0;
 }
 
@@ -434,11 +437,11 @@ static int act_decode(dctx *c, const av *m, msg_act *a)
     return int_items(c, ch, "choice", &a->choice, &a->n_choice);
 }
 
-int msg_decode(const av *map, msg *out, char *err, size_t errlen)
+static int decode(const av *map, av *take, msg *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
     out->type = MSG__COUNT;
-    dctx c = {.type = "message", .err = err, .errlen = errlen};
+    dctx c = {.type = "message", .take = take, .err = err, .errlen = errlen};
     if (!map || map->type != AV_MAP)
         return bad(&c, "top level must be a map, not %s", map ? type_desc(map) : "nothing");
     const av *tv = av_get(map, "type");
@@ -530,4 +533,14 @@ void msg_free(msg *m)
     case MSG__COUNT: break;
     }
     memset(&m->u, 0, sizeof m->u);
+}
+
+int msg_decode(const av *map, msg *out, char *err, size_t errlen)
+{
+    return decode(map, NULL, out, err, errlen);
+}
+
+int msg_decode_take(av *map, msg *out, char *err, size_t errlen)
+{
+    return decode(map, map, out, err, errlen);
 }

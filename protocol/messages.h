@@ -127,6 +127,10 @@ av *msg_encode(const msg *m);
  * (missing `type`, unknown type, missing or mistyped protocol key). On
  * success the caller owns out and releases it with msg_free. */
 int msg_decode(const av *map, msg *out, char *err, size_t errlen);
+/* The same for a map the caller is about to free: its top-level subtrees
+ * (view, events, options) are moved into out instead of copied, so map is
+ * left without them. */
+int msg_decode_take(av *map, msg *out, char *err, size_t errlen);
 void msg_free(msg *m);
 
 #endif

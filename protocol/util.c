@@ -94,16 +94,21 @@ void abuf_adds(abuf *b, const char *s)
 
 void abuf_addf(abuf *b, const char *fmt, ...)
 {
+    /* Formats once into the spare room; only a text that does not fit is
+     * formatted again (callers append many short pieces). */
     va_list ap, ap2;
     va_start(ap, fmt);
     va_copy(ap2, ap);
-    int n = vsnprintf(NULL, 0, fmt, ap2);
-    va_end(ap2);
-    if (n > 0) {
+    abuf_reserve(b, 64);
+    size_t room = b->cap - b->len;
+    int n = vsnprintf((char *)b->data + b->len, room, fmt, ap);
+    if (n > 0 && (size_t)n >= room) {
         abuf_reserve(b, (size_t)n);
-        vsnprintf((char *)b->data + b->len, (size_t)n + 1, fmt, ap);
-        b->len += (size_t)n;
+        vsnprintf((char *)b->data + b->len, (size_t)n + 1, fmt, ap2);
     }
+    if (n > 0) b->len += (size_t)n;
+    b->data[b->len] = 0;
+    va_end(ap2);
     va_end(ap);
 }
 

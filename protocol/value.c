@@ -28,6 +28,71 @@
 static _Thread_local av *node_pool;
 static _Thread_local size_t node_pool_len;
 
+/* The same for the small blocks a tree points to (strings, keys, item and
+ * key arrays), in four size classes. A block's size is known again when it
+ * is freed (string length + 1, key length + 1, capacity), so the blocks
+ * carry no header. Without the list (ASan) blocks are exactly sized. */
+#define AV_BLOCK_CLASSES 4
+static const size_t block_size[AV_BLOCK_CLASSES] = {16, 32, 64, 128};
+static _Thread_local void *block_pool[AV_BLOCK_CLASSES];
+static _Thread_local size_t block_pool_len[AV_BLOCK_CLASSES];
+
+static int block_class(size_t n)
+{
+#if AV_FREELIST_MAX > 0
+    for (int c = 0; c < AV_BLOCK_CLASSES; c++)
+        if (n <= block_size[c]) return c;
+#else
+    (void)n;
+#endif
+    return -1;
+}
+
+static void *block_alloc(size_t n)
+{
+    int c = block_class(n);
+    if (c < 0) return xmalloc(n ? n : 1);
+    void *p = block_pool[c];
+    if (!p) return xmalloc(block_size[c]);
+    memcpy(&block_pool[c], p, sizeof(void *));
+    block_pool_len[c]--;
+    return p;
+}
+
+static void block_free(void *p, size_t n)
+{
+    if (!p) return;
+#if AV_FREELIST_MAX > 0
+    int c = block_class(n);
+    if (c >= 0 && block_pool_len[c] < AV_FREELIST_MAX) {
+        memcpy(p, &block_pool[c], sizeof(void *));
+        block_pool[c] = p;
+        block_pool_len[c]++;
+        return;
+    }
+#else
+    (void)n;
+#endif
+    free(p);
+}
+
+/* Resizes a block of old_n bytes to n (n >= old_n), keeping its first keep
+ * bytes. */
+static void *block_grow_keep(void *p, size_t old_n, size_t keep, size_t n)
+{
+    if (p && block_class(old_n) >= 0 && block_class(old_n) == block_class(n)) return p;
+    if (block_class(old_n) < 0 && block_class(n) < 0) return xrealloc(p, n);
+    void *q = block_alloc(n);
+    if (p && keep) memcpy(q, p, keep);
+    block_free(p, old_n);
+    return q;
+}
+
+static void *block_grow(void *p, size_t old_n, size_t n)
+{
+    return block_grow_keep(p, old_n, old_n, n);
+}
+
 static av *av_new(av_type t)
 {
     av *v = node_pool;
@@ -84,7 +149,7 @@ av *av_float(double f)
 av *av_strn(const char *s, size_t n)
 {
     av *v = av_new(AV_STR);
-    v->u.str.s = xmalloc(n + 1);
+    v->u.str.s = block_alloc(n + 1);
     if (n) memcpy(v->u.str.s, s, n);
     v->u.str.s[n] = '\0';
     v->u.str.len = n;
@@ -102,9 +167,8 @@ av *av_strf(const char *fmt, ...)
     va_start(ap, fmt);
     char *s = xvasprintf(fmt, ap);
     va_end(ap);
-    av *v = av_new(AV_STR);
-    v->u.str.s = s;
-    v->u.str.len = strlen(s);
+    av *v = av_strn(s, strlen(s)); /* into a block of its own size class */
+    free(s);
     return v;
 }
 
@@ -117,12 +181,48 @@ av *av_map(void)
     return av_new(AV_MAP);
 }
 
+/* Capacities are powers of two (at least 4), as growth makes them: the
+ * map index relies on it. */
+static size_t round_cap(size_t n)
+{
+    size_t cap = 4;
+    while (cap < n)
+        cap *= 2;
+    return cap;
+}
+
+av *av_list_sized(size_t n)
+{
+    av *l = av_list();
+    if (n) {
+        l->u.list.cap = round_cap(n);
+        l->u.list.items = block_alloc(l->u.list.cap * sizeof(av *));
+    }
+    return l;
+}
+
+static size_t keys_bytes(size_t cap);
+static void index_build(av *map);
+
+av *av_map_sized(size_t n)
+{
+    av *m = av_map();
+    if (n) {
+        m->u.map.cap = round_cap(n);
+        m->u.map.keys = block_alloc(keys_bytes(m->u.map.cap));
+        m->u.map.vals = block_alloc(m->u.map.cap * sizeof(av *));
+        index_build(m);
+    }
+    return m;
+}
+
 av *av_push(av *list, av *item)
 {
     if (list->u.list.len == list->u.list.cap) {
-        list->u.list.cap = list->u.list.cap ? 2 * list->u.list.cap : 4;
+        size_t old = list->u.list.cap;
+        list->u.list.cap = old ? 2 * old : 4;
         list->u.list.items =
-            xrealloc(list->u.list.items, list->u.list.cap * sizeof *list->u.list.items);
+            block_grow(list->u.list.items, old * sizeof(av *), list->u.list.cap * sizeof(av *));
     }
     list->u.list.items[list->u.list.len++] = item;
     return list;
@@ -228,7 +328,11 @@ static void index_build(av *map)
 /* Does the stored key k equal key[0, klen)? (key holds no NUL.) */
 static bool key_is(const char *k, const char *key, size_t klen)
 {
-    return strncmp(k, key, klen) == 0 && k[klen] == '\0';
+    /* Keys are short: an inline loop beats a call to strncmp. It stops at
+     * k's NUL at the latest, since key holds none. */
+    for (size_t i = 0; i < klen; i++)
+        if (k[i] != key[i]) return false;
+    return k[klen] == '\0';
 }
 
 /* Position of key in map, or -1. *h gets the key's hash when computed. */
@@ -262,12 +366,17 @@ av *av_setn(av *map, const char *key, size_t klen, av *val)
         return map;
     }
     if (map->u.map.len == map->u.map.cap) {
-        map->u.map.cap = map->u.map.cap ? 2 * map->u.map.cap : 4;
-        map->u.map.keys = xrealloc(map->u.map.keys, keys_bytes(map->u.map.cap));
-        map->u.map.vals = xrealloc(map->u.map.vals, map->u.map.cap * sizeof *map->u.map.vals);
+        size_t old = map->u.map.cap;
+        map->u.map.cap = old ? 2 * old : 4;
+        /* Only the key pointers carry over: the index is rebuilt. */
+        size_t kept = old * sizeof(char *);
+        map->u.map.keys =
+            block_grow_keep(map->u.map.keys, keys_bytes(old), kept, keys_bytes(map->u.map.cap));
+        map->u.map.vals =
+            block_grow(map->u.map.vals, old * sizeof(av *), map->u.map.cap * sizeof(av *));
         index_build(map);
     }
-    char *k = xmalloc(klen + 1);
+    char *k = block_alloc(klen + 1);
     memcpy(k, key, klen);
     k[klen] = '\0';
     size_t pos = map->u.map.len++;
@@ -306,7 +415,7 @@ av *av_take(av *map, const char *key)
     ptrdiff_t at = map_find(map, key, strlen(key), NULL, NULL);
     if (at < 0) return NULL;
     av *v = map->u.map.vals[at];
-    free(map->u.map.keys[at]);
+    block_free(map->u.map.keys[at], strlen(map->u.map.keys[at]) + 1);
     size_t rest = map->u.map.len - (size_t)at - 1;
     memmove(&map->u.map.keys[at], &map->u.map.keys[at + 1], rest * sizeof(char *));
     memmove(&map->u.map.vals[at], &map->u.map.vals[at + 1], rest * sizeof(av *));
@@ -395,19 +504,19 @@ void av_free(av *v)
 {
     if (!v) return;
     switch (v->type) {
-    case AV_STR: free(v->u.str.s); break;
+    case AV_STR: block_free(v->u.str.s, v->u.str.len + 1); break;
     case AV_LIST:
         for (size_t i = 0; i < v->u.list.len; i++)
             av_free(v->u.list.items[i]);
-        free(v->u.list.items);
+        block_free(v->u.list.items, v->u.list.cap * sizeof(av *));
         break;
     case AV_MAP:
         for (size_t i = 0; i < v->u.map.len; i++) {
-            free(v->u.map.keys[i]);
+            block_free(v->u.map.keys[i], strlen(v->u.map.keys[i]) + 1);
             av_free(v->u.map.vals[i]);
         }
-        free(v->u.map.keys);
-        free(v->u.map.vals);
+        block_free(v->u.map.keys, keys_bytes(v->u.map.cap));
+        block_free(v->u.map.vals, v->u.map.cap * sizeof(av *));
         break;
     default: break;
     }

@@ -47,6 +47,9 @@ av *av_strn(const char *s, size_t n);
 av *av_strf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 av *av_list(void);
 av *av_map(void);
+/* Empty containers with room for n items or keys (a decoder knows n). */
+av *av_list_sized(size_t n);
+av *av_map_sized(size_t n);
 
 /* Appends item (owned) and returns list, so calls chain. */
 av *av_push(av *list, av *item);
@@ -76,5 +79,8 @@ void av_free(av *v);
 /* Compact JSON text of any value (keys in insertion order), malloc'ed.
  * Used for logs and human output; the JSON codec uses the same writer. */
 char *av_to_json(const av *v);
+/* The same text appended to out (an abuf, see util.h). */
+struct abuf;
+void av_json_append(const av *v, struct abuf *out);
 
 #endif

@@ -16,34 +16,33 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "pidtab.h"
 #include "runner.h"
 #include "spawn.h"
 #include "util.h"
 
 #define STDERR_LINE_MAX 4096
 
-/* Every spawned agent, for SIGCHLD reaping. */
-typedef struct agent_list_node {
-    arena_agent *a;
-    struct agent_list_node *next;
-} agent_list_node;
-static agent_list_node *spawned_list;
+/* Every spawned agent by pid, for SIGCHLD reaping. */
+static pidtab spawned_tab;
 static struct event *sigchld_ev;
 
 static void agent_finish_close(arena_agent *a);
 static void on_read(evutil_socket_t fd, short what, void *arg);
 static void on_exec(evutil_socket_t fd, short what, void *arg);
 
-static void list_remove(arena_agent *a)
+static void spawned_add(arena_agent *a)
 {
-    for (agent_list_node **p = &spawned_list; *p; p = &(*p)->next) {
-        if ((*p)->a == a) {
-            agent_list_node *n = *p;
-            *p = n->next;
-            free(n);
-            return;
-        }
-    }
+    if (spawned_tab.len + 1 > spawned_tab.cap / 2)
+        pidtab_reserve(&spawned_tab, 2 * spawned_tab.len + 8);
+    pidtab_put(&spawned_tab, a->pid, a);
+}
+
+static void spawned_remove(arena_agent *a)
+{
+    void *cur;
+    if (a->pid > 0 && pidtab_get(&spawned_tab, a->pid, &cur) && cur == a)
+        pidtab_del(&spawned_tab, a->pid);
 }
 
 static void reap(arena_agent *a)
@@ -60,33 +59,75 @@ static void reap(arena_agent *a)
     }
 }
 
+/* a's process was just reaped: act on it (may free a). */
+static void on_reaped(arena_agent *a)
+{
+    if (a->closing) {
+        if (a->report) {
+            a->report->exited_itself = true;
+            a->report->exit_ms = clock_now_ms() - a->t_close;
+        }
+        agent_finish_close(a);
+    } else if (a->alive) {
+        /* Died before or at exec: say why. */
+        if (a->xfd >= 0) on_exec(a->xfd, EV_READ, a);
+        /* Drain what it wrote before dying, then judge: EOF on
+         * stdout will follow, but a grandchild may hold the pipe. */
+        if (a->rfd >= 0) on_read(a->rfd, EV_READ, a);
+        agent_fail(a, CAUSE_CRASH, !a->joined, "the agent process exited (%s %d)",
+                   WIFSIGNALED(a->exit_status) ? "signal" : "status",
+                   WIFSIGNALED(a->exit_status) ? WTERMSIG(a->exit_status)
+                                               : WEXITSTATUS(a->exit_status));
+    }
+}
+
+static void child_exited(arena_agent *a)
+{
+    if (a->exited) return;
+    reap(a);
+    if (a->exited) on_reaped(a);
+}
+
+/* Tries every spawned agent: the fallback when a child that is not an agent
+ * is waiting to be reaped by its owner. Pids first, since handling one may
+ * close (and remove) others. */
+static void sigchld_scan_all(void)
+{
+    size_t n = 0;
+    pid_t *pids = xmalloc((spawned_tab.len + 1) * sizeof *pids);
+    for (size_t s = 0; s < spawned_tab.cap; s++)
+        if (spawned_tab.keys[s] > 0) pids[n++] = spawned_tab.keys[s];
+    for (size_t i = 0; i < n; i++) {
+        void *a;
+        if (pidtab_get(&spawned_tab, pids[i], &a)) child_exited(a);
+    }
+    free(pids);
+}
+
+/* Work per SIGCHLD is per child exited, not per agent: waitid(WNOWAIT)
+ * names an exited child without reaping it, the table finds its agent, and
+ * reap() collects it. A child that is not ours (never reaped here) would be
+ * named again and again: then every agent is tried once, as before. */
 static void on_sigchld(evutil_socket_t sig, short what, void *arg)
 {
     (void)sig, (void)what, (void)arg;
-    for (agent_list_node *n = spawned_list, *next; n; n = next) {
-        next = n->next;
-        arena_agent *a = n->a;
-        bool was = a->exited;
-        reap(a);
-        if (!was && a->exited) {
-            if (a->closing) {
-                if (a->report) {
-                    a->report->exited_itself = true;
-                    a->report->exit_ms = clock_now_ms() - a->t_close;
-                }
-                agent_finish_close(a);
-            } else if (a->alive) {
-                /* Died before or at exec: say why. */
-                if (a->xfd >= 0) on_exec(a->xfd, EV_READ, a);
-                /* Drain what it wrote before dying, then judge: EOF on
-                 * stdout will follow, but a grandchild may hold the pipe. */
-                if (a->rfd >= 0) on_read(a->rfd, EV_READ, a);
-                agent_fail(a, CAUSE_CRASH, !a->joined, "the agent process exited (%s %d)",
-                           WIFSIGNALED(a->exit_status) ? "signal" : "status",
-                           WIFSIGNALED(a->exit_status) ? WTERMSIG(a->exit_status)
-                                                       : WEXITSTATUS(a->exit_status));
-            }
+    for (;;) {
+        siginfo_t si;
+        si.si_pid = 0;
+        if (waitid(P_ALL, 0, &si, WEXITED | WNOHANG | WNOWAIT) != 0 || si.si_pid == 0) return;
+        void *found;
+        if (!pidtab_get(&spawned_tab, si.si_pid, &found)) {
+            sigchld_scan_all();
+            return;
         }
+        arena_agent *a = found;
+        bool was = a->exited;
+        if (!was) reap(a);
+        if (was || !a->exited) { /* not collectable after all: never spin on it */
+            sigchld_scan_all();
+            return;
+        }
+        on_reaped(a);
     }
 }
 
@@ -542,10 +583,7 @@ arena_agent *agent_new(struct event_base *base, const agent_config *cfg, char *e
             sigchld_ev = evsignal_new(base, SIGCHLD, on_sigchld, NULL);
             event_add(sigchld_ev, NULL);
         }
-        agent_list_node *n = xmalloc(sizeof *n);
-        n->a = a;
-        n->next = spawned_list;
-        spawned_list = n;
+        spawned_add(a);
         a->ev_err = event_new(base, a->efd, EV_READ | EV_PERSIST, on_stderr, a);
         event_add(a->ev_err, NULL);
     }
@@ -651,10 +689,11 @@ void agent_set_report(arena_agent *a, agent_report *r)
 static void agent_finish_close(arena_agent *a)
 {
     if (a->report) a->report->closed = true;
-    list_remove(a);
-    if (!spawned_list && sigchld_ev) {
+    spawned_remove(a);
+    if (spawned_tab.len == 0 && sigchld_ev) {
         event_free(sigchld_ev);
         sigchld_ev = NULL;
+        pidtab_free(&spawned_tab);
     }
     void (*cb)(void *) = a->closed;
     void *ctx = a->closed_ctx;

@@ -14,6 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "pidtab.h"
 #include "sandbox.h"
 #include "util.h"
 
@@ -36,15 +37,22 @@ static void set_limit(int res, rlim_t v)
 }
 
 /* Agent process groups, read by spawn_kill_all() from signal handlers:
- * fixed slots (0 = free), no allocation. */
+ * a pid table in static storage (no allocation), O(1) to add and remove. */
 #define MAX_GROUPS 16384
-static volatile sig_atomic_t groups[MAX_GROUPS];
+static volatile sig_atomic_t group_keys[2 * MAX_GROUPS];
+static pidtab groups = {group_keys, NULL, 2 * MAX_GROUPS, 0};
 
 /* The watchdog: a child of the referee in its own session that learns
  * every agent group over a pipe ("+pgid", "-pgid") and SIGKILLs those still
  * listed when the pipe closes, that is when the referee is gone, even by
  * SIGKILL. -1: not started (or could not be). */
 static int watchdog_fd = -1;
+
+static void kill_group(pid_t pid, void *ctx)
+{
+    (void)ctx;
+    kill(-pid, SIGKILL);
+}
 
 static void watchdog_main(int rfd)
 {
@@ -59,25 +67,20 @@ static void watchdog_main(int rfd)
         rfd = 3;
     }
     close_range(4, ~0U, 0);
-    static pid_t live[MAX_GROUPS];
+    static volatile sig_atomic_t live_keys[2 * MAX_GROUPS];
+    pidtab live;
+    pidtab_init(&live, live_keys, NULL, 2 * MAX_GROUPS);
     int32_t m;
     for (;;) {
         ssize_t r = read(rfd, &m, sizeof m);
         if (r < 0 && errno == EINTR) continue;
         if (r != (ssize_t)sizeof m) break;
-        for (size_t i = 0; i < MAX_GROUPS; i++) {
-            if (m > 0 && live[i] == 0) {
-                live[i] = m;
-                break;
-            }
-            if (m < 0 && live[i] == -m) {
-                live[i] = 0;
-                break;
-            }
-        }
+        if (m > 0)
+            pidtab_put(&live, m, NULL);
+        else if (m < 0 && m != INT32_MIN)
+            pidtab_del(&live, -m);
     }
-    for (size_t i = 0; i < MAX_GROUPS; i++)
-        if (live[i] > 0) kill(-live[i], SIGKILL);
+    pidtab_each_key(&live, kill_group, NULL);
     _exit(0);
 }
 
@@ -106,28 +109,19 @@ static void watchdog_tell(int32_t m)
 
 static void remember(pid_t pid)
 {
-    for (size_t i = 0; i < MAX_GROUPS; i++)
-        if (groups[i] == 0) {
-            groups[i] = pid;
-            break;
-        }
+    pidtab_put(&groups, pid, NULL); /* full: only the watchdog will kill it */
     watchdog_tell((int32_t)pid);
 }
 
 void spawn_forget(pid_t pid)
 {
-    for (size_t i = 0; i < MAX_GROUPS; i++)
-        if (groups[i] == pid) {
-            groups[i] = 0;
-            watchdog_tell(-(int32_t)pid);
-            return;
-        }
+    pidtab_del(&groups, pid);
+    watchdog_tell(-(int32_t)pid);
 }
 
 void spawn_kill_all(void)
 {
-    for (size_t i = 0; i < MAX_GROUPS; i++)
-        if (groups[i] > 0) kill(-(pid_t)groups[i], SIGKILL);
+    pidtab_each_key(&groups, kill_group, NULL);
 }
 
 /* Runs in the child between fork and exec: async-signal-safe calls only.

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -103,6 +104,14 @@ static double now_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+static double cpu_s(int who)
+{
+    struct rusage ru;
+    getrusage(who, &ru);
+    return (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
+           (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
+}
+
 typedef struct peer {
     pid_t pid;
     int down, up; /* referee -> bot, bot -> referee */
@@ -192,11 +201,15 @@ int main(int argc, char **argv)
     }
 
     double rate = (double)rounds / secs, us = secs * 1e6 / (double)rounds;
+    /* CPU of both sides (the peers were waited for): on a shared machine
+     * steadier than the wall clock. */
+    double cpu = cpu_s(RUSAGE_SELF) + cpu_s(RUSAGE_CHILDREN);
     if (json) {
         printf("{\"codec\":\"%s\",\"peers\":%ld,\"decide_bytes\":%zu,\"act_bytes\":%zu,"
                "\"rounds\":%ld,\"seconds\":%.6f,\"round_trips_per_s\":%.1f,"
-               "\"us_per_round_trip\":%.3f}\n",
-               codec_name(codec), peers, decide.len, act.len, rounds, secs, rate, us);
+               "\"us_per_round_trip\":%.3f,\"cpu_us_per_round_trip\":%.3f}\n",
+               codec_name(codec), peers, decide.len, act.len, rounds, secs, rate, us,
+               cpu * 1e6 / (double)rounds);
     } else {
         printf("codec %s, %ld peer(s): decide frame %zu bytes, act frame %zu bytes\n",
                codec_name(codec), peers, decide.len, act.len);

@@ -4,47 +4,65 @@
 #   bench-pingpong with nim-sized frames       (round trips/s), both with one
 #   peer (two processes) and with two peers taking turns, as in the game
 # Each arena decision is one decide/act round trip over a pipe, so the ratio
-# (arena / ping-pong) is the share of the IPC floor the referee achieves
-# (the arena side also includes the bots' decoding and encoding).
+# (arena time per decision / ping-pong time per round trip) is how far the
+# referee is above the IPC floor (the arena side also includes the bots'
+# decoding and encoding). Both sides run pinned to one core (taskset), so
+# they pay the same process switches; the CPU ratio (user + system time of
+# all processes) is the steadier figure on a shared machine.
 #
 # usage: bench/pingpong/run.sh [BUILD_DIR] [STONES]
 #   BUILD_DIR defaults to build; ARENA, RANDOM_C, PINGPONG override binaries.
 #   STONES (default 100000) sizes the game: about STONES/2 decisions.
 #   CODEC=json runs both sides in JSON instead of msgpack.
+#   CPU=N pins to core N (default: the last one); CPU=none does not pin.
 set -euo pipefail
 
 build=${1:-build}
 stones=${2:-100000}
 codec=${CODEC:-msgpack}
+cpu=${CPU:-$(($(nproc) - 1))}
 arena=${ARENA:-$build/arena}
 random_c=${RANDOM_C:-$build/agents/random-c/random-c}
 pingpong=${PINGPONG:-$build/bench/pingpong/bench-pingpong}
 for b in "$arena" "$random_c" "$pingpong"; do
     [[ -x $b ]] || { echo "run.sh: $b: not built" >&2; exit 1; }
 done
+pin=()
+[[ $cpu == none ]] || pin=(taskset -c "$cpu")
 flag=
 [[ $codec == json ]] && flag=--json
 
-t0=$(date +%s%N)
-line=$("$arena" play nim "cmd:$random_c --seed 1 $flag" "cmd:$random_c --seed 2 $flag" \
-    --set "stones=$stones" --seed 1 --json | grep '^{')
-t1=$(date +%s%N)
-pp1=$("$pingpong" --codec "$codec" --rounds 200000 --json)
-pp2=$("$pingpong" --codec "$codec" --rounds 200000 --peers 2 --json)
+/usr/bin/python3 - "$codec" "$cpu" "$stones" "$flag" "$arena" "$random_c" "$pingpong" \
+    "${pin[@]}" <<'PY'
+import json, resource, subprocess, sys, time
+codec, cpu, stones, flag, arena, random_c, pingpong = sys.argv[1:8]
+pin = sys.argv[8:]
 
-/usr/bin/python3 - "$line" "$pp1" "$pp2" "$t0" "$t1" <<'PY'
-import json, sys
-game, pp1, pp2 = (json.loads(x) for x in sys.argv[1:4])
-secs = (int(sys.argv[5]) - int(sys.argv[4])) / 1e9
+def run(cmd):
+    """stdout, wall seconds, CPU seconds of cmd and everything it waited for"""
+    r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.monotonic()
+    out = subprocess.run(pin + cmd, check=True, capture_output=True, text=True).stdout
+    wall = time.monotonic() - t0
+    r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return out, wall, (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime)
+
+bot = f"cmd:{random_c} --seed %d {flag}".rstrip()
+out, secs, cpu_s = run([arena, "play", "nim", bot % 1, bot % 2, "--set", f"stones={stones}",
+                        "--seed", "1", "--json"])
+game = json.loads(next(l for l in out.splitlines() if l.startswith("{")))
 if game["reason"] != "normal":
     sys.exit(f"run.sh: the arena game did not end normally: {game['reason']} {game['forfeits']}")
 decisions = sum(game["decisions"])
-arena_rate = decisions / secs
-print(f"arena play nim ({pp1['codec']}): {decisions} decisions in {secs:.3f} s = "
-      f"{arena_rate:.0f} decisions/s ({1e6 / arena_rate:.2f} us each)")
-for pp in (pp1, pp2):
-    rate = pp["round_trips_per_s"]
-    print(f"pipe ping-pong, {pp['peers']} peer(s), {pp['decide_bytes']}+{pp['act_bytes']} byte "
-          f"frames: {rate:.0f} round trips/s ({pp['us_per_round_trip']:.2f} us each); "
-          f"ratio arena/ping-pong {arena_rate / rate:.3f}")
+us, cpu_us = secs * 1e6 / decisions, cpu_s * 1e6 / decisions
+where = "not pinned" if not pin else f"pinned to core {cpu}"
+print(f"arena play nim ({codec}, {where}): {decisions} decisions in {secs:.3f} s = "
+      f"{decisions / secs:.0f} decisions/s ({us:.2f} us each, {cpu_us:.2f} us CPU)")
+for peers in (1, 2):
+    pp = json.loads(run([pingpong, "--codec", codec, "--rounds", "200000", "--peers", str(peers),
+                         "--json"])[0])
+    print(f"pipe ping-pong, {peers} peer(s), {pp['decide_bytes']}+{pp['act_bytes']} byte frames: "
+          f"{pp['round_trips_per_s']:.0f} round trips/s ({pp['us_per_round_trip']:.2f} us each, "
+          f"{pp['cpu_us_per_round_trip']:.2f} us CPU); arena/ping-pong "
+          f"{us / pp['us_per_round_trip']:.2f} x wall, {cpu_us / pp['cpu_us_per_round_trip']:.2f} x CPU")
 PY

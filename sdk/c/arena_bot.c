@@ -95,7 +95,7 @@ static int next_msg(arena_session *s, msg *out)
         if (r < 0) return fail(s, "bad frame from the referee: %s", s->dec.error);
         if (r > 0) {
             char why[200];
-            int rc = msg_decode(map, out, why, sizeof why);
+            int rc = msg_decode_take(map, out, why, sizeof why);
             av_free(map);
             if (rc < 0) return fail(s, "bad message from the referee: %s", why);
             return 1;

@@ -311,12 +311,42 @@ static void test_optional_and_nil(void **state)
     msg_free(NULL);
 }
 
+/* msg_decode_take gives the same message as msg_decode for every type, but
+ * moves the top-level view, events and options out of the map. */
+static void test_decode_take_matches_decode(void **state)
+{
+    (void)state;
+    for (int t = 0; t < MSG__COUNT; t++) {
+        av *m = sample_map((msg_type)t), *copy = av_copy(m);
+        msg a, b;
+        expect_accept(m, &a);
+        if (msg_decode_take(copy, &b, err, sizeof err) != 0) fail_msg("rejected: %s", err);
+        av *ea = msg_encode(&a), *eb = msg_encode(&b);
+        assert_true(av_equal(ea, eb));
+        const char *moved[] = {"view", "events", "options"};
+        for (size_t k = 0; k < 3; k++) {
+            const av *was = av_get(m, moved[k]);
+            bool movable = was && (was->type == AV_MAP || was->type == AV_LIST) &&
+                           (t == MSG_HELLO || t == MSG_DECIDE || t == MSG_EVENT || t == MSG_OVER) &&
+                           !(t == MSG_DECIDE && k == 2); /* decide's options are read, not kept */
+            if (movable) assert_null(av_get(copy, moved[k]));
+        }
+        av_free(ea);
+        av_free(eb);
+        msg_free(&a);
+        msg_free(&b);
+        av_free(m);
+        av_free(copy);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_missing_required_keys),      cmocka_unit_test(test_wrong_key_types),
         cmocka_unit_test(test_unknown_extra_keys_ignored), cmocka_unit_test(test_type_checks),
         cmocka_unit_test(test_single_int_choice),          cmocka_unit_test(test_optional_and_nil),
+        cmocka_unit_test(test_decode_take_matches_decode),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

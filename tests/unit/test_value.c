@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "codec.h"
+#include "util.h"
 #include "value.h"
 
 static av *sample(void)
@@ -201,9 +202,94 @@ static void test_to_json(void **state)
     expect_json(NULL, "null");
 }
 
+/* abuf_addf formats into the spare room and again only when the text does
+ * not fit: pieces below, at and past the room must all come out whole. */
+static void test_abuf_addf_pieces_of_every_size(void **state)
+{
+    (void)state;
+    abuf b = {0};
+    char *want = calloc(1, 40000), piece[6000];
+    size_t wl = 0;
+    size_t sizes[] = {0, 1, 5, 62, 63, 64, 65, 127, 255, 256, 300, 1000, 5000, 3, 0, 4097};
+    for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++) {
+        memset(piece, 'a' + (int)(k % 26), sizes[k]);
+        piece[sizes[k]] = '\0';
+        abuf_addf(&b, "%s|%zu;", piece, k);
+        wl += (size_t)sprintf(want + wl, "%s|%zu;", piece, k);
+        assert_int_equal(b.len, wl);
+        assert_int_equal(b.data[b.len], 0);
+        assert_memory_equal(b.data, want, wl);
+    }
+    abuf_free(&b);
+    abuf_addf(&b, "%s", ""); /* an empty text on an empty buffer */
+    assert_int_equal(b.len, 0);
+    assert_int_equal(b.data[0], 0);
+    abuf_free(&b);
+    free(want);
+}
+
+/* Strings, keys and arrays come from size-class free lists: sizes around
+ * every class boundary, freed and made again, keep their contents, and
+ * pre-sized containers (any n) behave like grown ones, index included. */
+static void test_blocks_and_sized_containers(void **state)
+{
+    (void)state;
+    size_t lens[] = {0, 1, 14, 15, 16, 17, 30, 31, 32, 33, 63, 64, 65, 126, 127, 128, 129, 500};
+    size_t nl = sizeof lens / sizeof *lens;
+    char text[600];
+    for (int round = 0; round < 3; round++) {
+        av *m = av_map();
+        for (size_t i = 0; i < nl; i++) {
+            memset(text, 'A' + (int)i, lens[i]);
+            text[lens[i]] = '\0';
+            char key[640];
+            snprintf(key, sizeof key, "%zu:%s", i, text);
+            av_set(m, key, av_strn(text, lens[i]));
+        }
+        for (size_t i = 0; i < nl; i++) {
+            memset(text, 'A' + (int)i, lens[i]);
+            text[lens[i]] = '\0';
+            char key[640];
+            snprintf(key, sizeof key, "%zu:%s", i, text);
+            const av *v = av_get(m, key);
+            assert_non_null(v);
+            assert_int_equal(v->u.str.len, lens[i]);
+            assert_memory_equal(v->u.str.s, text, lens[i] + 1);
+        }
+        av_free(m);
+    }
+    size_t ns[] = {0, 1, 3, 4, 5, 16, 17, 40, 1000};
+    for (size_t k = 0; k < sizeof ns / sizeof *ns; k++) {
+        size_t n = ns[k];
+        av *l = av_list_sized(n), *m = av_map_sized(n), *grown = av_map();
+        for (size_t i = 0; i < n + 3; i++) { /* also past the size asked for */
+            char key[32];
+            snprintf(key, sizeof key, "k%zu", i);
+            av_push(l, av_int((int64_t)i));
+            av_set_int(m, key, (int64_t)i);
+            av_set_int(grown, key, (int64_t)i);
+        }
+        assert_int_equal(av_len(l), n + 3);
+        assert_true(av_equal(m, grown));
+        for (size_t i = 0; i < n + 3; i++) {
+            char key[32];
+            snprintf(key, sizeof key, "k%zu", i);
+            int64_t got = -1;
+            assert_true(av_get_int(m, key, &got));
+            assert_int_equal(got, (int64_t)i);
+            assert_int_equal(l->u.list.items[i]->u.i, (int64_t)i);
+        }
+        av_free(l);
+        av_free(m);
+        av_free(grown);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_abuf_addf_pieces_of_every_size),
+        cmocka_unit_test(test_blocks_and_sized_containers),
         cmocka_unit_test(test_equal),
         cmocka_unit_test(test_copy),
         cmocka_unit_test(test_take_and_set_replace),
