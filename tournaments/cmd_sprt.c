@@ -56,7 +56,7 @@ static void sprt_help(FILE *out)
           "                     strongest test between your own versions; independent:\n"
           "                     each game on its own seed, for bots you do not trust (one\n"
           "                     that remembers game 1 knows the deal of game 2)\n"
-          "  --logs DIR|none    match logs (default: none)\n"
+          "  --logs DIR|none    gzip match logs (default: none)\n"
           "  --quiet            only the final lines\n"
           "  --resume DB        continue the run stored in DB (a killed or interrupted\n"
           "                     one; a decided run prints its verdict again)\n"

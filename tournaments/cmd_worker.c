@@ -33,7 +33,7 @@ static void worker_help(FILE *out)
           "  --concurrency N    matches in flight (default: number of cores)\n"
           "  --name NAME        this worker's name in progress and reports\n"
           "                     (default HOST:PID)\n"
-          "  --logs DIR|none    match logs in DIR/TOURNAMENT/ on this host (default\n"
+          "  --logs DIR|none    gzip match logs in DIR/TOURNAMENT/ on this host (default\n"
           "                     arena-logs); the database records host and path\n"
           "  --lease SECONDS    how long a claimed game stays this worker's without a\n"
           "                     heartbeat (default 60; heartbeats every third of it)\n"
