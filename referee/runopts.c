@@ -52,8 +52,7 @@ static const flag_doc flags[] = {
     {"--limit-cpu", F_INT, 0, 1 << 30, "S", "agent CPU seconds per process (0: unlimited)"},
     {"--limit-procs", F_INT, 0, 1 << 20, "N", "agent processes (RLIMIT_NPROC; 0: unlimited)"},
     {"--limit-fsize", F_INT, 0, 1 << 24, "MIB", "largest file an agent may write (0: unlimited)"},
-    {"--sandbox", F_BOOL, 0, 0, NULL,
-     "isolate spawned agents with bubblewrap (see below; without it: no isolation)"},
+    {"--sandbox", F_BOOL, 0, 0, NULL, "isolate spawned agents (bwrap; see Isolation)"},
     {"--pass-env", F_ENV, 0, 0, "NAME", "--sandbox: also give agents $NAME (repeatable)"},
 };
 #define N_FLAGS (sizeof flags / sizeof flags[0])
@@ -196,27 +195,33 @@ void run_options_help_skip(FILE *out, const char *const *skip)
         } else if (f->kind == F_FAULT) {
             snprintf(dflt, sizeof dflt, " [forfeit]");
         }
-        fprintf(out, "  %-28s %s%s\n", left, f->help, dflt);
+        /* 80 columns: a default that does not fit goes on a line of its own. */
+        if (dflt[0] && 31 + strlen(f->help) + strlen(dflt) > 80)
+            fprintf(out, "  %-28s %s\n%31s%s\n", left, f->help, "", dflt + 1);
+        else
+            fprintf(out, "  %-28s %s%s\n", left, f->help, dflt);
     }
-    fputs("\nIsolation. Without --sandbox an agent runs as your user with your environment\n"
-          "and files: no isolation is promised, only the limits above, per process except\n"
-          "--limit-procs (RLIMIT_NPROC counts every process of the uid: agents share it).\n"
-          "With --sandbox (bwrap) each agent gets its own user, PID, network, IPC and UTS\n"
-          "namespaces, no capabilities, a new session, and an empty environment but\n"
-          "  " SANDBOX_ENV_DOC "\n"
-          "and the --pass-env variables. It sees, read-only: /usr, /bin, /lib*, a few /etc\n"
-          "files (loader, TLS, time zone, python3*, java-*), the directories of the files\n"
-          "its command names and those in PYTHONPATH and NODE_PATH (match logs, results\n"
-          "DBs and other agents' programs there are masked); and a private /tmp.\n"
-          "Run by root, arena starts each sandboxed agent as a uid of its own (2000000000 +\n"
-          "pid: its files must be readable by others). Under --sandbox --limit-procs holds\n"
-          "per agent (set in its own user namespace). No cgroups are used: memory, CPU and\n"
-          "file-size limits are per process.\n"
-          "Stopping arena (Ctrl-C, SIGTERM, SIGHUP, even SIGKILL) kills every agent's\n"
-          "process group; under --sandbox its whole PID namespace. Without --sandbox, a\n"
-          "process an agent moves out of its group (setsid) survives arena and, with\n"
-          "--clock cpu, thinks uncharged.\n",
-          out);
+    fputs(
+        "\nIsolation. Without --sandbox an agent runs as your user with your environment\n"
+        "and files: no isolation is promised, only the limits above, per process except\n"
+        "--limit-procs (RLIMIT_NPROC counts every process of the uid: agents share it).\n"
+        "With --sandbox (bwrap) each agent gets its own user, PID, network, IPC and UTS\n"
+        "namespaces, no capabilities, a new session, and an empty environment but\n" SANDBOX_ENV_DOC
+        "\n"
+        "and the --pass-env variables. It sees, read-only: /usr, /bin, /lib*, a few /etc\n"
+        "files (loader, TLS, time zone, python3*, java-*), the directories of the files\n"
+        "its command names and those in PYTHONPATH and NODE_PATH (match logs, results\n"
+        "DBs and other agents' programs there are masked); and a private /tmp.\n"
+        "Run by root, arena starts each sandboxed agent as a uid of its own (2000000000 +\n"
+        "pid): its own directory and files must be readable by others, their parents\n"
+        "need not be. Under --sandbox --limit-procs holds per agent (set in its own user\n"
+        "namespace). No cgroups are used: memory, CPU and file-size limits are per\n"
+        "process.\n"
+        "Stopping arena (Ctrl-C, SIGTERM, SIGHUP, even SIGKILL) kills every agent's\n"
+        "process group; under --sandbox its whole PID namespace. Without --sandbox, a\n"
+        "process an agent moves out of its group (setsid) survives arena and, with\n"
+        "--clock cpu, thinks uncharged.\n",
+        out);
 }
 
 void run_options_match(const run_options *o, const arena_game_vt *game, match_config *m)

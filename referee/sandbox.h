@@ -14,9 +14,9 @@
 #define SANDBOX_UID_BASE 2000000000u
 
 /* Environment variables an agent gets (besides --pass-env NAME); all but
- * PATH and HOME only when set. */
+ * PATH and HOME only when set. Two lines of help text. */
 #define SANDBOX_ENV_DOC                                                                            \
-    "PATH=/usr/local/bin:/usr/bin:/bin, HOME=/tmp, LANG, LC_ALL, TZ, PYTHONPATH, NODE_PATH"
+    "  PATH=/usr/local/bin:/usr/bin:/bin, HOME=/tmp,\n  LANG, LC_ALL, TZ, PYTHONPATH, NODE_PATH"
 
 /* Marks a path (a results DB, a log directory, another agent's program) as
  * private to the referee for the rest of the process: an agent whose

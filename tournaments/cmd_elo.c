@@ -12,7 +12,8 @@
 
 static void elo_help(FILE *out)
 {
-    fputs("usage: arena elo FILE [--model M] [--prior N] [--anchor NAME] [--format text|json]\n"
+    fputs("usage: arena elo FILE [--model M] [--prior N] [--anchor NAME]\n"
+          "                [--format text|json]\n"
           "\n"
           "Joint maximum-likelihood Elo (400*log10 scale) from a plain results file,\n"
           "with 95 % error bars from the observed information (covariance) and a\n"
@@ -35,8 +36,8 @@ static void elo_help(FILE *out)
           "                  as BayesElo); 0 disables the prior\n"
           "  --anchor NAME   fix NAME at Elo 0 (default: mean rating 0)\n"
           "  --format F      text (default) or json:\n"
-          "                  {\"model\", \"ratings\": [{\"agent\", \"elo\", \"error\", \"games\", "
-          "\"score\"}],\n"
+          "                  {\"model\", \"ratings\": [{\"agent\", \"elo\", \"error\",\n"
+          "                                \"games\", \"score\"}],\n"
           "                   \"los\": {A: {B: P(A stronger than B)}}}\n"
           "  --help          this text\n",
           out);

@@ -21,26 +21,22 @@
 typedef struct command {
     const char *name;
     int (*run)(int argc, char **argv);
-    const char *usage;
+    const char *synopsis, *summary;
 } command;
 
 static const command commands[] = {
-    {"play", cmd_play, "play GAME AGENT AGENT... [options]           play games between agents"},
-    {"replay", cmd_replay,
-     "replay LOG [--seat N]                        re-run a match log and print it"},
-    {"serve", cmd_serve,
-     "serve GAME --listen H:P --tokens FILE        play with remote TCP agents"},
-    {"check-bot", cmd_check_bot,
-     "check-bot AGENT [--game G]                   is a bot protocol-compliant?"},
-    {"games", cmd_games,
-     "games [--all]                                list games and their settings"},
-    {"bots", cmd_bots, "bots [GAME]                                  list built-in bots"},
-    {"tournament", cmd_tournament, "tournament FILE | --resume DB | flags        run a tournament"},
-    {"report", cmd_report, "report DB [--format text|json|html]          report on a tournament"},
-    {"sprt", cmd_sprt, "sprt --game G --agent A=SPEC --agent B=SPEC ... sequential test"},
-    {"elo", cmd_elo, "elo FILE [--prior N] [--anchor NAME]         ratings from a results file"},
-    {"worker", cmd_worker,
-     "worker --db URL [--concurrency N] [--name N]  play games from PostgreSQL"},
+    {"play", cmd_play, "play GAME AGENT AGENT... [options]", "play games between agents"},
+    {"replay", cmd_replay, "replay LOG [--seat N]", "check and print a match log"},
+    {"serve", cmd_serve, "serve GAME --listen H:P --tokens FILE", "play with remote TCP agents"},
+    {"check-bot", cmd_check_bot, "check-bot AGENT [--game G]", "is a bot compliant?"},
+    {"games", cmd_games, "games [--all]", "games and their settings"},
+    {"bots", cmd_bots, "bots [GAME]", "list built-in bots"},
+    {"tournament", cmd_tournament, "tournament FILE | --resume DB | flags", "run a tournament"},
+    {"report", cmd_report, "report DB [--format text|json|html]", "report on a tournament"},
+    {"sprt", cmd_sprt, "sprt --game G --agent A=SPEC --agent B=SPEC", "SPRT between two agents"},
+    {"elo", cmd_elo, "elo FILE [--prior N] [--anchor NAME]", "ratings from a results file"},
+    {"worker", cmd_worker, "worker --db URL [--concurrency N] [--name N]",
+     "play games from PostgreSQL"},
 };
 #define N_COMMANDS (sizeof commands / sizeof commands[0])
 
@@ -49,7 +45,7 @@ static void usage(FILE *out)
     fprintf(out, "arena %s: a referee for bot competitions\n\nusage: arena COMMAND [ARGS]\n\n",
             ARENA_VERSION);
     for (size_t i = 0; i < N_COMMANDS; i++)
-        fprintf(out, "  arena %s\n", commands[i].usage);
+        fprintf(out, "  arena %-44s %s\n", commands[i].synopsis, commands[i].summary);
     fprintf(out, "\n`arena COMMAND --help` describes a command. Protocol and games: docs/.\n");
 }
 

@@ -134,6 +134,14 @@ def case_help_is_complete():
     check(rc == 0 and "dominion" in out and "nim" not in out, "games hides test games")
     rc, out, _ = arena("games", "--all")
     check("nim" in out and "stones" in out, "games --all lists nim and its settings")
+    # Every help fits an 80-column terminal.
+    for cmd in ("play", "replay", "serve", "check-bot", "tournament", "sprt", "worker",
+                "report", "elo", "games", "bots"):
+        rc, out, err = arena(cmd, "--help")
+        wide = [l for l in (out + err).splitlines() if len(l) > 80]
+        check(rc == 0 and not wide, f"{cmd} --help: exit {rc}, lines over 80 columns: {wide}")
+    rc, out, _ = arena("--help")
+    check(not [l for l in out.splitlines() if len(l) > 80], "arena --help fits 80 columns")
 
 
 def case_cpu_clock_charges_cpu_not_sleep():
