@@ -4,8 +4,10 @@ coordinator (`arena tournament --db URL`), `arena worker`s, and what happens
 when things fail.
 
 usage: e2e_pg.py CASE ARENA WORKDIR
-CASE: workers | kill-worker | late-duplicate | restart | two-coordinators |
-      same-as-sqlite | sprt"""
+CASE: workers | kill-worker | late-duplicate | restart | stalled-db |
+      two-coordinators | same-as-sqlite | sprt"""
+import gzip
+import json
 import os
 import shutil
 import signal
@@ -196,6 +198,43 @@ def case_restart(pg):
     stop_workers([w])
 
 
+def case_stalled_db(pg):
+    # The database stops answering (every server process SIGSTOPped) for far
+    # longer than a move: the workers' loops block in a database call while
+    # the bots' answers wait in their pipes. That stall is the referee's, not
+    # the bots' (the loop-lag credit): no game may forfeit for it.
+    url = pg.url("stall")
+    c = coordinator(url, settings(20, 8, 17, 10) + ["--move-ms", "200", "--bank-ms", "0"])
+    w = worker(url, "W", conc=3)
+    until(lambda: count(pg, "stall", "g.done") >= 3, 90, "3 games done")
+    stopped = pg.processes()
+    for pid in stopped:
+        os.kill(pid, signal.SIGSTOP)
+    time.sleep(3)
+    for pid in stopped:
+        os.kill(pid, signal.SIGCONT)
+    wait(c, 150, "the coordinator")
+    if c.returncode != 0:
+        fail(f"coordinator exited {c.returncode} after the stall")
+    check_complete(pg, "stall", 24)
+    lost = pg.psql("SELECT id, forfeits FROM arena_games WHERE reason <> 'normal'")
+    if lost:
+        fail(f"games forfeited for the database's stall: {lost}")
+    # Not vacuous: some decision was pending through the stall, and its log
+    # shows the stall credited, not charged.
+    spanned = []
+    for log in pg.psql("SELECT log FROM arena_games WHERE done").splitlines():
+        with gzip.open(log, "rt") as f:
+            for line in f:
+                m = json.loads(line)
+                if m["type"] == "lag" and "seat" in m and m["lag_ms"] >= 1000:
+                    spanned.append(m)
+    print("decisions pending through the stall:", spanned)
+    if not spanned or any(m["charged_ms"] >= 200 for m in spanned):
+        fail("no decision was pending through the stall, or it was charged for it")
+    stop_workers([w])
+
+
 def case_two_coordinators(pg):
     url = pg.url("one")
     s = settings(20, 4, 11, 1)
@@ -306,6 +345,7 @@ def case_late_duplicate(pg):
 
 
 CASES = {"late-duplicate": case_late_duplicate, "sprt": case_sprt, "workers": case_workers, "kill-worker": case_kill_worker, "restart": case_restart,
+         "stalled-db": case_stalled_db,
          "two-coordinators": case_two_coordinators, "same-as-sqlite": case_same_as_sqlite}
 
 t0 = time.time()

@@ -88,6 +88,28 @@ class PgServer:
             raise AssertionError(f"psql {sql!r}: {r.stderr}")
         return r.stdout.strip()
 
+    def processes(self):
+        """The postmaster and every process below it (its backends)."""
+        with open(os.path.join(self.data, "postmaster.pid")) as f:
+            root = int(f.readline())
+        children = {}
+        for d in os.listdir("/proc"):
+            if not d.isdigit():
+                continue
+            try:
+                with open(f"/proc/{d}/stat") as f:
+                    stat = f.read()
+            except OSError:
+                continue
+            ppid = int(stat[stat.rindex(")") + 2:].split()[1])
+            children.setdefault(ppid, []).append(int(d))
+        found, todo = [], [root]
+        while todo:
+            pid = todo.pop()
+            found.append(pid)
+            todo.extend(children.get(pid, []))
+        return found
+
     def log(self):
         try:
             with open(os.path.join(self.dir, "log")) as f:
