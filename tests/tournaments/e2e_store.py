@@ -11,51 +11,16 @@ Cases:
   pairing              independent / duplicate seeds in tournament and sprt
 """
 import os
-import shutil
 import sqlite3
 import subprocess
-import sys
 import time
 
-ARENA, WORK, CASE = os.path.abspath(sys.argv[1]), sys.argv[2], sys.argv[3]
-HERE = os.path.dirname(os.path.abspath(__file__))
-SLOW = f"cmd:/usr/bin/python3 -S {os.path.join(HERE, 'slow_bot.py')}"
-WORK = os.path.join(WORK, CASE)
-shutil.rmtree(WORK, ignore_errors=True)
-os.makedirs(WORK)
-
-
-def check(cond, what):
-    if not cond:
-        raise AssertionError(what)
-
-
-def arena(*args, timeout=120):
-    return subprocess.run([ARENA, *args], capture_output=True, text=True, timeout=timeout)
-
-
-def path(name):
-    return os.path.join(WORK, name)
-
-
-def rows(db, sql):
-    con = sqlite3.connect(db)
-    try:
-        return con.execute(sql).fetchall()
-    finally:
-        con.close()
+from e2e_common import ARENA, CASE, SLOW, arena, check, no_crash, path, rows
 
 
 def meta(db, key):
     r = rows(db, f"SELECT value FROM meta WHERE key = '{key}'")
     return r[0][0] if r else None
-
-
-def no_crash(r, what):
-    check(r.returncode >= 0 and r.returncode not in (134, 139),
-          f"{what}: crashed (exit {r.returncode}): {r.stderr[-800:]}")
-    check("AddressSanitizer" not in r.stderr and "runtime error" not in r.stderr,
-          f"{what}: sanitizer report: {r.stderr[-800:]}")
 
 
 def usage_error(r, what):
