@@ -136,6 +136,19 @@ static int exec(pg_store *s, const char *sql, int n, const char *const *v)
     return r ? 0 : -1;
 }
 
+/* The first row of a query on this tournament's rows ($1 = its id): k
+ * integers into out. -1 on error. */
+static int q_tid_ints(pg_store *s, const char *sql, int64_t *out, int k)
+{
+    const char *v[] = {s->tid};
+    PGresult *r = q(s, sql, 1, v);
+    if (!r) return -1;
+    for (int i = 0; i < k; i++)
+        out[i] = strtoll(PQgetvalue(r, 0, i), NULL, 10);
+    PQclear(r);
+    return 0;
+}
+
 static char *url_name(const char *url, char *name, size_t len, char *err, size_t errlen)
 {
     const char *hash = strchr(url, '#');
@@ -557,18 +570,14 @@ static int pg_result(store *b, const tgame *g, const char *log_path)
 
 static int pg_counts(store *b, int64_t *total, int64_t *done)
 {
-    pg_store *s = pg(b);
-    *total = *done = 0;
-    const char *v[] = {s->tid};
-    PGresult *r = q(s,
-                    "SELECT count(*) FILTER (WHERE done OR NOT withdrawn),"
-                    " count(*) FILTER (WHERE done) FROM arena_games WHERE tid = $1",
-                    1, v);
-    if (!r) return -1;
-    *total = strtoll(PQgetvalue(r, 0, 0), NULL, 10);
-    *done = strtoll(PQgetvalue(r, 0, 1), NULL, 10);
-    PQclear(r);
-    return 0;
+    int64_t v[2] = {0, 0};
+    int rc = q_tid_ints(pg(b),
+                        "SELECT count(*) FILTER (WHERE done OR NOT withdrawn),"
+                        " count(*) FILTER (WHERE done) FROM arena_games WHERE tid = $1",
+                        v, 2);
+    *total = v[0];
+    *done = v[1];
+    return rc;
 }
 
 static int pg_moves_by_agent(store *b, int n_agents, store_moves *out)
@@ -754,12 +763,11 @@ int store_pg_heartbeat(store *b)
 
 int64_t store_pg_unfinished(store *b)
 {
-    pg_store *s = pg(b);
-    const char *v[] = {s->tid};
-    PGresult *r = q(
-        s, "SELECT count(*) FROM arena_games WHERE tid = $1 AND NOT done AND NOT withdrawn", 1, v);
-    int64_t n = r ? strtoll(PQgetvalue(r, 0, 0), NULL, 10) : -1;
-    PQclear(r);
+    int64_t n;
+    if (q_tid_ints(pg(b),
+                   "SELECT count(*) FROM arena_games WHERE tid = $1 AND NOT done AND NOT withdrawn",
+                   &n, 1) != 0)
+        return -1;
     return n;
 }
 
@@ -807,16 +815,14 @@ int store_pg_results_since(store *b, int64_t *cursor, tgame **games, size_t *n)
 
 int store_pg_last_game(store *b, int64_t *id, int64_t *group)
 {
-    pg_store *s = pg(b);
-    const char *v[] = {s->tid};
-    PGresult *r = q(s,
-                    "SELECT coalesce(max(id), 0), coalesce(max(grp), 0) FROM arena_games"
-                    " WHERE tid = $1",
-                    1, v);
-    if (!r) return -1;
-    *id = strtoll(PQgetvalue(r, 0, 0), NULL, 10);
-    *group = strtoll(PQgetvalue(r, 0, 1), NULL, 10);
-    PQclear(r);
+    int64_t v[2];
+    if (q_tid_ints(pg(b),
+                   "SELECT coalesce(max(id), 0), coalesce(max(grp), 0) FROM arena_games"
+                   " WHERE tid = $1",
+                   v, 2) != 0)
+        return -1;
+    *id = v[0];
+    *group = v[1];
     return 0;
 }
 
