@@ -137,6 +137,12 @@ int cmd_worker(int argc, char **argv)
                       .quiet = quiet};
         int drc = dist_play(db, &c, err, sizeof err);
         if (drc == DRIVER_INTERRUPTED) break;
+        if (drc == DIST_DB_DOWN) { /* lost just after the pick: wait for it as above */
+            if (!down) fprintf(stderr, "arena: %s: %s; retrying\n", who, err);
+            down = true;
+            nap(1.0);
+            continue;
+        }
         if (drc != DRIVER_OK) {
             fprintf(stderr, "arena: %s: tournament %s: %s\n", who, tname, err);
             rc = 1;

@@ -240,7 +240,9 @@ int dist_play(store *db, const dist_cfg *c, char *err, size_t errlen)
     tsettings t;
     if (load_settings(db, &t, err, errlen) != 0) {
         settings_free(&t);
-        return DRIVER_FAILED;
+        if (store_pg_reachable(db)) return DRIVER_FAILED;
+        snprintf(err, errlen, "%s", store_error(db)); /* not "unknown game ''" */
+        return DIST_DB_DOWN;
     }
     int64_t total;
     store_counts(db, &total, &x.done0);

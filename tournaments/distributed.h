@@ -33,9 +33,14 @@ typedef struct dist_cfg {
     void *ctx;
 } dist_cfg;
 
+/* dist_play could not read the tournament's settings because the database
+ * went away (between store_pg_pick and the read): nothing was played; try
+ * again once it is back. */
+#define DIST_DB_DOWN 4
+
 /* Plays the tournament chosen in db (store_pg_pick, or opened by name)
- * until none of its games is unfinished. Returns a DRIVER_* code; err holds
- * the reason. */
+ * until none of its games is unfinished. Returns a DRIVER_* code or
+ * DIST_DB_DOWN; err holds the reason. */
 int dist_play(store *db, const dist_cfg *c, char *err, size_t errlen);
 
 #endif

@@ -838,6 +838,11 @@ bool store_pg_lock_lost(const store *b)
     return ((const pg_store *)b)->lock_lost;
 }
 
+bool store_pg_reachable(const store *b)
+{
+    return PQstatus(((const pg_store *)b)->c) == CONNECTION_OK;
+}
+
 static const store_vt pg_vt = {
     .close = pg_close,
     .lock = pg_lock,

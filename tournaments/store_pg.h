@@ -37,5 +37,7 @@ int store_pg_withdraw(store *s);
 /* Whether this coordinator lost its lock (another took it while the
  * database was away). */
 bool store_pg_lock_lost(const store *s);
+/* Whether the connection is up now (no reconnect is tried). */
+bool store_pg_reachable(const store *s);
 
 #endif
