@@ -5,15 +5,23 @@ pipes (bench-scale-floor), for N = 1, 10, 100, 300, 1000.
 
   bench/scale/run.py [BUILD_DIR] [N...]
 
-Per N: steady throughput (decide/act and hello/ready round trips per second,
-measured from the progress lines between max(25 %, 2N games) and 90 % of
-the games, so the start-up of the 2N agent processes, which costs ~10 ms
-each on a small VM, and the tail are left out), the floor's round trips
-per second, their ratio (floor / arena: 1.0 would be the floor), the
-referee's peak RSS and the RSS per concurrent match (peak minus the N = 1
-peak, over N - 1). The open-file soft limit is lowered to 1,024 (the common
+Per N: steady throughput in round trips per second (decide/act, plus one
+hello/ready per seat and game), the floor's round trips per second, their
+ratio (arena / floor in time per round trip: 1.0 would be the floor), the
+referee's RSS while the N matches run (the largest sample in the steady
+window, so not the final report) and the RSS per concurrent match (that
+minus the N = 1 figure, over N - 1). The open-file soft limit is lowered to 1,024 (the common
 default) for the arena run: the referee raises it itself.
+
+"Steady" means all 2N agents are running: starting one costs ~10 ms on a
+small VM, so at N = 1,000 the first 20-40 s are start-up. The window opens
+when the last agent has exec'd (watched in /proc) or at 25 % of the games,
+whichever is later, and closes at 90 % of the games; the trips counted are
+those of the games finished inside it (their `finished_at`, ms resolution).
+Each N plays 60,000 games (SCALE_GAMES=K for a quicker look), so that the
+window lasts seconds even at N = 1,000.
 """
+import datetime
 import os
 import re
 import resource
@@ -29,6 +37,9 @@ ns = [int(x) for x in sys.argv[2:]] or [1, 10, 100, 300, 1000]
 arena = os.path.join(build, "arena")
 random_c = os.path.abspath(os.path.join(build, "agents/random-c/random-c"))
 floor = os.path.join(build, "bench/scale/bench-scale-floor")
+# The same for every N: the referee holds the schedule in memory, so the
+# RSS per match is only comparable at an equal number of games.
+GAMES = int(os.environ.get("SCALE_GAMES", "60000"))
 
 
 def soft_1024():
@@ -36,52 +47,79 @@ def soft_1024():
     resource.setrlimit(resource.RLIMIT_NOFILE, (min(1024, hard), hard))
 
 
+def running_agents(pid):
+    """How many of pid's children have exec'd random-c."""
+    try:
+        with open("/proc/%d/task/%d/children" % (pid, pid)) as f:
+            kids = f.read().split()
+    except OSError:
+        return 0
+    n = 0
+    for k in kids:
+        try:
+            with open("/proc/%s/comm" % k) as f:
+                n += f.read().strip() == "random-c"
+        except OSError:
+            pass
+    return n
+
+
+def epoch_of(iso):
+    return datetime.datetime.strptime(iso, "%Y-%m-%dT%H:%M:%S.%fZ").replace(
+        tzinfo=datetime.timezone.utc).timestamp()
+
+
 def run_arena(n, games, work):
     db = os.path.join(work, "n%d.sqlite" % n)
     cmd = [arena, "tournament", "--game", "nim", "--agent", "a=" + random_c, "--agent",
            "b=" + random_c, "--games-per-pairing", str(games), "--concurrency", str(n),
            "--move-ms", "100", "--logs", "none", "--db", db]
-    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                          preexec_fn=soft_1024)
-    peak = [0]
+    rss = []  # (epoch s, VmRSS kB) samples
+    all_up = [None]  # wall-clock time (epoch s) when all 2N agents ran
 
     def watch():
         while p.poll() is None:
             try:
                 with open("/proc/%d/status" % p.pid) as f:
-                    m = re.search(r"VmHWM:\s+(\d+) kB", f.read())
+                    m = re.search(r"VmRSS:\s+(\d+) kB", f.read())
                     if m:
-                        peak[0] = max(peak[0], int(m.group(1)))
+                        rss.append((time.time(), int(m.group(1))))
             except OSError:
                 pass
+            # Stop scanning /proc once all are up: the scan costs CPU.
+            if all_up[0] is None and running_agents(p.pid) >= 2 * n:
+                all_up[0] = time.time()
             time.sleep(0.2)
 
     w = threading.Thread(target=watch)
-    w.start()
-    marks = []
     t0 = time.monotonic()
-    for line in p.stderr:
-        m = re.match(r"(\d+)/(\d+) games", line)
-        if m:
-            marks.append((time.monotonic(), int(m.group(1))))
+    w.start()
     p.wait()
     w.join()
     wall = time.monotonic() - t0
     if p.returncode != 0:
         sys.exit("run.py: arena failed at N=%d" % n)
     c = sqlite3.connect(db)
-    turns, forfeits = c.execute(
-        "SELECT sum(turns), sum(reason != 'normal' OR replace(forfeits, ',', '') != '')"
-        " FROM games").fetchone()
+    rows = c.execute("SELECT finished_at, turns FROM games ORDER BY finished_at").fetchall()
+    forfeits = c.execute(
+        "SELECT sum(reason != 'normal' OR replace(forfeits, ',', '') != '') FROM games"
+    ).fetchone()[0]
     c.close()
-    trips_per_game = turns / games + 2  # decisions + a hello/ready per seat
-    lo = [mk for mk in marks if mk[1] >= max(0.25 * games, 2 * n)]
-    hi = [mk for mk in marks if mk[1] <= 0.9 * games]
-    if lo and hi and hi[-1][0] > lo[0][0]:
-        gps = (hi[-1][1] - lo[0][1]) / (hi[-1][0] - lo[0][0])
-    else:
-        gps = games / wall
-    return gps * trips_per_game, gps, wall, peak[0], forfeits
+    if all_up[0] is None:
+        sys.exit("run.py: never saw all %d agents running at N=%d" % (2 * n, n))
+    ends = [epoch_of(r[0]) for r in rows]
+    lo = max(int(0.25 * len(rows)), next(i for i, t in enumerate(ends) if t >= all_up[0]))
+    hi = int(0.9 * len(rows))
+    if hi - lo < len(rows) // 4:
+        sys.exit("run.py: steady window too short at N=%d (%d games)" % (n, hi - lo))
+    trips = sum(t + 2 for _, t in rows[lo + 1:hi + 1])  # decisions + a hello/ready per seat
+    span = ends[hi] - ends[lo]
+    steady = [kb for t, kb in rss if ends[lo] <= t <= ends[hi]]
+    if not steady:
+        sys.exit("run.py: no memory sample in the steady window at N=%d" % n)
+    return trips / span, (hi - lo) / span, span, wall, max(steady), forfeits
 
 
 def run_floor(n):
@@ -93,19 +131,19 @@ rows = []
 with tempfile.TemporaryDirectory() as work:
     base_rss = None
     for n in ns:
-        games = max(4000, 6 * n)
-        trips, gps, wall, rss, forfeits = run_arena(n, games, work)
+        games = GAMES
+        trips, gps, span, wall, rss, forfeits = run_arena(n, games, work)
         fl = run_floor(n)
         if base_rss is None:
             base_rss = rss
         per = (rss - base_rss) / (n - 1) if n > 1 else float("nan")
-        rows.append((n, games, gps, trips, fl, fl / trips, rss, per, forfeits, wall))
+        rows.append((n, games, gps, trips, fl, fl / trips, rss, per, forfeits, span, wall))
         print("N=%d done" % n, file=sys.stderr, flush=True)
 
-print("| N | games | games/s | round trips/s | floor trips/s | floor/arena | "
-      "peak RSS | RSS per match | forfeits | wall |")
-print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
-for n, games, gps, trips, fl, ratio, rss, per, forfeits, wall in rows:
-    print("| %d | %d | %.0f | %.0f | %.0f | %.2f | %.1f MiB | %s | %d | %.0f s |" %
+print("| N | games | games/s | round trips/s | floor trips/s | arena/floor | "
+      "RSS | RSS per match | forfeits | window | wall |")
+print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+for n, games, gps, trips, fl, ratio, rss, per, forfeits, span, wall in rows:
+    print("| %d | %d | %.0f | %.0f | %.0f | %.2f | %.1f MiB | %s | %d | %.1f s | %.0f s |" %
           (n, games, gps, trips, fl, ratio, rss / 1024,
-           "-" if per != per else "%.1f KiB" % per, forfeits, wall))
+           "-" if per != per else "%.1f KiB" % per, forfeits, span, wall))
