@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "framewrite.h"
 #include "utf8.h"
 
 const char *codec_name(codec_kind c)
@@ -154,6 +155,55 @@ static void mp_pack(abuf *b, const av *v)
     }
 }
 
+/* The same forms one item at a time, for framewrite.h. */
+void mpw_nil(abuf *b)
+{
+    mp_head(b, 0xc0, 0, 0);
+}
+void mpw_bool(abuf *b, bool v)
+{
+    mp_head(b, v ? 0xc3 : 0xc2, 0, 0);
+}
+void mpw_int(abuf *b, int64_t v)
+{
+    mp_int(b, v);
+}
+void mpw_str(abuf *b, const char *s, size_t n)
+{
+    mp_str(b, s, n);
+}
+void mpw_map(abuf *b, size_t n_keys)
+{
+    mp_len(b, n_keys, 0x80, 16, 0, 0xde, 0xdf);
+}
+void mpw_list(abuf *b, size_t n_items)
+{
+    mp_len(b, n_items, 0x90, 16, 0, 0xdc, 0xdd);
+}
+void mpw_value(abuf *b, const av *v)
+{
+    mp_pack(b, v);
+}
+
+/* Reserves the length prefix at the end of out; returns where it is. */
+size_t codec_frame_open(abuf *out)
+{
+    size_t at = out->len;
+    mp_head(out, 0, 0, 3); /* four zero bytes */
+    return at;
+}
+
+/* Patches the length prefix at `at` to cover everything after it. */
+void codec_frame_close(abuf *out, size_t at)
+{
+    out->data[out->len] = 0;
+    size_t n = out->len - at - 4;
+    out->data[at] = (uint8_t)(n >> 24);
+    out->data[at + 1] = (uint8_t)(n >> 16);
+    out->data[at + 2] = (uint8_t)(n >> 8);
+    out->data[at + 3] = (uint8_t)n;
+}
+
 void codec_encode(codec_kind c, const av *msg, abuf *out)
 {
     if (c == CODEC_JSON) {
@@ -162,15 +212,9 @@ void codec_encode(codec_kind c, const av *msg, abuf *out)
         return;
     }
     /* msgpack: reserve the length prefix, pack, then patch it. */
-    size_t at = out->len;
-    mp_head(out, 0, 0, 3); /* four zero bytes */
+    size_t at = codec_frame_open(out);
     mp_pack(out, msg);
-    out->data[out->len] = 0;
-    size_t n = out->len - at - 4;
-    out->data[at] = (uint8_t)(n >> 24);
-    out->data[at + 1] = (uint8_t)(n >> 16);
-    out->data[at + 2] = (uint8_t)(n >> 8);
-    out->data[at + 3] = (uint8_t)n;
+    codec_frame_close(out, at);
 }
 
 /* --------------------------------------------------------- msgpack decode */

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "framewrite.h"
 #include "utf8.h"
 #include "util.h"
 #include "value.h"
@@ -121,6 +122,16 @@ static void put_value(abuf *b, const av *v)
         abuf_addc(b, '}');
         break;
     }
+}
+
+void jsonw_str(abuf *b, const char *s, size_t n)
+{
+    put_str(b, s, n);
+}
+
+void jsonw_int(abuf *b, int64_t v)
+{
+    put_int(b, v);
 }
 
 void av_json_append(const av *v, abuf *out)
