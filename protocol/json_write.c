@@ -20,10 +20,26 @@ static bool plain(uint8_t c)
     return c >= 0x20 && c < 0x7f && c != '"' && c != '\\';
 }
 
+/* Room for n more bytes at the end of b (and the NUL abuf keeps past len:
+ * whoever appends last writes it). Punctuation and plain runs go through
+ * here rather than abuf_add, whose call per byte dominated JSON output. */
+static inline uint8_t *room(abuf *b, size_t n)
+{
+    if (b->len + n + 1 > b->cap) abuf_reserve(b, n);
+    return b->data + b->len;
+}
+
+static inline void put_c(abuf *b, char c)
+{
+    *room(b, 1) = (uint8_t)c;
+    b->len++;
+}
+
 static void put_str(abuf *b, const char *s, size_t n)
 {
     const uint8_t *p = (const uint8_t *)s;
-    abuf_addc(b, '"');
+    room(b, n + 2); /* enough unless something needs escaping */
+    b->data[b->len++] = '"';
     size_t i = 0;
     while (i < n) {
         uint8_t c = p[i];
@@ -31,11 +47,12 @@ static void put_str(abuf *b, const char *s, size_t n)
             size_t end = i + 1;
             while (end < n && plain(p[end]))
                 end++;
-            abuf_add(b, p + i, end - i);
+            memcpy(room(b, end - i), p + i, end - i);
+            b->len += end - i;
             i = end;
         } else if (c == '"' || c == '\\') {
-            abuf_addc(b, '\\');
-            abuf_addc(b, (char)c);
+            put_c(b, '\\');
+            put_c(b, (char)c);
             i++;
         } else if (c < 0x20 || c == 0x7f) {
             switch (c) {
@@ -53,12 +70,14 @@ static void put_str(abuf *b, const char *s, size_t n)
                 abuf_adds(b, "\\ufffd");
                 i++;
             } else {
-                abuf_add(b, p + i, k);
+                memcpy(room(b, k), p + i, k);
+                b->len += k;
                 i += k;
             }
         }
     }
-    abuf_addc(b, '"');
+    put_c(b, '"');
+    b->data[b->len] = 0;
 }
 
 /* Shortest %g form that reads back to the same double, always recognisable
@@ -88,7 +107,10 @@ static void put_int(abuf *b, int64_t i)
         u /= 10;
     } while (u);
     if (i < 0) *--p = '-';
-    abuf_add(b, p, (size_t)(end - p));
+    size_t n = (size_t)(end - p);
+    memcpy(room(b, n), p, n);
+    b->len += n;
+    b->data[b->len] = 0;
 }
 
 static void put_value(abuf *b, const av *v)
@@ -104,22 +126,22 @@ static void put_value(abuf *b, const av *v)
     case AV_FLOAT: put_float(b, v->u.f); break;
     case AV_STR: put_str(b, v->u.str.s, v->u.str.len); break;
     case AV_LIST:
-        abuf_addc(b, '[');
+        put_c(b, '[');
         for (size_t i = 0; i < v->u.list.len; i++) {
-            if (i) abuf_addc(b, ',');
+            if (i) put_c(b, ',');
             put_value(b, v->u.list.items[i]);
         }
-        abuf_addc(b, ']');
+        put_c(b, ']');
         break;
     case AV_MAP:
-        abuf_addc(b, '{');
+        put_c(b, '{');
         for (size_t i = 0; i < v->u.map.len; i++) {
-            if (i) abuf_addc(b, ',');
+            if (i) put_c(b, ',');
             put_str(b, v->u.map.keys[i], strlen(v->u.map.keys[i]));
-            abuf_addc(b, ':');
+            put_c(b, ':');
             put_value(b, v->u.map.vals[i]);
         }
-        abuf_addc(b, '}');
+        put_c(b, '}');
         break;
     }
 }
@@ -137,6 +159,7 @@ void jsonw_int(abuf *b, int64_t v)
 void av_json_append(const av *v, abuf *out)
 {
     put_value(out, v);
+    out->data[out->len] = 0;
 }
 
 char *av_to_json(const av *v)
@@ -144,5 +167,6 @@ char *av_to_json(const av *v)
     abuf b = {0};
     abuf_reserve(&b, 64);
     put_value(&b, v);
+    b.data[b.len] = 0;
     return (char *)b.data;
 }
