@@ -5,6 +5,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+static inline void put_c(abuf *b, char c)
+{
+    *fw_room(b, 1) = (uint8_t)c;
+    b->len++;
+}
+
 void fw_begin(frame_writer *w, codec_kind c, abuf *out)
 {
     w->out = out;
@@ -22,7 +28,7 @@ static void json_sep(frame_writer *w)
         w->after_key = false;
         return;
     }
-    if (w->more[w->depth]) abuf_addc(w->out, ',');
+    if (w->more[w->depth]) put_c(w->out, ',');
     w->more[w->depth] = true;
 }
 
@@ -34,13 +40,13 @@ static void open_level(frame_writer *w, bool is_map)
         abort();
     }
     json_sep(w);
-    abuf_addc(w->out, is_map ? '{' : '[');
+    put_c(w->out, is_map ? '{' : '[');
     w->depth++;
     w->more[w->depth] = false;
     w->is_map[w->depth] = is_map;
 }
 
-void fw_map(frame_writer *w, size_t n_keys)
+void fw_map_any(frame_writer *w, size_t n_keys)
 {
     if (w->codec == CODEC_JSON)
         open_level(w, true);
@@ -48,7 +54,7 @@ void fw_map(frame_writer *w, size_t n_keys)
         mpw_map(w->out, n_keys);
 }
 
-void fw_list(frame_writer *w, size_t n_items)
+void fw_list_any(frame_writer *w, size_t n_items)
 {
     if (w->codec == CODEC_JSON)
         open_level(w, false);
@@ -56,14 +62,13 @@ void fw_list(frame_writer *w, size_t n_items)
         mpw_list(w->out, n_items);
 }
 
-void fw_end(frame_writer *w)
+void fw_end_json(frame_writer *w)
 {
-    if (w->codec != CODEC_JSON) return;
-    abuf_addc(w->out, w->is_map[w->depth] ? '}' : ']');
+    put_c(w->out, w->is_map[w->depth] ? '}' : ']');
     w->depth--;
 }
 
-void fw_key(frame_writer *w, const char *k, size_t n)
+void fw_key_any(frame_writer *w, const char *k, size_t n)
 {
     if (w->codec != CODEC_JSON) {
         mpw_str(w->out, k, n);
@@ -71,11 +76,11 @@ void fw_key(frame_writer *w, const char *k, size_t n)
     }
     json_sep(w);
     jsonw_str(w->out, k, n);
-    abuf_addc(w->out, ':');
+    put_c(w->out, ':');
     w->after_key = true;
 }
 
-void fw_str(frame_writer *w, const char *s, size_t n)
+void fw_str_any(frame_writer *w, const char *s, size_t n)
 {
     if (w->codec != CODEC_JSON) {
         mpw_str(w->out, s, n);
@@ -85,7 +90,7 @@ void fw_str(frame_writer *w, const char *s, size_t n)
     jsonw_str(w->out, s, n);
 }
 
-void fw_int(frame_writer *w, int64_t v)
+void fw_int_any(frame_writer *w, int64_t v)
 {
     if (w->codec != CODEC_JSON) {
         mpw_int(w->out, v);
