@@ -148,7 +148,16 @@ static void mp_pack(abuf *b, const av *v)
     case AV_MAP:
         mp_len(b, v->u.map.len, 0x80, 16, 0, 0xde, 0xdf);
         for (size_t i = 0; i < v->u.map.len; i++) {
-            mp_str(b, v->u.map.keys[i], strlen(v->u.map.keys[i]));
+            const char *k = v->u.map.keys[i];
+            size_t n = strlen(k);
+            if (n < 32) { /* most keys: a fixstr, written here */
+                uint8_t *p = mp_room(b, 1 + n);
+                p[0] = (uint8_t)(0xa0 | n);
+                memcpy(p + 1, k, n);
+                b->len += 1 + n;
+            } else {
+                mp_str(b, k, n);
+            }
             mp_pack(b, v->u.map.vals[i]);
         }
         break;

@@ -38,9 +38,14 @@ static inline void put_c(abuf *b, char c)
 static void put_str(abuf *b, const char *s, size_t n)
 {
     const uint8_t *p = (const uint8_t *)s;
-    room(b, n + 2); /* enough unless something needs escaping */
-    b->data[b->len++] = '"';
+    /* Room for all of it unless something needs escaping: the plain start
+     * (most often the whole string) is copied in the same scan. */
+    uint8_t *o = room(b, n + 2);
     size_t i = 0;
+    *o++ = '"';
+    while (i < n && plain(p[i]))
+        *o++ = p[i++];
+    b->len += i + 1;
     while (i < n) {
         uint8_t c = p[i];
         if (plain(c)) {
