@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "framewrite.h"
 #include "utf8.h"
 
 const char *codec_name(codec_kind c)
@@ -147,11 +148,69 @@ static void mp_pack(abuf *b, const av *v)
     case AV_MAP:
         mp_len(b, v->u.map.len, 0x80, 16, 0, 0xde, 0xdf);
         for (size_t i = 0; i < v->u.map.len; i++) {
-            mp_str(b, v->u.map.keys[i], strlen(v->u.map.keys[i]));
+            const char *k = v->u.map.keys[i];
+            size_t n = strlen(k);
+            if (n < 32) { /* most keys: a fixstr, written here */
+                uint8_t *p = mp_room(b, 1 + n);
+                p[0] = (uint8_t)(0xa0 | n);
+                memcpy(p + 1, k, n);
+                b->len += 1 + n;
+            } else {
+                mp_str(b, k, n);
+            }
             mp_pack(b, v->u.map.vals[i]);
         }
         break;
     }
+}
+
+/* The same forms one item at a time, for framewrite.h. */
+void mpw_nil(abuf *b)
+{
+    mp_head(b, 0xc0, 0, 0);
+}
+void mpw_bool(abuf *b, bool v)
+{
+    mp_head(b, v ? 0xc3 : 0xc2, 0, 0);
+}
+void mpw_int(abuf *b, int64_t v)
+{
+    mp_int(b, v);
+}
+void mpw_str(abuf *b, const char *s, size_t n)
+{
+    mp_str(b, s, n);
+}
+void mpw_map(abuf *b, size_t n_keys)
+{
+    mp_len(b, n_keys, 0x80, 16, 0, 0xde, 0xdf);
+}
+void mpw_list(abuf *b, size_t n_items)
+{
+    mp_len(b, n_items, 0x90, 16, 0, 0xdc, 0xdd);
+}
+void mpw_value(abuf *b, const av *v)
+{
+    mp_pack(b, v);
+}
+
+/* Reserves the length prefix at the end of out; returns where it is. */
+size_t codec_frame_open(abuf *out)
+{
+    size_t at = out->len;
+    mp_head(out, 0, 0, 3); /* four zero bytes */
+    return at;
+}
+
+/* Patches the length prefix at `at` to cover everything after it. */
+void codec_frame_close(abuf *out, size_t at)
+{
+    out->data[out->len] = 0;
+    size_t n = out->len - at - 4;
+    out->data[at] = (uint8_t)(n >> 24);
+    out->data[at + 1] = (uint8_t)(n >> 16);
+    out->data[at + 2] = (uint8_t)(n >> 8);
+    out->data[at + 3] = (uint8_t)n;
 }
 
 void codec_encode(codec_kind c, const av *msg, abuf *out)
@@ -162,15 +221,9 @@ void codec_encode(codec_kind c, const av *msg, abuf *out)
         return;
     }
     /* msgpack: reserve the length prefix, pack, then patch it. */
-    size_t at = out->len;
-    mp_head(out, 0, 0, 3); /* four zero bytes */
+    size_t at = codec_frame_open(out);
     mp_pack(out, msg);
-    out->data[out->len] = 0;
-    size_t n = out->len - at - 4;
-    out->data[at] = (uint8_t)(n >> 24);
-    out->data[at + 1] = (uint8_t)(n >> 16);
-    out->data[at + 2] = (uint8_t)(n >> 8);
-    out->data[at + 3] = (uint8_t)n;
+    codec_frame_close(out, at);
 }
 
 /* --------------------------------------------------------- msgpack decode */

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "framewrite.h"
 #include "utf8.h"
 #include "util.h"
 #include "value.h"
@@ -19,22 +20,44 @@ static bool plain(uint8_t c)
     return c >= 0x20 && c < 0x7f && c != '"' && c != '\\';
 }
 
+/* Room for n more bytes at the end of b (and the NUL abuf keeps past len:
+ * whoever appends last writes it). Punctuation and plain runs go through
+ * here rather than abuf_add, whose call per byte dominated JSON output. */
+static inline uint8_t *room(abuf *b, size_t n)
+{
+    if (b->len + n + 1 > b->cap) abuf_reserve(b, n);
+    return b->data + b->len;
+}
+
+static inline void put_c(abuf *b, char c)
+{
+    *room(b, 1) = (uint8_t)c;
+    b->len++;
+}
+
 static void put_str(abuf *b, const char *s, size_t n)
 {
     const uint8_t *p = (const uint8_t *)s;
-    abuf_addc(b, '"');
+    /* Room for all of it unless something needs escaping: the plain start
+     * (most often the whole string) is copied in the same scan. */
+    uint8_t *o = room(b, n + 2);
     size_t i = 0;
+    *o++ = '"';
+    while (i < n && plain(p[i]))
+        *o++ = p[i++];
+    b->len += i + 1;
     while (i < n) {
         uint8_t c = p[i];
         if (plain(c)) {
             size_t end = i + 1;
             while (end < n && plain(p[end]))
                 end++;
-            abuf_add(b, p + i, end - i);
+            memcpy(room(b, end - i), p + i, end - i);
+            b->len += end - i;
             i = end;
         } else if (c == '"' || c == '\\') {
-            abuf_addc(b, '\\');
-            abuf_addc(b, (char)c);
+            put_c(b, '\\');
+            put_c(b, (char)c);
             i++;
         } else if (c < 0x20 || c == 0x7f) {
             switch (c) {
@@ -52,12 +75,14 @@ static void put_str(abuf *b, const char *s, size_t n)
                 abuf_adds(b, "\\ufffd");
                 i++;
             } else {
-                abuf_add(b, p + i, k);
+                memcpy(room(b, k), p + i, k);
+                b->len += k;
                 i += k;
             }
         }
     }
-    abuf_addc(b, '"');
+    put_c(b, '"');
+    b->data[b->len] = 0;
 }
 
 /* Shortest %g form that reads back to the same double, always recognisable
@@ -87,7 +112,10 @@ static void put_int(abuf *b, int64_t i)
         u /= 10;
     } while (u);
     if (i < 0) *--p = '-';
-    abuf_add(b, p, (size_t)(end - p));
+    size_t n = (size_t)(end - p);
+    memcpy(room(b, n), p, n);
+    b->len += n;
+    b->data[b->len] = 0;
 }
 
 static void put_value(abuf *b, const av *v)
@@ -103,29 +131,40 @@ static void put_value(abuf *b, const av *v)
     case AV_FLOAT: put_float(b, v->u.f); break;
     case AV_STR: put_str(b, v->u.str.s, v->u.str.len); break;
     case AV_LIST:
-        abuf_addc(b, '[');
+        put_c(b, '[');
         for (size_t i = 0; i < v->u.list.len; i++) {
-            if (i) abuf_addc(b, ',');
+            if (i) put_c(b, ',');
             put_value(b, v->u.list.items[i]);
         }
-        abuf_addc(b, ']');
+        put_c(b, ']');
         break;
     case AV_MAP:
-        abuf_addc(b, '{');
+        put_c(b, '{');
         for (size_t i = 0; i < v->u.map.len; i++) {
-            if (i) abuf_addc(b, ',');
+            if (i) put_c(b, ',');
             put_str(b, v->u.map.keys[i], strlen(v->u.map.keys[i]));
-            abuf_addc(b, ':');
+            put_c(b, ':');
             put_value(b, v->u.map.vals[i]);
         }
-        abuf_addc(b, '}');
+        put_c(b, '}');
         break;
     }
+}
+
+void jsonw_str(abuf *b, const char *s, size_t n)
+{
+    put_str(b, s, n);
+}
+
+void jsonw_int(abuf *b, int64_t v)
+{
+    put_int(b, v);
 }
 
 void av_json_append(const av *v, abuf *out)
 {
     put_value(out, v);
+    out->data[out->len] = 0;
 }
 
 char *av_to_json(const av *v)
@@ -133,5 +172,6 @@ char *av_to_json(const av *v)
     abuf b = {0};
     abuf_reserve(&b, 64);
     put_value(&b, v);
+    b.data[b.len] = 0;
     return (char *)b.data;
 }

@@ -242,13 +242,26 @@ static void on_write(evutil_socket_t fd, short what, void *arg)
     if (a->alive) flush_out(a);
 }
 
-void agent_send_av(arena_agent *a, const av *v)
+abuf *agent_out(arena_agent *a, codec_kind *c)
 {
-    if (!a->alive || a->kind == AGENT_BUILTIN) return;
+    if (!a->alive || a->kind == AGENT_BUILTIN) return NULL;
     /* The agent's first byte picked its codec; before join it is unknown,
      * and the referee never speaks first. */
-    codec_kind c = a->dec.codec != CODEC_NONE ? a->dec.codec : CODEC_MSGPACK;
-    codec_encode(c, v, &a->out);
+    *c = a->dec.codec != CODEC_NONE ? a->dec.codec : CODEC_MSGPACK;
+    return &a->out;
+}
+
+void agent_flush(arena_agent *a)
+{
+    if (a->alive) flush_out(a);
+}
+
+void agent_send_av(arena_agent *a, const av *v)
+{
+    codec_kind c;
+    abuf *out = agent_out(a, &c);
+    if (!out) return;
+    codec_encode(c, v, out);
     flush_out(a);
 }
 

@@ -15,6 +15,7 @@
 #include <sys/random.h>
 
 #include "clock.h"
+#include "decide.h"
 #include "fault.h"
 #include "lag.h"
 #include "matchlog.h"
@@ -80,6 +81,8 @@ struct match {
     matchlog *log;
     int *choice;
     size_t choice_cap;
+    const av **evs; /* the events of the decide being written (borrowed) */
+    size_t evs_cap;
     char error[256];
     double t_start; /* the trace's zero */
 };
@@ -180,6 +183,7 @@ static bool judge_fault(struct match *m, int s, fault_cause cause, uint64_t id, 
     return true;
 }
 
+/* The events seat s has not been sent yet, as a list of copies. */
 static av *events_for(struct match *m, int s)
 {
     av *list = av_list();
@@ -190,6 +194,24 @@ static av *events_for(struct match *m, int s)
     }
     m->seat[s].ev_cursor = n;
     return list;
+}
+
+/* The same events borrowed into m->evs (for decide_write); returns how
+ * many. */
+static size_t new_events(struct match *m, int s)
+{
+    size_t n = m->gvt->event_count(m->g), k = 0;
+    for (size_t i = m->seat[s].ev_cursor; i < n; i++) {
+        const av *e = m->gvt->event(m->g, i, s);
+        if (!e) continue;
+        if (k == m->evs_cap) {
+            m->evs_cap = m->evs_cap ? m->evs_cap * 2 : 16;
+            m->evs = xrealloc(m->evs, m->evs_cap * sizeof *m->evs);
+        }
+        m->evs[k++] = e;
+    }
+    m->seat[s].ev_cursor = n;
+    return k;
 }
 
 /* With send_events on, every agent hears about new events right away
@@ -275,52 +297,44 @@ static void arm_timer(struct match *m, double ms)
     arm_after(m->base, m->ev_timer, ms);
 }
 
-/* The decide message is the hot path of every game: it is built straight as
- * a wire map, view and events moved in rather than copied through msg_encode
- * (messages.c still decodes it the same way; the protocol tests check the
- * shape). */
+/* The decide message is the hot path of every game: unless a log or the
+ * trace wants its tree, it is written straight into the agent's output
+ * (decide.h), the view encoded from the game's tree and the events from the
+ * game's own list, with no copy. */
 static void send_decide(struct match *m, const arena_decision *d)
 {
     int s = d->seat;
     arena_agent *a = m->seat[s].agent;
-    char buf[512];
-    av *out = av_map();
-    av_set_str(out, "type", "decide");
-    av_set_int(out, "id", (int64_t)(m->pid = ++m->next_id));
-    av_set_str(out, "kind", d->kind);
-    m->gvt->prompt(m->g, buf, sizeof buf);
-    av_set_str(out, "prompt", buf);
-    av *opts = av_list();
-    for (int i = 0; i < d->n_options; i++) {
-        m->gvt->label(m->g, i, buf, sizeof buf);
-        av_push(opts, av_set_str(av_map(), "label", buf));
-    }
-    av_set(out, "options", opts);
-    av *pick = av_map();
-    av_set_int(pick, "min", d->pick_min);
-    av_set_int(pick, "max", d->pick_max);
-    av_set_bool(pick, "ordered", d->pick_ordered);
-    av_set(out, "pick", pick);
-    av_set(out, "view", m->gvt->view(m->g, s));
-    av_set(out, "events", events_for(m, s));
     const seat_clock *sc = &m->seat[s].clock;
-    av *clk = av_map();
-    av_set_int(clk, "move_ms", m->cfg.clock.move_ms);
-    av_set_int(clk, "bank_ms", (int64_t)sc->bank_left);
-    av_set(clk, "game_ms", sc->game_left < 0 ? av_nil() : av_int((int64_t)sc->game_left));
-    av_set(out, "clock", clk);
-
+    decide_clock clk = {m->cfg.clock.move_ms, (int64_t)sc->bank_left,
+                        sc->game_left < 0 ? -1 : (int64_t)sc->game_left};
+    m->pid = ++m->next_id;
     m->pending = true;
     m->pd = *d;
     m->sent = false;
     m->allowance = clock_allowance(&m->cfg.clock, sc);
+    av *view = m->gvt->view(m->g, s);
+    if (m->log || m->cfg.trace) {
+        av *out = decide_tree(m->g, d, m->pid, view, events_for(m, s), &clk);
+        if (m->log) matchlog_msg(m->log, s, "out", out);
+        TRACE_MSG(m, s, "->", out);
+        agent_send_av(a, out);
+        av_free(out);
+    } else {
+        size_t n = new_events(m, s);
+        codec_kind codec;
+        abuf *out = agent_out(a, &codec);
+        if (out) {
+            decide_write(codec, out, m->g, d, m->pid, view, m->evs, n, &clk);
+            agent_flush(a);
+        }
+        av_free(view);
+    }
     /* Until the last byte is out nothing is charged, but an agent that never
-     * reads must still time out. */
-    arm_timer(m, m->allowance + 1000);
-    if (m->log) matchlog_msg(m->log, s, "out", out);
-    TRACE_MSG(m, s, "->", out);
-    agent_send_av(a, out);
-    av_free(out);
+     * reads must still time out. A decide written out at once has had its
+     * timer armed by match_on_sent already; one whose agent died on the
+     * write is no longer pending. */
+    if (m->pending && m->pd.seat == s && !m->sent) arm_timer(m, m->allowance + 1000);
 }
 
 void match_on_sent(struct match *m, int s, double when)
@@ -777,6 +791,7 @@ static void finish(struct match *m)
     free(m->settings);
     free(m->match_id);
     free(m->choice);
+    free(m->evs);
     free(m);
     done(&o, ctx);
 }

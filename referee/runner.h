@@ -77,6 +77,11 @@ void agent_send(arena_agent *a, const msg *m);
 /* Sends an already built wire map (the decide hot path skips the structs). */
 void agent_send_av(arena_agent *a, const av *v);
 codec_kind agent_codec(const arena_agent *a);
+/* For a message written straight into the agent's output: the buffer to
+ * append whole frames to and the codec to write them in, or NULL when the
+ * agent is not to be written to (dead, built-in); then agent_flush. */
+abuf *agent_out(arena_agent *a, codec_kind *c);
+void agent_flush(arena_agent *a);
 /* Catches up with an agent after the loop was late: writes what is queued
  * for it and handles what it has sent (before a timeout is declared). */
 void agent_catch_up(arena_agent *a);

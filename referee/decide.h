@@ -1,0 +1,30 @@
+/* The decide message of protocol.md, the one the referee sends for every
+ * decision: as a value tree (for the match log and --trace) and written
+ * straight into an output buffer (the hot path), the same bytes either way
+ * (tests/referee/test_decide.c checks it for every game). */
+#ifndef ARENA_DECIDE_H
+#define ARENA_DECIDE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "codec.h"
+#include "game.h"
+
+typedef struct decide_clock {
+    int64_t move_ms, bank_ms;
+    int64_t game_ms; /* < 0: no game clock (sent as nil) */
+} decide_clock;
+
+/* The message for g's current decision d. view and events (a list) are
+ * moved in. */
+av *decide_tree(const arena_game *g, const arena_decision *d, uint64_t id, av *view, av *events,
+                const decide_clock *c);
+
+/* Appends the frame codec_encode(codec, decide_tree(...)) would, without
+ * the tree: view and the n events are borrowed. */
+void decide_write(codec_kind codec, abuf *out, const arena_game *g, const arena_decision *d,
+                  uint64_t id, const av *view, const av *const *events, size_t n_events,
+                  const decide_clock *c);
+
+#endif
