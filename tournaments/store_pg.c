@@ -518,7 +518,7 @@ static int pg_games(store *b, bool pending_only, tgame **games, size_t *n)
                          " AND NOT done AND NOT withdrawn ORDER BY id"
                        : "SELECT id, grp, seed, players, seats, done, ranks, scores, reason,"
                          " forfeits, turns, time_ms, wall_ms FROM arena_games WHERE tid = $1"
-                         " AND (done OR NOT withdrawn) ORDER BY id",
+                         " ORDER BY id",
           1, v);
     if (!r) return -1;
     int rc = decode_games(s, r, n_agents, games, n);
@@ -572,8 +572,8 @@ static int pg_counts(store *b, int64_t *total, int64_t *done)
 {
     int64_t v[2] = {0, 0};
     int rc = q_tid_ints(pg(b),
-                        "SELECT count(*) FILTER (WHERE done OR NOT withdrawn),"
-                        " count(*) FILTER (WHERE done) FROM arena_games WHERE tid = $1",
+                        "SELECT count(*), count(*) FILTER (WHERE done) FROM arena_games"
+                        " WHERE tid = $1",
                         v, 2);
     *total = v[0];
     *done = v[1];
@@ -831,6 +831,22 @@ int store_pg_withdraw(store *b)
     pg_store *s = pg(b);
     const char *v[] = {s->tid};
     return exec(s, "UPDATE arena_games SET withdrawn = true WHERE tid = $1 AND NOT done", 1, v);
+}
+
+int store_pg_withdraw_unstarted(store *b)
+{
+    pg_store *s = pg(b);
+    const char *v[] = {s->tid};
+    /* The table lock holds claims back for the few milliseconds this takes,
+     * so that no group can be started between the look and the update (a
+     * group half withdrawn would break its seat-swapped pair). Reads go on. */
+    bool ok = begin(s) == 0 && exec(s, "LOCK TABLE arena_games IN EXCLUSIVE MODE", 0, NULL) == 0 &&
+              exec(s,
+                   "UPDATE arena_games g SET withdrawn = true WHERE tid = $1 AND NOT done AND"
+                   " NOT withdrawn AND NOT EXISTS (SELECT 1 FROM arena_games h WHERE h.tid = $1"
+                   " AND h.grp = g.grp AND (h.done OR h.claims > 0))",
+                   1, v) == 0;
+    return commit(s, ok);
 }
 
 bool store_pg_lock_lost(const store *b)

@@ -5,7 +5,7 @@ when things fail.
 
 usage: e2e_pg.py CASE ARENA WORKDIR
 CASE: workers | kill-worker | late-duplicate | restart | stalled-db |
-      two-coordinators | same-as-sqlite | sprt"""
+      two-coordinators | same-as-sqlite | sprt | early-stop"""
 import gzip
 import json
 import os
@@ -313,6 +313,72 @@ def case_sprt(pg):
     stop_workers(ws)
 
 
+def groups_cut(rows_of):
+    """Groups with some but not all games done (a seat-swapped pair cut)."""
+    return [r for r in rows_of if r[1] not in (0, r[2])]
+
+
+def case_early_stop(pg):
+    # A search bot against one that always takes the first option: the
+    # ranking settles after a few pairs, long before the 160 games scheduled
+    # (slow(15): about half a second a game, so the workers would need a
+    # minute for all of them).
+    s = ["--game", "nim", "--set", "stones=30", "--agent", "a=builtin:ismcts:30",
+         "--agent", f"b={slow(15)}", "--games-per-pairing", "160", "--seed", "7",
+         "--stop", "ranking:0.95", "--stop-min-games", "6", "--limit-as", "0"]
+    db = os.path.join(work, "ref.sqlite")
+    r = subprocess.run([arena, "tournament", *s, "--db", db, "--concurrency", "2", "--quiet",
+                        "--logs", "none"], capture_output=True, text=True, timeout=120)
+    if r.returncode != 0 or "stopped early: ranking settled (stop = ranking:0.95)" not in r.stdout:
+        fail(f"the SQLite run did not stop early ({r.returncode}): {r.stdout} {r.stderr}")
+    ref_first = [ln.split()[1] for ln in r.stdout.splitlines() if ln.strip().startswith("1 ")]
+    url = pg.url("stop")
+    ws = [worker(url, "x"), worker(url, "y")]
+    c = coordinator(url, s)
+    out = wait(c, 120, "the coordinator")
+    print(out)
+    if c.returncode != 0:
+        fail(f"coordinator exited {c.returncode}")
+    done, total = count(pg, "stop", "g.done"), count(pg, "stop")
+    withdrawn = count(pg, "stop", "g.withdrawn")
+    print(f"SQLite: {ref_first}; PostgreSQL: {done} of {total} played, {withdrawn} withdrawn")
+    if "stopped early: ranking settled (stop = ranking:0.95)" not in out or \
+            f"after {done} of 160 games" not in out:
+        fail("the coordinator's report does not say it stopped early, as the SQLite one does")
+    first = [ln.split()[1] for ln in out.splitlines() if ln.strip().startswith("1 ")]
+    if first != ref_first or first != ["a"]:
+        fail(f"a different leader than the SQLite run: {first} vs {ref_first}")
+    if not (6 <= done < 80 and withdrawn > 0 and total == 160):
+        fail(f"not stopped early: {done} done, {withdrawn} withdrawn of {total}")
+    # The stop cuts no group, and withdraws only games nobody was handed:
+    # every game of a group started before the withdrawal (one in flight,
+    # or its seat-swapped partner) is played, no other game is.
+    cut = groups_cut([tuple(int(x) for x in ln.split("|")) for ln in pg.psql(
+        "SELECT grp, count(*) FILTER (WHERE done), count(*) FROM arena_games GROUP BY grp"
+    ).splitlines()])
+    if cut:
+        fail(f"groups cut by the stop (group, done, games): {cut}")
+    if count(pg, "stop", "g.withdrawn AND (g.done OR g.claims > 0)"):
+        fail("a withdrawn game was handed out or played")
+    if count(pg, "stop", "NOT g.withdrawn AND NOT g.done"):
+        fail("games neither played nor withdrawn")
+    # The workers leave it alone: nothing more is played.
+    time.sleep(1.5)
+    if count(pg, "stop", "g.done OR g.claims > 0") != done:
+        fail("games were handed out after the coordinator ended")
+    stop_workers(ws)
+    r = subprocess.run([arena, "tournament", "--resume", url, "--concurrency", "1", "--quiet"],
+                       capture_output=True, text=True, timeout=60, cwd=work)
+    if r.returncode != 0 or f"after {done} of 160 games" not in r.stdout or \
+            count(pg, "stop", "g.done") != done:
+        fail(f"--resume of the stopped run ({r.returncode}): {r.stdout} {r.stderr}")
+    js = json.loads(subprocess.run([arena, "report", url, "--format", "json"],
+                                   capture_output=True, text=True, timeout=60).stdout)
+    if not js["stop"]["stopped_early"] or "ranking settled" not in js["stop"]["why"] or \
+            js["scheduled"] != 160 or js["games"] != done:
+        fail(f"report: {js['stop']}, {js['games']} of {js['scheduled']}")
+
+
 def case_late_duplicate(pg):
     url = pg.url("late")
     c = coordinator(url, settings(60, 2, 13, 40))
@@ -345,7 +411,7 @@ def case_late_duplicate(pg):
 
 
 CASES = {"late-duplicate": case_late_duplicate, "sprt": case_sprt, "workers": case_workers, "kill-worker": case_kill_worker, "restart": case_restart,
-         "stalled-db": case_stalled_db,
+         "stalled-db": case_stalled_db, "early-stop": case_early_stop,
          "two-coordinators": case_two_coordinators, "same-as-sqlite": case_same_as_sqlite}
 
 t0 = time.time()
