@@ -17,12 +17,44 @@
 
 #define PG_NAME_MAX 64
 
+/* The statements a worker runs for every game (a claim, a result) and on
+ * every tick (a heartbeat): prepared once per connection, so the server
+ * parses and plans them once; a new connection (a reconnect) prepares them
+ * again. */
+enum { PS_CLAIM, PS_RESULT, PS_HEARTBEAT, PS_N };
+static const struct {
+    const char *name, *sql;
+} prepared_sql[PS_N] = {
+    [PS_CLAIM] = {"arena_claim",
+                  "UPDATE arena_games g SET claimed_by = $2, worker = $3, host = $4,"
+                  " lease_until = now() + make_interval(secs => $5::float8),"
+                  " claims = claims + 1 FROM (SELECT tid, id FROM arena_games WHERE tid = $1"
+                  " AND id >= $6 AND NOT done AND NOT withdrawn AND (lease_until IS NULL OR"
+                  " lease_until < now()) ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED) p"
+                  " WHERE g.tid = p.tid AND g.id = p.id"
+                  " RETURNING g.id, g.grp, g.seed, g.players, g.seats"},
+    /* One statement, one transaction: all of the result or nothing, and
+     * `NOT done` drops a second result of the same game. */
+    [PS_RESULT] = {"arena_result",
+                   "UPDATE arena_games SET done = true, ranks = $3, scores = $4, reason = $5,"
+                   " forfeits = $6, turns = $7, time_ms = $8, wall_ms = $9, log = $10,"
+                   " decisions = $11, move_max_ms = $12, move_hist = $13, fault_msgs = $14,"
+                   " host = $15, worker = $16, finished_at = now(), lease_until = NULL,"
+                   " posted = nextval('arena_posted')"
+                   " WHERE tid = $1 AND id = $2 AND NOT done"},
+    [PS_HEARTBEAT] = {"arena_heartbeat",
+                      "UPDATE arena_games SET lease_until = now() + make_interval(secs =>"
+                      " $2::float8) WHERE claimed_by = $1 AND NOT done AND lease_until IS NOT"
+                      " NULL"},
+};
+
 typedef struct pg_store {
     store base;
     PGconn *c;
     char name[PG_NAME_MAX + 1];
     char tid[24]; /* tournament id as text, "" when none chosen */
     bool locked, lock_lost, in_tx;
+    bool prepared[PS_N]; /* on this connection */
     double retry_at, backoff;
     char *worker, *host, *token;
     char lease[32]; /* seconds, as text */
@@ -103,6 +135,7 @@ static bool ready(pg_store *s)
     PQreset(s->c);
     if (PQstatus(s->c) == CONNECTION_OK) {
         s->backoff = 0;
+        memset(s->prepared, 0, sizeof s->prepared); /* a new session has none */
         if (s->locked) relock(s);
         return true;
     }
@@ -112,21 +145,49 @@ static bool ready(pg_store *s)
     return false;
 }
 
-/* Runs one statement; a connection lost outside a transaction is retried
- * once on a new one (every statement outside a transaction is either a read
- * or guarded so that running it twice changes nothing more). */
-static PGresult *q(pg_store *s, const char *sql, int n, const char *const *v)
+/* Whether a failed call may be tried again on a new connection. */
+static bool failed(pg_store *s, PGresult *r)
+{
+    fail(s, "postgresql", r ? PQresultErrorMessage(r) : PQerrorMessage(s->c));
+    PQclear(r);
+    return PQstatus(s->c) == CONNECTION_BAD && !s->in_tx;
+}
+
+/* Runs one statement (sql, or prepared statement k when k >= 0); a
+ * connection lost outside a transaction is retried once on a new one
+ * (every statement outside a transaction is either a read or guarded so
+ * that running it twice changes nothing more). */
+static PGresult *run(pg_store *s, const char *sql, int k, int n, const char *const *v)
 {
     for (int attempt = 0; attempt < 2; attempt++) {
         if (!ready(s)) return NULL;
-        PGresult *r = PQexecParams(s->c, sql, n, NULL, v, NULL, NULL, 0);
+        if (k >= 0 && !s->prepared[k]) {
+            PGresult *p = PQprepare(s->c, prepared_sql[k].name, prepared_sql[k].sql, n, NULL);
+            if (PQresultStatus(p) != PGRES_COMMAND_OK) {
+                if (failed(s, p)) continue;
+                return NULL;
+            }
+            PQclear(p);
+            s->prepared[k] = true;
+        }
+        PGresult *r = k < 0 ? PQexecParams(s->c, sql, n, NULL, v, NULL, NULL, 0)
+                            : PQexecPrepared(s->c, prepared_sql[k].name, n, v, NULL, NULL, 0);
         ExecStatusType st = PQresultStatus(r);
         if (st == PGRES_COMMAND_OK || st == PGRES_TUPLES_OK) return r;
-        fail(s, "postgresql", r ? PQresultErrorMessage(r) : PQerrorMessage(s->c));
-        PQclear(r);
-        if (PQstatus(s->c) != CONNECTION_BAD || s->in_tx) return NULL;
+        if (!failed(s, r)) return NULL;
     }
     return NULL;
+}
+
+static PGresult *q(pg_store *s, const char *sql, int n, const char *const *v)
+{
+    return run(s, sql, -1, n, v);
+}
+
+/* A hot statement, prepared on first use on each connection. */
+static PGresult *qp(pg_store *s, int k, int n, const char *const *v)
+{
+    return run(s, NULL, k, n, v);
 }
 
 static int exec(pg_store *s, const char *sql, int n, const char *const *v)
@@ -551,16 +612,7 @@ static int pg_result(store *b, const tgame *g, const char *log_path)
                        e.msgs,
                        s->host,
                        s->worker};
-    /* One statement, one transaction: all of the result or nothing, and
-     * `NOT done` drops a second result of the same game. */
-    PGresult *r = q(s,
-                    "UPDATE arena_games SET done = true, ranks = $3, scores = $4, reason = $5,"
-                    " forfeits = $6, turns = $7, time_ms = $8, wall_ms = $9, log = $10,"
-                    " decisions = $11, move_max_ms = $12, move_hist = $13, fault_msgs = $14,"
-                    " host = $15, worker = $16, finished_at = now(), lease_until = NULL,"
-                    " posted = nextval('arena_posted')"
-                    " WHERE tid = $1 AND id = $2 AND NOT done",
-                    16, v);
+    PGresult *r = qp(s, PS_RESULT, 16, v);
     store_enc_free(&e);
     if (!r) return -1;
     int changed = atoi(PQcmdTuples(r));
@@ -721,15 +773,7 @@ static int claim(pg_store *s, sched_game *g)
     char from[24];
     snprintf(from, sizeof from, "%lld", (long long)s->claim_from);
     const char *v[] = {s->tid, s->token, s->worker, s->host, s->lease, from};
-    PGresult *r = q(s,
-                    "UPDATE arena_games g SET claimed_by = $2, worker = $3, host = $4,"
-                    " lease_until = now() + make_interval(secs => $5::float8),"
-                    " claims = claims + 1 FROM (SELECT tid, id FROM arena_games WHERE tid = $1"
-                    " AND id >= $6 AND NOT done AND NOT withdrawn AND (lease_until IS NULL OR"
-                    " lease_until < now()) ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED) p"
-                    " WHERE g.tid = p.tid AND g.id = p.id"
-                    " RETURNING g.id, g.grp, g.seed, g.players, g.seats",
-                    6, v);
+    PGresult *r = qp(s, PS_CLAIM, 6, v);
     if (!r) return -1;
     int got = PQntuples(r) > 0;
     if (got) {
@@ -755,10 +799,9 @@ int store_pg_heartbeat(store *b)
 {
     pg_store *s = pg(b);
     const char *v[] = {s->token, s->lease};
-    return exec(s,
-                "UPDATE arena_games SET lease_until = now() + make_interval(secs => $2::float8)"
-                " WHERE claimed_by = $1 AND NOT done AND lease_until IS NOT NULL",
-                2, v);
+    PGresult *r = qp(s, PS_HEARTBEAT, 2, v);
+    PQclear(r);
+    return r ? 0 : -1;
 }
 
 int64_t store_pg_unfinished(store *b)
