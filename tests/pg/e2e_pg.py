@@ -5,10 +5,11 @@ when things fail.
 
 usage: e2e_pg.py CASE ARENA WORKDIR
 CASE: workers | kill-worker | late-duplicate | restart | stalled-db |
-      two-coordinators | same-as-sqlite | sprt | early-stop"""
+      two-coordinators | same-as-sqlite | sprt | early-stop | lost-after-pick"""
 import gzip
 import json
 import os
+import select
 import shutil
 import signal
 import sqlite3
@@ -379,6 +380,51 @@ def case_early_stop(pg):
         fail(f"report: {js['stop']}, {js['games']} of {js['scheduled']}")
 
 
+def case_lost_after_pick(pg):
+    # The database goes away after a worker picked a tournament and before
+    # it read the tournament's settings. Made deterministic without a hook:
+    # a second session holds arena_meta locked, so the worker's settings read
+    # (its first statement on arena_meta after the pick) blocks; the server
+    # is then stopped in immediate mode and started again. The worker must
+    # wait for it and play the tournament, not exit.
+    url = pg.url("gap")
+    c = coordinator(url, settings(20, 2, 19, 1))
+    until(lambda: "0/6 games" in open(c.errfile).read(), 60, "the coordinator to start")
+    c.send_signal(signal.SIGKILL)  # the tournament stays; the worker plays it alone
+    c.wait()
+    locker = subprocess.Popen([os.path.join(pg.bin, "psql"), "-X", "-A", "-t", "-q", "-h",
+                               pg.dir, "-p", str(pg.port), "-U", "arena", "-d", "arena"],
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    procs.append(locker)
+    locker.errfile = os.devnull
+    locker.stdin.write("BEGIN;\nLOCK TABLE arena_meta IN ACCESS EXCLUSIVE MODE;\n"
+                       "SELECT 'locked';\n")
+    locker.stdin.flush()
+    if not select.select([locker.stdout], [], [], 30)[0] or \
+            locker.stdout.readline().strip() != "locked":
+        fail("could not lock arena_meta")
+    w = worker(url, "W")
+    until(lambda: pg.psql("SELECT count(*) FROM pg_stat_activity WHERE application_name ="
+                          " 'arena' AND wait_event_type = 'Lock' AND query LIKE"
+                          " 'SELECT value FROM arena_meta%'") == "1"
+          and "playing tournament gap" in open(w.errfile).read(), 30,
+          "the worker's settings read to block after its pick")
+    pg.stop("immediate")
+    locker.kill()  # its session is gone with the server
+    locker.wait()
+    time.sleep(2)  # the worker finds the server gone and keeps trying
+    if w.poll() is not None:
+        fail(f"the worker exited {w.returncode} when the database went away after its pick")
+    pg.start()
+    until(lambda: count(pg, "gap", "g.done") == 6, 90, "the worker to play every game")
+    with open(w.errfile) as f:
+        werr = f.read()
+    print("worker saw:", [ln for ln in werr.splitlines() if "database" in ln][:4])
+    if "retrying" not in werr or "the database is back" not in werr:
+        fail("the worker did not say it waited for the database:\n" + werr)
+    stop_workers([w])
+
+
 def case_late_duplicate(pg):
     url = pg.url("late")
     c = coordinator(url, settings(60, 2, 13, 40))
@@ -412,6 +458,7 @@ def case_late_duplicate(pg):
 
 CASES = {"late-duplicate": case_late_duplicate, "sprt": case_sprt, "workers": case_workers, "kill-worker": case_kill_worker, "restart": case_restart,
          "stalled-db": case_stalled_db, "early-stop": case_early_stop,
+         "lost-after-pick": case_lost_after_pick,
          "two-coordinators": case_two_coordinators, "same-as-sqlite": case_same_as_sqlite}
 
 t0 = time.time()
