@@ -5,7 +5,8 @@ when things fail.
 
 usage: e2e_pg.py CASE ARENA WORKDIR
 CASE: workers | kill-worker | late-duplicate | restart | stalled-db |
-      two-coordinators | same-as-sqlite | sprt | early-stop | lost-after-pick"""
+      two-coordinators | same-as-sqlite | sprt | early-stop | lost-after-pick |
+      libpq-on-demand"""
 import gzip
 import json
 import os
@@ -425,6 +426,25 @@ def case_lost_after_pick(pg):
     stop_workers([w])
 
 
+def case_libpq_on_demand(pg):
+    # libpq (and the ~20 libraries below it) is loaded only for a
+    # postgresql:// URL: other runs start without it.
+    def loaded(args):
+        r = subprocess.run([arena, *args], capture_output=True, text=True, timeout=60, cwd=work,
+                           env={**os.environ, "LD_DEBUG": "files"})
+        return r, [ln for ln in r.stderr.splitlines() if "file=libpq.so" in ln]
+    for args in (["--help"], ["play", "nim", "builtin:random", "builtin:random"]):
+        r, pq = loaded(args)
+        if r.returncode != 0 or pq:
+            fail(f"arena {' '.join(args)} loaded libpq ({r.returncode}): {pq}")
+    url = pg.url("dl")
+    r, pq = loaded(["tournament", *settings(10, 2, 3, 1), "--db", url, "--concurrency", "1",
+                    "--quiet"])
+    if r.returncode != 0 or not pq or count(pg, "dl", "g.done") != 6:
+        fail(f"a tournament on PostgreSQL ({r.returncode}, libpq loaded: {bool(pq)}):"
+             f" {r.stderr[-1000:]}")
+
+
 def case_late_duplicate(pg):
     url = pg.url("late")
     c = coordinator(url, settings(60, 2, 13, 40))
@@ -458,7 +478,7 @@ def case_late_duplicate(pg):
 
 CASES = {"late-duplicate": case_late_duplicate, "sprt": case_sprt, "workers": case_workers, "kill-worker": case_kill_worker, "restart": case_restart,
          "stalled-db": case_stalled_db, "early-stop": case_early_stop,
-         "lost-after-pick": case_lost_after_pick,
+         "lost-after-pick": case_lost_after_pick, "libpq-on-demand": case_libpq_on_demand,
          "two-coordinators": case_two_coordinators, "same-as-sqlite": case_same_as_sqlite}
 
 t0 = time.time()
