@@ -421,7 +421,8 @@ def case_lost_after_pick(pg):
     with open(w.errfile) as f:
         werr = f.read()
     print("worker saw:", [ln for ln in werr.splitlines() if "database" in ln][:4])
-    if "retrying" not in werr or "the database is back" not in werr:
+    if "went away before the settings of gap were read; retrying" not in werr or \
+            "the database is back" not in werr:
         fail("the worker did not say it waited for the database:\n" + werr)
     stop_workers([w])
 
