@@ -92,7 +92,9 @@ static void tournament_help(FILE *out)
           "                         (every adjacent pair of the ranking separated with\n"
           "                         likelihood of superiority >= CONF, e.g. 0.95) or\n"
           "                         top:K:CONF (only the top K places); checked after\n"
-          "                         each whole group (default none)\n"
+          "                         each whole group (default none). With a URL --db,\n"
+          "                         on the workers' results; the groups nobody started\n"
+          "                         are then withdrawn\n"
           "  --stop-min-games N     games every pairing plays before a stop (default 20,\n"
           "                         or all its games if it has fewer)\n"
           "  --quiet                no progress line\n"
@@ -274,7 +276,13 @@ typedef struct tctx {
     char **names;
     double *points, *games;
     early_stop *es;
-    bool stopped;
+    bool stopped;  /* the ranking is settled: no new group starts */
+    bool recorded; /* ... and the store says so */
+    char why[300];
+    /* PostgreSQL: results followed up to here (posted order), and whether
+     * the groups not started were withdrawn after the stop. */
+    int64_t cursor;
+    bool withdrawn;
     char err[300];
 } tctx;
 
@@ -290,8 +298,9 @@ static bool t_next(void *ctx, sched_game *g)
     return false;
 }
 
-/* Records a stop in the store, so that --resume and the report know. */
-static int mark_stopped(tctx *t, const char *why)
+/* Records the stop (t->why) in the store, so that --resume and the report
+ * know. */
+static int mark_stopped(tctx *t)
 {
     char at[16] = "?";
     time_t now = time(NULL);
@@ -299,10 +308,11 @@ static int mark_stopped(tctx *t, const char *why)
     if (gmtime_r(&now, &tm)) strftime(at, sizeof at, "%H:%M", &tm);
     t->stopped = true;
     if (store_set_meta(t->db, "stopped_at", at) != 0 ||
-        store_set_meta(t->db, "stopped", why) != 0) {
+        store_set_meta(t->db, "stopped", t->why) != 0) {
         snprintf(t->err, sizeof t->err, "%s", store_error(t->db));
         return -1;
     }
+    t->recorded = true;
     return 0;
 }
 
@@ -326,12 +336,36 @@ static bool t_done(void *ctx, const tgame *g, const char *log, bool *fatal)
         return false;
     }
     tally(t, g);
-    char why[300];
-    if (!t->stopped && early_stop_done(t->es, g, why, sizeof why) && mark_stopped(t, why) != 0) {
+    if (!t->stopped && early_stop_done(t->es, g, t->why, sizeof t->why) && mark_stopped(t) != 0) {
         *fatal = true;
         return false;
     }
     return true;
+}
+
+/* PostgreSQL: the workers' results, followed in the order they were
+ * posted, go through the same early-stop rule. Once it settles, the stop is
+ * recorded and the groups nobody started are withdrawn (the started ones
+ * are completed, as on one host); both are tried again on the next tick
+ * while the database is away. */
+static void t_watch(void *ctx)
+{
+    tctx *t = ctx;
+    tgame *g;
+    size_t n;
+    if (store_pg_results_since(t->db, &t->cursor, &g, &n) == 0) {
+        for (size_t i = 0; i < n; i++) {
+            tally(t, &g[i]);
+            if (!t->stopped && early_stop_done(t->es, &g[i], t->why, sizeof t->why))
+                t->stopped = true;
+        }
+        free(g);
+    }
+    if (t->stopped && !t->recorded) {
+        t->err[0] = '\0';
+        mark_stopped(t);
+    }
+    if (t->recorded && !t->withdrawn) t->withdrawn = store_pg_withdraw_unstarted(t->db) == 0;
 }
 
 /* Commits the results of the last STORE_GROUP_MS (SQLite groups them). */
@@ -525,10 +559,6 @@ int cmd_tournament(int argc, char **argv)
                 goto out;
             }
         if (!o.db) o.db = "results.sqlite";
-        if (store_is_url(o.db) && o.stop.on) {
-            rc = cli_usage_error("tournament: --stop is not supported with a PostgreSQL --db yet");
-            goto out;
-        }
         db = store_open(o.db, true, err, sizeof err);
         if (!store_is_url(o.db)) sandbox_hide_db(o.db);
         if (!db) {
@@ -620,17 +650,25 @@ int cmd_tournament(int argc, char **argv)
             rc = 1;
             goto out;
         }
+        /* PostgreSQL: every result comes through t_watch, finished ones
+         * included, in the order they were posted. */
         for (size_t i = 0; i < na; i++)
-            if (all[i].done) tally(&t, &all[i]);
+            if (pg)
+                all[i].done = false;
+            else if (all[i].done)
+                tally(&t, &all[i]);
         t.es = early_stop_new(&o.stop, o.n_agents, (char *const *)o.names, all, na);
         free(all);
     }
     if (resuming) {
-        /* A stopped run stays stopped: only its started groups complete. */
-        char *st = store_meta(db, "stopped"), why[300];
-        t.stopped = st != NULL;
+        /* A stopped run stays stopped: only its started groups complete
+         * (PostgreSQL: t_watch withdraws the others again, in case the
+         * last run was killed between recording the stop and that). */
+        char *st = store_meta(db, "stopped");
+        t.stopped = t.recorded = st != NULL;
         free(st);
-        if (!t.stopped && early_stop_check(t.es, why, sizeof why) && mark_stopped(&t, why) != 0) {
+        if (!pg && !t.stopped && early_stop_check(t.es, t.why, sizeof t.why) &&
+            mark_stopped(&t) != 0) {
             fprintf(stderr, "arena: tournament: %s\n", t.err);
             rc = 1;
             goto out;
@@ -665,9 +703,15 @@ int cmd_tournament(int argc, char **argv)
                          .lease_s = DIST_LEASE_DEFAULT,
                          .who = "coordinator",
                          .progress = o.quiet ? NULL : stderr,
-                         .quiet = o.quiet};
+                         .quiet = o.quiet,
+                         .watch = t_watch,
+                         .status = t_status,
+                         .ctx = &t};
         store_pg_identity(db, "coordinator", DIST_LEASE_DEFAULT);
         drc = dist_play(db, &dcfg, err, sizeof err);
+        /* Results posted after the last look, and a stop not recorded yet. */
+        if (drc == DRIVER_OK) t_watch(&t);
+        if (drc == DRIVER_OK && t.stopped && !t.recorded) drc = DRIVER_FAILED;
     } else {
         drc = driver_run(&dc, &src, err, sizeof err);
         /* The last group of results, before the report reads them. */

@@ -241,7 +241,8 @@ int dist_play(store *db, const dist_cfg *c, char *err, size_t errlen)
     if (load_settings(db, &t, err, errlen) != 0) {
         settings_free(&t);
         if (store_pg_reachable(db)) return DRIVER_FAILED;
-        snprintf(err, errlen, "%s", store_error(db)); /* not "unknown game ''" */
+        /* Not "unknown game ''", nor the last of the failed reads' errors. */
+        snprintf(err, errlen, "the database went away before the settings of %s were read", x.name);
         return DIST_DB_DOWN;
     }
     int64_t total;

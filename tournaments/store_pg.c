@@ -5,17 +5,48 @@
  * `NOT done`, so the first result of a game wins and a late one changes
  * nothing. A lost connection is re-established on the next call, with a
  * growing pause between attempts, so that callers keep going. */
-#include <libpq-fe.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "pq_dl.h"
 #include "store_impl.h"
 #include "store_pg.h"
 
 #define PG_NAME_MAX 64
+
+/* The statements a worker runs for every game (a claim, a result) and on
+ * every tick (a heartbeat): prepared once per connection, so the server
+ * parses and plans them once; a new connection (a reconnect) prepares them
+ * again. */
+enum { PS_CLAIM, PS_RESULT, PS_HEARTBEAT, PS_N };
+static const struct {
+    const char *name, *sql;
+} prepared_sql[PS_N] = {
+    [PS_CLAIM] = {"arena_claim",
+                  "UPDATE arena_games g SET claimed_by = $2, worker = $3, host = $4,"
+                  " lease_until = now() + make_interval(secs => $5::float8),"
+                  " claims = claims + 1 FROM (SELECT tid, id FROM arena_games WHERE tid = $1"
+                  " AND id >= $6 AND NOT done AND NOT withdrawn AND (lease_until IS NULL OR"
+                  " lease_until < now()) ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED) p"
+                  " WHERE g.tid = p.tid AND g.id = p.id"
+                  " RETURNING g.id, g.grp, g.seed, g.players, g.seats"},
+    /* One statement, one transaction: all of the result or nothing, and
+     * `NOT done` drops a second result of the same game. */
+    [PS_RESULT] = {"arena_result",
+                   "UPDATE arena_games SET done = true, ranks = $3, scores = $4, reason = $5,"
+                   " forfeits = $6, turns = $7, time_ms = $8, wall_ms = $9, log = $10,"
+                   " decisions = $11, move_max_ms = $12, move_hist = $13, fault_msgs = $14,"
+                   " host = $15, worker = $16, finished_at = now(), lease_until = NULL,"
+                   " posted = nextval('arena_posted')"
+                   " WHERE tid = $1 AND id = $2 AND NOT done"},
+    [PS_HEARTBEAT] = {"arena_heartbeat",
+                      "UPDATE arena_games SET lease_until = now() + make_interval(secs =>"
+                      " $2::float8) WHERE claimed_by = $1 AND NOT done AND lease_until IS NOT"
+                      " NULL"},
+};
 
 typedef struct pg_store {
     store base;
@@ -23,6 +54,7 @@ typedef struct pg_store {
     char name[PG_NAME_MAX + 1];
     char tid[24]; /* tournament id as text, "" when none chosen */
     bool locked, lock_lost, in_tx;
+    bool prepared[PS_N]; /* on this connection */
     double retry_at, backoff;
     char *worker, *host, *token;
     char lease[32]; /* seconds, as text */
@@ -83,10 +115,10 @@ static int fail(pg_store *s, const char *what, const char *why)
 static void relock(pg_store *s)
 {
     const char *v[] = {s->tid};
-    PGresult *r = PQexecParams(s->c, "SELECT pg_try_advisory_lock(1095913025, $1::int)", 1, NULL, v,
-                               NULL, NULL, 0);
-    bool ok = PQresultStatus(r) == PGRES_TUPLES_OK && PQgetvalue(r, 0, 0)[0] == 't';
-    PQclear(r);
+    PGresult *r = pq.execParams(s->c, "SELECT pg_try_advisory_lock(1095913025, $1::int)", 1, NULL,
+                                v, NULL, NULL, 0);
+    bool ok = pq.resultStatus(r) == PGRES_TUPLES_OK && pq.getvalue(r, 0, 0)[0] == 't';
+    pq.clear(r);
     if (!ok) s->lock_lost = true;
 }
 
@@ -94,45 +126,74 @@ static void relock(pg_store *s)
  * backoff allows: 0.25 s doubling up to 8 s). */
 static bool ready(pg_store *s)
 {
-    if (PQstatus(s->c) == CONNECTION_OK) return true;
+    if (pq.status(s->c) == CONNECTION_OK) return true;
     double t = now_s();
     if (t < s->retry_at) {
         snprintf(s->base.err, sizeof s->base.err, "the database is unreachable (retrying)");
         return false;
     }
-    PQreset(s->c);
-    if (PQstatus(s->c) == CONNECTION_OK) {
+    pq.reset(s->c);
+    if (pq.status(s->c) == CONNECTION_OK) {
         s->backoff = 0;
+        memset(s->prepared, 0, sizeof s->prepared); /* a new session has none */
         if (s->locked) relock(s);
         return true;
     }
     s->backoff = s->backoff > 0 ? (s->backoff * 2 > 8 ? 8 : s->backoff * 2) : 0.25;
     s->retry_at = t + s->backoff;
-    fail(s, "the database is unreachable", PQerrorMessage(s->c));
+    fail(s, "the database is unreachable", pq.errorMessage(s->c));
     return false;
 }
 
-/* Runs one statement; a connection lost outside a transaction is retried
- * once on a new one (every statement outside a transaction is either a read
- * or guarded so that running it twice changes nothing more). */
-static PGresult *q(pg_store *s, const char *sql, int n, const char *const *v)
+/* Whether a failed call may be tried again on a new connection. */
+static bool failed(pg_store *s, PGresult *r)
+{
+    fail(s, "postgresql", r ? pq.resultErrorMessage(r) : pq.errorMessage(s->c));
+    pq.clear(r);
+    return pq.status(s->c) == CONNECTION_BAD && !s->in_tx;
+}
+
+/* Runs one statement (sql, or prepared statement k when k >= 0); a
+ * connection lost outside a transaction is retried once on a new one
+ * (every statement outside a transaction is either a read or guarded so
+ * that running it twice changes nothing more). */
+static PGresult *run(pg_store *s, const char *sql, int k, int n, const char *const *v)
 {
     for (int attempt = 0; attempt < 2; attempt++) {
         if (!ready(s)) return NULL;
-        PGresult *r = PQexecParams(s->c, sql, n, NULL, v, NULL, NULL, 0);
-        ExecStatusType st = PQresultStatus(r);
+        if (k >= 0 && !s->prepared[k]) {
+            PGresult *p = pq.prepare(s->c, prepared_sql[k].name, prepared_sql[k].sql, n, NULL);
+            if (pq.resultStatus(p) != PGRES_COMMAND_OK) {
+                if (failed(s, p)) continue;
+                return NULL;
+            }
+            pq.clear(p);
+            s->prepared[k] = true;
+        }
+        PGresult *r = k < 0 ? pq.execParams(s->c, sql, n, NULL, v, NULL, NULL, 0)
+                            : pq.execPrepared(s->c, prepared_sql[k].name, n, v, NULL, NULL, 0);
+        ExecStatusType st = pq.resultStatus(r);
         if (st == PGRES_COMMAND_OK || st == PGRES_TUPLES_OK) return r;
-        fail(s, "postgresql", r ? PQresultErrorMessage(r) : PQerrorMessage(s->c));
-        PQclear(r);
-        if (PQstatus(s->c) != CONNECTION_BAD || s->in_tx) return NULL;
+        if (!failed(s, r)) return NULL;
     }
     return NULL;
+}
+
+static PGresult *q(pg_store *s, const char *sql, int n, const char *const *v)
+{
+    return run(s, sql, -1, n, v);
+}
+
+/* A hot statement, prepared on first use on each connection. */
+static PGresult *qp(pg_store *s, int k, int n, const char *const *v)
+{
+    return run(s, NULL, k, n, v);
 }
 
 static int exec(pg_store *s, const char *sql, int n, const char *const *v)
 {
     PGresult *r = q(s, sql, n, v);
-    PQclear(r);
+    pq.clear(r);
     return r ? 0 : -1;
 }
 
@@ -144,8 +205,8 @@ static int q_tid_ints(pg_store *s, const char *sql, int64_t *out, int k)
     PGresult *r = q(s, sql, 1, v);
     if (!r) return -1;
     for (int i = 0; i < k; i++)
-        out[i] = strtoll(PQgetvalue(r, 0, i), NULL, 10);
-    PQclear(r);
+        out[i] = strtoll(pq.getvalue(r, 0, i), NULL, 10);
+    pq.clear(r);
     return 0;
 }
 
@@ -172,20 +233,24 @@ static pg_store *connect_url(const char *url, char *err, size_t errlen)
     char name[PG_NAME_MAX + 2];
     char *conn = url_name(url, name, sizeof name, err, errlen);
     if (!conn) return NULL;
+    if (pq_load(err, errlen) != 0) {
+        free(conn);
+        return NULL;
+    }
     /* The URL may set its own connect_timeout: it comes after ours. */
     const char *keys[] = {"connect_timeout", "application_name", "dbname", NULL};
     const char *vals[] = {"10", "arena", conn, NULL};
-    PGconn *c = PQconnectdbParams(keys, vals, 1);
+    PGconn *c = pq.connectdbParams(keys, vals, 1);
     free(conn);
-    if (PQstatus(c) != CONNECTION_OK) {
+    if (pq.status(c) != CONNECTION_OK) {
         char tmp[400];
-        snprintf(tmp, sizeof tmp, "%s", c ? PQerrorMessage(c) : "out of memory");
+        snprintf(tmp, sizeof tmp, "%s", c ? pq.errorMessage(c) : "out of memory");
         tmp[strcspn(tmp, "\n")] = '\0';
         snprintf(err, errlen, "cannot connect to PostgreSQL: %s", tmp);
-        PQfinish(c);
+        pq.finish(c);
         return NULL;
     }
-    PQsetNoticeProcessor(c, quiet, NULL);
+    pq.setNoticeProcessor(c, quiet, NULL);
     pg_store *s = xcalloc(1, sizeof *s);
     s->base.vt = &pg_vt;
     s->c = c;
@@ -202,18 +267,18 @@ static pg_store *connect_url(const char *url, char *err, size_t errlen)
     s->n_agents = -1;
     snprintf(s->lease, sizeof s->lease, "60");
     /* Several processes may create the schema at once: serialize them. */
-    PGresult *r = PQexec(c, "BEGIN; SELECT pg_advisory_xact_lock(1095913024);");
-    bool ok = PQresultStatus(r) == PGRES_TUPLES_OK;
-    PQclear(r);
+    PGresult *r = pq.exec(c, "BEGIN; SELECT pg_advisory_xact_lock(1095913024);");
+    bool ok = pq.resultStatus(r) == PGRES_TUPLES_OK;
+    pq.clear(r);
     if (ok) {
-        r = PQexec(c, schema);
-        ok = PQresultStatus(r) == PGRES_COMMAND_OK;
-        if (!ok) snprintf(err, errlen, "cannot create the tables: %s", PQresultErrorMessage(r));
-        PQclear(r);
+        r = pq.exec(c, schema);
+        ok = pq.resultStatus(r) == PGRES_COMMAND_OK;
+        if (!ok) snprintf(err, errlen, "cannot create the tables: %s", pq.resultErrorMessage(r));
+        pq.clear(r);
     } else {
-        snprintf(err, errlen, "cannot create the tables: %s", PQerrorMessage(c));
+        snprintf(err, errlen, "cannot create the tables: %s", pq.errorMessage(c));
     }
-    PQclear(PQexec(c, ok ? "COMMIT" : "ROLLBACK"));
+    pq.clear(pq.exec(c, ok ? "COMMIT" : "ROLLBACK"));
     if (!ok) {
         store_close(&s->base);
         return NULL;
@@ -255,12 +320,12 @@ static int select_name(pg_store *s, const char *name)
     const char *v[] = {name};
     PGresult *r = q(s, "SELECT id FROM arena_tournaments WHERE name = $1", 1, v);
     if (!r) return -1;
-    int found = PQntuples(r) > 0;
+    int found = pq.ntuples(r) > 0;
     if (found) {
-        set_tid(s, PQgetvalue(r, 0, 0));
+        set_tid(s, pq.getvalue(r, 0, 0));
         if (name != s->name) snprintf(s->name, sizeof s->name, "%s", name);
     }
-    PQclear(r);
+    pq.clear(r);
     return found;
 }
 
@@ -280,8 +345,8 @@ store *store_pg_open(const char *url, bool create, char *err, size_t errlen)
                             "INSERT INTO arena_tournaments(name) VALUES($1) ON CONFLICT DO NOTHING"
                             " RETURNING id",
                             1, v);
-            if (r && PQntuples(r) == 1) set_tid(s, PQgetvalue(r, 0, 0));
-            PQclear(r);
+            if (r && pq.ntuples(r) == 1) set_tid(s, pq.getvalue(r, 0, 0));
+            pq.clear(r);
             if (!s->tid[0] && select_name(s, s->name) != 1) {
                 snprintf(err, errlen, "cannot create tournament %s: %s", s->name, s->base.err);
                 goto fail;
@@ -318,7 +383,7 @@ fail:
 static void pg_close(store *b)
 {
     pg_store *s = pg(b);
-    PQfinish(s->c);
+    pq.finish(s->c);
     free(s->worker);
     free(s->host);
     free(s->token);
@@ -335,8 +400,8 @@ static int pg_lock(store *b, char *err, size_t errlen)
         snprintf(err, errlen, "%s", s->base.err);
         return -1;
     }
-    bool ok = PQgetvalue(r, 0, 0)[0] == 't';
-    PQclear(r);
+    bool ok = pq.getvalue(r, 0, 0)[0] == 't';
+    pq.clear(r);
     if (!ok) {
         snprintf(err, errlen,
                  "tournament %s is in use by another arena tournament or sprt run (its "
@@ -396,7 +461,7 @@ static int commit(pg_store *s, bool ok)
 {
     s->in_tx = false;
     if (ok && exec(s, "COMMIT", 0, NULL) == 0) return 0;
-    PQclear(PQexec(s->c, "ROLLBACK"));
+    pq.clear(pq.exec(s->c, "ROLLBACK"));
     return -1;
 }
 
@@ -434,8 +499,8 @@ static char *pg_meta(store *b, const char *key)
     pg_store *s = pg(b);
     const char *v[] = {s->tid, key};
     PGresult *r = q(s, "SELECT value FROM arena_meta WHERE tid = $1 AND key = $2", 2, v);
-    char *out = r && PQntuples(r) > 0 ? xstrdup(PQgetvalue(r, 0, 0)) : NULL;
-    PQclear(r);
+    char *out = r && pq.ntuples(r) > 0 ? xstrdup(pq.getvalue(r, 0, 0)) : NULL;
+    pq.clear(r);
     return out;
 }
 
@@ -445,14 +510,14 @@ static int pg_agents(store *b, char ***names, char ***specs, int *n)
     const char *v[] = {s->tid};
     PGresult *r = q(s, "SELECT name, spec FROM arena_agents WHERE tid = $1 ORDER BY id", 1, v);
     if (!r) return -1;
-    int k = PQntuples(r);
+    int k = pq.ntuples(r);
     *names = xcalloc((size_t)k + 1, sizeof(char *));
     *specs = xcalloc((size_t)k + 1, sizeof(char *));
     for (int i = 0; i < k; i++) {
-        (*names)[i] = xstrdup(PQgetvalue(r, i, 0));
-        (*specs)[i] = xstrdup(PQgetvalue(r, i, 1));
+        (*names)[i] = xstrdup(pq.getvalue(r, i, 0));
+        (*specs)[i] = xstrdup(pq.getvalue(r, i, 1));
     }
-    PQclear(r);
+    pq.clear(r);
     *n = k;
     return 0;
 }
@@ -461,32 +526,32 @@ static int count_agents(pg_store *s)
 {
     const char *v[] = {s->tid};
     PGresult *r = q(s, "SELECT count(*) FROM arena_agents WHERE tid = $1", 1, v);
-    int n = r ? atoi(PQgetvalue(r, 0, 0)) : -1;
-    PQclear(r);
+    int n = r ? atoi(pq.getvalue(r, 0, 0)) : -1;
+    pq.clear(r);
     return n;
 }
 
 static const char *col(PGresult *r, int row, int c)
 {
-    return PQgetisnull(r, row, c) ? NULL : PQgetvalue(r, row, c);
+    return pq.getisnull(r, row, c) ? NULL : pq.getvalue(r, row, c);
 }
 
 /* Rows of `SELECT id, grp, seed, players, seats, done, ranks, scores,
  * reason, forfeits, turns, time_ms, wall_ms` as games. */
 static int decode_games(pg_store *s, PGresult *r, int n_agents, tgame **games, size_t *n)
 {
-    size_t k = (size_t)PQntuples(r);
+    size_t k = (size_t)pq.ntuples(r);
     tgame *out = xcalloc(k + 1, sizeof *out);
     for (size_t i = 0; i < k; i++) {
         int row = (int)i;
         const char *turns = col(r, row, 10), *wall = col(r, row, 12);
         store_row sr = {
-            .id = strtoll(PQgetvalue(r, row, 0), NULL, 10),
-            .grp = strtoll(PQgetvalue(r, row, 1), NULL, 10),
-            .seed = strtoll(PQgetvalue(r, row, 2), NULL, 10),
-            .players = atoi(PQgetvalue(r, row, 3)),
+            .id = strtoll(pq.getvalue(r, row, 0), NULL, 10),
+            .grp = strtoll(pq.getvalue(r, row, 1), NULL, 10),
+            .seed = strtoll(pq.getvalue(r, row, 2), NULL, 10),
+            .players = atoi(pq.getvalue(r, row, 3)),
             .seats = col(r, row, 4),
-            .done = PQgetvalue(r, row, 5)[0] == 't',
+            .done = pq.getvalue(r, row, 5)[0] == 't',
             .ranks = col(r, row, 6),
             .scores = col(r, row, 7),
             .reason = col(r, row, 8),
@@ -518,11 +583,11 @@ static int pg_games(store *b, bool pending_only, tgame **games, size_t *n)
                          " AND NOT done AND NOT withdrawn ORDER BY id"
                        : "SELECT id, grp, seed, players, seats, done, ranks, scores, reason,"
                          " forfeits, turns, time_ms, wall_ms FROM arena_games WHERE tid = $1"
-                         " AND (done OR NOT withdrawn) ORDER BY id",
+                         " ORDER BY id",
           1, v);
     if (!r) return -1;
     int rc = decode_games(s, r, n_agents, games, n);
-    PQclear(r);
+    pq.clear(r);
     return rc;
 }
 
@@ -551,20 +616,11 @@ static int pg_result(store *b, const tgame *g, const char *log_path)
                        e.msgs,
                        s->host,
                        s->worker};
-    /* One statement, one transaction: all of the result or nothing, and
-     * `NOT done` drops a second result of the same game. */
-    PGresult *r = q(s,
-                    "UPDATE arena_games SET done = true, ranks = $3, scores = $4, reason = $5,"
-                    " forfeits = $6, turns = $7, time_ms = $8, wall_ms = $9, log = $10,"
-                    " decisions = $11, move_max_ms = $12, move_hist = $13, fault_msgs = $14,"
-                    " host = $15, worker = $16, finished_at = now(), lease_until = NULL,"
-                    " posted = nextval('arena_posted')"
-                    " WHERE tid = $1 AND id = $2 AND NOT done",
-                    16, v);
+    PGresult *r = qp(s, PS_RESULT, 16, v);
     store_enc_free(&e);
     if (!r) return -1;
-    int changed = atoi(PQcmdTuples(r));
-    PQclear(r);
+    int changed = atoi(pq.cmdTuples(r));
+    pq.clear(r);
     return changed > 0 ? 1 : 0;
 }
 
@@ -572,8 +628,8 @@ static int pg_counts(store *b, int64_t *total, int64_t *done)
 {
     int64_t v[2] = {0, 0};
     int rc = q_tid_ints(pg(b),
-                        "SELECT count(*) FILTER (WHERE done OR NOT withdrawn),"
-                        " count(*) FILTER (WHERE done) FROM arena_games WHERE tid = $1",
+                        "SELECT count(*), count(*) FILTER (WHERE done) FROM arena_games"
+                        " WHERE tid = $1",
                         v, 2);
     *total = v[0];
     *done = v[1];
@@ -590,10 +646,10 @@ static int pg_moves_by_agent(store *b, int n_agents, store_moves *out)
                     " WHERE tid = $1 AND done AND decisions IS NOT NULL",
                     1, v);
     if (!r) return -1;
-    for (int i = 0; i < PQntuples(r); i++)
+    for (int i = 0; i < pq.ntuples(r); i++)
         store_moves_add(out, n_agents, col(r, i, 0), col(r, i, 1), col(r, i, 2), col(r, i, 3),
                         col(r, i, 4));
-    PQclear(r);
+    pq.clear(r);
     return 0;
 }
 
@@ -611,10 +667,10 @@ static int pg_forfeits(store *b, store_forfeit **out, size_t *n)
                     1, v);
     if (!r) return -1;
     size_t cap = 0;
-    for (int i = 0; i < PQntuples(r); i++)
-        store_forfeits_add(out, n, &cap, n_agents, strtoll(PQgetvalue(r, i, 0), NULL, 10),
+    for (int i = 0; i < pq.ntuples(r); i++)
+        store_forfeits_add(out, n, &cap, n_agents, strtoll(pq.getvalue(r, i, 0), NULL, 10),
                            col(r, i, 1), col(r, i, 2), col(r, i, 3), col(r, i, 4));
-    PQclear(r);
+    pq.clear(r);
     return 0;
 }
 
@@ -632,12 +688,12 @@ static int pg_span(store *b, char *first, char *last, size_t len, double *second
         " FROM arena_games WHERE tid = $1 AND done",
         1, v);
     if (!r) return -1;
-    if (!PQgetisnull(r, 0, 0)) {
-        snprintf(first, len, "%s", PQgetvalue(r, 0, 0));
-        snprintf(last, len, "%s", PQgetvalue(r, 0, 1));
-        *seconds = strtod(PQgetvalue(r, 0, 2), NULL);
+    if (!pq.getisnull(r, 0, 0)) {
+        snprintf(first, len, "%s", pq.getvalue(r, 0, 0));
+        snprintf(last, len, "%s", pq.getvalue(r, 0, 1));
+        *seconds = strtod(pq.getvalue(r, 0, 2), NULL);
     }
-    PQclear(r);
+    pq.clear(r);
     return 0;
 }
 
@@ -651,14 +707,14 @@ static int pg_log_hosts(store *b, store_log_host **out, size_t *n)
                     " GROUP BY 1, 2 ORDER BY 1, 2",
                     1, v);
     if (!r) return -1;
-    *n = (size_t)PQntuples(r);
+    *n = (size_t)pq.ntuples(r);
     *out = xcalloc(*n + 1, sizeof **out);
     for (size_t i = 0; i < *n; i++) {
-        (*out)[i].host = xstrdup(PQgetvalue(r, (int)i, 0));
-        (*out)[i].dir = xstrdup(PQgetvalue(r, (int)i, 1));
-        (*out)[i].games = strtoll(PQgetvalue(r, (int)i, 2), NULL, 10);
+        (*out)[i].host = xstrdup(pq.getvalue(r, (int)i, 0));
+        (*out)[i].dir = xstrdup(pq.getvalue(r, (int)i, 1));
+        (*out)[i].games = strtoll(pq.getvalue(r, (int)i, 2), NULL, 10);
     }
-    PQclear(r);
+    pq.clear(r);
     return 0;
 }
 
@@ -684,13 +740,13 @@ int store_pg_pick(store *b, char *name, size_t len)
                     " (lease_until IS NULL OR lease_until < now())) ORDER BY t.id LIMIT 1",
                     0, NULL);
     if (!r) return -1;
-    int found = PQntuples(r) > 0;
+    int found = pq.ntuples(r) > 0;
     if (found) {
-        set_tid(s, PQgetvalue(r, 0, 0));
-        snprintf(s->name, sizeof s->name, "%s", PQgetvalue(r, 0, 1));
+        set_tid(s, pq.getvalue(r, 0, 0));
+        snprintf(s->name, sizeof s->name, "%s", pq.getvalue(r, 0, 1));
         snprintf(name, len, "%s", s->name);
     }
-    PQclear(r);
+    pq.clear(r);
     return found;
 }
 
@@ -721,33 +777,25 @@ static int claim(pg_store *s, sched_game *g)
     char from[24];
     snprintf(from, sizeof from, "%lld", (long long)s->claim_from);
     const char *v[] = {s->tid, s->token, s->worker, s->host, s->lease, from};
-    PGresult *r = q(s,
-                    "UPDATE arena_games g SET claimed_by = $2, worker = $3, host = $4,"
-                    " lease_until = now() + make_interval(secs => $5::float8),"
-                    " claims = claims + 1 FROM (SELECT tid, id FROM arena_games WHERE tid = $1"
-                    " AND id >= $6 AND NOT done AND NOT withdrawn AND (lease_until IS NULL OR"
-                    " lease_until < now()) ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED) p"
-                    " WHERE g.tid = p.tid AND g.id = p.id"
-                    " RETURNING g.id, g.grp, g.seed, g.players, g.seats",
-                    6, v);
+    PGresult *r = qp(s, PS_CLAIM, 6, v);
     if (!r) return -1;
-    int got = PQntuples(r) > 0;
+    int got = pq.ntuples(r) > 0;
     if (got) {
         if (s->n_agents < 0) s->n_agents = count_agents(s);
         int n_agents = s->n_agents;
         tgame t;
-        store_row sr = {.id = strtoll(PQgetvalue(r, 0, 0), NULL, 10),
-                        .grp = strtoll(PQgetvalue(r, 0, 1), NULL, 10),
-                        .seed = strtoll(PQgetvalue(r, 0, 2), NULL, 10),
-                        .players = atoi(PQgetvalue(r, 0, 3)),
-                        .seats = PQgetvalue(r, 0, 4)};
+        store_row sr = {.id = strtoll(pq.getvalue(r, 0, 0), NULL, 10),
+                        .grp = strtoll(pq.getvalue(r, 0, 1), NULL, 10),
+                        .seed = strtoll(pq.getvalue(r, 0, 2), NULL, 10),
+                        .players = atoi(pq.getvalue(r, 0, 3)),
+                        .seats = pq.getvalue(r, 0, 4)};
         if (n_agents < 0 ||
             store_row_decode(&sr, n_agents, &t, s->base.err, sizeof s->base.err) != 0)
             got = -1;
         else
             *g = t.s;
     }
-    PQclear(r);
+    pq.clear(r);
     return got;
 }
 
@@ -755,10 +803,9 @@ int store_pg_heartbeat(store *b)
 {
     pg_store *s = pg(b);
     const char *v[] = {s->token, s->lease};
-    return exec(s,
-                "UPDATE arena_games SET lease_until = now() + make_interval(secs => $2::float8)"
-                " WHERE claimed_by = $1 AND NOT done AND lease_until IS NOT NULL",
-                2, v);
+    PGresult *r = qp(s, PS_HEARTBEAT, 2, v);
+    pq.clear(r);
+    return r ? 0 : -1;
 }
 
 int64_t store_pg_unfinished(store *b)
@@ -780,14 +827,14 @@ int store_pg_worker_counts(store *b, char ***names, int64_t **counts, int *n)
                     " done GROUP BY 1 ORDER BY 1",
                     1, v);
     if (!r) return -1;
-    int k = PQntuples(r);
+    int k = pq.ntuples(r);
     *names = xcalloc((size_t)k + 1, sizeof(char *));
     *counts = xcalloc((size_t)k + 1, sizeof(int64_t));
     for (int i = 0; i < k; i++) {
-        (*names)[i] = xstrdup(PQgetvalue(r, i, 0));
-        (*counts)[i] = strtoll(PQgetvalue(r, i, 1), NULL, 10);
+        (*names)[i] = xstrdup(pq.getvalue(r, i, 0));
+        (*counts)[i] = strtoll(pq.getvalue(r, i, 1), NULL, 10);
     }
-    PQclear(r);
+    pq.clear(r);
     *n = k;
     return 0;
 }
@@ -808,8 +855,8 @@ int store_pg_results_since(store *b, int64_t *cursor, tgame **games, size_t *n)
     free(sql);
     if (!r) return -1;
     int rc = decode_games(s, r, n_agents, games, n);
-    if (rc == 0 && *n > 0) *cursor = strtoll(PQgetvalue(r, (int)*n - 1, 13), NULL, 10);
-    PQclear(r);
+    if (rc == 0 && *n > 0) *cursor = strtoll(pq.getvalue(r, (int)*n - 1, 13), NULL, 10);
+    pq.clear(r);
     return rc;
 }
 
@@ -833,6 +880,22 @@ int store_pg_withdraw(store *b)
     return exec(s, "UPDATE arena_games SET withdrawn = true WHERE tid = $1 AND NOT done", 1, v);
 }
 
+int store_pg_withdraw_unstarted(store *b)
+{
+    pg_store *s = pg(b);
+    const char *v[] = {s->tid};
+    /* The table lock holds claims back for the few milliseconds this takes,
+     * so that no group can be started between the look and the update (a
+     * group half withdrawn would break its seat-swapped pair). Reads go on. */
+    bool ok = begin(s) == 0 && exec(s, "LOCK TABLE arena_games IN EXCLUSIVE MODE", 0, NULL) == 0 &&
+              exec(s,
+                   "UPDATE arena_games g SET withdrawn = true WHERE tid = $1 AND NOT done AND"
+                   " NOT withdrawn AND NOT EXISTS (SELECT 1 FROM arena_games h WHERE h.tid = $1"
+                   " AND h.grp = g.grp AND (h.done OR h.claims > 0))",
+                   1, v) == 0;
+    return commit(s, ok);
+}
+
 bool store_pg_lock_lost(const store *b)
 {
     return ((const pg_store *)b)->lock_lost;
@@ -840,7 +903,7 @@ bool store_pg_lock_lost(const store *b)
 
 bool store_pg_reachable(const store *b)
 {
-    return PQstatus(((const pg_store *)b)->c) == CONNECTION_OK;
+    return pq.status(((const pg_store *)b)->c) == CONNECTION_OK;
 }
 
 static const store_vt pg_vt = {

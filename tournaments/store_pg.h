@@ -29,11 +29,15 @@ int store_pg_worker_counts(store *s, char ***names, int64_t **counts, int *n);
 /* Finished games posted after *cursor (0: all), in the order they were
  * posted; advances *cursor. */
 int store_pg_results_since(store *s, int64_t *cursor, tgame **games, size_t *n);
-/* The largest game id and group scheduled (withdrawn games included). */
+/* The largest game id and group scheduled. */
 int store_pg_last_game(store *s, int64_t *id, int64_t *group);
 /* Withdraws every game not finished (an SPRT that decided): no worker
  * claims them any more; results of games in flight are still stored. */
 int store_pg_withdraw(store *s);
+/* Withdraws the games of every group none of whose games was handed out
+ * or finished (a tournament stopped early): the groups already started
+ * stay claimable and are completed, so no seat-rotation group is cut. */
+int store_pg_withdraw_unstarted(store *s);
 /* Whether this coordinator lost its lock (another took it while the
  * database was away). */
 bool store_pg_lock_lost(const store *s);

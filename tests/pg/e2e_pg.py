@@ -5,10 +5,12 @@ when things fail.
 
 usage: e2e_pg.py CASE ARENA WORKDIR
 CASE: workers | kill-worker | late-duplicate | restart | stalled-db |
-      two-coordinators | same-as-sqlite | sprt"""
+      two-coordinators | same-as-sqlite | sprt | early-stop | lost-after-pick |
+      libpq-on-demand"""
 import gzip
 import json
 import os
+import select
 import shutil
 import signal
 import sqlite3
@@ -313,6 +315,137 @@ def case_sprt(pg):
     stop_workers(ws)
 
 
+def groups_cut(rows_of):
+    """Groups with some but not all games done (a seat-swapped pair cut)."""
+    return [r for r in rows_of if r[1] not in (0, r[2])]
+
+
+def case_early_stop(pg):
+    # A search bot against one that always takes the first option: the
+    # ranking settles after a few pairs, long before the 160 games scheduled
+    # (slow(15): about half a second a game, so the workers would need a
+    # minute for all of them).
+    s = ["--game", "nim", "--set", "stones=30", "--agent", "a=builtin:ismcts:30",
+         "--agent", f"b={slow(15)}", "--games-per-pairing", "160", "--seed", "7",
+         "--stop", "ranking:0.95", "--stop-min-games", "6", "--limit-as", "0"]
+    db = os.path.join(work, "ref.sqlite")
+    r = subprocess.run([arena, "tournament", *s, "--db", db, "--concurrency", "2", "--quiet",
+                        "--logs", "none"], capture_output=True, text=True, timeout=120)
+    if r.returncode != 0 or "stopped early: ranking settled (stop = ranking:0.95)" not in r.stdout:
+        fail(f"the SQLite run did not stop early ({r.returncode}): {r.stdout} {r.stderr}")
+    ref_first = [ln.split()[1] for ln in r.stdout.splitlines() if ln.strip().startswith("1 ")]
+    url = pg.url("stop")
+    ws = [worker(url, "x"), worker(url, "y")]
+    c = coordinator(url, s)
+    out = wait(c, 120, "the coordinator")
+    print(out)
+    if c.returncode != 0:
+        fail(f"coordinator exited {c.returncode}")
+    done, total = count(pg, "stop", "g.done"), count(pg, "stop")
+    withdrawn = count(pg, "stop", "g.withdrawn")
+    print(f"SQLite: {ref_first}; PostgreSQL: {done} of {total} played, {withdrawn} withdrawn")
+    if "stopped early: ranking settled (stop = ranking:0.95)" not in out or \
+            f"after {done} of 160 games" not in out:
+        fail("the coordinator's report does not say it stopped early, as the SQLite one does")
+    first = [ln.split()[1] for ln in out.splitlines() if ln.strip().startswith("1 ")]
+    if first != ref_first or first != ["a"]:
+        fail(f"a different leader than the SQLite run: {first} vs {ref_first}")
+    if not (6 <= done < 80 and withdrawn > 0 and total == 160):
+        fail(f"not stopped early: {done} done, {withdrawn} withdrawn of {total}")
+    # The stop cuts no group, and withdraws only games nobody was handed:
+    # every game of a group started before the withdrawal (one in flight,
+    # or its seat-swapped partner) is played, no other game is.
+    cut = groups_cut([tuple(int(x) for x in ln.split("|")) for ln in pg.psql(
+        "SELECT grp, count(*) FILTER (WHERE done), count(*) FROM arena_games GROUP BY grp"
+    ).splitlines()])
+    if cut:
+        fail(f"groups cut by the stop (group, done, games): {cut}")
+    if count(pg, "stop", "g.withdrawn AND (g.done OR g.claims > 0)"):
+        fail("a withdrawn game was handed out or played")
+    if count(pg, "stop", "NOT g.withdrawn AND NOT g.done"):
+        fail("games neither played nor withdrawn")
+    # The workers leave it alone: nothing more is played.
+    time.sleep(1.5)
+    if count(pg, "stop", "g.done OR g.claims > 0") != done:
+        fail("games were handed out after the coordinator ended")
+    stop_workers(ws)
+    r = subprocess.run([arena, "tournament", "--resume", url, "--concurrency", "1", "--quiet"],
+                       capture_output=True, text=True, timeout=60, cwd=work)
+    if r.returncode != 0 or f"after {done} of 160 games" not in r.stdout or \
+            count(pg, "stop", "g.done") != done:
+        fail(f"--resume of the stopped run ({r.returncode}): {r.stdout} {r.stderr}")
+    js = json.loads(subprocess.run([arena, "report", url, "--format", "json"],
+                                   capture_output=True, text=True, timeout=60).stdout)
+    if not js["stop"]["stopped_early"] or "ranking settled" not in js["stop"]["why"] or \
+            js["scheduled"] != 160 or js["games"] != done:
+        fail(f"report: {js['stop']}, {js['games']} of {js['scheduled']}")
+
+
+def case_lost_after_pick(pg):
+    # The database goes away after a worker picked a tournament and before
+    # it read the tournament's settings. Made deterministic without a hook:
+    # a second session holds arena_meta locked, so the worker's settings read
+    # (its first statement on arena_meta after the pick) blocks; the server
+    # is then stopped in immediate mode and started again. The worker must
+    # wait for it and play the tournament, not exit.
+    url = pg.url("gap")
+    c = coordinator(url, settings(20, 2, 19, 1))
+    until(lambda: "0/6 games" in open(c.errfile).read(), 60, "the coordinator to start")
+    c.send_signal(signal.SIGKILL)  # the tournament stays; the worker plays it alone
+    c.wait()
+    locker = subprocess.Popen([os.path.join(pg.bin, "psql"), "-X", "-A", "-t", "-q", "-h",
+                               pg.dir, "-p", str(pg.port), "-U", "arena", "-d", "arena"],
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    procs.append(locker)
+    locker.errfile = os.devnull
+    locker.stdin.write("BEGIN;\nLOCK TABLE arena_meta IN ACCESS EXCLUSIVE MODE;\n"
+                       "SELECT 'locked';\n")
+    locker.stdin.flush()
+    if not select.select([locker.stdout], [], [], 30)[0] or \
+            locker.stdout.readline().strip() != "locked":
+        fail("could not lock arena_meta")
+    w = worker(url, "W")
+    until(lambda: pg.psql("SELECT count(*) FROM pg_stat_activity WHERE application_name ="
+                          " 'arena' AND wait_event_type = 'Lock' AND query LIKE"
+                          " 'SELECT value FROM arena_meta%'") == "1"
+          and "playing tournament gap" in open(w.errfile).read(), 30,
+          "the worker's settings read to block after its pick")
+    pg.stop("immediate")
+    locker.kill()  # its session is gone with the server
+    locker.wait()
+    time.sleep(2)  # the worker finds the server gone and keeps trying
+    if w.poll() is not None:
+        fail(f"the worker exited {w.returncode} when the database went away after its pick")
+    pg.start()
+    until(lambda: count(pg, "gap", "g.done") == 6, 90, "the worker to play every game")
+    with open(w.errfile) as f:
+        werr = f.read()
+    print("worker saw:", [ln for ln in werr.splitlines() if "database" in ln][:4])
+    if "went away before the settings of gap were read; retrying" not in werr or \
+            "the database is back" not in werr:
+        fail("the worker did not say it waited for the database:\n" + werr)
+    stop_workers([w])
+
+
+def case_libpq_on_demand(pg):
+    # libpq (and the ~20 libraries below it) is loaded only for a
+    # postgresql:// URL: other runs start without it.
+    def loaded(args):
+        r = subprocess.run([arena, *args], capture_output=True, text=True, timeout=60, cwd=work,
+                           env={**os.environ, "LD_DEBUG": "files"})
+        return r, [ln for ln in r.stderr.splitlines() if "file=libpq.so" in ln]
+    for args in (["--help"], ["play", "nim", "builtin:random", "builtin:random"]):
+        r, pq = loaded(args)
+        if r.returncode != 0 or pq:
+            fail(f"arena {' '.join(args)} loaded libpq ({r.returncode}): {pq}")
+    url = pg.url("dl")
+    r, pq = loaded(["tournament", *settings(10, 2, 3, 1), "--db", url, "--concurrency", "1",
+                    "--quiet"])
+    if r.returncode != 0 or not pq or count(pg, "dl", "g.done") != 6:
+        fail(f"a tournament on PostgreSQL ({r.returncode}, libpq loaded: {bool(pq)}):"
+             f" {r.stderr[-1000:]}")
+
+
 def case_late_duplicate(pg):
     url = pg.url("late")
     c = coordinator(url, settings(60, 2, 13, 40))
@@ -345,7 +478,8 @@ def case_late_duplicate(pg):
 
 
 CASES = {"late-duplicate": case_late_duplicate, "sprt": case_sprt, "workers": case_workers, "kill-worker": case_kill_worker, "restart": case_restart,
-         "stalled-db": case_stalled_db,
+         "stalled-db": case_stalled_db, "early-stop": case_early_stop,
+         "lost-after-pick": case_lost_after_pick, "libpq-on-demand": case_libpq_on_demand,
          "two-coordinators": case_two_coordinators, "same-as-sqlite": case_same_as_sqlite}
 
 t0 = time.time()
