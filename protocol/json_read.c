@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "codec.h"
+#include "map_fill.h"
 #include "utf8.h"
 
 typedef struct jreader {
@@ -295,6 +296,7 @@ static av *read_list(jreader *r, int depth)
 static av *read_map(jreader *r, int depth)
 {
     av *m = av_map();
+    uint64_t seen = 0;
     r->i++;
     skip_ws(r);
     if (r->i < r->n && r->s[r->i] == '}') {
@@ -332,7 +334,7 @@ static av *read_map(jreader *r, int depth)
             r->i++;
             x = read_value(r, depth + 1);
         }
-        if (x) av_setn(m, key, klen, x); /* a repeated key: the last value wins */
+        if (x) map_fill(m, &seen, key, klen, x);
         if (key != k && key != kbuf) free(key);
         if (!x) {
             av_free(m);
