@@ -100,7 +100,18 @@ static bool read_string(jreader *r, const char **out, size_t *len, bool *nul)
     const uint8_t *s = r->s;
     size_t n = r->n, i = ++r->i, start = i;
     *nul = false;
-    /* The common case: plain ASCII up to the closing quote. */
+    /* The common case: plain ASCII up to the closing quote, eight bytes at
+     * a time while none of them is '"', '\\', a control byte or above 0x7f
+     * (the zero-byte tests are exact about whether any byte matches). */
+    const uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
+    while (n - i >= 8) {
+        uint64_t w, q, b;
+        memcpy(&w, s + i, 8);
+        q = w ^ (ones * '"');
+        b = w ^ (ones * '\\');
+        if ((((q - ones) & ~q) | ((b - ones) & ~b) | ((w - ones * 0x20) & ~w) | w) & highs) break;
+        i += 8;
+    }
     while (i < n && s[i] != '"' && s[i] != '\\' && s[i] >= 0x20 && s[i] < 0x80)
         i++;
     bool escaped = false;
