@@ -52,7 +52,8 @@ static av *jr_bad(jreader *r, size_t at, const char *what)
 
 static void skip_ws(jreader *r)
 {
-    while (r->i < r->n) {
+    /* Compact JSON has none: any byte above ' ' ends it at once. */
+    while (r->i < r->n && r->s[r->i] <= ' ') {
         uint8_t c = r->s[r->i];
         if (c != ' ' && c != '\t' && c != '\n' && c != '\r') return;
         r->i++;
@@ -101,15 +102,22 @@ static bool read_string(jreader *r, const char **out, size_t *len, bool *nul)
     size_t n = r->n, i = ++r->i, start = i;
     *nul = false;
     /* The common case: plain ASCII up to the closing quote, eight bytes at
-     * a time while none of them is '"', '\\', a control byte or above 0x7f
-     * (the zero-byte tests are exact about whether any byte matches). */
+     * a time. The mask flags bytes that are '"', '\\', control bytes or
+     * above 0x7f; its lowest flag is exact (borrows only run upwards), so on
+     * a little-endian host it locates the first such byte. */
     const uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
     while (n - i >= 8) {
-        uint64_t w, q, b;
+        uint64_t w, q, b, m;
         memcpy(&w, s + i, 8);
         q = w ^ (ones * '"');
         b = w ^ (ones * '\\');
-        if ((((q - ones) & ~q) | ((b - ones) & ~b) | ((w - ones * 0x20) & ~w) | w) & highs) break;
+        m = (((q - ones) & ~q) | ((b - ones) & ~b) | ((w - ones * 0x20) & ~w) | w) & highs;
+        if (m) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+            i += (size_t)__builtin_ctzll(m) / 8;
+#endif
+            break;
+        }
         i += 8;
     }
     while (i < n && s[i] != '"' && s[i] != '\\' && s[i] >= 0x20 && s[i] < 0x80)
