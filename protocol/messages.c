@@ -152,10 +152,11 @@ typedef struct dctx {
     av *take;         /* msg_decode_take: the map whose subtrees may be moved out */
     char *err;
     size_t errlen;
-    /* get()'s memory: the two maps looked into last, and where in each the
-     * next search starts (just past the last key found there). */
-    const av *hint_map[2];
-    size_t hint[2];
+    /* get()'s memory: where the next search starts (just past the key
+     * found last) in the message's map and in the other map looked into
+     * last. */
+    const av *top, *other;
+    size_t hint_top, hint_other;
 } dctx;
 
 /* Does the stored key k equal key? */
@@ -175,16 +176,15 @@ static bool same_key(const char *k, const char *key)
 static const av *get(dctx *c, const av *map, const char *key)
 {
     if (!map || map->type != AV_MAP || map->u.map.len > 16) return av_get(map, key);
-    int h = c->hint_map[0] == map ? 0 : c->hint_map[1] == map ? 1 : -1;
-    if (h < 0) { /* a new map: the older one is forgotten */
-        c->hint_map[1] = c->hint_map[0], c->hint[1] = c->hint[0];
-        c->hint_map[0] = map, c->hint[0] = 0;
-        h = 0;
+    size_t *hint = &c->hint_top;
+    if (map != c->top) {
+        if (map != c->other) c->other = map, c->hint_other = 0;
+        hint = &c->hint_other;
     }
-    size_t n = map->u.map.len, at = c->hint[h] < n ? c->hint[h] : 0;
+    size_t n = map->u.map.len, at = *hint < n ? *hint : 0;
     for (size_t k = 0; k < n; k++, at = at + 1 < n ? at + 1 : 0)
         if (same_key(map->u.map.keys[at], key)) {
-            c->hint[h] = at + 1;
+            *hint = at + 1;
             return map->u.map.vals[at];
         }
     return NULL;
@@ -477,7 +477,7 @@ static int decode(const av *map, av *take, msg *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
     out->type = MSG__COUNT;
-    dctx c = {.type = "message", .take = take, .err = err, .errlen = errlen};
+    dctx c = {.type = "message", .take = take, .err = err, .errlen = errlen, .top = map};
     if (!map || map->type != AV_MAP)
         return bad(&c, "top level must be a map, not %s", map ? type_desc(map) : "nothing");
     const av *tv = get(&c, map, "type");
