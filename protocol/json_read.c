@@ -1,12 +1,15 @@
 /* The JSON reader of the json codec (protocol.md §1): strict RFC 8259 text
  * straight into a value tree, in one pass.
  *
- * It accepts and rejects exactly what the jansson-based decoder it replaced
- * did (tests/unit/test_json_read.c checks that against jansson), so:
+ * It accepts and rejects what the jansson-based decoder it replaced did
+ * (tests/unit/test_json_read.c checks that against jansson), but for one
+ * jansson quirk: a raw NUL byte right after a number or literal, which
+ * jansson skipped, is a syntax error here as in RFC 8259. So:
  *  - any value at the top level (the frame decoder wants a map), with JSON
  *    whitespace around it and nothing else;
  *  - integers beyond int64 become floats; a number beyond double's range is
- *    refused;
+ *    refused (floats go through strtod, which wants the C locale's '.':
+ *    Arena never calls setlocale);
  *  - strings are UTF-8 (no overlong forms, surrogates or code points above
  *    U+10FFFF), without raw control characters; \u escapes must pair
  *    surrogates; \u0000 is allowed in string values but not in keys;
