@@ -8,8 +8,7 @@
  *  - any value at the top level (the frame decoder wants a map), with JSON
  *    whitespace around it and nothing else;
  *  - integers beyond int64 become floats; a number beyond double's range is
- *    refused (floats go through strtod, which wants the C locale's '.':
- *    Arena never calls setlocale);
+ *    refused;
  *  - strings are UTF-8 (no overlong forms, surrogates or code points above
  *    U+10FFFF), without raw control characters; \u escapes must pair
  *    surrogates; \u0000 is allowed in string values but not in keys;
@@ -17,6 +16,7 @@
  *  - at most PROTO_MAX_DEPTH nested containers and PROTO_MAX_VALUES values
  *    (keys included). */
 #include <errno.h>
+#include <locale.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -256,9 +256,20 @@ static av *read_number(jreader *r)
         /* beyond int64: read as a float, like any number with a fraction */
     }
     /* strtod needs a NUL-terminated copy (the input may go on with digits
-     * past n). The token holds only digits, '-', '+', '.', 'e', 'E'. */
+     * past n). The token holds only digits, '-', '+', '.', 'e', 'E'; the
+     * '.' becomes the locale's decimal point, which strtod reads (the C SDK
+     * runs inside bots, and a bot may set a locale). */
     r->tmp.len = 0;
-    abuf_add(&r->tmp, s + start, i - start);
+    const char *point = localeconv()->decimal_point;
+    if (point[0] == '.' && point[1] == '\0') {
+        abuf_add(&r->tmp, s + start, i - start);
+    } else {
+        for (size_t k = start; k < i; k++)
+            if (s[k] == '.')
+                abuf_adds(&r->tmp, point);
+            else
+                abuf_addc(&r->tmp, (char)s[k]);
+    }
     errno = 0;
     double f = strtod((const char *)r->tmp.data, NULL);
     if ((f == HUGE_VAL || f == -HUGE_VAL) && errno == ERANGE)
