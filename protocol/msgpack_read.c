@@ -182,8 +182,13 @@ static av *mp_container(mp_reader *r, size_t at, uint64_t count, bool is_map, in
         return mp_err(r, "msgpack: nesting deeper than %d levels at byte %zu", PROTO_MAX_DEPTH, at);
     /* Every element takes at least one byte. */
     if (count > (r->n - r->off) / (is_map ? 2 : 1)) return mp_truncated(r);
+    /* Storage is sized for the count, but never past what the value limit
+     * leaves: a larger count fails at the limit anyway, and sizing for it
+     * would cost megabytes of fresh memory first. */
+    size_t room = (PROTO_MAX_VALUES - r->values) / (is_map ? 2 : 1) + 1;
+    size_t size = count < room ? (size_t)count : room;
     if (!is_map) {
-        av *l = av_list_sized((size_t)count);
+        av *l = av_list_sized(size);
         for (uint64_t i = 0; i < count; i++) {
             av *x = mp_value(r, depth + 1);
             if (!x) {
@@ -194,7 +199,7 @@ static av *mp_container(mp_reader *r, size_t at, uint64_t count, bool is_map, in
         }
         return l;
     }
-    av *m = av_map_sized((size_t)count);
+    av *m = av_map_sized(size);
     uint64_t seen = 0;
     for (uint64_t i = 0; i < count; i++) {
         const char *k;
