@@ -46,10 +46,20 @@ static void jr_err(jreader *r, const char *fmt, ...)
     va_end(ap);
 }
 
-/* A syntax error at byte `at` (reported as a 1-based column). */
+/* A syntax error at byte `at` (reported as a 1-based column), quoting the
+ * text there: an agent's stray debug print is then plain to see. */
 static av *jr_bad(jreader *r, size_t at, const char *what)
 {
-    jr_err(r, "json: invalid JSON at column %zu: %s", at + 1, what);
+    char near[24];
+    size_t k = 0, j = at;
+    for (; j < r->n && k < 20; j++)
+        near[k++] = r->s[j] >= 0x20 && r->s[j] < 0x7f && r->s[j] != '\'' ? (char)r->s[j] : '?';
+    near[k] = '\0';
+    if (k)
+        jr_err(r, "json: invalid JSON at column %zu: %s near '%s%s'", at + 1, what, near,
+               j < r->n ? "..." : "");
+    else
+        jr_err(r, "json: invalid JSON at column %zu: %s", at + 1, what);
     return NULL;
 }
 
