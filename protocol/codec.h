@@ -25,8 +25,8 @@ typedef enum { CODEC_NONE = 0, CODEC_MSGPACK, CODEC_JSON } codec_kind;
 #define PROTO_MAX_DEPTH 32
 /* Most values (map keys included) in one message. No message of the
  * protocol comes near it; it bounds the work one frame can cost the loop
- * (a 1 MiB frame of a million tiny values took 250-440 ms to decode), and it
- * is checked before anything is built. */
+ * (a 1 MiB frame of a million tiny values took 250-440 ms to decode): the
+ * readers stop at the first value past it. */
 #define PROTO_MAX_VALUES 32768
 
 const char *codec_name(codec_kind c); /* "msgpack", "json", "none" */

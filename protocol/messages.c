@@ -152,7 +152,43 @@ typedef struct dctx {
     av *take;         /* msg_decode_take: the map whose subtrees may be moved out */
     char *err;
     size_t errlen;
+    /* get()'s memory: where the next search starts (just past the key
+     * found last) in the message's map and in the other map looked into
+     * last. */
+    const av *top, *other;
+    size_t hint_top, hint_other;
 } dctx;
+
+/* Does the stored key k equal key? */
+static bool same_key(const char *k, const char *key)
+{
+    while (*k == *key) {
+        if (!*k) return true;
+        k++, key++;
+    }
+    return false;
+}
+
+/* av_get, for the small maps of the protocol searched from where the last
+ * search in the same map stopped: senders list keys in the order of
+ * protocol.md, which is the order they are read here, so most searches hit
+ * at the first key they look at. Large maps use av_get's index. */
+static const av *get(dctx *c, const av *map, const char *key)
+{
+    if (!map || map->type != AV_MAP || map->u.map.len > 16) return av_get(map, key);
+    size_t *hint = &c->hint_top;
+    if (map != c->top) {
+        if (map != c->other) c->other = map, c->hint_other = 0;
+        hint = &c->hint_other;
+    }
+    size_t n = map->u.map.len, at = *hint < n ? *hint : 0;
+    for (size_t k = 0; k < n; k++, at = at + 1 < n ? at + 1 : 0)
+        if (same_key(map->u.map.keys[at], key)) {
+            *hint = at + 1;
+            return map->u.map.vals[at];
+        }
+    return NULL;
+}
 
 static int bad(dctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static int bad(dctx *c, const char *fmt, ...)
@@ -192,7 +228,7 @@ static bool has_nul(const av *str)
 static const av *need(dctx *c, const av *map, const char *key, const char *path, av_type t,
                       const char *want)
 {
-    const av *v = av_get(map, key);
+    const av *v = get(c, map, key);
     if (!v) {
         bad(c, "missing key \"%s\"", path);
         return NULL;
@@ -243,7 +279,7 @@ static int need_text(dctx *c, const av *map, const char *key, char **out)
 /* Optional string: absent or nil leaves *out NULL. */
 static int opt_str(dctx *c, const av *map, const char *key, char **out)
 {
-    const av *v = av_get(map, key);
+    const av *v = get(c, map, key);
     if (!v || v->type == AV_NIL) return 0;
     if (v->type != AV_STR) return bad(c, "key \"%s\" must be a string, not %s", key, type_desc(v));
     if (has_nul(v)) return bad(c, "key \"%s\" contains a NUL byte", key);
@@ -283,17 +319,17 @@ static int clock_decode(dctx *c, const av *map, bool full, msg_clock *out)
     out->mode[0] = '\0';
     if (need_int(c, ck, "move_ms", "clock.move_ms", &out->move_ms) < 0) return -1;
     if (need_int(c, ck, "bank_ms", "clock.bank_ms", &out->bank_ms) < 0) return -1;
-    const av *g = av_get(ck, "game_ms");
+    const av *g = get(c, ck, "game_ms");
     if (!g || g->type == AV_NIL)
         out->game_ms = -1;
     else if (g->type == AV_INT && g->u.i >= 0)
         out->game_ms = g->u.i;
     else
         return bad(c, "key \"clock.game_ms\" must be a non-negative integer or nil");
-    const av *s = av_get(ck, "startup_ms");
+    const av *s = get(c, ck, "startup_ms");
     if (full || (s && s->type != AV_NIL))
         if (need_int(c, ck, "startup_ms", "clock.startup_ms", &out->startup_ms) < 0) return -1;
-    const av *md = av_get(ck, "mode");
+    const av *md = get(c, ck, "mode");
     if (full || (md && md->type != AV_NIL)) {
         const av *v = need(c, ck, "mode", "clock.mode", AV_STR, "a string");
         if (!v) return -1;
@@ -344,7 +380,7 @@ static int decide_decode(dctx *c, const av *m, msg_decide *d)
     for (size_t i = 0; i < d->n_options; i++) {
         const av *o = opts->u.list.items[i];
         if (o->type != AV_MAP) return bad(c, "options[%zu] must be a map", i);
-        const av *label = av_get(o, "label");
+        const av *label = get(c, o, "label");
         if (!label || label->type != AV_STR || has_nul(label))
             return bad(c, "options[%zu] needs a string \"label\" (without NUL bytes)", i);
         d->labels[i] = xstrdup(label->u.str.s);
@@ -403,7 +439,7 @@ static int error_decode(dctx *c, const av *m, msg_error *e)
 {
     static const char *const codes[] = {"illegal", "timeout", "protocol", NULL};
     /* id may be nil when the error concerns no particular decision. */
-    const av *id = av_get(m, "id");
+    const av *id = get(c, m, "id");
     if (id && id->type != AV_NIL && need_uint(c, m, "id", "id", &e->id) < 0) return -1;
     if (need_str(c, m, "code", "code", &e->code) < 0) return -1;
     if (!one_of(e->code, codes))
@@ -423,7 +459,7 @@ static int join_decode(dctx *c, const av *m, msg_join *j)
 static int act_decode(dctx *c, const av *m, msg_act *a)
 {
     if (need_uint(c, m, "id", "id", &a->id) < 0) return -1;
-    const av *ch = av_get(m, "choice");
+    const av *ch = get(c, m, "choice");
     if (!ch) return bad(c, "missing key \"choice\"");
     if (ch->type == AV_INT) { /* single index, allowed for pick.max == 1 */
         a->choice = xmalloc(sizeof *a->choice);
@@ -441,10 +477,10 @@ static int decode(const av *map, av *take, msg *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
     out->type = MSG__COUNT;
-    dctx c = {.type = "message", .take = take, .err = err, .errlen = errlen};
+    dctx c = {.type = "message", .take = take, .err = err, .errlen = errlen, .top = map};
     if (!map || map->type != AV_MAP)
         return bad(&c, "top level must be a map, not %s", map ? type_desc(map) : "nothing");
-    const av *tv = av_get(map, "type");
+    const av *tv = get(&c, map, "type");
     if (!tv) return bad(&c, "missing key \"type\"");
     if (tv->type != AV_STR) return bad(&c, "key \"type\" must be a string, not %s", type_desc(tv));
     msg_type t = msg_type_parse(tv->u.str.s);

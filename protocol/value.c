@@ -325,6 +325,15 @@ static void index_build(av *map)
         index_put(map, i, key_hash(map->u.map.keys[i], strlen(map->u.map.keys[i])));
 }
 
+/* The size of a stored key's block, strlen + 1. Keys are short: a bounded
+ * loop first, since a call to strlen cost more than the key. */
+static size_t key_bytes(const char *k)
+{
+    for (size_t i = 0; i < 16; i++)
+        if (!k[i]) return i + 1;
+    return strlen(k + 16) + 17;
+}
+
 /* Does the stored key k equal key[0, klen)? (key holds no NUL.) */
 static bool key_is(const char *k, const char *key, size_t klen)
 {
@@ -355,16 +364,9 @@ static ptrdiff_t map_find(const av *map, const char *key, size_t klen, uint64_t 
     return -1;
 }
 
-av *av_setn(av *map, const char *key, size_t klen, av *val)
+/* Appends a key known to be absent; h is its hash when hashed. */
+static av *map_append(av *map, const char *key, size_t klen, av *val, uint64_t h, bool hashed)
 {
-    uint64_t h = 0;
-    bool hashed = false;
-    ptrdiff_t at = map_find(map, key, klen, &h, &hashed);
-    if (at >= 0) {
-        av_free(map->u.map.vals[at]);
-        map->u.map.vals[at] = val;
-        return map;
-    }
     if (map->u.map.len == map->u.map.cap) {
         size_t old = map->u.map.cap;
         map->u.map.cap = old ? 2 * old : 4;
@@ -384,6 +386,24 @@ av *av_setn(av *map, const char *key, size_t klen, av *val)
     map->u.map.vals[pos] = val;
     if (has_index(map)) index_put(map, pos, hashed ? h : key_hash(key, klen));
     return map;
+}
+
+av *av_setn(av *map, const char *key, size_t klen, av *val)
+{
+    uint64_t h = 0;
+    bool hashed = false;
+    ptrdiff_t at = map_find(map, key, klen, &h, &hashed);
+    if (at >= 0) {
+        av_free(map->u.map.vals[at]);
+        map->u.map.vals[at] = val;
+        return map;
+    }
+    return map_append(map, key, klen, val, h, hashed);
+}
+
+av *av_map_add_new(av *map, const char *key, size_t klen, av *val)
+{
+    return map_append(map, key, klen, val, 0, false);
 }
 
 av *av_set(av *map, const char *key, av *val)
@@ -415,7 +435,7 @@ av *av_take(av *map, const char *key)
     ptrdiff_t at = map_find(map, key, strlen(key), NULL, NULL);
     if (at < 0) return NULL;
     av *v = map->u.map.vals[at];
-    block_free(map->u.map.keys[at], strlen(map->u.map.keys[at]) + 1);
+    block_free(map->u.map.keys[at], key_bytes(map->u.map.keys[at]));
     size_t rest = map->u.map.len - (size_t)at - 1;
     memmove(&map->u.map.keys[at], &map->u.map.keys[at + 1], rest * sizeof(char *));
     memmove(&map->u.map.vals[at], &map->u.map.vals[at + 1], rest * sizeof(av *));
@@ -512,7 +532,7 @@ void av_free(av *v)
         break;
     case AV_MAP:
         for (size_t i = 0; i < v->u.map.len; i++) {
-            block_free(v->u.map.keys[i], strlen(v->u.map.keys[i]) + 1);
+            block_free(v->u.map.keys[i], key_bytes(v->u.map.keys[i]));
             av_free(v->u.map.vals[i]);
         }
         block_free(v->u.map.keys, keys_bytes(v->u.map.cap));

@@ -59,6 +59,10 @@ av *av_push(av *list, av *item);
 av *av_set(av *map, const char *key, av *val);
 /* The same with a key of known length (no NUL inside). */
 av *av_setn(av *map, const char *key, size_t klen, av *val);
+/* Appends key (copied, klen bytes, no NUL inside) -> val (owned) without
+ * looking for the key: only for a caller that knows the key is not in map
+ * yet (a decoder that has ruled out a repeat), else the map breaks. */
+av *av_map_add_new(av *map, const char *key, size_t klen, av *val);
 /* Convenience setters. */
 av *av_set_int(av *map, const char *key, int64_t i);
 av *av_set_str(av *map, const char *key, const char *s);

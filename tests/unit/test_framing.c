@@ -324,6 +324,14 @@ static void test_garbage_errors(void **state)
     expect_error(CODEC_NONE, "{\"a\":\"\xff\"}\n", 10, "invalid JSON");
     expect_error(CODEC_NONE, "{\"a\\u0000b\":1}\n", 15, "invalid JSON");
     expect_error(CODEC_NONE, "{\"a\":1e999}\n", 12, "invalid JSON");
+    /* a raw NUL after a number or literal is not skipped (jansson did) */
+    expect_error(CODEC_NONE, "{\"a\":1\0}\n", 9, "json: invalid JSON at column 7");
+    expect_error(CODEC_NONE, "{\"a\":null\0}\n", 12, "json: invalid JSON at column 10");
+    /* unpaired surrogates, a leading zero, a bad escape */
+    expect_error(CODEC_NONE, "{\"a\":\"\\ud800\"}\n", 15, "invalid JSON");
+    expect_error(CODEC_NONE, "{\"a\":\"\\udc00\"}\n", 15, "invalid JSON");
+    expect_error(CODEC_NONE, "{\"a\":01}\n", 9, "invalid JSON");
+    expect_error(CODEC_NONE, "{\"a\":\"\\x\"}\n", 11, "invalid JSON");
     /* input quoted in the reason never brings control characters along */
     expect_error(CODEC_NONE, "{\"a\":tr\x01\x02\r}\n", 12, "invalid JSON");
     /* forced codec ignores detection */
@@ -446,8 +454,8 @@ static void test_frame_of_many_keys(void **state)
 }
 
 /* A 1 MiB frame of ~200,000 keys, and one of a million empty lists, hold
- * more than PROTO_MAX_VALUES: refused with that reason, in both codecs,
- * before anything is built. */
+ * more than PROTO_MAX_VALUES: refused with that reason, in both codecs
+ * (the readers stop at the first value past the limit). */
 static void test_too_many_values_refused(void **state)
 {
     (void)state;
@@ -547,6 +555,52 @@ static void test_json_line_ends_and_blank_lines(void **state)
     assert_int_equal(frame_decoder_next(&d, &m), 0);
     assert_int_equal(frame_decoder_pending(&d), 0);
     frame_decoder_free(&d);
+}
+
+/* Small maps (the readers' repeat filter): a repeated key keeps its first
+ * position and its last value, also when spelt with an escape; distinct
+ * keys the filter cannot tell apart (same length, first, middle and last
+ * byte) both stay. */
+static void test_small_map_repeated_keys(void **state)
+{
+    (void)state;
+    char err[200];
+    const char *js = "{\"k\":1,\"axcd\":2,\"aycd\":3,\"k\":4,\"\\u006b\":5}";
+    const uint8_t mp[] = {0x85, 0xa1, 'k', 1, 0xa4, 'a', 'x', 'c',  'd', 2,   0xa4, 'a',
+                          'y',  'c',  'd', 3, 0xa1, 'k', 4,   0xd9, 1,   'k', 5};
+    for (int ci = 0; ci < 2; ci++) {
+        av *v = ci ? msgpack_decode(mp, sizeof mp, err, sizeof err)
+                   : json_decode(js, strlen(js), err, sizeof err);
+        assert_non_null(v);
+        assert_int_equal(av_len(v), 3);
+        assert_string_equal(v->u.map.keys[0], "k");
+        assert_string_equal(v->u.map.keys[1], "axcd");
+        assert_string_equal(v->u.map.keys[2], "aycd");
+        int64_t i;
+        assert_true(av_get_int(v, "k", &i));
+        assert_int_equal(i, 5);
+        assert_true(av_get_int(v, "aycd", &i));
+        assert_int_equal(i, 3);
+        av_free(v);
+    }
+}
+
+/* JSON escapes, a surrogate pair and \u0000 in a value become the UTF-8
+ * bytes they stand for; raw UTF-8 passes unchanged. */
+static void test_json_escapes(void **state)
+{
+    (void)state;
+    char err[200];
+    const char *js =
+        "{\"s\":\"\\\"\\\\\\/\\b\\f\\n\\r\\t\\u00e9\\ud83d\\ude00\\u0000x\",\"r\":\"\xc3\xa9\"}";
+    av *v = json_decode(js, strlen(js), err, sizeof err);
+    assert_non_null(v);
+    const av *s = av_get(v, "s");
+    static const char want[] = "\"\\/\b\f\n\r\t\xc3\xa9\xf0\x9f\x98\x80\0x";
+    assert_int_equal(s->u.str.len, sizeof want - 1);
+    assert_memory_equal(s->u.str.s, want, sizeof want - 1);
+    assert_string_equal(av_get_str(v, "r"), "\xc3\xa9");
+    av_free(v);
 }
 
 static void test_big_integers_become_floats(void **state)
@@ -656,6 +710,8 @@ int main(void)
         cmocka_unit_test(test_detection),
         cmocka_unit_test(test_stays_failed),
         cmocka_unit_test(test_json_line_ends_and_blank_lines),
+        cmocka_unit_test(test_small_map_repeated_keys),
+        cmocka_unit_test(test_json_escapes),
         cmocka_unit_test(test_big_integers_become_floats),
         cmocka_unit_test(test_json_encoding_is_one_line),
         cmocka_unit_test(test_whole_buffer_helpers),

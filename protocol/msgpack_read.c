@@ -1,0 +1,297 @@
+/* The msgpack reader of the msgpack codec (protocol.md §1): one pass over the
+ * bytes that validates and builds the value tree together.
+ *
+ * Input comes from untrusted agents: no storage is sized by a count the
+ * bytes cannot back (every element takes at least one byte), nesting and
+ * the number of values are capped, strings must be UTF-8 (bin is read as a
+ * string too), map keys must be NUL-free strings, ext types and 0xc1
+ * are refused. On an error the part already built is freed; the reason
+ * names the first offending byte, in the order the bytes come. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "codec.h"
+#include "map_fill.h"
+#include "utf8.h"
+
+typedef struct mp_reader {
+    const uint8_t *p;
+    size_t n, off;
+    size_t values; /* at most PROTO_MAX_VALUES */
+    char *err;
+    size_t errlen;
+} mp_reader;
+
+static av *mp_err(mp_reader *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static av *mp_err(mp_reader *r, const char *fmt, ...)
+{
+    if (r->err && r->errlen) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(r->err, r->errlen, fmt, ap);
+        va_end(ap);
+    }
+    return NULL;
+}
+
+static av *mp_truncated(mp_reader *r)
+{
+    return mp_err(r, "msgpack: frame ends inside a value (truncated at byte %zu)", r->off);
+}
+
+/* What a msgpack lead byte starts, for error messages. */
+static const char *mp_kind(uint8_t b)
+{
+    if (b <= 0x7f || b >= 0xe0) return "an integer";
+    if (b <= 0x8f) return "a map";
+    if (b <= 0x9f) return "a list";
+    if (b <= 0xbf) return "a string";
+    switch (b) {
+    case 0xc0: return "nil";
+    case 0xc2:
+    case 0xc3: return "a boolean";
+    case 0xc4:
+    case 0xc5:
+    case 0xc6: return "binary";
+    case 0xc7:
+    case 0xc8:
+    case 0xc9:
+    case 0xd4:
+    case 0xd5:
+    case 0xd6:
+    case 0xd7:
+    case 0xd8: return "an ext type";
+    case 0xca:
+    case 0xcb: return "a float";
+    case 0xd9:
+    case 0xda:
+    case 0xdb: return "a string";
+    case 0xdc:
+    case 0xdd: return "a list";
+    case 0xde:
+    case 0xdf: return "a map";
+    case 0xc1: return "the never-used byte 0xc1";
+    default: return "an integer"; /* 0xcc-0xd3 */
+    }
+}
+
+static uint64_t be_uint(const uint8_t *p, size_t k)
+{
+    uint64_t v = 0;
+    for (size_t i = 0; i < k; i++)
+        v = (v << 8) | p[i];
+    return v;
+}
+
+/* Reads a k-byte big-endian length or payload; false if truncated. */
+static bool take(mp_reader *r, size_t k, uint64_t *out)
+{
+    if (r->n - r->off < k) return false;
+    *out = be_uint(r->p + r->off, k);
+    r->off += k;
+    return true;
+}
+
+/* Counts one more value starting at r->off (which must exist). */
+static bool count_value(mp_reader *r)
+{
+    if (r->off >= r->n) {
+        mp_truncated(r);
+        return false;
+    }
+    if (++r->values > PROTO_MAX_VALUES) {
+        mp_err(r, "msgpack: more than %d values in one message (at byte %zu)", PROTO_MAX_VALUES,
+               r->off);
+        return false;
+    }
+    return true;
+}
+
+/* The len bytes of a str or bin. Sets *s to them; false with the error set
+ * when they are short or not UTF-8. */
+static bool payload(mp_reader *r, size_t at, uint64_t len, const char **s)
+{
+    if (r->n - r->off < len) {
+        mp_truncated(r);
+        return false;
+    }
+    *s = (const char *)r->p + r->off;
+    if (!utf8_valid(*s, (size_t)len)) {
+        mp_err(r, "msgpack: string at byte %zu is not valid UTF-8", at);
+        return false;
+    }
+    r->off += (size_t)len;
+    return true;
+}
+
+static av *mp_value(mp_reader *r, int depth);
+
+static bool is_str_lead(uint8_t b)
+{
+    return (b >= 0xa0 && b <= 0xbf) || b == 0xd9 || b == 0xda || b == 0xdb;
+}
+
+/* A map key: a NUL-free str. Counts as a value like any other. */
+static bool mp_key(mp_reader *r, const char **k, size_t *klen)
+{
+    if (r->off >= r->n) {
+        mp_truncated(r);
+        return false;
+    }
+    uint8_t kb = r->p[r->off];
+    if (!is_str_lead(kb)) {
+        mp_err(r, "msgpack: map key at byte %zu is %s, not a string", r->off, mp_kind(kb));
+        return false;
+    }
+    if (!count_value(r)) return false;
+    size_t at = r->off++;
+    uint64_t len;
+    if (kb <= 0xbf) {
+        len = kb & 0x1f;
+    } else if (!take(r, kb == 0xd9 ? 1 : kb == 0xda ? 2 : 4, &len)) {
+        mp_truncated(r);
+        return false;
+    }
+    /* Keys are short and plain: one loop proves most of them ASCII without
+     * a NUL (keys are C strings in the value tree); the rest are checked
+     * fully, UTF-8 first as for any string. */
+    const uint8_t *q = r->p + r->off;
+    size_t i = 0;
+    if (len <= r->n - r->off)
+        while (i < len && q[i] - 1u < 0x7fu)
+            i++;
+    if (i == len) {
+        *k = (const char *)q;
+        *klen = (size_t)len;
+        r->off += (size_t)len;
+        return true;
+    }
+    if (!payload(r, at, len, k)) return false;
+    *klen = (size_t)len;
+    if (memchr(*k, 0, *klen)) {
+        mp_err(r, "msgpack: map key at byte %zu contains a NUL byte", at);
+        return false;
+    }
+    return true;
+}
+
+static av *mp_container(mp_reader *r, size_t at, uint64_t count, bool is_map, int depth)
+{
+    if (depth >= PROTO_MAX_DEPTH)
+        return mp_err(r, "msgpack: nesting deeper than %d levels at byte %zu", PROTO_MAX_DEPTH, at);
+    /* Every element takes at least one byte. */
+    if (count > (r->n - r->off) / (is_map ? 2 : 1)) return mp_truncated(r);
+    /* Storage is sized for the count, but never past what the value limit
+     * leaves: a larger count fails at the limit anyway, and sizing for it
+     * would cost megabytes of fresh memory first. */
+    size_t room = (PROTO_MAX_VALUES - r->values) / (is_map ? 2 : 1) + 1;
+    size_t size = count < room ? (size_t)count : room;
+    if (!is_map) {
+        av *l = av_list_sized(size);
+        for (uint64_t i = 0; i < count; i++) {
+            av *x = mp_value(r, depth + 1);
+            if (!x) {
+                av_free(l);
+                return NULL;
+            }
+            av_push(l, x);
+        }
+        return l;
+    }
+    av *m = av_map_sized(size);
+    uint64_t seen = 0;
+    for (uint64_t i = 0; i < count; i++) {
+        const char *k;
+        size_t klen;
+        av *x = NULL;
+        if (!mp_key(r, &k, &klen) || !(x = mp_value(r, depth + 1))) {
+            av_free(m);
+            return NULL;
+        }
+        map_fill(m, &seen, k, klen, x);
+    }
+    return m;
+}
+
+static av *mp_value(mp_reader *r, int depth)
+{
+    if (!count_value(r)) return NULL;
+    size_t at = r->off;
+    uint8_t b = r->p[r->off++];
+    if (b <= 0x7f) return av_int(b);
+    if (b >= 0xe0) return av_int((int8_t)b);
+    const char *s;
+    if (b >= 0xa0 && b <= 0xbf) return payload(r, at, b & 0x1f, &s) ? av_strn(s, b & 0x1f) : NULL;
+    if (b >= 0x80 && b <= 0x9f) return mp_container(r, at, b & 0x0f, b <= 0x8f, depth);
+    uint64_t u;
+    switch (b) {
+    case 0xc0: return av_nil();
+    case 0xc1: return mp_err(r, "msgpack: invalid byte 0xc1 at byte %zu", at);
+    case 0xc2: return av_bool(false);
+    case 0xc3: return av_bool(true);
+    case 0xc4:
+    case 0xc5:
+    case 0xc6:
+    case 0xd9:
+    case 0xda:
+    case 0xdb: { /* str and bin both become strings: text, like JSON's */
+        size_t k = (b == 0xc4 || b == 0xd9) ? 1 : (b == 0xc5 || b == 0xda) ? 2 : 4;
+        if (!take(r, k, &u)) return mp_truncated(r);
+        return payload(r, at, u, &s) ? av_strn(s, (size_t)u) : NULL;
+    }
+    case 0xca:
+        if (!take(r, 4, &u)) return mp_truncated(r);
+        {
+            uint32_t w = (uint32_t)u;
+            float f;
+            memcpy(&f, &w, sizeof f);
+            return av_float(f);
+        }
+    case 0xcb:
+        if (!take(r, 8, &u)) return mp_truncated(r);
+        {
+            double d;
+            memcpy(&d, &u, sizeof d);
+            return av_float(d);
+        }
+    case 0xcc:
+    case 0xd0:
+        if (!take(r, 1, &u)) return mp_truncated(r);
+        return av_int(b == 0xcc ? (int64_t)u : (int8_t)u);
+    case 0xcd:
+    case 0xd1:
+        if (!take(r, 2, &u)) return mp_truncated(r);
+        return av_int(b == 0xcd ? (int64_t)u : (int16_t)u);
+    case 0xce:
+    case 0xd2:
+        if (!take(r, 4, &u)) return mp_truncated(r);
+        return av_int(b == 0xce ? (int64_t)u : (int32_t)u);
+    case 0xcf:
+        if (!take(r, 8, &u)) return mp_truncated(r);
+        return u > (uint64_t)INT64_MAX ? av_float((double)u) : av_int((int64_t)u);
+    case 0xd3:
+        if (!take(r, 8, &u)) return mp_truncated(r);
+        return av_int((int64_t)u);
+    case 0xdc:
+    case 0xdd:
+    case 0xde:
+    case 0xdf:
+        if (!take(r, (b == 0xdc || b == 0xde) ? 2 : 4, &u)) return mp_truncated(r);
+        return mp_container(r, at, u, b >= 0xde, depth);
+    default: /* 0xc7-0xc9, 0xd4-0xd8 */
+        return mp_err(r, "msgpack: ext types are not allowed (ext at byte %zu)", at);
+    }
+}
+
+av *msgpack_decode(const void *p, size_t n, char *err, size_t errlen)
+{
+    mp_reader r = {.p = p, .n = n, .err = err, .errlen = errlen};
+    if (n == 0) return mp_err(&r, "msgpack: empty input");
+    av *v = mp_value(&r, 0);
+    if (v && r.off != n) {
+        av_free(v);
+        return mp_err(&r, "msgpack: %zu trailing bytes after the value", n - r.off);
+    }
+    return v;
+}

@@ -1,0 +1,67 @@
+#include "reader_diff.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "codec.h"
+#include "json_oracle.h"
+#include "msgpack_oracle.h"
+#include "util.h"
+
+/* Compares two outcomes: trees through their msgpack encodings, refusals
+ * by reason (the whole reason when exact, else its prefix). */
+static diff_outcome compare(av *a, const char *e_old, av *b, const char *e_new, size_t prefix,
+                            char *why, size_t whylen)
+{
+    diff_outcome r;
+    if (!a || !b) {
+        bool same = !a && !b &&
+                    (prefix ? strncmp(e_old, e_new, prefix) == 0 && strlen(e_new) >= prefix
+                            : strcmp(e_old, e_new) == 0);
+        r = same ? DIFF_REFUSED : DIFF_MISMATCH;
+    } else {
+        abuf x = {0}, y = {0};
+        codec_encode(CODEC_MSGPACK, a, &x);
+        codec_encode(CODEC_MSGPACK, b, &y);
+        r = x.len == y.len && memcmp(x.data, y.data, x.len) == 0 ? DIFF_ACCEPTED : DIFF_MISMATCH;
+        abuf_free(&x);
+        abuf_free(&y);
+    }
+    if (r == DIFF_MISMATCH && why && whylen) {
+        char *ja = a ? av_to_json(a) : NULL, *jb = b ? av_to_json(b) : NULL;
+        snprintf(why, whylen, "old: %.300s / new: %.300s", ja ? ja : e_old, jb ? jb : e_new);
+        free(ja);
+        free(jb);
+    }
+    av_free(a);
+    av_free(b);
+    return r;
+}
+
+diff_outcome json_diff(const void *p, size_t n, bool *nul_quirk, char *why, size_t whylen)
+{
+    char e_old[200] = "", e_new[200] = "";
+    av *a = json_oracle_decode(p, n, e_old, sizeof e_old);
+    av *b = json_decode(p, n, e_new, sizeof e_new);
+    *nul_quirk = false;
+    if (a && !b && memchr(p, 0, n)) {
+        /* An accepted input has no raw NUL but those jansson skipped. */
+        abuf w = {0};
+        for (size_t i = 0; i < n; i++)
+            if (((const uint8_t *)p)[i]) abuf_addc(&w, (char)((const uint8_t *)p)[i]);
+        b = json_decode((const char *)w.data, w.len, e_new, sizeof e_new);
+        abuf_free(&w);
+        *nul_quirk = true;
+    }
+    return compare(a, e_old, b, e_new, 6 /* "json: " */, why, whylen);
+}
+
+diff_outcome msgpack_diff(const void *p, size_t n, char *why, size_t whylen)
+{
+    char e_old[200] = "", e_new[200] = "";
+    av *a = msgpack_oracle_decode(p, n, e_old, sizeof e_old);
+    av *b = msgpack_decode(p, n, e_new, sizeof e_new);
+    return compare(a, e_old, b, e_new, 0, why, whylen);
+}
