@@ -102,22 +102,6 @@ static void put_float(abuf *b, double f)
     if (!strpbrk(tmp, ".eE")) abuf_adds(b, ".0");
 }
 
-/* Decimal without printf: integers are most of a game's view. */
-static void put_int(abuf *b, int64_t i)
-{
-    char tmp[24], *end = tmp + sizeof tmp, *p = end;
-    uint64_t u = i < 0 ? 0 - (uint64_t)i : (uint64_t)i;
-    do {
-        *--p = (char)('0' + u % 10);
-        u /= 10;
-    } while (u);
-    if (i < 0) *--p = '-';
-    size_t n = (size_t)(end - p);
-    memcpy(room(b, n), p, n);
-    b->len += n;
-    b->data[b->len] = 0;
-}
-
 static void put_value(abuf *b, const av *v)
 {
     if (!v) {
@@ -127,7 +111,7 @@ static void put_value(abuf *b, const av *v)
     switch (v->type) {
     case AV_NIL: abuf_adds(b, "null"); break;
     case AV_BOOL: abuf_adds(b, v->u.b ? "true" : "false"); break;
-    case AV_INT: put_int(b, v->u.i); break;
+    case AV_INT: abuf_addi(b, v->u.i); break;
     case AV_FLOAT: put_float(b, v->u.f); break;
     case AV_STR: put_str(b, v->u.str.s, v->u.str.len); break;
     case AV_LIST:
@@ -158,7 +142,7 @@ void jsonw_str(abuf *b, const char *s, size_t n)
 
 void jsonw_int(abuf *b, int64_t v)
 {
-    put_int(b, v);
+    abuf_addi(b, v);
 }
 
 void av_json_append(const av *v, abuf *out)

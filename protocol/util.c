@@ -112,6 +112,18 @@ void abuf_addf(abuf *b, const char *fmt, ...)
     va_end(ap);
 }
 
+void abuf_addi(abuf *b, int64_t v)
+{
+    char tmp[24], *end = tmp + sizeof tmp, *p = end;
+    uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+    do {
+        *--p = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    if (v < 0) *--p = '-';
+    abuf_add(b, p, (size_t)(end - p));
+}
+
 void abuf_consume(abuf *b, size_t n)
 {
     if (n >= b->len) {

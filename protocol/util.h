@@ -24,6 +24,7 @@ void abuf_add(abuf *b, const void *p, size_t n);
 void abuf_addc(abuf *b, char c);
 void abuf_adds(abuf *b, const char *s);
 void abuf_addf(abuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void abuf_addi(abuf *b, int64_t v);   /* decimal, as %lld, without printf */
 void abuf_consume(abuf *b, size_t n); /* drop n bytes from the front */
 void abuf_free(abuf *b);
 

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "framewrite.h"
 #include "store_impl.h"
 
 bool store_is_url(const char *name)
@@ -123,20 +124,30 @@ const char *store_error(store *s)
 
 /* ---- column text forms ---- */
 
+/* The text columns are written without printf: a tournament stores one
+ * row per game, each of some fifty numbers. */
+/* A column that may be empty still needs its text (""). */
+static void terminate(abuf *b)
+{
+    abuf_add(b, "", 0);
+}
+
 static void list_int(abuf *b, const int *v, int n)
 {
-    for (int i = 0; i < n; i++)
-        abuf_addf(b, "%s%d", i ? "," : "", v[i]);
-    abuf_addc(b, '\0');
-    b->len--;
+    for (int i = 0; i < n; i++) {
+        if (i) abuf_addc(b, ',');
+        abuf_addi(b, v[i]);
+    }
+    terminate(b);
 }
 
 static void list_i64(abuf *b, const int64_t *v, int n)
 {
-    for (int i = 0; i < n; i++)
-        abuf_addf(b, "%s%lld", i ? "," : "", (long long)v[i]);
-    abuf_addc(b, '\0');
-    b->len--;
+    for (int i = 0; i < n; i++) {
+        if (i) abuf_addc(b, ',');
+        abuf_addi(b, v[i]);
+    }
+    terminate(b);
 }
 
 static int parse_list(const char *t, int64_t *out, int max)
@@ -163,27 +174,40 @@ void store_enc_result(const tgame *g, store_enc *e)
     list_int(&e->ranks, g->rank, k);
     list_i64(&e->scores, g->score, k);
     for (int i = 0; i < k; i++) {
-        abuf_addf(&e->forfeits, "%s%s", i ? "," : "", g->forfeit[i]);
+        if (i) abuf_addc(&e->forfeits, ',');
+        abuf_adds(&e->forfeits, g->forfeit[i]);
         abuf_addf(&e->time_ms, "%s%.3f", i ? "," : "", g->time_ms[i]);
     }
-    abuf_addc(&e->forfeits, '\0');
-    abuf_addc(&e->time_ms, '\0');
+    terminate(&e->forfeits);
+    terminate(&e->time_ms);
     if (!g->detail) return;
     const tgame_detail *d = g->detail;
     e->detail = true;
-    json_t *arr = json_array();
+    /* The fault messages as a JSON array of strings. They may quote what a
+     * bot sent, so bytes that are not UTF-8 become U+FFFD (jsonw_str)
+     * rather than dropping the message and shifting the seats after it. */
+    abuf msgs = {0};
+    abuf_addc(&msgs, '[');
     for (int i = 0; i < k; i++) {
-        abuf_addf(&e->dec, "%s%ld", i ? "," : "", d->decisions[i]);
-        abuf_addf(&e->max, "%s%.3f", i ? "," : "", d->move_max_ms[i]);
-        for (int b = 0; b < STORE_MOVE_BINS; b++)
-            abuf_addf(&e->hist, "%s%d", b ? " " : i ? ";" : "", d->move_hist[i][b]);
-        json_array_append_new(arr, json_string(d->fault_msg[i]));
+        if (i) {
+            abuf_addc(&e->dec, ',');
+            abuf_addc(&e->max, ',');
+            abuf_addc(&e->hist, ';');
+            abuf_addc(&msgs, ',');
+        }
+        abuf_addi(&e->dec, d->decisions[i]);
+        abuf_addf(&e->max, "%.3f", d->move_max_ms[i]);
+        for (int b = 0; b < STORE_MOVE_BINS; b++) {
+            if (b) abuf_addc(&e->hist, ' ');
+            abuf_addi(&e->hist, d->move_hist[i][b]);
+        }
+        jsonw_str(&msgs, d->fault_msg[i], strlen(d->fault_msg[i]));
     }
-    abuf_addc(&e->dec, '\0');
-    abuf_addc(&e->max, '\0');
-    abuf_addc(&e->hist, '\0');
-    e->msgs = json_dumps(arr, JSON_COMPACT);
-    json_decref(arr);
+    abuf_addc(&msgs, ']');
+    terminate(&e->dec);
+    terminate(&e->max);
+    terminate(&e->hist);
+    e->msgs = (char *)msgs.data;
 }
 
 void store_enc_free(store_enc *e)
