@@ -270,7 +270,7 @@ static int parse_one(topts *o, int n, char **v, int *ip, const char **file, bool
 
 typedef struct tctx {
     store *db;
-    tgame *pending;
+    sched_game *pending; /* the games left to play: only their schedule entries */
     size_t n_pending, next;
     int n;
     char **names;
@@ -290,7 +290,7 @@ static bool t_next(void *ctx, sched_game *g)
 {
     tctx *t = ctx;
     while (t->next < t->n_pending) {
-        const sched_game *s = &t->pending[t->next++].s;
+        const sched_game *s = &t->pending[t->next++];
         if (!early_stop_may_start(t->es, s, t->stopped)) continue;
         *g = *s;
         return true;
@@ -632,10 +632,19 @@ int cmd_tournament(int argc, char **argv)
     }
     int64_t total, done;
     store_counts(db, &total, &done);
-    if (store_games(db, true, &t.pending, &t.n_pending) != 0) {
-        fprintf(stderr, "arena: tournament: %s\n", store_error(db));
-        rc = 1;
-        goto out;
+    {
+        /* A tgame is ~400 bytes, its schedule entry ~60: a long tournament
+         * keeps only the latter for the games it has yet to hand out. */
+        tgame *left;
+        if (store_games(db, true, &left, &t.n_pending) != 0) {
+            fprintf(stderr, "arena: tournament: %s\n", store_error(db));
+            rc = 1;
+            goto out;
+        }
+        t.pending = xcalloc(t.n_pending + 1, sizeof *t.pending);
+        for (size_t i = 0; i < t.n_pending; i++)
+            t.pending[i] = left[i].s;
+        free(left);
     }
     t.db = db;
     t.n = o.n_agents;
