@@ -217,6 +217,10 @@ static void test_stalled_loop_is_not_charged(void **st)
     if (!getenv("LOOP_LAG_KEEP_LOG")) unlink(log_a);
 
     assert_int_equal(closed_count, 4);
+    for (int i = 0; i < 2; i++) /* on a failure, say why */
+        if (ra.o.fault_message[i][0] || rb.o.fault_message[i][0])
+            fprintf(stderr, "seat %d: A '%s', B '%s'\n", i, ra.o.fault_message[i],
+                    rb.o.fault_message[i]);
     assert_string_equal(rb.o.reason, "normal");
     /* The bot was never late by its own doing: no forfeit. */
     assert_string_equal(ra.o.reason, "normal");
