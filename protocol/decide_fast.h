@@ -1,0 +1,27 @@
+/* The bot's hot message, decide, decoded straight from a msgpack payload
+ * into msg_decide: one walk over the top-level map fills the scalars and
+ * strings, and only view and events become value trees (the struct hands
+ * them out as trees). No tree of the whole message, no key lookups.
+ *
+ * A fast path only. It takes the shape the referee writes (keys in any
+ * order) and declines everything else: another type, an unknown or
+ * repeated key, a wrong type, a limit reached, bytes msgpack_decode would
+ * refuse. The caller then runs the general path (msgpack_decode and
+ * msg_decode_take) on the same bytes, so every accept and reject decision
+ * and every error text stays the general path's; whatever this takes, the
+ * general path gives the same msg (tests/unit/test_decide_fast.c). */
+#ifndef ARENA_DECIDE_FAST_H
+#define ARENA_DECIDE_FAST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "codec.h"
+#include "messages.h"
+
+/* true: *out holds the decide (msg_free it); false: declined, *out is
+ * untouched. JSON payloads are always declined for now. */
+bool msg_decide_fast(codec_kind c, const uint8_t *p, size_t n, msg *out);
+
+#endif
