@@ -102,9 +102,19 @@ static bool rd_head(rd *r, bool is_map, size_t *count)
     return true;
 }
 
-/* A map key among names (NULL-ended); its index, or -1 for any other key
- * (which the caller declines). Keys of the protocol are short fixstrs. */
-static int rd_key(rd *r, const char *const *names)
+typedef struct key {
+    const char *s;
+    size_t len;
+} key;
+#define KEY(lit)                                                                                   \
+    {                                                                                              \
+        "" lit, sizeof(lit) - 1                                                                    \
+    }
+
+/* A map key among the n keys; its index, or -1 for any other key (which
+ * the caller declines). The referee sends keys in protocol.md's order, so
+ * keys[expect] is tried first. Keys of the protocol are short fixstrs. */
+static int rd_key(rd *r, const key *keys, int n, int expect)
 {
     uint8_t b;
     if (!lead(r, &b) || (b & 0xe0) != 0xa0) return -1;
@@ -112,8 +122,9 @@ static int rd_key(rd *r, const char *const *names)
     if (r->n - r->off < len) return -1;
     const char *k = (const char *)r->p + r->off;
     r->off += len;
-    for (int i = 0; names[i]; i++)
-        if (strlen(names[i]) == len && memcmp(names[i], k, len) == 0) return i;
+    if (expect < n && keys[expect].len == len && memcmp(keys[expect].s, k, len) == 0) return expect;
+    for (int i = 0; i < n; i++)
+        if (keys[i].len == len && memcmp(keys[i].s, k, len) == 0) return i;
     return -1;
 }
 
@@ -150,14 +161,15 @@ static bool rd_tree(rd *r, bool is_map, av **out)
 
 static bool rd_options(rd *r, msg_decide *d)
 {
-    static const char *const keys[] = {"label", NULL};
+    static const key keys[] = {KEY("label")};
     size_t n;
     if (!rd_head(r, false, &n)) return false;
     d->n_options = n;
     d->labels = xcalloc(n ? n : 1, sizeof *d->labels);
     for (size_t i = 0; i < n; i++) {
         size_t k;
-        if (!rd_head(r, true, &k) || k != 1 || rd_key(r, keys) != 0 || !rd_field(r, &d->labels[i]))
+        if (!rd_head(r, true, &k) || k != 1 || rd_key(r, keys, 1, 0) != 0 ||
+            !rd_field(r, &d->labels[i]))
             return false;
     }
     return true;
@@ -165,12 +177,12 @@ static bool rd_options(rd *r, msg_decide *d)
 
 static bool rd_pick(rd *r, msg_pick *p)
 {
-    static const char *const keys[] = {"min", "max", "ordered", NULL};
+    static const key keys[] = {KEY("min"), KEY("max"), KEY("ordered")};
     size_t n;
     unsigned seen = 0;
     if (!rd_head(r, true, &n)) return false;
     for (size_t i = 0; i < n; i++) {
-        int k = rd_key(r, keys);
+        int k = rd_key(r, keys, (int)(sizeof keys / sizeof *keys), (int)i);
         if (k < 0 || seen & (1u << k)) return false;
         seen |= 1u << k;
         uint8_t b;
@@ -195,14 +207,15 @@ static bool rd_nil(rd *r)
 
 static bool rd_clock(rd *r, msg_clock *c)
 {
-    static const char *const keys[] = {"move_ms", "bank_ms", "game_ms", "startup_ms", "mode", NULL};
+    static const key keys[] = {KEY("move_ms"), KEY("bank_ms"), KEY("game_ms"), KEY("startup_ms"),
+                               KEY("mode")};
     size_t n;
     unsigned seen = 0;
     c->game_ms = c->startup_ms = -1;
     c->mode[0] = '\0';
     if (!rd_head(r, true, &n)) return false;
     for (size_t i = 0; i < n; i++) {
-        int k = rd_key(r, keys);
+        int k = rd_key(r, keys, (int)(sizeof keys / sizeof *keys), (int)i);
         if (k < 0 || seen & (1u << k)) return false;
         seen |= 1u << k;
         bool ok;
@@ -233,13 +246,14 @@ enum {
 
 static bool rd_decide(rd *r, msg_decide *d)
 {
-    static const char *const keys[] = {"type", "id",   "kind",   "prompt", "options",
-                                       "pick", "view", "events", "clock",  NULL};
+    static const key keys[] = {KEY("type"),   KEY("id"),      KEY("kind"),
+                               KEY("prompt"), KEY("options"), KEY("pick"),
+                               KEY("view"),   KEY("events"),  KEY("clock")};
     size_t n;
     unsigned seen = 0;
     if (!rd_head(r, true, &n)) return false;
     for (size_t i = 0; i < n; i++) {
-        int k = rd_key(r, keys);
+        int k = rd_key(r, keys, (int)(sizeof keys / sizeof *keys), (int)i);
         if (k < 0 || seen & (1u << k)) return false;
         seen |= 1u << k;
         const char *s;
