@@ -78,5 +78,8 @@ av *json_decode(const char *text, size_t n, char *err, size_t errlen);
  * (PROTO_MAX_VALUES in all). Advances *off and *values; NULL on any error
  * (no reason: for a fast path that then falls back to msgpack_decode). */
 av *msgpack_read_value(const uint8_t *p, size_t n, size_t *off, size_t *values, int depth);
+/* The same for one JSON value starting at text[*off] (whitespace before it
+ * allowed, as json_decode allows it there). */
+av *json_read_value(const char *text, size_t n, size_t *off, size_t *values, int depth);
 
 #endif

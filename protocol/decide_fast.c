@@ -1,7 +1,9 @@
-/* decide straight from msgpack bytes (see decide_fast.h). Each reader
- * counts what it reads as msgpack_read.c does (every key and value is one
- * value towards PROTO_MAX_VALUES) and returns false where the general path
- * would either fail or take a path this one does not copy. */
+/* decide straight from a frame's bytes (see decide_fast.h), msgpack or
+ * compact JSON. Each reader counts what it reads as the codec's reader does
+ * (every key and value is one value towards PROTO_MAX_VALUES) and returns
+ * false where the general path would either fail or take a path this one
+ * does not copy: in JSON, whitespace, escapes and numbers that are not
+ * plain integers; in msgpack, bin strings and key forms other than fixstr. */
 #include "decide_fast.h"
 
 #include <stdlib.h>
@@ -13,7 +15,8 @@
 typedef struct rd {
     const uint8_t *p;
     size_t n, off;
-    size_t values; /* as msgpack_read.c counts them */
+    size_t values; /* as the codec's reader counts them */
+    bool json;
 } rd;
 
 static uint64_t be(const uint8_t *p, size_t k)
@@ -24,12 +27,20 @@ static uint64_t be(const uint8_t *p, size_t k)
     return v;
 }
 
-/* The lead byte of the next value, counted; false at the end. */
+/* The next byte, counted as the start of a value; false at the end. */
 static bool lead(rd *r, uint8_t *b)
 {
     if (r->off >= r->n) return false;
     r->values++;
     *b = r->p[r->off++];
+    return true;
+}
+
+/* Consumes byte c if it comes next (JSON punctuation). */
+static bool eat(rd *r, uint8_t c)
+{
+    if (r->off >= r->n || r->p[r->off] != c) return false;
+    r->off++;
     return true;
 }
 
@@ -42,9 +53,33 @@ static bool fixed(rd *r, size_t k, uint64_t *u)
     return true;
 }
 
+/* JSON: -?(0|[1-9][0-9]*) within int64, not followed by a fraction or
+ * exponent (those, and larger ones, are left to json_read.c). */
+static bool json_int(rd *r, int64_t *v)
+{
+    size_t i = r->off, n = r->n;
+    bool neg = i < n && r->p[i] == '-';
+    if (neg) i++;
+    size_t d = i;
+    uint64_t u = 0;
+    while (i < n && r->p[i] >= '0' && r->p[i] <= '9')
+        u = u * 10 + (uint64_t)(r->p[i++] - '0');
+    size_t nd = i - d;
+    const char *lim = neg ? "9223372036854775808" : "9223372036854775807";
+    if (nd == 0 || nd > 19 || (nd == 19 && memcmp(r->p + d, lim, 19) > 0) ||
+        (nd > 1 && r->p[d] == '0'))
+        return false;
+    if (i < n && (r->p[i] == '.' || r->p[i] == 'e' || r->p[i] == 'E')) return false;
+    r->off = i;
+    r->values++;
+    *v = neg ? (int64_t)(0 - u) : (int64_t)u; /* -2^63 too */
+    return true;
+}
+
 /* Any integer form that msgpack_read.c reads as an integer. */
 static bool rd_int(rd *r, int64_t *v)
 {
+    if (r->json) return json_int(r, v);
     uint8_t b;
     uint64_t u;
     if (!lead(r, &b)) return false;
@@ -69,9 +104,28 @@ static bool rd_int(rd *r, int64_t *v)
     return true;
 }
 
-/* A str (not bin: rare enough to leave to the general path), valid UTF-8. */
+/* JSON: a string without escapes or control bytes, its bytes as they are. */
+static bool json_plain(rd *r, const char **s, size_t *len)
+{
+    if (!eat(r, '"')) return false;
+    size_t i = r->off;
+    while (i < r->n && r->p[i] != '"' && r->p[i] != '\\' && r->p[i] >= 0x20)
+        i++;
+    if (i >= r->n || r->p[i] != '"') return false;
+    *s = (const char *)r->p + r->off;
+    *len = i - r->off;
+    r->off = i + 1;
+    return true;
+}
+
+/* A str (msgpack: not bin, rare enough to leave to the general path),
+ * valid UTF-8. */
 static bool rd_str(rd *r, const char **s, size_t *len)
 {
+    if (r->json) {
+        r->values++;
+        return json_plain(r, s, len) && utf8_valid(*s, *len);
+    }
     uint8_t b;
     uint64_t u;
     if (!lead(r, &b)) return false;
@@ -86,12 +140,17 @@ static bool rd_str(rd *r, const char **s, size_t *len)
     return true;
 }
 
-/* A map or list header (by is_map); the count is at most the bytes left. */
-static bool rd_head(rd *r, bool is_map, size_t *count)
+/* Opens a map or list (by is_map). msgpack: *count is its size (at most the
+ * bytes left); JSON: *count is unknown (SIZE_MAX), see rd_more. */
+static bool rd_open(rd *r, bool is_map, size_t *count)
 {
     uint8_t b;
     uint64_t u;
     if (!lead(r, &b)) return false;
+    if (r->json) {
+        *count = SIZE_MAX;
+        return b == (is_map ? '{' : '[');
+    }
     uint8_t fix = is_map ? 0x80 : 0x90, b16 = is_map ? 0xde : 0xdc;
     if ((b & 0xf0) == fix)
         u = b & 0x0f;
@@ -100,6 +159,15 @@ static bool rd_head(rd *r, bool is_map, size_t *count)
     if (u > r->n - r->off) return false;
     *count = (size_t)u;
     return true;
+}
+
+/* Before item i of an open container: 1 if there is one, 0 at its end (the
+ * JSON closer consumed), -1 on anything else. */
+static int rd_more(rd *r, bool is_map, size_t i, size_t count)
+{
+    if (!r->json) return i < count;
+    if (eat(r, is_map ? '}' : ']')) return 0;
+    return i == 0 || eat(r, ',') ? 1 : -1;
 }
 
 typedef struct key {
@@ -113,19 +181,60 @@ typedef struct key {
 
 /* A map key among the n keys; its index, or -1 for any other key (which
  * the caller declines). The referee sends keys in protocol.md's order, so
- * keys[expect] is tried first. Keys of the protocol are short fixstrs. */
+ * keys[expect] is tried first. msgpack keys of the protocol are fixstrs;
+ * JSON keys are plain and followed by ':'. */
 static int rd_key(rd *r, const key *keys, int n, int expect)
 {
-    uint8_t b;
-    if (!lead(r, &b) || (b & 0xe0) != 0xa0) return -1;
-    size_t len = b & 0x1f;
-    if (r->n - r->off < len) return -1;
-    const char *k = (const char *)r->p + r->off;
-    r->off += len;
+    const char *k;
+    size_t len;
+    if (r->json) {
+        r->values++;
+        if (!json_plain(r, &k, &len) || !eat(r, ':')) return -1;
+    } else {
+        uint8_t b;
+        if (!lead(r, &b) || (b & 0xe0) != 0xa0) return -1;
+        len = b & 0x1f;
+        if (r->n - r->off < len) return -1;
+        k = (const char *)r->p + r->off;
+        r->off += len;
+    }
     if (expect < n && keys[expect].len == len && memcmp(keys[expect].s, k, len) == 0) return expect;
     for (int i = 0; i < n; i++)
         if (keys[i].len == len && memcmp(keys[i].s, k, len) == 0) return i;
     return -1;
+}
+
+static bool rd_bool(rd *r, bool *v)
+{
+    if (r->json) {
+        if (r->n - r->off >= 4 && memcmp(r->p + r->off, "true", 4) == 0) {
+            r->off += 4, r->values++, *v = true;
+            return true;
+        }
+        if (r->n - r->off >= 5 && memcmp(r->p + r->off, "false", 5) == 0) {
+            r->off += 5, r->values++, *v = false;
+            return true;
+        }
+        return false;
+    }
+    uint8_t b;
+    if (!lead(r, &b) || (b != 0xc2 && b != 0xc3)) return false;
+    *v = b == 0xc3;
+    return true;
+}
+
+/* A nil where nil stands for absent; false if the next value is not nil. */
+static bool rd_nil(rd *r)
+{
+    if (r->json) {
+        if (r->n - r->off < 4 || memcmp(r->p + r->off, "null", 4) != 0) return false;
+        r->off += 4;
+    } else {
+        if (r->off >= r->n || r->p[r->off] != 0xc0) return false;
+        r->off++;
+    }
+    r->values++;
+    return true;
 }
 
 static char *dup_n(const char *s, size_t n)
@@ -146,32 +255,46 @@ static bool rd_field(rd *r, char **out)
     return true;
 }
 
-/* A value tree of the kind given by the next lead byte (a map or a list),
- * read by msgpack_read.c itself at nesting level 1. */
+/* A value tree of the kind given by the next byte (a map or a list), read
+ * by the codec's own reader at nesting level 1. */
 static bool rd_tree(rd *r, bool is_map, av **out)
 {
     if (r->off >= r->n) return false;
     uint8_t b = r->p[r->off];
-    bool ok = is_map ? ((b & 0xf0) == 0x80 || b == 0xde || b == 0xdf)
-                     : ((b & 0xf0) == 0x90 || b == 0xdc || b == 0xdd);
-    if (!ok) return false;
-    *out = msgpack_read_value(r->p, r->n, &r->off, &r->values, 1);
+    if (r->json) {
+        if (b != (is_map ? '{' : '[')) return false;
+        *out = json_read_value((const char *)r->p, r->n, &r->off, &r->values, 1);
+    } else {
+        bool ok = is_map ? ((b & 0xf0) == 0x80 || b == 0xde || b == 0xdf)
+                         : ((b & 0xf0) == 0x90 || b == 0xdc || b == 0xdd);
+        if (!ok) return false;
+        *out = msgpack_read_value(r->p, r->n, &r->off, &r->values, 1);
+    }
     return *out != NULL;
 }
 
 static bool rd_options(rd *r, msg_decide *d)
 {
     static const key keys[] = {KEY("label")};
-    size_t n;
-    if (!rd_head(r, false, &n)) return false;
-    d->n_options = n;
-    d->labels = xcalloc(n ? n : 1, sizeof *d->labels);
-    for (size_t i = 0; i < n; i++) {
+    size_t n, cap;
+    if (!rd_open(r, false, &n)) return false;
+    cap = r->json ? 8 : n;
+    d->labels = xcalloc(cap ? cap : 1, sizeof *d->labels);
+    size_t i = 0;
+    for (int more; (more = rd_more(r, false, i, n)) != 0; i++) {
+        if (more < 0) return false;
+        if (i == cap) { /* JSON: no count up front */
+            d->labels = xrealloc(d->labels, 2 * cap * sizeof *d->labels);
+            memset(d->labels + cap, 0, cap * sizeof *d->labels);
+            cap *= 2;
+        }
+        d->n_options = i + 1;
         size_t k;
-        if (!rd_head(r, true, &k) || k != 1 || rd_key(r, keys, 1, 0) != 0 ||
-            !rd_field(r, &d->labels[i]))
+        if (!rd_open(r, true, &k) || rd_more(r, true, 0, k) != 1 || rd_key(r, keys, 1, 0) != 0 ||
+            !rd_field(r, &d->labels[i]) || rd_more(r, true, 1, k) != 0)
             return false;
     }
+    d->n_options = i;
     return true;
 }
 
@@ -180,29 +303,18 @@ static bool rd_pick(rd *r, msg_pick *p)
     static const key keys[] = {KEY("min"), KEY("max"), KEY("ordered")};
     size_t n;
     unsigned seen = 0;
-    if (!rd_head(r, true, &n)) return false;
-    for (size_t i = 0; i < n; i++) {
-        int k = rd_key(r, keys, (int)(sizeof keys / sizeof *keys), (int)i);
+    if (!rd_open(r, true, &n)) return false;
+    size_t i = 0;
+    for (int more; (more = rd_more(r, true, i, n)) != 0; i++) {
+        int k = more < 0 ? -1 : rd_key(r, keys, 3, (int)i);
         if (k < 0 || seen & (1u << k)) return false;
         seen |= 1u << k;
-        uint8_t b;
-        if (k == 0 && !rd_int(r, &p->min)) return false;
-        if (k == 1 && !rd_int(r, &p->max)) return false;
-        if (k == 2) {
-            if (!lead(r, &b) || (b != 0xc2 && b != 0xc3)) return false;
-            p->ordered = b == 0xc3;
-        }
+        bool ok = k == 0   ? rd_int(r, &p->min)
+                  : k == 1 ? rd_int(r, &p->max)
+                           : rd_bool(r, &p->ordered);
+        if (!ok) return false;
     }
     return seen == 7;
-}
-
-/* A nil where nil stands for absent; false if the next value is not nil. */
-static bool rd_nil(rd *r)
-{
-    if (r->off >= r->n || r->p[r->off] != 0xc0) return false;
-    r->off++;
-    r->values++;
-    return true;
 }
 
 static bool rd_clock(rd *r, msg_clock *c)
@@ -213,9 +325,10 @@ static bool rd_clock(rd *r, msg_clock *c)
     unsigned seen = 0;
     c->game_ms = c->startup_ms = -1;
     c->mode[0] = '\0';
-    if (!rd_head(r, true, &n)) return false;
-    for (size_t i = 0; i < n; i++) {
-        int k = rd_key(r, keys, (int)(sizeof keys / sizeof *keys), (int)i);
+    if (!rd_open(r, true, &n)) return false;
+    size_t i = 0;
+    for (int more; (more = rd_more(r, true, i, n)) != 0; i++) {
+        int k = more < 0 ? -1 : rd_key(r, keys, 5, (int)i);
         if (k < 0 || seen & (1u << k)) return false;
         seen |= 1u << k;
         bool ok;
@@ -251,9 +364,10 @@ static bool rd_decide(rd *r, msg_decide *d)
                                KEY("view"),   KEY("events"),  KEY("clock")};
     size_t n;
     unsigned seen = 0;
-    if (!rd_head(r, true, &n)) return false;
-    for (size_t i = 0; i < n; i++) {
-        int k = rd_key(r, keys, (int)(sizeof keys / sizeof *keys), (int)i);
+    if (!rd_open(r, true, &n)) return false;
+    size_t i = 0;
+    for (int more; (more = rd_more(r, true, i, n)) != 0; i++) {
+        int k = more < 0 ? -1 : rd_key(r, keys, 9, (int)i);
         if (k < 0 || seen & (1u << k)) return false;
         seen |= 1u << k;
         const char *s;
@@ -286,8 +400,8 @@ static bool rd_decide(rd *r, msg_decide *d)
 
 bool msg_decide_fast(codec_kind c, const uint8_t *p, size_t n, msg *out)
 {
-    if (c != CODEC_MSGPACK) return false;
-    rd r = {.p = p, .n = n};
+    if (c != CODEC_MSGPACK && c != CODEC_JSON) return false;
+    rd r = {.p = p, .n = n, .json = c == CODEC_JSON};
     msg m;
     memset(&m, 0, sizeof m);
     m.type = MSG_DECIDE;

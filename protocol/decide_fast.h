@@ -21,7 +21,7 @@
 #include "messages.h"
 
 /* true: *out holds the decide (msg_free it); false: declined, *out is
- * untouched. JSON payloads are always declined for now. */
+ * untouched. Both codecs (JSON: compact, as the referee writes it). */
 bool msg_decide_fast(codec_kind c, const uint8_t *p, size_t n, msg *out);
 
 #endif

@@ -109,17 +109,24 @@ typedef struct tally {
     int frames, fast, errors;
 } tally;
 
-/* Checks one msgpack payload (framed here); returns whether the fast path
- * took it. */
-static bool check_payload(const uint8_t *p, size_t n, tally *t)
+/* Checks one payload of the codec (framed here); returns whether the fast
+ * path took it. */
+static bool check_payload(codec_kind c, const uint8_t *p, size_t n, tally *t)
 {
     uint8_t *frame = malloc(n + 4);
-    frame[0] = (uint8_t)(n >> 24), frame[1] = (uint8_t)(n >> 16);
-    frame[2] = (uint8_t)(n >> 8), frame[3] = (uint8_t)n;
-    memcpy(frame + 4, p, n);
+    size_t len = n + 4;
+    if (c == CODEC_JSON) {
+        memcpy(frame, p, n);
+        frame[n] = '\n';
+        len = n + 1;
+    } else {
+        frame[0] = (uint8_t)(n >> 24), frame[1] = (uint8_t)(n >> 16);
+        frame[2] = (uint8_t)(n >> 8), frame[3] = (uint8_t)n;
+        memcpy(frame + 4, p, n);
+    }
     outcome a, b;
-    read_step(CODEC_MSGPACK, frame, n + 4, true, &a);
-    read_step(CODEC_MSGPACK, frame, n + 4, false, &b);
+    read_step(c, frame, len, true, &a);
+    read_step(c, frame, len, false, &b);
     assert_int_equal(a.rc, b.rc);
     same_str("error", a.err, b.err);
     assert_int_equal(a.pending, b.pending);
@@ -136,23 +143,33 @@ static bool check_payload(const uint8_t *p, size_t n, tally *t)
     return a.fast;
 }
 
-static bool check_payload_of(const av *tree, tally *t)
+/* The payload codec_encode writes for tree: msgpack without its length,
+ * JSON without its newline. */
+static void payload_of(codec_kind c, const av *tree, abuf *b)
+{
+    codec_encode(c, tree, b);
+    if (c == CODEC_JSON) {
+        b->len--;
+    } else {
+        memmove(b->data, b->data + 4, b->len - 4);
+        b->len -= 4;
+    }
+}
+
+static bool check_payload_of(codec_kind c, const av *tree, tally *t)
 {
     abuf b = {0};
-    codec_encode(CODEC_MSGPACK, tree, &b);
-    bool fast = check_payload(b.data + 4, b.len - 4, t);
+    payload_of(c, tree, &b);
+    bool fast = check_payload(c, b.data, b.len, t);
     abuf_free(&b);
     return fast;
 }
 
-static void check_tree(const av *tree, tally *t, bool want_fast)
+static void check_tree(codec_kind c, const av *tree, tally *t, bool want_fast)
 {
-    abuf b = {0};
-    codec_encode(CODEC_MSGPACK, tree, &b);
-    bool fast = check_payload(b.data + 4, b.len - 4, t);
-    if (want_fast && !fast)
-        fail_msg("a well-formed decide missed the fast path: %s", av_to_json(tree));
-    abuf_free(&b);
+    if (!check_payload_of(c, tree, t) && want_fast)
+        fail_msg("a well-formed %s decide missed the fast path: %s", codec_name(c),
+                 av_to_json(tree));
 }
 
 /* ------------------------------------------------------------ mutation */
@@ -332,6 +349,37 @@ static size_t mutate_bytes(const uint8_t *p, size_t n, uint8_t *out, arena_rng *
     }
 }
 
+/* JSON text changes: whitespace, escapes, number forms the referee does
+ * not write, and random damage. Writes into out (room for n + 16 bytes). */
+static size_t mutate_json(const uint8_t *p, size_t n, uint8_t *out, arena_rng *r)
+{
+    static const char *const bits[] = {" ",    "\t",       "\r\n", "\\u0061",
+                                       "\\n",  "\\u0000",  ".0",   "e1",
+                                       "0",    "-",        "00",   "12345678901234567890",
+                                       "\"",   ",",        "}",    "]",
+                                       "null", "\xc3\xa9", "\xff", "\x01"};
+    size_t at = arena_rng_below(r, (uint32_t)n + 1);
+    switch (arena_rng_below(r, 4)) {
+    case 0: { /* insert */
+        const char *b = bits[arena_rng_below(r, sizeof bits / sizeof *bits)];
+        size_t k = strlen(b);
+        memcpy(out, p, at);
+        memcpy(out + at, b, k);
+        memcpy(out + at + k, p + at, n - at);
+        return n + k;
+    }
+    case 1: /* delete */
+        memcpy(out, p, n);
+        if (at < n) memmove(out + at, out + at + 1, n - at - 1);
+        return at < n ? n - 1 : n;
+    case 2: /* truncate */ memcpy(out, p, at); return at;
+    default: /* overwrite */
+        memcpy(out, p, n);
+        if (at < n) out[at] = (uint8_t) "{}[]\":,0123456789-.eEtfn a\\"[arena_rng_below(r, 27)];
+        return n;
+    }
+}
+
 /* --------------------------------------------------------------- games */
 
 typedef void (*on_decide_tree)(const av *tree, arena_rng *r, void *ctx);
@@ -379,36 +427,42 @@ static int each_decide(int per_game, on_decide_tree fn, void *ctx)
 static void diff_one(const av *tree, arena_rng *r, void *ctx)
 {
     tally *t = ctx;
-    check_tree(tree, t, true);
-    for (int i = 0; i < 4; i++) {
-        av *m = mutate_tree(tree, r);
-        check_tree(m, t, false);
-        av_free(m);
+    for (int k = 0; k < 2; k++) {
+        codec_kind c = k ? CODEC_JSON : CODEC_MSGPACK;
+        check_tree(c, tree, &t[k], true);
+        for (int i = 0; i < 4; i++) {
+            av *m = mutate_tree(tree, r);
+            check_tree(c, m, &t[k], false);
+            av_free(m);
+        }
+        abuf b = {0};
+        payload_of(c, tree, &b);
+        uint8_t *out = malloc(b.len + 32);
+        for (int i = 0; i < 8; i++) {
+            size_t n = c == CODEC_JSON ? mutate_json(b.data, b.len, out, r)
+                                       : mutate_bytes(b.data, b.len, out, r);
+            check_payload(c, out, n, &t[k]);
+        }
+        free(out);
+        abuf_free(&b);
     }
-    abuf b = {0};
-    codec_encode(CODEC_MSGPACK, tree, &b);
-    uint8_t *out = malloc(b.len + 16);
-    for (int i = 0; i < 8; i++) {
-        size_t n = mutate_bytes(b.data + 4, b.len - 4, out, r);
-        check_payload(out, n, t);
-    }
-    free(out);
-    abuf_free(&b);
 }
 
 static void test_fast_decide_same_as_general_path(void **st)
 {
     (void)st;
-    tally t = {0};
-    int decides = each_decide(150, diff_one, &t);
-    print_message("%d decides, %d frames: %d fast, %d errors\n", decides, t.frames, t.fast,
-                  t.errors);
+    tally t[2] = {{0}, {0}}; /* msgpack, JSON */
+    int decides = each_decide(150, diff_one, t);
     assert_true(decides >= 4 * 2 * 10);
-    /* every unmutated frame took the fast path, and the mutations reached
-     * both sides: some still taken, many refused */
-    assert_true(t.fast > decides);
-    assert_true(t.errors > decides);
-    assert_true(t.frames - t.fast - t.errors > 0); /* declined, yet valid */
+    for (int k = 0; k < 2; k++) {
+        print_message("%s: %d decides, %d frames: %d fast, %d errors\n", k ? "json" : "msgpack",
+                      decides, t[k].frames, t[k].fast, t[k].errors);
+        /* every unmutated frame took the fast path, and the mutations
+         * reached both sides: some still taken, many refused */
+        assert_true(t[k].fast > decides);
+        assert_true(t[k].errors > decides);
+        assert_true(t[k].frames - t[k].fast - t[k].errors > 0); /* declined, yet valid */
+    }
 }
 
 /* Odd shapes the general path accepts, checked one by one. */
@@ -430,24 +484,78 @@ static void test_fast_decide_edge_shapes(void **st)
     av_set(base, "view", av_map());
     av_set(base, "events", av_list());
     av_set(base, "clock", av_set_int(av_set_int(av_map(), "move_ms", -5), "bank_ms", 0));
-    check_tree(base, &t, true); /* no game_ms: nil */
-    av *c = av_copy(base);
-    av_set(c, "clock",
-           av_set(av_set_int(av_set_int(av_map(), "bank_ms", 1), "move_ms", 2), "mode", av_nil()));
-    check_tree(c, &t, true);
-    av_set((av *)av_get(c, "clock"), "startup_ms", av_int(99));
-    check_tree(c, &t, true);
-    av_set((av *)av_get(c, "clock"), "mode", av_str("cpu")); /* general path only */
-    check_tree(c, &t, false);
-    av_free(c);
-    c = av_copy(base);
-    av_set(c, "prompt", av_strn("cut\0here", 8));
-    check_tree(c, &t, true);
-    av_set(c, "kind", av_str("bad \xff utf-8"));
-    check_tree(c, &t, false);
-    av_free(c);
-    assert_int_equal(t.errors, 1);
-    assert_int_equal(t.fast, 4);
+    for (int k = 0; k < 2; k++) {
+        codec_kind codec = k ? CODEC_JSON : CODEC_MSGPACK;
+        check_tree(codec, base, &t, true); /* no game_ms: nil */
+        av *c = av_copy(base);
+        av_set(
+            c, "clock",
+            av_set(av_set_int(av_set_int(av_map(), "bank_ms", 1), "move_ms", 2), "mode", av_nil()));
+        check_tree(codec, c, &t, true);
+        av_set((av *)av_get(c, "clock"), "startup_ms", av_int(99));
+        check_tree(codec, c, &t, true);
+        av_set((av *)av_get(c, "clock"), "mode", av_str("cpu")); /* general path only */
+        assert_false(check_payload_of(codec, c, &t));
+        av_free(c);
+        c = av_copy(base);
+        av_set(c, "prompt", av_strn("cut\0here", 8)); /* JSON: an escape, general path */
+        assert_int_equal(check_payload_of(codec, c, &t), codec == CODEC_MSGPACK);
+        av_set(c, "kind", av_str("bad \xff utf-8"));
+        assert_false(check_payload_of(codec, c, &t));
+        av_free(c);
+
+        /* around PROTO_MAX_VALUES, where the clock after the events is the
+         * value past the limit */
+        int taken = 0, refused = 0;
+        for (int n = PROTO_MAX_VALUES - 100; n < PROTO_MAX_VALUES - 80; n++) {
+            c = av_copy(base);
+            av *evs = av_list();
+            for (int i = 0; i < n; i++)
+                av_push(evs, av_int(i));
+            av_set(c, "events", evs);
+            int errors = t.errors;
+            taken += check_payload_of(codec, c, &t);
+            refused += t.errors > errors;
+            av_free(c);
+        }
+        assert_true(taken > 0 && refused > 0);
+    }
+
+    /* JSON number forms in place of "id":7 and "move_ms":-5 */
+    static const char *const nums[] = {"7.0",
+                                       "7e0",
+                                       "7E+0",
+                                       "07",
+                                       "-0",
+                                       "0",
+                                       "-",
+                                       "9223372036854775807",
+                                       "9223372036854775808",
+                                       "-9223372036854775808",
+                                       "-9223372036854775809",
+                                       "12345678901234567890",
+                                       "1e400",
+                                       "999999999999999999",
+                                       "-1",
+                                       "1.5"};
+    abuf j = {0};
+    payload_of(CODEC_JSON, base, &j);
+    for (int f = 0; f < 2; f++) {
+        const char *at = f ? "\"move_ms\":-5" : "\"id\":7";
+        const char *hit = strstr((const char *)j.data, at);
+        assert_non_null(hit);
+        size_t pre = (size_t)(hit - (const char *)j.data) + strcspn(at, ":") + 1;
+        size_t post = pre + strlen(at) - strcspn(at, ":") - 1;
+        for (size_t i = 0; i < sizeof nums / sizeof *nums; i++) {
+            abuf m = {0};
+            abuf_add(&m, j.data, pre);
+            abuf_adds(&m, nums[i]);
+            abuf_add(&m, j.data + post, j.len - post);
+            check_payload(CODEC_JSON, m.data, m.len, &t);
+            abuf_free(&m);
+        }
+    }
+    abuf_free(&j);
 
     /* id as a uint64 past INT64_MAX: a float to the general path */
     abuf b = {0};
@@ -459,28 +567,14 @@ static void test_fast_decide_edge_shapes(void **st)
     p[v] = 0xcf;
     memset(p + v + 1, 0xff, 8);
     memcpy(p + v + 9, b.data + 4 + v + 1, b.len - 4 - v - 1);
-    assert_false(check_payload(p, b.len - 4 + 8, &t));
-    assert_int_equal(t.errors, 2);
+    int errors = t.errors;
+    assert_false(check_payload(CODEC_MSGPACK, p, b.len - 4 + 8, &t));
+    assert_int_equal(t.errors, errors + 1);
     p[v + 1] = 0x7f; /* INT64_MAX itself is an id */
-    assert_true(check_payload(p, b.len - 4 + 8, &t));
+    assert_true(check_payload(CODEC_MSGPACK, p, b.len - 4 + 8, &t));
     free(p);
     abuf_free(&b);
 
-    /* around PROTO_MAX_VALUES, where the clock after the events is the
-     * value past the limit */
-    int taken = 0, refused = 0;
-    for (int n = PROTO_MAX_VALUES - 100; n < PROTO_MAX_VALUES - 80; n++) {
-        c = av_copy(base);
-        av *evs = av_list();
-        for (int i = 0; i < n; i++)
-            av_push(evs, av_int(i));
-        av_set(c, "events", evs);
-        int errors = t.errors;
-        taken += check_payload_of(c, &t);
-        refused += t.errors > errors;
-        av_free(c);
-    }
-    assert_true(taken > 0 && refused > 0);
     av_free(base);
 }
 
