@@ -3,7 +3,9 @@
  * (every key and value is one value towards PROTO_MAX_VALUES) and returns
  * false where the general path would either fail or take a path this one
  * does not copy: in JSON, whitespace, escapes and numbers that are not
- * plain integers; in msgpack, bin strings and key forms other than fixstr. */
+ * plain integers; in msgpack, bin strings and key forms other than fixstr;
+ * repeated keys; extra keys in pick and clock. Extra keys at the top level
+ * and in options are read and dropped, as the general path ignores them. */
 #include "decide_fast.h"
 
 #include <stdlib.h>
@@ -179,10 +181,12 @@ typedef struct key {
         "" lit, sizeof(lit) - 1                                                                    \
     }
 
-/* A map key among the n keys; its index, or -1 for any other key (which
- * the caller declines). The referee sends keys in protocol.md's order, so
- * keys[expect] is tried first. msgpack keys of the protocol are fixstrs;
- * JSON keys are plain and followed by ':'. */
+/* A map key among the n keys: its index; K_OTHER for any other key the
+ * codec's reader accepts (a protocol message may carry extra keys, which
+ * are skipped); -1 for anything else (declined). The referee sends keys in
+ * protocol.md's order, so keys[expect] is tried first. msgpack keys must
+ * be fixstrs here; JSON keys are plain (no escapes) and followed by ':'. */
+#define K_OTHER (-2)
 static int rd_key(rd *r, const key *keys, int n, int expect)
 {
     const char *k;
@@ -201,7 +205,18 @@ static int rd_key(rd *r, const key *keys, int n, int expect)
     if (expect < n && keys[expect].len == len && memcmp(keys[expect].s, k, len) == 0) return expect;
     for (int i = 0; i < n; i++)
         if (keys[i].len == len && memcmp(keys[i].s, k, len) == 0) return i;
-    return -1;
+    /* JSON: plain text has no NUL byte (a control byte) */
+    return utf8_valid(k, len) && (r->json || !memchr(k, 0, len)) ? K_OTHER : -1;
+}
+
+/* The value of an extra key, read (so validated and counted) by the
+ * codec's reader at nesting level depth, and dropped. */
+static bool rd_skip(rd *r, int depth)
+{
+    av *v = r->json ? json_read_value((const char *)r->p, r->n, &r->off, &r->values, depth)
+                    : msgpack_read_value(r->p, r->n, &r->off, &r->values, depth);
+    av_free(v);
+    return v != NULL;
 }
 
 static bool rd_bool(rd *r, bool *v)
@@ -273,9 +288,26 @@ static bool rd_tree(rd *r, bool is_map, av **out)
     return *out != NULL;
 }
 
-static bool rd_options(rd *r, msg_decide *d)
+/* One option: a map with a string "label" and maybe extra keys. */
+static bool rd_option(rd *r, char **label)
 {
     static const key keys[] = {KEY("label")};
+    size_t n;
+    if (!rd_open(r, true, &n)) return false;
+    size_t i = 0;
+    for (int more; (more = rd_more(r, true, i, n)) != 0; i++) {
+        int k = more < 0 ? -1 : rd_key(r, keys, 1, 0);
+        if (k == K_OTHER) {
+            if (!rd_skip(r, 3)) return false;
+        } else if (k != 0 || *label || !rd_field(r, label)) { /* a repeat: general path */
+            return false;
+        }
+    }
+    return *label != NULL;
+}
+
+static bool rd_options(rd *r, msg_decide *d)
+{
     size_t n, cap;
     if (!rd_open(r, false, &n)) return false;
     cap = r->json ? 8 : n;
@@ -289,10 +321,7 @@ static bool rd_options(rd *r, msg_decide *d)
             cap *= 2;
         }
         d->n_options = i + 1;
-        size_t k;
-        if (!rd_open(r, true, &k) || rd_more(r, true, 0, k) != 1 || rd_key(r, keys, 1, 0) != 0 ||
-            !rd_field(r, &d->labels[i]) || rd_more(r, true, 1, k) != 0)
-            return false;
+        if (!rd_option(r, &d->labels[i])) return false;
     }
     d->n_options = i;
     return true;
@@ -368,6 +397,10 @@ static bool rd_decide(rd *r, msg_decide *d)
     size_t i = 0;
     for (int more; (more = rd_more(r, true, i, n)) != 0; i++) {
         int k = more < 0 ? -1 : rd_key(r, keys, 9, (int)i);
+        if (k == K_OTHER) {
+            if (!rd_skip(r, 1)) return false;
+            continue;
+        }
         if (k < 0 || seen & (1u << k)) return false;
         seen |= 1u << k;
         const char *s;

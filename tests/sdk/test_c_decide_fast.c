@@ -521,6 +521,48 @@ static void test_fast_decide_edge_shapes(void **st)
         assert_true(taken > 0 && refused > 0);
     }
 
+    /* extra keys, at the top and in an option: read, checked, dropped */
+    av *deep = av_list();
+    for (int i = 0; i < 40; i++)
+        deep = av_push(av_list(), deep);
+    const av *deep_at[40];
+    deep_at[0] = deep;
+    for (int i = 1; i < 40; i++)
+        deep_at[i] = deep_at[i - 1]->u.list.items[0];
+    for (int k = 0; k < 2; k++) {
+        codec_kind codec = k ? CODEC_JSON : CODEC_MSGPACK;
+        for (int where = 0; where < 2; where++) {
+            for (int what = 0; what < 12; what++) {
+                av *m = av_copy(base);
+                av *in = where ? ((av *)av_get(m, "options"))->u.list.items[3] : m;
+                const char *key = what == 1 ? "k\xff" : what == 2 ? "k_nul" : "extra";
+                av *val = what == 0  ? av_str("bad \xff")
+                          : what < 3 ? av_int(1)
+                                     : av_copy(deep_at[40 - 24 - what]);
+                av_set(in, key, val);
+                bool fast = check_payload_of(codec, m, &t);
+                if (what == 3) assert_true(fast); /* 28 levels: fine anywhere */
+                abuf b = {0};
+                payload_of(codec, m, &b);
+                if (what == 2 && codec == CODEC_MSGPACK) { /* a NUL inside the key */
+                    uint8_t *at = memmem(b.data, b.len, "k_nul", 5);
+                    assert_non_null(at);
+                    at[1] = 0;
+                    assert_false(check_payload(codec, b.data, b.len, &t));
+                }
+                if (what == 4 && where == 1) { /* "extra" renamed "label": a repeat */
+                    uint8_t *at = memmem(b.data, b.len, "extra", 5);
+                    assert_non_null(at);
+                    memcpy(at, "label", 5);
+                    check_payload(codec, b.data, b.len, &t);
+                }
+                abuf_free(&b);
+                av_free(m);
+            }
+        }
+    }
+    av_free(deep);
+
     /* JSON number forms in place of "id":7 and "move_ms":-5 */
     static const char *const nums[] = {"7.0",
                                        "7e0",
