@@ -507,7 +507,7 @@ static void test_fast_decide_edge_shapes(void **st)
         /* around PROTO_MAX_VALUES, where the clock after the events is the
          * value past the limit */
         int taken = 0, refused = 0;
-        for (int n = PROTO_MAX_VALUES - 100; n < PROTO_MAX_VALUES - 80; n++) {
+        for (int n = PROTO_MAX_VALUES - 94; n < PROTO_MAX_VALUES - 86; n++) {
             c = av_copy(base);
             av *evs = av_list();
             for (int i = 0; i < n; i++)
