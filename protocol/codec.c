@@ -366,6 +366,21 @@ int frame_decoder_next(frame_decoder *d, av **msg)
     return 1;
 }
 
+int frame_decoder_next_fast(frame_decoder *d,
+                            bool (*fast)(void *, codec_kind, const uint8_t *, size_t), void *ctx,
+                            av **msg)
+{
+    *msg = NULL;
+    size_t start = 0, len = 0, consume = 0;
+    int r = front_frame(d, &start, &len, &consume);
+    if (r <= 0) return r;
+    if (fast(ctx, d->codec, d->in.data + start, len)) {
+        advance(d, consume);
+        return 2;
+    }
+    return frame_decoder_next(d, msg);
+}
+
 size_t frame_decoder_pending(const frame_decoder *d)
 {
     return d->in.len - d->head;

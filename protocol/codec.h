@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "util.h"
 #include "value.h"
@@ -58,9 +59,27 @@ int frame_decoder_next(frame_decoder *d, av **msg);
 /* Bytes buffered but not yet returned as messages. */
 size_t frame_decoder_pending(const frame_decoder *d);
 void frame_decoder_free(frame_decoder *d);
+/* frame_decoder_next with a fast path: the next complete frame's payload is
+ * first offered to fast(ctx, codec, bytes, len); if it returns true it has
+ * taken the message, the frame is consumed and 2 is returned (*msg NULL).
+ * Otherwise the frame is decoded as frame_decoder_next does (same results,
+ * same errors). */
+int frame_decoder_next_fast(frame_decoder *d,
+                            bool (*fast)(void *, codec_kind, const uint8_t *, size_t), void *ctx,
+                            av **msg);
 
 /* Whole-buffer helpers (tests, logs). Return NULL and fill err on failure. */
 av *msgpack_decode(const void *p, size_t n, char *err, size_t errlen);
 av *json_decode(const char *text, size_t n, char *err, size_t errlen);
+
+/* One value of a msgpack message that starts at p[*off], read as
+ * msgpack_decode reads the values inside a message: depth is its nesting
+ * level (the top-level map is 0), *values counts the values read so far
+ * (PROTO_MAX_VALUES in all). Advances *off and *values; NULL on any error
+ * (no reason: for a fast path that then falls back to msgpack_decode). */
+av *msgpack_read_value(const uint8_t *p, size_t n, size_t *off, size_t *values, int depth);
+/* The same for one JSON value starting at text[*off] (whitespace before it
+ * allowed, as json_decode allows it there). */
+av *json_read_value(const char *text, size_t n, size_t *off, size_t *values, int depth);
 
 #endif

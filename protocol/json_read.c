@@ -445,3 +445,13 @@ av *json_decode(const char *text, size_t n, char *err, size_t errlen)
     abuf_free(&r.tmp);
     return v;
 }
+
+av *json_read_value(const char *text, size_t n, size_t *off, size_t *values, int depth)
+{
+    jreader r = {.s = (const uint8_t *)text, .n = n, .i = *off, .values = *values};
+    av *v = read_value(&r, depth);
+    abuf_free(&r.tmp);
+    *off = r.i;
+    *values = r.values;
+    return v;
+}

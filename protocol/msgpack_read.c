@@ -295,3 +295,12 @@ av *msgpack_decode(const void *p, size_t n, char *err, size_t errlen)
     }
     return v;
 }
+
+av *msgpack_read_value(const uint8_t *p, size_t n, size_t *off, size_t *values, int depth)
+{
+    mp_reader r = {.p = p, .n = n, .off = *off, .values = *values};
+    av *v = mp_value(&r, depth);
+    *off = r.off;
+    *values = r.values;
+    return v;
+}

@@ -15,6 +15,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "decide_fast.h"
+#include "framewrite.h"
 #include "util.h"
 
 struct arena_session {
@@ -25,6 +27,8 @@ struct arena_session {
     abuf out;
     msg hello;
     bool have_hello;
+    int64_t *choice; /* decide's answer buffer, kept between decisions */
+    size_t choice_cap;
     char err[300];
 };
 
@@ -62,6 +66,13 @@ static int write_all(int fd, const uint8_t *p, size_t n)
     return 0;
 }
 
+static int send_frame(arena_session *s, const char *what)
+{
+    if (write_all(s->out_fd, s->out.data, s->out.len) < 0)
+        return fail(s, "cannot send %s: %s", what, strerror(errno));
+    return 0;
+}
+
 /* Encodes m into one frame and writes it whole. */
 static int send_msg(arena_session *s, const msg *m)
 {
@@ -69,9 +80,29 @@ static int send_msg(arena_session *s, const msg *m)
     s->out.len = 0;
     codec_encode(s->codec, map, &s->out);
     av_free(map);
-    if (write_all(s->out_fd, s->out.data, s->out.len) < 0)
-        return fail(s, "cannot send %s: %s", msg_type_name(m->type), strerror(errno));
-    return 0;
+    return send_frame(s, msg_type_name(m->type));
+}
+
+/* The answer to a decide, written straight into the output buffer: the
+ * same bytes as send_msg would write for the act message. */
+static int send_act(arena_session *s, uint64_t id, const int64_t *choice, size_t n)
+{
+    frame_writer w;
+    s->out.len = 0;
+    fw_begin(&w, s->codec, &s->out);
+    fw_map(&w, 3);
+    FW_KEY(&w, "type");
+    fw_str(&w, "act", 3);
+    FW_KEY(&w, "id");
+    fw_int(&w, (int64_t)id);
+    FW_KEY(&w, "choice");
+    fw_list(&w, n);
+    for (size_t i = 0; i < n; i++)
+        fw_int(&w, choice[i]);
+    fw_end(&w);
+    fw_end(&w);
+    fw_finish(&w);
+    return send_frame(s, "act");
 }
 
 int arena_session_log(arena_session *s, const char *fmt, ...)
@@ -86,13 +117,20 @@ int arena_session_log(arena_session *s, const char *fmt, ...)
     return rc;
 }
 
+/* The fast path of next_msg: a well-formed decide straight into the msg. */
+static bool decide_fast(void *out, codec_kind c, const uint8_t *p, size_t n)
+{
+    return msg_decide_fast(c, p, n, out);
+}
+
 /* 1: *out holds the next message; 0: clean end of input; -1: failure. */
 static int next_msg(arena_session *s, msg *out)
 {
     for (;;) {
         av *map = NULL;
-        int r = frame_decoder_next(&s->dec, &map);
+        int r = frame_decoder_next_fast(&s->dec, decide_fast, out, &map);
         if (r < 0) return fail(s, "bad frame from the referee: %s", s->dec.error);
+        if (r == 2) return 1;
         if (r > 0) {
             char why[200];
             int rc = msg_decode_take(map, out, why, sizeof why);
@@ -116,7 +154,13 @@ static int next_msg(arena_session *s, msg *out)
 
 static int on_decide(arena_session *s, const msg_decide *d)
 {
-    int64_t *choice = xcalloc(d->n_options + 1, sizeof *choice);
+    if (d->n_options + 1 > s->choice_cap) {
+        s->choice_cap = d->n_options + 1;
+        free(s->choice);
+        s->choice = xmalloc(s->choice_cap * sizeof *s->choice);
+    }
+    int64_t *choice = s->choice;
+    memset(choice, 0, (d->n_options + 1) * sizeof *choice);
     int n = s->bot->decide(s, d, choice);
     int rc;
     if (n < 0) {
@@ -124,10 +168,8 @@ static int on_decide(arena_session *s, const msg_decide *d)
     } else if ((size_t)n > d->n_options) {
         rc = fail(s, "decide returned %d choices for %zu options", n, d->n_options);
     } else {
-        msg m = {.type = MSG_ACT, .u.act = {.id = d->id, .choice = choice, .n_choice = (size_t)n}};
-        rc = send_msg(s, &m);
+        rc = send_act(s, d->id, choice, (size_t)n);
     }
-    free(choice);
     return rc;
 }
 
@@ -206,6 +248,7 @@ int arena_bot_run_fds(int in_fd, int out_fd, const char *token, const arena_bot 
     if (s.have_hello) msg_free(&s.hello);
     frame_decoder_free(&s.dec);
     abuf_free(&s.out);
+    free(s.choice);
     return rc < 0 ? -1 : 0;
 }
 

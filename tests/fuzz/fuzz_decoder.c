@@ -8,20 +8,25 @@
  *  - a failed decoder stays failed and holds no bytes;
  *  - every decoded message re-encodes to msgpack and decodes back to a
  *    message whose msgpack encoding is byte-identical (a fixed point);
- *  - the JSON writer's output is one line and always reads back. */
+ *  - the JSON writer's output is one line and always reads back;
+ *  - a twin decoder fed the same splits but read as the C SDK reads
+ *    (frame_decoder_next_fast with the decide fast path) gives the same
+ *    maps and errors, and any decide the fast path takes is the message
+ *    msg_decode makes of the map. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "codec.h"
+#include "decide_fast.h"
 #include "messages.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /* Tallies for the corpus driver, which checks the run reached both valid
  * messages and decoder errors (a silently inert target would pass anyway). */
-size_t fuzz_messages_ok, fuzz_streams_failed;
+size_t fuzz_messages_ok, fuzz_streams_failed, fuzz_fast_decides;
 
 #define CHECK(cond)                                                                                \
     do {                                                                                           \
@@ -97,11 +102,52 @@ static void check_message(const av *map)
     msg_free(&m);
 }
 
+static bool fast_cb(void *out, codec_kind c, const uint8_t *p, size_t n)
+{
+    return msg_decide_fast(c, p, n, out);
+}
+
+static void msgpack_of(const msg *m, abuf *b)
+{
+    av *t = msg_encode(m);
+    codec_encode(CODEC_MSGPACK, t, b);
+    av_free(t);
+}
+
+/* The twin decoder's next result against the main one's (rc, map m). */
+static void check_twin(frame_decoder *d, frame_decoder *f, int rc, const av *m)
+{
+    msg fm;
+    av *fmap = NULL;
+    int frc = frame_decoder_next_fast(f, fast_cb, &fm, &fmap);
+    if (frc == 2) {
+        CHECK(rc == 1 && fmap == NULL);
+        char err[200];
+        msg g;
+        CHECK(msg_decode(m, &g, err, sizeof err) == 0 && g.type == MSG_DECIDE);
+        abuf a = {0}, b = {0};
+        msgpack_of(&fm, &a);
+        msgpack_of(&g, &b);
+        CHECK(a.len == b.len && memcmp(a.data, b.data, a.len) == 0);
+        abuf_free(&a);
+        abuf_free(&b);
+        msg_free(&g);
+        msg_free(&fm);
+        fuzz_fast_decides++;
+        return;
+    }
+    CHECK(frc == rc);
+    CHECK(rc != 1 || av_equal(m, fmap));
+    CHECK(rc >= 0 || strcmp(d->error, f->error) == 0);
+    av_free(fmap);
+}
+
 static void run(const uint8_t *data, size_t size, codec_kind forced, uint64_t seed)
 {
     static const size_t caps[] = {0, 16, 100, 1000, 4096};
-    frame_decoder d;
+    frame_decoder d, f;
     frame_decoder_init(&d, caps[seed % 5], forced);
+    frame_decoder_init(&f, caps[seed % 5], forced);
     uint64_t r = seed;
     size_t off = 0;
     bool failed = false;
@@ -116,15 +162,18 @@ static void run(const uint8_t *data, size_t size, codec_kind forced, uint64_t se
         }
         if (chunk > size - off) chunk = size - off;
         frame_decoder_feed(&d, data + off, chunk);
+        frame_decoder_feed(&f, data + off, chunk);
         off += chunk;
         av *m;
         int rc;
         while ((rc = frame_decoder_next(&d, &m)) == 1) {
+            check_twin(&d, &f, rc, m);
             CHECK(!failed && m && m->type == AV_MAP);
             check_message(m);
             av_free(m);
         }
         CHECK(m == NULL);
+        check_twin(&d, &f, rc, NULL);
         if (rc < 0) {
             CHECK(d.failed && d.error[0] && !strchr(d.error, '\n'));
             CHECK(frame_decoder_pending(&d) == 0);
@@ -139,6 +188,7 @@ static void run(const uint8_t *data, size_t size, codec_kind forced, uint64_t se
         }
     }
     frame_decoder_free(&d);
+    frame_decoder_free(&f);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -1,0 +1,750 @@
+/* The C SDK's fast path for decide (protocol/decide_fast.c) against the
+ * general path it short-cuts (msgpack_decode, then msg_decode_take):
+ *
+ *  - for real decide frames of every game, and for many mutated and broken
+ *    ones, the SDK's read step gives exactly what the general path gives:
+ *    the same message (deep compare, view and events included) or the same
+ *    error text; every unmutated frame takes the fast path;
+ *  - act written straight into the output buffer is byte for byte what
+ *    codec_encode writes for msg_encode's tree, in both codecs, through the
+ *    whole SDK loop. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "arena_bot.h"
+#include "decide.h"
+#include "decide_fast.h"
+#include "game.h"
+#include "policy.h"
+#include "rng.h"
+
+/* ------------------------------------------------------------ compare */
+
+static void same_str(const char *what, const char *a, const char *b)
+{
+    if ((a == NULL) != (b == NULL) || (a && strcmp(a, b) != 0))
+        fail_msg("%s differs: '%s' vs '%s'", what, a ? a : "(null)", b ? b : "(null)");
+}
+
+static void same_clock(const msg_clock *a, const msg_clock *b)
+{
+    assert_int_equal(a->move_ms, b->move_ms);
+    assert_int_equal(a->bank_ms, b->bank_ms);
+    assert_int_equal(a->game_ms, b->game_ms);
+    assert_int_equal(a->startup_ms, b->startup_ms);
+    same_str("clock.mode", a->mode, b->mode);
+}
+
+static void same_decide(const msg_decide *a, const msg_decide *b)
+{
+    assert_true(a->id == b->id);
+    same_str("kind", a->kind, b->kind);
+    same_str("prompt", a->prompt, b->prompt);
+    assert_int_equal(a->n_options, b->n_options);
+    for (size_t i = 0; i < a->n_options; i++)
+        same_str("label", a->labels[i], b->labels[i]);
+    assert_int_equal(a->pick.min, b->pick.min);
+    assert_int_equal(a->pick.max, b->pick.max);
+    assert_int_equal(a->pick.ordered, b->pick.ordered);
+    assert_non_null(a->view);
+    assert_non_null(b->view);
+    assert_true(av_equal(a->view, b->view));
+    assert_non_null(a->events);
+    assert_non_null(b->events);
+    assert_true(av_equal(a->events, b->events));
+    same_clock(&a->clock, &b->clock);
+}
+
+/* ------------------------------------------------------- the read step */
+
+static bool fast_cb(void *out, codec_kind c, const uint8_t *p, size_t n)
+{
+    return msg_decide_fast(c, p, n, out);
+}
+
+typedef struct outcome {
+    int rc; /* 1 message, 0 incomplete, -1 error */
+    bool fast;
+    msg m;
+    char err[300];
+    size_t pending;
+} outcome;
+
+/* What the SDK's read step makes of one framed buffer: with the fast path
+ * as arena_bot.c runs it, or through the general path alone. */
+static void read_step(codec_kind c, const uint8_t *frame, size_t n, bool use_fast, outcome *o)
+{
+    memset(o, 0, sizeof *o);
+    frame_decoder d;
+    frame_decoder_init(&d, 0, c);
+    frame_decoder_feed(&d, frame, n);
+    av *map = NULL;
+    int r =
+        use_fast ? frame_decoder_next_fast(&d, fast_cb, &o->m, &map) : frame_decoder_next(&d, &map);
+    if (r < 0) {
+        o->rc = -1;
+        snprintf(o->err, sizeof o->err, "frame: %s", d.error);
+    } else if (r == 2) {
+        o->rc = 1;
+        o->fast = true;
+    } else if (r == 1) {
+        char why[200] = "";
+        o->rc = msg_decode_take(map, &o->m, why, sizeof why) < 0 ? -1 : 1;
+        if (o->rc < 0) snprintf(o->err, sizeof o->err, "message: %s", why);
+        av_free(map);
+    }
+    o->pending = frame_decoder_pending(&d);
+    frame_decoder_free(&d);
+}
+
+typedef struct tally {
+    int frames, fast, errors;
+} tally;
+
+/* Checks one payload of the codec (framed here); returns whether the fast
+ * path took it. */
+static bool check_payload(codec_kind c, const uint8_t *p, size_t n, tally *t)
+{
+    uint8_t *frame = malloc(n + 4);
+    size_t len = n + 4;
+    if (c == CODEC_JSON) {
+        memcpy(frame, p, n);
+        frame[n] = '\n';
+        len = n + 1;
+    } else {
+        frame[0] = (uint8_t)(n >> 24), frame[1] = (uint8_t)(n >> 16);
+        frame[2] = (uint8_t)(n >> 8), frame[3] = (uint8_t)n;
+        memcpy(frame + 4, p, n);
+    }
+    outcome a, b;
+    read_step(c, frame, len, true, &a);
+    read_step(c, frame, len, false, &b);
+    assert_int_equal(a.rc, b.rc);
+    same_str("error", a.err, b.err);
+    assert_int_equal(a.pending, b.pending);
+    if (a.rc == 1) {
+        assert_int_equal(a.m.type, b.m.type);
+        if (a.m.type == MSG_DECIDE) same_decide(&a.m.u.decide, &b.m.u.decide);
+        msg_free(&a.m);
+        msg_free(&b.m);
+    }
+    t->frames++;
+    t->fast += a.fast;
+    t->errors += a.rc < 0;
+    free(frame);
+    return a.fast;
+}
+
+/* The payload codec_encode writes for tree: msgpack without its length,
+ * JSON without its newline. */
+static void payload_of(codec_kind c, const av *tree, abuf *b)
+{
+    codec_encode(c, tree, b);
+    if (c == CODEC_JSON) {
+        b->len--;
+    } else {
+        memmove(b->data, b->data + 4, b->len - 4);
+        b->len -= 4;
+    }
+}
+
+static bool check_payload_of(codec_kind c, const av *tree, tally *t)
+{
+    abuf b = {0};
+    payload_of(c, tree, &b);
+    bool fast = check_payload(c, b.data, b.len, t);
+    abuf_free(&b);
+    return fast;
+}
+
+static void check_tree(codec_kind c, const av *tree, tally *t, bool want_fast)
+{
+    if (!check_payload_of(c, tree, t) && want_fast)
+        fail_msg("a well-formed %s decide missed the fast path: %s", codec_name(c),
+                 av_to_json(tree));
+}
+
+/* ------------------------------------------------------------ mutation */
+
+/* An int that often sits on a msgpack form's boundary. */
+static int64_t edgy_int(arena_rng *r)
+{
+    static const int64_t edges[] = {
+        0,  1,   31,  32,   127,  128,    255,    256,           65535,     65536,     4294967295,
+        -1, -32, -33, -128, -129, -32768, -32769, -2147483649LL, INT64_MAX, INT64_MIN, 1000};
+    if (arena_rng_below(r, 3) == 0) return (int64_t)arena_rng_next(r);
+    return edges[arena_rng_below(r, sizeof edges / sizeof *edges)];
+}
+
+static av *odd_value(arena_rng *r)
+{
+    switch (arena_rng_below(r, 9)) {
+    case 0: return av_nil();
+    case 1: return av_int(edgy_int(r));
+    case 2: return av_strn("a\0b", 3);
+    case 3: return av_float(1.5);
+    case 4: return av_list();
+    case 5: return av_map();
+    case 6: return av_bool(true);
+    case 7: return av_str("wall");
+    default: return av_str("caf\xc3\xa9");
+    }
+}
+
+/* A copy of map with its keys in a random order. */
+static av *shuffled(const av *map, arena_rng *r)
+{
+    size_t n = map->u.map.len, *ix = malloc((n ? n : 1) * sizeof *ix);
+    for (size_t i = 0; i < n; i++)
+        ix[i] = i;
+    for (size_t i = n; i > 1; i--) {
+        size_t j = arena_rng_below(r, (uint32_t)i), x = ix[i - 1];
+        ix[i - 1] = ix[j], ix[j] = x;
+    }
+    av *out = av_map();
+    for (size_t i = 0; i < n; i++)
+        av_set(out, map->u.map.keys[ix[i]], av_copy(map->u.map.vals[ix[i]]));
+    free(ix);
+    return out;
+}
+
+/* One structural change of a decide tree (which stays owned by the caller). */
+static av *mutate_tree(const av *tree, arena_rng *r)
+{
+    static const char *const top[] = {"type", "id",   "kind",   "prompt", "options",
+                                      "pick", "view", "events", "clock"};
+    av *m = av_copy(tree);
+    const char *k = top[arena_rng_below(r, 9)];
+    av *pick = (av *)av_get(m, "pick"), *clk = (av *)av_get(m, "clock");
+    av *opts = (av *)av_get(m, "options");
+    switch (arena_rng_below(r, 14)) {
+    case 0: av_free(av_take(m, k)); break;
+    case 1: av_set(m, k, odd_value(r)); break;
+    case 2: av_set(m, "extra", odd_value(r)); break;
+    case 3:
+        av_set(pick, (const char *[]){"min", "max", "ordered"}[arena_rng_below(r, 3)],
+               odd_value(r));
+        break;
+    case 4:
+        av_free(av_take(pick, (const char *[]){"min", "max", "ordered"}[arena_rng_below(r, 3)]));
+        break;
+    case 5:
+        av_set(clk,
+               (const char *[]){"move_ms", "bank_ms", "game_ms", "startup_ms",
+                                "mode"}[arena_rng_below(r, 5)],
+               odd_value(r));
+        break;
+    case 6:
+        av_free(
+            av_take(clk, (const char *[]){"move_ms", "bank_ms", "game_ms"}[arena_rng_below(r, 3)]));
+        break;
+    case 7: av_set(m, "id", av_int(edgy_int(r))); break;
+    case 8: av_set(m, "prompt", av_strn("before\0after", 12)); break;
+    case 9: av_set(m, "kind", av_strn("ki\0nd", 5)); break;
+    case 10:
+        if (av_len(opts) > 0) {
+            av *o = opts->u.list.items[arena_rng_below(r, (uint32_t)av_len(opts))];
+            if (arena_rng_below(r, 2))
+                av_set(o, "label", odd_value(r));
+            else
+                av_set(o, "card", av_str("extra key"));
+        }
+        break;
+    case 11:
+        if (av_len(opts) > 0) {
+            size_t i = arena_rng_below(r, (uint32_t)av_len(opts));
+            av_free(opts->u.list.items[i]);
+            opts->u.list.items[i] = odd_value(r);
+        }
+        break;
+    case 12:
+        av_set(
+            m, "type",
+            av_str((const char *[]){"hello", "over", "decidE", "decide"}[arena_rng_below(r, 4)]));
+        break;
+    default:
+        av_set(clk, "startup_ms", arena_rng_below(r, 2) ? av_nil() : av_int(edgy_int(r)));
+        break;
+    }
+    av *s = shuffled(m, r);
+    av_free(m);
+    return s;
+}
+
+/* Where the value of top-level key k starts in a payload written by
+ * codec_encode (keys are fixstrs), or 0. */
+static size_t value_at(const uint8_t *p, size_t n, const char *k)
+{
+    size_t kl = strlen(k);
+    for (size_t i = 1; i + 1 + kl < n; i++)
+        if (p[i] == (0xa0 | kl) && memcmp(p + i + 1, k, kl) == 0) return i + 1 + kl;
+    return 0;
+}
+
+/* Byte-level changes: the forms codec_encode never writes (wider ints and
+ * strs, map16), repeated keys, and random damage. Writes into out (room for
+ * n + 16 bytes); returns the new length. */
+static size_t mutate_bytes(const uint8_t *p, size_t n, uint8_t *out, arena_rng *r)
+{
+    static const uint8_t leads[] = {0x00, 0x7f, 0x80, 0x81, 0x89, 0x8a, 0x90, 0x91, 0xa0,
+                                    0xa5, 0xc0, 0xc1, 0xc2, 0xc3, 0xc4, 0xca, 0xcc, 0xcf,
+                                    0xd3, 0xd9, 0xdc, 0xde, 0xdf, 0xe0, 0xff};
+    memcpy(out, p, n);
+    size_t at = arena_rng_below(r, (uint32_t)n);
+    switch (arena_rng_below(r, 8)) {
+    case 0: out[at] = (uint8_t)arena_rng_next(r); return n;
+    case 1: out[at] = leads[arena_rng_below(r, sizeof leads)]; return n;
+    case 2: return at; /* truncated */
+    case 3: memmove(out + at, out + at + 1, n - at - 1); return n - 1;
+    case 4:
+        memmove(out + at + 1, out + at, n - at);
+        out[at] = leads[arena_rng_below(r, sizeof leads)];
+        return n + 1;
+    case 5: { /* a fixint value widened (same number) */
+        const char *k = (const char *[]){"id", "min", "max", "move_ms"}[arena_rng_below(r, 4)];
+        size_t v = value_at(p, n, k);
+        if (!v || p[v] > 0x7f) return n;
+        static const uint8_t wide[] = {0xcc, 0xcd, 0xce, 0xcf, 0xd0, 0xd1, 0xd2, 0xd3};
+        uint8_t w = wide[arena_rng_below(r, 8)];
+        size_t len = (size_t)1 << ((w - 0xcc) & 3);
+        out[v] = w;
+        memset(out + v + 1, 0, len);
+        out[v + len] = p[v];
+        memcpy(out + v + 1 + len, p + v + 1, n - v - 1);
+        return n + len;
+    }
+    case 6: { /* a fixstr value as str8, str16 or bin8 */
+        const char *k = (const char *[]){"type", "kind", "prompt"}[arena_rng_below(r, 3)];
+        size_t v = value_at(p, n, k);
+        if (!v || (p[v] & 0xe0) != 0xa0) return n;
+        uint8_t form = (uint8_t[]){0xd9, 0xda, 0xc4}[arena_rng_below(r, 3)];
+        size_t extra = form == 0xda ? 2 : 1;
+        out[v] = form;
+        if (form == 0xda) out[v + 1] = 0;
+        out[v + extra] = p[v] & 0x1f;
+        memcpy(out + v + 1 + extra, p + v + 1, n - v - 1);
+        return n + extra;
+    }
+    default: { /* a repeated or unknown key at the end (fixmap count + 1) */
+        if (p[0] != 0x89) return n;
+        out[0] = 0x8a;
+        static const uint8_t tails[][8] = {{0xa2, 'i', 'd', 0x05},
+                                           {0xa4, 'k', 'i', 'n', 'd', 0xa1, 'x'},
+                                           {0xa2, 'z', 'z', 0xc0},
+                                           {0xa4, 't', 'y', 'p', 'e', 0xa2, 'h', 'i'},
+                                           {0xa4, 'v', 'i', 'e', 'w', 0x80}};
+        static const size_t lens[] = {4, 7, 4, 8, 6};
+        size_t i = arena_rng_below(r, 5);
+        memcpy(out + n, tails[i], lens[i]);
+        return n + lens[i];
+    }
+    }
+}
+
+/* JSON text changes: whitespace, escapes, number forms the referee does
+ * not write, and random damage. Writes into out (room for n + 16 bytes). */
+static size_t mutate_json(const uint8_t *p, size_t n, uint8_t *out, arena_rng *r)
+{
+    static const char *const bits[] = {" ",    "\t",       "\r\n", "\\u0061",
+                                       "\\n",  "\\u0000",  ".0",   "e1",
+                                       "0",    "-",        "00",   "12345678901234567890",
+                                       "\"",   ",",        "}",    "]",
+                                       "null", "\xc3\xa9", "\xff", "\x01"};
+    size_t at = arena_rng_below(r, (uint32_t)n + 1);
+    switch (arena_rng_below(r, 4)) {
+    case 0: { /* insert */
+        const char *b = bits[arena_rng_below(r, sizeof bits / sizeof *bits)];
+        size_t k = strlen(b);
+        memcpy(out, p, at);
+        memcpy(out + at, b, k);
+        memcpy(out + at + k, p + at, n - at);
+        return n + k;
+    }
+    case 1: /* delete */
+        memcpy(out, p, n);
+        if (at < n) memmove(out + at, out + at + 1, n - at - 1);
+        return at < n ? n - 1 : n;
+    case 2: /* truncate */ memcpy(out, p, at); return at;
+    default: /* overwrite */
+        memcpy(out, p, n);
+        if (at < n) out[at] = (uint8_t) "{}[]\":,0123456789-.eEtfn a\\"[arena_rng_below(r, 27)];
+        return n;
+    }
+}
+
+/* --------------------------------------------------------------- games */
+
+typedef void (*on_decide_tree)(const av *tree, arena_rng *r, void *ctx);
+
+/* Plays random games of every game and hands each decide tree to fn. */
+static int each_decide(int per_game, on_decide_tree fn, void *ctx)
+{
+    int total = 0;
+    for (const arena_game_vt *const *v = arena_games(true); *v; v++) {
+        const arena_game_vt *vt = *v;
+        for (uint64_t seed = 1; seed <= 2; seed++) {
+            char err[200] = "";
+            int players = seed % 2 ? vt->min_players : vt->max_players;
+            arena_game *g = vt->create(NULL, 0, seed * 7919, players, 0, err, sizeof err);
+            if (!g) fail_msg("%s with %d players: %s", vt->name, players, err);
+            arena_rng r;
+            arena_rng_seed(&r, seed);
+            size_t cursor[ARENA_MAX_SEATS] = {0};
+            int *choice = NULL;
+            arena_decision d;
+            for (int k = 0; k < per_game && vt->decision(g, &d); k++, total++) {
+                av *events = av_list();
+                size_t ne = vt->event_count(g);
+                for (size_t i = cursor[d.seat]; i < ne; i++) {
+                    const av *e = vt->event(g, i, d.seat);
+                    if (e) av_push(events, av_copy(e));
+                }
+                cursor[d.seat] = ne;
+                decide_clock c = {edgy_int(&r), edgy_int(&r), edgy_int(&r)};
+                if (arena_rng_below(&r, 3) == 0) c.game_ms = -1;
+                uint64_t id = arena_rng_below(&r, 2) ? (uint64_t)k + 1 : arena_rng_next(&r) >> 1;
+                av *tree = decide_tree(g, &d, id, vt->view(g, d.seat), events, &c);
+                fn(tree, &r, ctx);
+                av_free(tree);
+                choice = realloc(choice, (size_t)d.n_options * sizeof *choice);
+                assert_true(vt->apply(g, choice, arena_random_choice(&r, &d, choice)));
+            }
+            free(choice);
+            vt->free(g);
+        }
+    }
+    return total;
+}
+
+static void diff_one(const av *tree, arena_rng *r, void *ctx)
+{
+    tally *t = ctx;
+    for (int k = 0; k < 2; k++) {
+        codec_kind c = k ? CODEC_JSON : CODEC_MSGPACK;
+        check_tree(c, tree, &t[k], true);
+        for (int i = 0; i < 4; i++) {
+            av *m = mutate_tree(tree, r);
+            check_tree(c, m, &t[k], false);
+            av_free(m);
+        }
+        abuf b = {0};
+        payload_of(c, tree, &b);
+        uint8_t *out = malloc(b.len + 32);
+        for (int i = 0; i < 8; i++) {
+            size_t n = c == CODEC_JSON ? mutate_json(b.data, b.len, out, r)
+                                       : mutate_bytes(b.data, b.len, out, r);
+            check_payload(c, out, n, &t[k]);
+        }
+        free(out);
+        abuf_free(&b);
+    }
+}
+
+static void test_fast_decide_same_as_general_path(void **st)
+{
+    (void)st;
+    tally t[2] = {{0}, {0}}; /* msgpack, JSON */
+    int decides = each_decide(150, diff_one, t);
+    assert_true(decides >= 4 * 2 * 10);
+    for (int k = 0; k < 2; k++) {
+        print_message("%s: %d decides, %d frames: %d fast, %d errors\n", k ? "json" : "msgpack",
+                      decides, t[k].frames, t[k].fast, t[k].errors);
+        /* every unmutated frame took the fast path, and the mutations
+         * reached both sides: some still taken, many refused */
+        assert_true(t[k].fast > decides);
+        assert_true(t[k].errors > decides);
+        assert_true(t[k].frames - t[k].fast - t[k].errors > 0); /* declined, yet valid */
+    }
+}
+
+/* Odd shapes the general path accepts, checked one by one. */
+static void test_fast_decide_edge_shapes(void **st)
+{
+    (void)st;
+    tally t = {0};
+    av *base = av_map();
+    av_set_str(base, "type", "decide");
+    av_set_int(base, "id", 7);
+    av_set_str(base, "kind", "k");
+    av_set_str(base, "prompt", "p");
+    av *opts = av_list();
+    for (int i = 0; i < 20; i++) /* list16 when > 15 */
+        av_push(opts, av_set_str(av_map(), "label", i % 2 ? "x" : ""));
+    av_set(base, "options", opts);
+    av_set(base, "pick",
+           av_set_bool(av_set_int(av_set_int(av_map(), "min", 0), "max", 2), "ordered", true));
+    av_set(base, "view", av_map());
+    av_set(base, "events", av_list());
+    av_set(base, "clock", av_set_int(av_set_int(av_map(), "move_ms", -5), "bank_ms", 0));
+    for (int k = 0; k < 2; k++) {
+        codec_kind codec = k ? CODEC_JSON : CODEC_MSGPACK;
+        check_tree(codec, base, &t, true); /* no game_ms: nil */
+        av *c = av_copy(base);
+        av_set(
+            c, "clock",
+            av_set(av_set_int(av_set_int(av_map(), "bank_ms", 1), "move_ms", 2), "mode", av_nil()));
+        check_tree(codec, c, &t, true);
+        av_set((av *)av_get(c, "clock"), "startup_ms", av_int(99));
+        check_tree(codec, c, &t, true);
+        av_set((av *)av_get(c, "clock"), "mode", av_str("cpu")); /* general path only */
+        assert_false(check_payload_of(codec, c, &t));
+        av_free(c);
+        c = av_copy(base);
+        av_set(c, "prompt", av_strn("cut\0here", 8)); /* JSON: an escape, general path */
+        assert_int_equal(check_payload_of(codec, c, &t), codec == CODEC_MSGPACK);
+        av_set(c, "kind", av_str("bad \xff utf-8"));
+        assert_false(check_payload_of(codec, c, &t));
+        av_free(c);
+
+        /* around PROTO_MAX_VALUES, where the clock after the events is the
+         * value past the limit */
+        int taken = 0, refused = 0;
+        for (int n = PROTO_MAX_VALUES - 94; n < PROTO_MAX_VALUES - 86; n++) {
+            c = av_copy(base);
+            av *evs = av_list();
+            for (int i = 0; i < n; i++)
+                av_push(evs, av_int(i));
+            av_set(c, "events", evs);
+            int errors = t.errors;
+            taken += check_payload_of(codec, c, &t);
+            refused += t.errors > errors;
+            av_free(c);
+        }
+        assert_true(taken > 0 && refused > 0);
+    }
+
+    /* extra keys, at the top and in an option: read, checked, dropped */
+    av *deep = av_list();
+    for (int i = 0; i < 40; i++)
+        deep = av_push(av_list(), deep);
+    const av *deep_at[40];
+    deep_at[0] = deep;
+    for (int i = 1; i < 40; i++)
+        deep_at[i] = deep_at[i - 1]->u.list.items[0];
+    for (int k = 0; k < 2; k++) {
+        codec_kind codec = k ? CODEC_JSON : CODEC_MSGPACK;
+        for (int where = 0; where < 2; where++) {
+            for (int what = 0; what < 12; what++) {
+                av *m = av_copy(base);
+                av *in = where ? ((av *)av_get(m, "options"))->u.list.items[3] : m;
+                const char *key = what == 1 ? "k\xff" : what == 2 ? "k_nul" : "extra";
+                av *val = what == 0  ? av_str("bad \xff")
+                          : what < 3 ? av_int(1)
+                                     : av_copy(deep_at[40 - 24 - what]);
+                av_set(in, key, val);
+                bool fast = check_payload_of(codec, m, &t);
+                if (what == 3) assert_true(fast); /* 28 levels: fine anywhere */
+                abuf b = {0};
+                payload_of(codec, m, &b);
+                if (what == 2 && codec == CODEC_MSGPACK) { /* a NUL inside the key */
+                    uint8_t *at = memmem(b.data, b.len, "k_nul", 5);
+                    assert_non_null(at);
+                    at[1] = 0;
+                    assert_false(check_payload(codec, b.data, b.len, &t));
+                }
+                if (what == 4 && where == 1) { /* "extra" renamed "label": a repeat */
+                    uint8_t *at = memmem(b.data, b.len, "extra", 5);
+                    assert_non_null(at);
+                    memcpy(at, "label", 5);
+                    check_payload(codec, b.data, b.len, &t);
+                }
+                abuf_free(&b);
+                av_free(m);
+            }
+        }
+    }
+    av_free(deep);
+
+    /* JSON number forms in place of "id":7 and "move_ms":-5 */
+    static const char *const nums[] = {"7.0",
+                                       "7e0",
+                                       "7E+0",
+                                       "07",
+                                       "-0",
+                                       "0",
+                                       "-",
+                                       "9223372036854775807",
+                                       "9223372036854775808",
+                                       "-9223372036854775808",
+                                       "-9223372036854775809",
+                                       "12345678901234567890",
+                                       "1e400",
+                                       "999999999999999999",
+                                       "-1",
+                                       "1.5"};
+    abuf j = {0};
+    payload_of(CODEC_JSON, base, &j);
+    for (int f = 0; f < 2; f++) {
+        const char *at = f ? "\"move_ms\":-5" : "\"id\":7";
+        const char *hit = strstr((const char *)j.data, at);
+        assert_non_null(hit);
+        size_t pre = (size_t)(hit - (const char *)j.data) + strcspn(at, ":") + 1;
+        size_t post = pre + strlen(at) - strcspn(at, ":") - 1;
+        for (size_t i = 0; i < sizeof nums / sizeof *nums; i++) {
+            abuf m = {0};
+            abuf_add(&m, j.data, pre);
+            abuf_adds(&m, nums[i]);
+            abuf_add(&m, j.data + post, j.len - post);
+            check_payload(CODEC_JSON, m.data, m.len, &t);
+            abuf_free(&m);
+        }
+    }
+    abuf_free(&j);
+
+    /* id as a uint64 past INT64_MAX: a float to the general path */
+    abuf b = {0};
+    codec_encode(CODEC_MSGPACK, base, &b);
+    size_t v = value_at(b.data + 4, b.len - 4, "id");
+    assert_true(v > 0 && b.data[4 + v] == 7);
+    uint8_t *p = malloc(b.len + 8);
+    memcpy(p, b.data + 4, v);
+    p[v] = 0xcf;
+    memset(p + v + 1, 0xff, 8);
+    memcpy(p + v + 9, b.data + 4 + v + 1, b.len - 4 - v - 1);
+    int errors = t.errors;
+    assert_false(check_payload(CODEC_MSGPACK, p, b.len - 4 + 8, &t));
+    assert_int_equal(t.errors, errors + 1);
+    p[v + 1] = 0x7f; /* INT64_MAX itself is an id */
+    assert_true(check_payload(CODEC_MSGPACK, p, b.len - 4 + 8, &t));
+    free(p);
+    abuf_free(&b);
+
+    av_free(base);
+}
+
+/* ------------------------------------------------------- act, whole SDK */
+
+typedef struct act_ctx {
+    codec_kind codec;
+    av **trees; /* the decides sent, in order */
+    size_t n, next;
+    abuf expect; /* what the bot must write */
+    arena_rng rng;
+} act_ctx;
+
+static void add_expected(act_ctx *a, const msg *m)
+{
+    av *t = msg_encode(m);
+    codec_encode(a->codec, t, &a->expect);
+    av_free(t);
+}
+
+static int act_decide(arena_session *s, const msg_decide *d, int64_t *choice)
+{
+    act_ctx *a = arena_session_user(s);
+    assert_true(a->next < a->n);
+    msg want;
+    char why[200] = "";
+    assert_int_equal(msg_decode(a->trees[a->next++], &want, why, sizeof why), 0);
+    same_decide(d, &want.u.decide);
+    msg_free(&want);
+    size_t n = arena_rng_below(&a->rng, (uint32_t)d->n_options + 1);
+    for (size_t i = 0; i < n; i++) /* any numbers: the encoding is under test */
+        choice[i] = arena_rng_below(&a->rng, 2) ? (int64_t)i : edgy_int(&a->rng);
+    msg m = {.type = MSG_ACT, .u.act = {.id = d->id, .choice = choice, .n_choice = n}};
+    add_expected(a, &m);
+    return (int)n;
+}
+
+static void collect(const av *tree, arena_rng *r, void *ctx)
+{
+    (void)r;
+    act_ctx *a = ctx;
+    a->trees = realloc(a->trees, (a->n + 1) * sizeof *a->trees);
+    a->trees[a->n++] = av_copy(tree);
+}
+
+static void act_bytes(codec_kind codec)
+{
+    act_ctx a = {.codec = codec};
+    arena_rng_seed(&a.rng, 5);
+    each_decide(60, collect, &a);
+    char in_path[] = "/tmp/arena-decide-fast-in-XXXXXX",
+         out_path[] = "/tmp/arena-decide-fast-out-XXXXXX";
+    int in = mkstemp(in_path), out = mkstemp(out_path);
+    assert_true(in >= 0 && out >= 0);
+    unlink(in_path);
+    unlink(out_path);
+    abuf input = {0};
+    char *names[] = {"a", "b"};
+    msg hello = {
+        .type = MSG_HELLO,
+        .u.hello = {
+            .protocol = PROTOCOL_VERSION,
+            .game = "nim",
+            .options = av_map(),
+            .seat = 0,
+            .players = 2,
+            .names = names,
+            .n_names = 2,
+            .match = "m",
+            .clock = {.move_ms = 1, .bank_ms = 2, .game_ms = -1, .startup_ms = 3, .mode = "cpu"}}};
+    av *t = msg_encode(&hello);
+    codec_encode(codec, t, &input);
+    av_free(t);
+    av_free(hello.u.hello.options);
+    for (size_t i = 0; i < a.n; i++)
+        codec_encode(codec, a.trees[i], &input);
+    msg bye = {.type = MSG_BYE};
+    t = msg_encode(&bye);
+    codec_encode(codec, t, &input);
+    av_free(t);
+    assert_int_equal(write(in, input.data, input.len), (ssize_t)input.len);
+    assert_int_equal(lseek(in, 0, SEEK_SET), 0);
+
+    msg join = {.type = MSG_JOIN, .u.join = {.name = "fastbot", .token = "tok"}};
+    add_expected(&a, &join);
+    msg ready = {.type = MSG_READY};
+    add_expected(&a, &ready);
+    arena_bot bot = {.name = "fastbot", .decide = act_decide, .user = &a};
+    arena_bot_options opts = {.codec = codec};
+    assert_int_equal(arena_bot_run_fds(in, out, "tok", &bot, &opts), 0);
+    assert_int_equal(a.next, a.n);
+    /* a.expect: join and ready (added before the run), then every act */
+    abuf want = a.expect;
+    off_t size = lseek(out, 0, SEEK_END);
+    assert_int_equal(size, (off_t)want.len);
+    uint8_t *got = malloc(want.len + 1);
+    assert_int_equal(pread(out, got, want.len, 0), (ssize_t)want.len);
+    if (memcmp(got, want.data, want.len) != 0)
+        fail_msg("%s: the bot's bytes differ from codec_encode's", codec_name(codec));
+    free(got);
+    abuf_free(&want);
+    abuf_free(&input);
+    for (size_t i = 0; i < a.n; i++)
+        av_free(a.trees[i]);
+    free(a.trees);
+    close(in);
+    close(out);
+}
+
+static void test_act_bytes_msgpack(void **st)
+{
+    (void)st;
+    act_bytes(CODEC_MSGPACK);
+}
+
+static void test_act_bytes_json(void **st)
+{
+    (void)st;
+    act_bytes(CODEC_JSON);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_fast_decide_same_as_general_path),
+        cmocka_unit_test(test_fast_decide_edge_shapes),
+        cmocka_unit_test(test_act_bytes_msgpack),
+        cmocka_unit_test(test_act_bytes_json),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
