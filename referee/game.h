@@ -144,6 +144,11 @@ arena_game *arena_game_clone_flat(const arena_game *g);
 void arena_game_free_flat(arena_game *g);
 size_t arena_game_event_count(const arena_game *g);
 const av *arena_game_event(const arena_game *g, size_t i, int seat);
+/* Frees the game's events before index upto once nobody will read them
+ * again (events.h); the count and later indices do not change. Only
+ * between applies. A game that keeps its events elsewhere (a wrapper
+ * around another game) simply keeps them. */
+void arena_game_release_events(arena_game *g, size_t upto);
 
 /* Generic check of a choice against a decision: count within pick, each index
  * in range, all distinct. Returns NULL when fine, else a static reason. */
