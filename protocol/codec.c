@@ -366,6 +366,22 @@ int frame_decoder_next(frame_decoder *d, av **msg)
     return 1;
 }
 
+int frame_decoder_peek(frame_decoder *d, const uint8_t **p, size_t *n)
+{
+    size_t start = 0, consume = 0;
+    *p = NULL;
+    *n = 0;
+    int r = front_frame(d, &start, n, &consume);
+    if (r > 0) *p = d->in.data + start;
+    return r;
+}
+
+void frame_decoder_skip(frame_decoder *d)
+{
+    size_t start, len, consume;
+    if (front_frame(d, &start, &len, &consume) > 0) advance(d, consume);
+}
+
 size_t frame_decoder_pending(const frame_decoder *d)
 {
     return d->in.len - d->head;

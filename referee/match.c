@@ -603,6 +603,11 @@ void match_log_in(struct match *m, int s, const av *raw)
     if (m->log) matchlog_msg(m->log, s, "in", raw);
 }
 
+bool match_wants_raw(const struct match *m)
+{
+    return m->log || m->cfg.trace;
+}
+
 void match_on_dropped(struct match *m, int s, const char *what)
 {
     TRACE(m, s, "note: %s", what);
