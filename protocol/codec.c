@@ -312,6 +312,9 @@ static int front_frame(frame_decoder *d, size_t *start, size_t *len, size_t *con
                 return fail(d, "json line longer than %zu bytes (no newline yet)", d->max_frame);
             return 0;
         }
+        /* A peek that leaves the line in place finds its end at once next
+         * time. */
+        d->scan = (size_t)(nl - d->in.data);
         size_t linelen = (size_t)(nl - p);
         if (linelen > d->max_frame)
             return fail(d, "json line of %zu bytes exceeds the limit of %zu bytes", linelen,
