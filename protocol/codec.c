@@ -312,6 +312,9 @@ static int front_frame(frame_decoder *d, size_t *start, size_t *len, size_t *con
                 return fail(d, "json line longer than %zu bytes (no newline yet)", d->max_frame);
             return 0;
         }
+        /* A peek that leaves the line in place finds its end at once next
+         * time. */
+        d->scan = (size_t)(nl - d->in.data);
         size_t linelen = (size_t)(nl - p);
         if (linelen > d->max_frame)
             return fail(d, "json line of %zu bytes exceeds the limit of %zu bytes", linelen,
@@ -366,16 +369,33 @@ int frame_decoder_next(frame_decoder *d, av **msg)
     return 1;
 }
 
+int frame_decoder_peek(frame_decoder *d, const uint8_t **p, size_t *n)
+{
+    size_t start = 0, consume = 0;
+    *p = NULL;
+    *n = 0;
+    int r = front_frame(d, &start, n, &consume);
+    if (r > 0) *p = d->in.data + start;
+    return r;
+}
+
+void frame_decoder_skip(frame_decoder *d)
+{
+    size_t start, len, consume;
+    if (front_frame(d, &start, &len, &consume) > 0) advance(d, consume);
+}
+
 int frame_decoder_next_fast(frame_decoder *d,
                             bool (*fast)(void *, codec_kind, const uint8_t *, size_t), void *ctx,
                             av **msg)
 {
+    const uint8_t *p;
+    size_t n;
     *msg = NULL;
-    size_t start = 0, len = 0, consume = 0;
-    int r = front_frame(d, &start, &len, &consume);
+    int r = frame_decoder_peek(d, &p, &n);
     if (r <= 0) return r;
-    if (fast(ctx, d->codec, d->in.data + start, len)) {
-        advance(d, consume);
+    if (fast(ctx, d->codec, p, n)) {
+        frame_decoder_skip(d);
         return 2;
     }
     return frame_decoder_next(d, msg);

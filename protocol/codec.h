@@ -56,6 +56,12 @@ void frame_decoder_feed(frame_decoder *d, const void *p, size_t n);
  * -1: protocol error, reason in d->error (oversized frame, undecodable bytes,
  * top level not a map, non-string map key, unknown first byte). */
 int frame_decoder_next(frame_decoder *d, av **msg);
+/* The front frame's payload, undecoded, for a reader with a fast path for
+ * one exact shape: 1 with [*p, *p + *n) (valid until the next feed or
+ * next/skip), 0 or -1 as frame_decoder_next (which then decodes the same
+ * frame). frame_decoder_skip drops a frame peek returned 1 for. */
+int frame_decoder_peek(frame_decoder *d, const uint8_t **p, size_t *n);
+void frame_decoder_skip(frame_decoder *d);
 /* Bytes buffered but not yet returned as messages. */
 size_t frame_decoder_pending(const frame_decoder *d);
 void frame_decoder_free(frame_decoder *d);

@@ -15,6 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "actframe.h"
 #include "clock.h"
 #include "pidtab.h"
 #include "runner.h"
@@ -273,15 +274,9 @@ void agent_send(arena_agent *a, const msg *m)
     av_free(v);
 }
 
-static void handle_message(arena_agent *a, av *raw, double now)
+/* A decoded message m (owned) from a. */
+static void handle_msg(arena_agent *a, msg m, double now)
 {
-    if (a->match) match_log_in(a->match, a->seat, raw);
-    msg m;
-    char why[200];
-    if (msg_decode(raw, &m, why, sizeof why) != 0) {
-        agent_fail(a, CAUSE_PROTOCOL, !a->joined, "bad message: %s", why);
-        return;
-    }
     if (m.type == MSG_LOG) {
         msg_free(&m);
         return;
@@ -337,6 +332,34 @@ static void handle_message(arena_agent *a, av *raw, double now)
     match_on_message(a->match, a->seat, &m, now);
 }
 
+static void handle_message(arena_agent *a, av *raw, double now)
+{
+    if (a->match) match_log_in(a->match, a->seat, raw);
+    msg m;
+    char why[200];
+    if (msg_decode(raw, &m, why, sizeof why) != 0) {
+        agent_fail(a, CAUSE_PROTOCOL, !a->joined, "bad message: %s", why);
+        return;
+    }
+    handle_msg(a, m, now);
+}
+
+/* The canonical `act` of a joined agent straight from the frame's bytes
+ * (actframe.h), unless its match wants the tree for a log or the trace.
+ * True when the front frame was taken that way. */
+static bool fast_act(arena_agent *a, double now)
+{
+    const uint8_t *p;
+    size_t n;
+    msg m;
+    if (!a->joined || (a->match && match_wants_raw(a->match))) return false;
+    if (frame_decoder_peek(&a->dec, &p, &n) <= 0 || !act_frame_parse(a->dec.codec, p, n, &m))
+        return false;
+    frame_decoder_skip(&a->dec);
+    handle_msg(a, m, now);
+    return true;
+}
+
 static void on_read(evutil_socket_t fd, short what, void *arg)
 {
     (void)what;
@@ -356,7 +379,9 @@ static void on_read(evutil_socket_t fd, short what, void *arg)
         frame_decoder_feed(&a->dec, buf, (size_t)r);
         av *raw;
         int got;
-        while (a->alive && (got = frame_decoder_next(&a->dec, &raw)) != 0) {
+        while (a->alive) {
+            if (fast_act(a, now)) continue;
+            if ((got = frame_decoder_next(&a->dec, &raw)) == 0) break;
             if (got < 0) {
                 agent_fail(a, CAUSE_PROTOCOL, !a->joined, "protocol error: %s", a->dec.error);
                 return;

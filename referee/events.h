@@ -1,6 +1,10 @@
 /* An append-only event list with per-event visibility, for games to embed.
  * Visibility is a seat bitmask; EVENTS_ALL means public. Seat -1 (the
- * omniscient observer) sees everything. */
+ * omniscient observer) sees everything.
+ *
+ * The referee releases the events every reader has had (events_release),
+ * so a long game holds only the recent ones: indices stay those of the
+ * whole game and len counts every event pushed. */
 #ifndef ARENA_EVENTS_H
 #define ARENA_EVENTS_H
 
@@ -13,15 +17,27 @@
 #define EVENTS_SEAT(s) (1u << (s))
 
 typedef struct arena_events {
-    av **items;
-    uint32_t *vis;
-    size_t len, cap;
-    int disabled; /* set for ARENA_GAME_NO_EVENTS: push frees and drops */
+    av **items;    /* events off .. len-1; items[0] is event off */
+    uint32_t *vis; /* their visibility, the same way */
+    size_t off;    /* events before this one are released */
+    size_t len;    /* events pushed in all */
+    size_t cap;    /* room in items and vis */
+    int disabled;  /* set for ARENA_GAME_NO_EVENTS: push frees and drops */
 } arena_events;
 
 /* Takes ownership of ev. */
 void events_push(arena_events *e, uint32_t vis, av *ev);
+/* Event i as seen by seat, NULL when hidden from it or released. */
 const av *events_get(const arena_events *e, size_t i, int seat);
+/* The event pushed last, for a game amending it right after the push;
+ * NULL if there is none (or it is released). */
+av *events_last(arena_events *e);
+/* Frees the events before index upto (capped at len); they read as NULL
+ * afterwards. Only between two applies of the game: during one, a game may
+ * still amend the event it just pushed. */
+void events_release(arena_events *e, size_t upto);
+/* How many events are held (pushed and not released). */
+size_t events_held(const arena_events *e);
 void events_free(arena_events *e);
 
 #endif

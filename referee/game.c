@@ -55,3 +55,8 @@ const av *arena_game_event(const arena_game *g, size_t i, int seat)
 {
     return events_get(&g->ev, i, seat);
 }
+
+void arena_game_release_events(arena_game *g, size_t upto)
+{
+    events_release(&g->ev, upto);
+}

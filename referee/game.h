@@ -18,7 +18,8 @@
  *  - view(seat) holds only what that seat may see at the table. Seat -1 is
  *    the omniscient view (replay, debugging), never sent to an agent.
  *  - Events are appended to a per-game list; each event has a visibility set.
- *    The referee forwards event i to seat s only if event(g, i, s) != NULL.
+ *    The referee forwards event i to seat s only if event(g, i, s) != NULL,
+ *    and frees the events every agent has had (arena_game_release_events).
  */
 #ifndef ARENA_GAME_H
 #define ARENA_GAME_H
@@ -109,8 +110,9 @@ struct arena_game_vt {
     /* What seat may see now (seat -1: everything). Caller frees. */
     av *(*view)(const arena_game *g, int seat);
     size_t (*event_count)(const arena_game *g);
-    /* Event i as seen by seat (-1: omniscient), or NULL if hidden from it.
-     * Borrowed pointer, valid until the game is freed. */
+    /* Event i as seen by seat (-1: omniscient), or NULL if hidden from it
+     * or released (arena_game_release_events). Borrowed pointer, valid
+     * until the game is freed or the event released. */
     const av *(*event)(const arena_game *g, size_t i, int seat);
     /* The resolved settings (e.g. the actual kingdom), sent in `hello`. */
     av *(*settings)(const arena_game *g);
@@ -144,6 +146,11 @@ arena_game *arena_game_clone_flat(const arena_game *g);
 void arena_game_free_flat(arena_game *g);
 size_t arena_game_event_count(const arena_game *g);
 const av *arena_game_event(const arena_game *g, size_t i, int seat);
+/* Frees the game's events before index upto once nobody will read them
+ * again (events.h); the count and later indices do not change. Only
+ * between applies. A game that keeps its events elsewhere (a wrapper
+ * around another game) simply keeps them. */
+void arena_game_release_events(arena_game *g, size_t upto);
 
 /* Generic check of a choice against a decision: count within pick, each index
  * in range, all distinct. Returns NULL when fine, else a static reason. */

@@ -233,6 +233,25 @@ static void flush_events(struct match *m)
     }
 }
 
+/* Frees the events every reader has had: the agents on the wire read them
+ * through their cursors (a seat on the fallback only with send_events);
+ * nothing else in a match reads them (the log and the trace get copies in
+ * the messages, built-in bots and replays read games of their own). A long
+ * game thus holds only its recent events, and what it frees goes back to
+ * the value pools for the next views. */
+static void release_events(struct match *m)
+{
+    size_t upto = m->gvt->event_count(m->g);
+    for (int s = 0; s < m->players; s++) {
+        const seat_state *st = &m->seat[s];
+        if (!st->agent->alive || st->agent->kind == AGENT_BUILTIN) continue;
+        /* A forfeited seat gets no decide again, only flushed events. */
+        if (st->forfeit != CAUSE_NONE && !m->cfg.send_events) continue;
+        if (st->ev_cursor < upto) upto = st->ev_cursor;
+    }
+    arena_game_release_events(m->g, upto);
+}
+
 static void ensure_choice_cap(struct match *m, int n)
 {
     if ((size_t)n > m->choice_cap) {
@@ -273,6 +292,7 @@ static void apply_choice(struct match *m, const arena_decision *d, int n, const 
     }
     m->seat[d->seat].decisions++;
     if (m->cfg.send_events) flush_events(m);
+    release_events(m);
 }
 
 static void play_fallback(struct match *m, const arena_decision *d, uint64_t id)
@@ -330,6 +350,7 @@ static void send_decide(struct match *m, const arena_decision *d)
         }
         av_free(view);
     }
+    release_events(m);
     /* Until the last byte is out nothing is charged, but an agent that never
      * reads must still time out. A decide written out at once has had its
      * timer armed by match_on_sent already; one whose agent died on the
@@ -580,6 +601,11 @@ void match_log_in(struct match *m, int s, const av *raw)
     seat_notes_message(&m->seat[s].notes, raw);
     TRACE_MSG(m, s, "<-", raw);
     if (m->log) matchlog_msg(m->log, s, "in", raw);
+}
+
+bool match_wants_raw(const struct match *m)
+{
+    return m->log || m->cfg.trace;
 }
 
 void match_on_dropped(struct match *m, int s, const char *what)

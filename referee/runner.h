@@ -100,6 +100,9 @@ void match_on_dead(struct match *m, int seat);
 void match_on_stderr(struct match *m, int seat, const char *line, size_t len);
 /* Logs a raw incoming message (before validation) into the match log. */
 void match_log_in(struct match *m, int seat, const av *raw);
+/* Whether match_log_in wants every message's tree (a log or the trace):
+ * without, a canonical `act` skips the tree (actframe.h). */
+bool match_wants_raw(const struct match *m);
 /* A late answer (see owed.h) was dropped: logged, never charged. */
 void match_on_dropped(struct match *m, int seat, const char *what);
 

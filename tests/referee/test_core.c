@@ -135,6 +135,51 @@ static void test_nim_view_hides_other_secrets(void **st)
     game_free(g);
 }
 
+/* events_release frees a prefix: indices and the count stay those of the
+ * whole list, released events read as NULL, the rest as before. */
+static void test_events_release_keeps_indices_and_count(void **st)
+{
+    (void)st;
+    arena_events e = {0};
+    for (int i = 0; i < 200; i++)
+        events_push(&e, i % 2 ? EVENTS_SEAT(1) : EVENTS_ALL, av_int(i));
+    events_release(&e, 150);
+    events_release(&e, 120); /* going back does nothing */
+    assert_int_equal(e.len, 200);
+    assert_int_equal(events_held(&e), 50);
+    assert_null(events_get(&e, 0, -1));
+    assert_null(events_get(&e, 149, -1));
+    for (size_t i = 150; i < 200; i++) {
+        assert_int_equal(events_get(&e, i, -1)->u.i, (int64_t)i);
+        assert_int_equal(events_get(&e, i, 1)->u.i, (int64_t)i);
+        if (i % 2)
+            assert_null(events_get(&e, i, 0));
+        else
+            assert_non_null(events_get(&e, i, 0));
+    }
+    assert_null(events_get(&e, 200, -1));
+    /* Pushes after a release land at the next index; a held list reuses
+     * its room instead of growing with the game. */
+    size_t cap = e.cap;
+    for (int round = 0; round < 100; round++) {
+        for (int i = 0; i < 30; i++)
+            events_push(&e, EVENTS_ALL, av_int((int64_t)e.len));
+        assert_int_equal(events_last(&e)->u.i, (int64_t)e.len - 1);
+        events_release(&e, e.len - 10);
+    }
+    assert_int_equal(e.len, 200 + 3000);
+    assert_int_equal(events_held(&e), 10);
+    assert_int_equal(events_get(&e, 3199, 0)->u.i, 3199);
+    assert_int_equal(e.cap, cap);
+    events_release(&e, 100000); /* capped at the count */
+    assert_int_equal(events_held(&e), 0);
+    assert_null(events_last(&e));
+    assert_int_equal(e.len, 3200);
+    events_push(&e, EVENTS_ALL, av_int(3200));
+    assert_int_equal(events_get(&e, 3200, 1)->u.i, 3200);
+    events_free(&e);
+}
+
 static void test_runopts_parses_shared_flags(void **st)
 {
     (void)st;
@@ -184,6 +229,7 @@ int main(void)
         cmocka_unit_test(test_policy_lookup_ignores_dashes),
         cmocka_unit_test(test_selfplay_nim_terminates_with_one_winner),
         cmocka_unit_test(test_nim_view_hides_other_secrets),
+        cmocka_unit_test(test_events_release_keeps_indices_and_count),
         cmocka_unit_test(test_runopts_parses_shared_flags),
         cmocka_unit_test(test_runopts_rejects_bad_values),
     };

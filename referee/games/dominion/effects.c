@@ -678,8 +678,7 @@ void start_of_turn_durations(dom_game *g)
         ev_simple(g, EVENTS_ALL, "duration", p, "times", k);
         if (!g->base.ev.disabled) {
             /* name the card in the last event */
-            av *e = (av *)g->base.ev.items[g->base.ev.len - 1];
-            av_set_str(e, "card", ci->name);
+            av_set_str(events_last(&g->base.ev), "card", ci->name);
         }
         g->actions += ci->d_actions * k;
         g->buys += ci->d_buys * k;
