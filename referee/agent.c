@@ -168,6 +168,8 @@ static void stop_io(arena_agent *a)
     if (a->ev_timer) event_del(a->ev_timer);
 }
 
+static void flush_out(arena_agent *a);
+
 void agent_fail(arena_agent *a, fault_cause cause, bool at_startup, const char *fmt, ...)
 {
     if (!a->alive) return;
@@ -183,6 +185,8 @@ void agent_fail(arena_agent *a, fault_cause cause, bool at_startup, const char *
         e.u.error.code = "protocol";
         e.u.error.message = why;
         agent_send(a, &e);
+        /* Written now: the agent is freed below. */
+        flush_out(a);
         if (!a->alive) return; /* the write failed: that was the verdict */
     }
     a->alive = false;
@@ -252,9 +256,23 @@ abuf *agent_out(arena_agent *a, codec_kind *c)
     return &a->out;
 }
 
+static void on_flush(evutil_socket_t fd, short what, void *arg)
+{
+    (void)fd, (void)what;
+    arena_agent *a = arg;
+    if (a->alive && !a->closing) flush_out(a);
+}
+
+/* Output is written after the callbacks the loop already has ready: a whole
+ * batch of answers is handled before the first bot is woken, and an `over`
+ * and the next game's `hello` leave in one write. */
 void agent_flush(arena_agent *a)
 {
-    if (a->alive) flush_out(a);
+    if (!a->alive) return;
+    if (a->ev_flush)
+        event_active(a->ev_flush, EV_WRITE, 0);
+    else
+        flush_out(a);
 }
 
 void agent_send_av(arena_agent *a, const av *v)
@@ -263,7 +281,7 @@ void agent_send_av(arena_agent *a, const av *v)
     abuf *out = agent_out(a, &c);
     if (!out) return;
     codec_encode(c, v, out);
-    flush_out(a);
+    agent_flush(a);
 }
 
 void agent_send(arena_agent *a, const msg *m)
@@ -629,6 +647,7 @@ arena_agent *agent_new(struct event_base *base, const agent_config *cfg, char *e
     a->t_start = clock_now_ms();
     a->ev_read = event_new(base, a->rfd, EV_READ | EV_PERSIST, on_read, a);
     a->ev_write = event_new(base, a->wfd, EV_WRITE | EV_PERSIST, on_write, a);
+    a->ev_flush = event_new(base, -1, 0, on_flush, a);
     a->ev_timer = evtimer_new(base, on_timer, a);
     event_add(a->ev_read, NULL);
     arm_after(base, a->ev_timer, (double)cfg->startup_ms);
@@ -672,6 +691,7 @@ arena_agent *agent_from_socket(struct event_base *base, int fd, const agent_conf
     a->t_start = clock_now_ms();
     a->ev_read = event_new(base, fd, EV_READ | EV_PERSIST, on_read, a);
     a->ev_write = event_new(base, fd, EV_WRITE | EV_PERSIST, on_write, a);
+    a->ev_flush = event_new(base, -1, 0, on_flush, a);
     a->ev_timer = evtimer_new(base, on_timer, a);
     event_add(a->ev_read, NULL);
     arm_after(base, a->ev_timer, (double)cfg->startup_ms);
@@ -697,6 +717,7 @@ static void agent_free(arena_agent *a)
 {
     if (a->ev_read) event_free(a->ev_read);
     if (a->ev_write) event_free(a->ev_write);
+    if (a->ev_flush) event_free(a->ev_flush);
     if (a->ev_err) event_free(a->ev_err);
     if (a->ev_timer) event_free(a->ev_timer);
     if (a->ev_exec) event_free(a->ev_exec);
@@ -747,6 +768,7 @@ void agent_close(arena_agent *a, void (*closed)(void *ctx), void *ctx)
         if (a->kind == AGENT_TCP && a->alive && a->joined) {
             msg bye = {.type = MSG_BYE};
             agent_send(a, &bye);
+            flush_out(a); /* written now: the connection closes below */
         }
         a->closing = true;
         stop_io(a);

@@ -27,6 +27,7 @@ struct arena_agent {
     int rfd, wfd, efd;
     int xfd; /* spawned, until its exec is known to have succeeded: see spawn.h */
     struct event *ev_read, *ev_write, *ev_err, *ev_timer, *ev_exec;
+    struct event *ev_flush; /* output written once the loop's current batch is done */
     frame_decoder dec;
     abuf out;
     bool exited;
