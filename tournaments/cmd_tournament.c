@@ -1,6 +1,9 @@
 /* `arena tournament`: schedule, store, play and report a tournament. */
 #include <ctype.h>
 #include <errno.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -668,6 +671,11 @@ int cmd_tournament(int argc, char **argv)
                 tally(&t, &all[i]);
         t.es = early_stop_new(&o.stop, o.n_agents, (char *const *)o.names, all, na);
         free(all);
+#ifdef __GLIBC__
+        /* The whole schedule was just read (~400 bytes a game) and freed:
+         * give those pages back rather than keep them for the run. */
+        malloc_trim(0);
+#endif
     }
     if (resuming) {
         /* A stopped run stays stopped: only its started groups complete
