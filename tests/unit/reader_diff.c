@@ -1,5 +1,6 @@
 #include "reader_diff.h"
 
+#include <dirent.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,4 +65,50 @@ diff_outcome msgpack_diff(const void *p, size_t n, char *why, size_t whylen)
     av *a = msgpack_oracle_decode(p, n, e_old, sizeof e_old);
     av *b = msgpack_decode(p, n, e_new, sizeof e_new);
     return compare(a, e_old, b, e_new, 0, why, whylen);
+}
+
+static uint64_t rng = 1;
+
+void diff_seed(uint64_t seed)
+{
+    rng = seed ? seed : 1;
+}
+
+uint64_t diff_rnd(void)
+{
+    rng ^= rng >> 12;
+    rng ^= rng << 25;
+    rng ^= rng >> 27;
+    return rng * 0x2545f4914f6cdd1dULL;
+}
+
+size_t diff_below(size_t n)
+{
+    return n ? (size_t)(diff_rnd() % n) : 0;
+}
+
+void diff_corpus(const char *dir, void (*each)(const uint8_t *p, size_t n))
+{
+    DIR *d = opendir(dir);
+    if (!d) {
+        fprintf(stderr, "cannot open corpus %s\n", dir);
+        exit(1);
+    }
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (e->d_name[0] == '.') continue;
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        FILE *f = fopen(path, "rb");
+        if (!f) continue;
+        abuf b = {0};
+        uint8_t tmp[4096];
+        size_t k;
+        while ((k = fread(tmp, 1, sizeof tmp, f)) > 0)
+            abuf_add(&b, tmp, k);
+        fclose(f);
+        each(b.data, b.len);
+        abuf_free(&b);
+    }
+    closedir(d);
 }

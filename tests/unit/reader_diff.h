@@ -6,6 +6,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 typedef enum { DIFF_REFUSED, DIFF_ACCEPTED, DIFF_MISMATCH } diff_outcome;
 
@@ -18,5 +19,13 @@ typedef enum { DIFF_REFUSED, DIFF_ACCEPTED, DIFF_MISMATCH } diff_outcome;
 diff_outcome json_diff(const void *p, size_t n, bool *nul_quirk, char *why, size_t whylen);
 /* Both accept with the same tree, or both refuse with the same reason. */
 diff_outcome msgpack_diff(const void *p, size_t n, char *why, size_t whylen);
+
+/* What both differential tests draw their inputs from. */
+void diff_seed(uint64_t seed); /* xorshift64*; seed 0 counts as 1 */
+uint64_t diff_rnd(void);
+size_t diff_below(size_t n); /* in [0, n); 0 when n is 0 */
+/* Calls each(bytes, len) with the whole of every file of dir but dot files;
+ * exits if dir cannot be opened. */
+void diff_corpus(const char *dir, void (*each)(const uint8_t *p, size_t n));
 
 #endif

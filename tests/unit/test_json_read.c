@@ -10,7 +10,6 @@
  * limits), and mutations of all of those.
  *
  * usage: test-json-read CORPUS_DIR [GENERATED] [SEED] */
-#include <dirent.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,25 +51,10 @@ static void check_str(const char *s)
 
 /* ------------------------------------------------------------ generator */
 
-static uint64_t rng;
-
-static uint64_t rnd(void)
-{
-    rng ^= rng >> 12;
-    rng ^= rng << 25;
-    rng ^= rng >> 27;
-    return rng * 0x2545f4914f6cdd1dULL;
-}
-
-static size_t below(size_t n)
-{
-    return n ? (size_t)(rnd() % n) : 0;
-}
-
 static void ws(abuf *b)
 {
     static const char *const spaces[] = {"", "", "", " ", "\t", "\r", "\n", " \r\n\t "};
-    if (below(4) == 0) abuf_adds(b, spaces[below(8)]);
+    if (diff_below(4) == 0) abuf_adds(b, spaces[diff_below(8)]);
 }
 
 static void gen_number(abuf *b)
@@ -100,20 +84,21 @@ static void gen_number(abuf *b)
         "123.456e-7",
         "0.30000000000000004",
     };
-    switch (below(4)) {
-    case 0: abuf_adds(b, fixed[below(sizeof fixed / sizeof fixed[0])]); break;
-    case 1: abuf_addf(b, "%lld", (long long)(int64_t)rnd() >> below(64)); break;
+    switch (diff_below(4)) {
+    case 0: abuf_adds(b, fixed[diff_below(sizeof fixed / sizeof fixed[0])]); break;
+    case 1: abuf_addf(b, "%lld", (long long)(int64_t)diff_rnd() >> diff_below(64)); break;
     case 2: { /* a long run of digits: beyond int64, or even beyond double */
-        if (below(2)) abuf_addc(b, '-');
-        abuf_addc(b, (char)('1' + below(9)));
-        size_t k = below(3) ? below(30) : below(400);
+        if (diff_below(2)) abuf_addc(b, '-');
+        abuf_addc(b, (char)('1' + diff_below(9)));
+        size_t k = diff_below(3) ? diff_below(30) : diff_below(400);
         for (size_t i = 0; i < k; i++)
-            abuf_addc(b, (char)('0' + below(10)));
+            abuf_addc(b, (char)('0' + diff_below(10)));
         break;
     }
     default:
-        abuf_addf(b, "%s%llu.%llu%s%d", below(2) ? "-" : "", (unsigned long long)below(100000),
-                  (unsigned long long)below(1000000), below(2) ? "e" : "E", (int)below(700) - 350);
+        abuf_addf(b, "%s%llu.%llu%s%d", diff_below(2) ? "-" : "",
+                  (unsigned long long)diff_below(100000), (unsigned long long)diff_below(1000000),
+                  diff_below(2) ? "e" : "E", (int)diff_below(700) - 350);
         break;
     }
 }
@@ -121,35 +106,39 @@ static void gen_number(abuf *b)
 static void gen_string(abuf *b, bool key)
 {
     abuf_addc(b, '"');
-    size_t k = below(4) ? below(8) : below(40);
+    size_t k = diff_below(4) ? diff_below(8) : diff_below(40);
     for (size_t i = 0; i < k; i++) {
-        switch (below(12)) {
+        switch (diff_below(12)) {
         case 0:
             abuf_adds(b, (const char *[]){"\\n", "\\\"", "\\\\", "\\/", "\\b", "\\f", "\\r",
-                                          "\\t"}[below(8)]);
+                                          "\\t"}[diff_below(8)]);
             break;
-        case 1: abuf_addf(b, "\\u%04x", (unsigned)below(0x80)); break;
-        case 2: abuf_addf(b, "\\u%04X", (unsigned)below(0x10000)); break;
+        case 1: abuf_addf(b, "\\u%04x", (unsigned)diff_below(0x80)); break;
+        case 2: abuf_addf(b, "\\u%04X", (unsigned)diff_below(0x10000)); break;
         case 3: /* a surrogate pair, sometimes broken */
-            abuf_addf(b, "\\u%04x", 0xd800 + (unsigned)below(0x400));
-            if (below(8)) abuf_addf(b, "\\u%04x", 0xdc00 + (unsigned)below(0x400));
+            abuf_addf(b, "\\u%04x", 0xd800 + (unsigned)diff_below(0x400));
+            if (diff_below(8)) abuf_addf(b, "\\u%04x", 0xdc00 + (unsigned)diff_below(0x400));
             break;
-        case 4: abuf_adds(b, (const char *[]){"é", "€", "😀", "\xf4\x8f\xbf\xbf"}[below(4)]); break;
+        case 4:
+            abuf_adds(b, (const char *[]){"é", "€", "😀", "\xf4\x8f\xbf\xbf"}[diff_below(4)]);
+            break;
         case 5: /* bytes that are not UTF-8, or not allowed raw */
-            if (below(8) == 0)
-                abuf_addc(b, (char)(0x80 + below(0x80)));
-            else if (below(8) == 0)
-                abuf_addc(b, (char)below(0x20));
+            if (diff_below(8) == 0)
+                abuf_addc(b, (char)(0x80 + diff_below(0x80)));
+            else if (diff_below(8) == 0)
+                abuf_addc(b, (char)diff_below(0x20));
             else
                 abuf_addc(b, 'x');
             break;
         case 6:
-            if (key && below(4) == 0)
+            if (key && diff_below(4) == 0)
                 abuf_adds(b, "\\u0000");
             else
                 abuf_addc(b, 'k');
             break;
-        default: abuf_addc(b, (char)("abcdefghijklmnopqrstuvwxyz0123456789 _-"[below(39)])); break;
+        default:
+            abuf_addc(b, (char)("abcdefghijklmnopqrstuvwxyz0123456789 _-"[diff_below(39)]));
+            break;
         }
     }
     abuf_addc(b, '"');
@@ -158,9 +147,9 @@ static void gen_string(abuf *b, bool key)
 static void gen_value(abuf *b, int depth)
 {
     ws(b);
-    size_t pick = depth > 40 ? below(3) : below(depth < 3 ? 8 : 6);
+    size_t pick = depth > 40 ? diff_below(3) : diff_below(depth < 3 ? 8 : 6);
     switch (pick) {
-    case 0: abuf_adds(b, (const char *[]){"null", "true", "false"}[below(3)]); break;
+    case 0: abuf_adds(b, (const char *[]){"null", "true", "false"}[diff_below(3)]); break;
     case 1: gen_number(b); break;
     case 2: gen_string(b, false); break;
     case 3:
@@ -170,15 +159,15 @@ static void gen_value(abuf *b, int depth)
     case 7: {
         bool map = pick % 2;
         abuf_addc(b, map ? '{' : '[');
-        size_t k = below(6);
+        size_t k = diff_below(6);
         /* a chain of single-item containers reaches past the depth limit */
-        if (depth > 2 && below(3) == 0) k = 1;
+        if (depth > 2 && diff_below(3) == 0) k = 1;
         for (size_t i = 0; i < k; i++) {
             if (i) abuf_addc(b, ',');
             if (map) {
                 ws(b);
-                if (below(4) == 0)
-                    abuf_adds(b, (const char *[]){"\"a\"", "\"b\"", "\"\\u0061\""}[below(3)]);
+                if (diff_below(4) == 0)
+                    abuf_adds(b, (const char *[]){"\"a\"", "\"b\"", "\"\\u0061\""}[diff_below(3)]);
                 else
                     gen_string(b, true);
                 ws(b);
@@ -198,32 +187,33 @@ static const char interesting[] = "{}[]\":,\\-+.eE0123456789 \t\r\nntfu\x00\x7f\
 
 static void mutate(abuf *b)
 {
-    int steps = 1 + (int)below(3);
+    int steps = 1 + (int)diff_below(3);
     for (int s = 0; s < steps; s++) {
         size_t len = b->len;
-        switch (below(5)) {
+        switch (diff_below(5)) {
         case 0:
-            if (len) b->data[below(len)] ^= (uint8_t)(1u << below(8));
+            if (len) b->data[diff_below(len)] ^= (uint8_t)(1u << diff_below(8));
             break;
         case 1:
-            if (len) b->data[below(len)] = (uint8_t)interesting[below(sizeof interesting - 1)];
+            if (len)
+                b->data[diff_below(len)] = (uint8_t)interesting[diff_below(sizeof interesting - 1)];
             break;
         case 2: {
-            size_t at = below(len + 1);
+            size_t at = diff_below(len + 1);
             abuf_reserve(b, 1);
             memmove(b->data + at + 1, b->data + at, len - at);
-            b->data[at] = (uint8_t)interesting[below(sizeof interesting - 1)];
+            b->data[at] = (uint8_t)interesting[diff_below(sizeof interesting - 1)];
             b->len++;
             break;
         }
         case 3: {
             if (!len) break;
-            size_t at = below(len), k = 1 + below(len - at < 8 ? len - at : 8);
+            size_t at = diff_below(len), k = 1 + diff_below(len - at < 8 ? len - at : 8);
             memmove(b->data + at, b->data + at + k, len - at - k);
             b->len -= k;
             break;
         }
-        default: b->len = below(len + 1); break;
+        default: b->len = diff_below(len + 1); break;
         }
     }
 }
@@ -350,44 +340,24 @@ static void edge_cases(void)
     }
 }
 
-static void corpus(const char *dir)
+/* Each line of a corpus file, as the frame decoder would hand it over, and
+ * mutants of it. */
+static void corpus_file(const uint8_t *p, size_t n)
 {
-    DIR *d = opendir(dir);
-    if (!d) {
-        fprintf(stderr, "cannot open corpus %s\n", dir);
-        exit(1);
-    }
-    struct dirent *e;
-    while ((e = readdir(d))) {
-        if (e->d_name[0] == '.') continue;
-        char path[4096];
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        FILE *f = fopen(path, "rb");
-        if (!f) continue;
-        abuf b = {0};
-        uint8_t tmp[4096];
-        size_t k;
-        while ((k = fread(tmp, 1, sizeof tmp, f)) > 0)
-            abuf_add(&b, tmp, k);
-        fclose(f);
-        /* each line, as the frame decoder would hand it over */
-        size_t at = 0;
-        while (at < b.len) {
-            uint8_t *nl = memchr(b.data + at, '\n', b.len - at);
-            size_t end = nl ? (size_t)(nl - b.data) : b.len;
-            check(b.data + at, end - at);
-            for (int m = 0; m < 50; m++) {
-                abuf c = {0};
-                abuf_add(&c, b.data + at, end - at);
-                mutate(&c);
-                check(c.data, c.len);
-                abuf_free(&c);
-            }
-            at = end + 1;
+    size_t at = 0;
+    while (at < n) {
+        const uint8_t *nl = memchr(p + at, '\n', n - at);
+        size_t end = nl ? (size_t)(nl - p) : n;
+        check(p + at, end - at);
+        for (int m = 0; m < 50; m++) {
+            abuf c = {0};
+            abuf_add(&c, p + at, end - at);
+            mutate(&c);
+            check(c.data, c.len);
+            abuf_free(&c);
         }
-        abuf_free(&b);
+        at = end + 1;
     }
-    closedir(d);
 }
 
 int main(int argc, char **argv)
@@ -397,11 +367,10 @@ int main(int argc, char **argv)
         return 2;
     }
     size_t generated = argc > 2 ? strtoull(argv[2], NULL, 10) : 20000;
-    rng = argc > 3 ? strtoull(argv[3], NULL, 10) : 0x9e3779b97f4a7c15ULL;
-    if (!rng) rng = 1;
+    diff_seed(argc > 3 ? strtoull(argv[3], NULL, 10) : 0x9e3779b97f4a7c15ULL);
 
     edge_cases();
-    corpus(argv[1]);
+    diff_corpus(argv[1], corpus_file);
     for (size_t i = 0; i < generated; i++) {
         abuf b = {0};
         gen_value(&b, 0);

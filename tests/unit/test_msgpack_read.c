@@ -9,7 +9,6 @@
  * limits, ext, 0xc1), and mutations of all of those.
  *
  * usage: test-msgpack-read CORPUS_DIR [GENERATED] [SEED] */
-#include <dirent.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,21 +43,6 @@ static void check(const void *p, size_t n)
 
 /* ------------------------------------------------------------ generator */
 
-static uint64_t rng;
-
-static uint64_t rnd(void)
-{
-    rng ^= rng >> 12;
-    rng ^= rng << 25;
-    rng ^= rng >> 27;
-    return rng * 0x2545f4914f6cdd1dULL;
-}
-
-static size_t below(size_t n)
-{
-    return n ? (size_t)(rnd() % n) : 0;
-}
-
 static void be(abuf *b, uint64_t v, size_t k)
 {
     for (size_t i = 0; i < k; i++)
@@ -68,24 +52,24 @@ static void be(abuf *b, uint64_t v, size_t k)
 static void gen_text(abuf *b, size_t len, bool key)
 {
     for (size_t i = 0; i < len; i++) {
-        size_t r = below(40);
+        size_t r = diff_below(40);
         if (r == 0)
-            abuf_addc(b, (char)(0x80 + below(0x80))); /* likely broken UTF-8 */
+            abuf_addc(b, (char)(0x80 + diff_below(0x80))); /* likely broken UTF-8 */
         else if (r == 1)
             abuf_adds(b, "\xc3\xa9");
         else if (r == 2 && key)
             abuf_addc(b, 0);
         else
-            abuf_addc(b, (char)("abcdeknotyp_"[below(12)]));
+            abuf_addc(b, (char)("abcdeknotyp_"[diff_below(12)]));
     }
 }
 
 /* A str (or, when bin, a bin) header of a random valid form, then text. */
 static void gen_str(abuf *b, bool key, bool bin)
 {
-    size_t len = below(5) ? below(12) : below(300);
-    if (key && below(3) == 0) len = 1 + below(2); /* short keys repeat */
-    size_t form = bin ? 1 + below(3) : below(4);
+    size_t len = diff_below(5) ? diff_below(12) : diff_below(300);
+    if (key && diff_below(3) == 0) len = 1 + diff_below(2); /* short keys repeat */
+    size_t form = bin ? 1 + diff_below(3) : diff_below(4);
     if (form == 0 && len < 32)
         abuf_addc(b, (char)(0xa0 | len));
     else if (form <= 1 && len < 256)
@@ -99,29 +83,29 @@ static void gen_str(abuf *b, bool key, bool bin)
 
 static void gen_value(abuf *b, int depth)
 {
-    size_t pick = depth > 36 ? below(6) : below(depth < 3 ? 12 : 9);
+    size_t pick = depth > 36 ? diff_below(6) : diff_below(depth < 3 ? 12 : 9);
     switch (pick) {
-    case 0: abuf_addc(b, (char)(below(2) ? below(0x80) : 0xe0 + below(0x20))); break;
+    case 0: abuf_addc(b, (char)(diff_below(2) ? diff_below(0x80) : 0xe0 + diff_below(0x20))); break;
     case 1: {
         static const uint8_t ints[] = {0xcc, 0xcd, 0xce, 0xcf, 0xd0, 0xd1, 0xd2, 0xd3};
         static const size_t sizes[] = {1, 2, 4, 8, 1, 2, 4, 8};
-        size_t k = below(8);
+        size_t k = diff_below(8);
         abuf_addc(b, (char)ints[k]);
-        be(b, rnd(), sizes[k]);
+        be(b, diff_rnd(), sizes[k]);
         break;
     }
     case 2:
-        if (below(2))
-            abuf_addc(b, (char)0xca), be(b, rnd(), 4);
+        if (diff_below(2))
+            abuf_addc(b, (char)0xca), be(b, diff_rnd(), 4);
         else
-            abuf_addc(b, (char)0xcb), be(b, rnd(), 8);
+            abuf_addc(b, (char)0xcb), be(b, diff_rnd(), 8);
         break;
-    case 3: abuf_addc(b, (char)(0xc0 + (below(8) ? 2 + below(2) : below(2)))); break;
+    case 3: abuf_addc(b, (char)(0xc0 + (diff_below(8) ? 2 + diff_below(2) : diff_below(2)))); break;
     case 4: gen_str(b, false, false); break;
     case 5:
-        if (below(6) == 0) { /* ext (refused) */
+        if (diff_below(6) == 0) { /* ext (refused) */
             static const uint8_t ext[] = {0xd4, 0xd5, 0xd6, 0xd7, 0xd8, 0xc7};
-            abuf_addc(b, (char)ext[below(6)]);
+            abuf_addc(b, (char)ext[diff_below(6)]);
             abuf_adds(b, "\x01\x02");
         } else {
             gen_str(b, false, true);
@@ -129,16 +113,16 @@ static void gen_value(abuf *b, int depth)
         break;
     default: {
         bool map = pick % 2;
-        size_t k = depth > 2 && below(3) == 0 ? 1 : below(7);
-        if (below(4) == 0)
+        size_t k = depth > 2 && diff_below(3) == 0 ? 1 : diff_below(7);
+        if (diff_below(4) == 0)
             abuf_addc(b, (char)(map ? 0xde : 0xdc)), be(b, k, 2);
-        else if (below(8) == 0)
+        else if (diff_below(8) == 0)
             abuf_addc(b, (char)(map ? 0xdf : 0xdd)), be(b, k, 4);
         else
             abuf_addc(b, (char)((map ? 0x80 : 0x90) | k));
         for (size_t i = 0; i < k; i++) {
             if (map) {
-                if (below(30) == 0)
+                if (diff_below(30) == 0)
                     gen_value(b, depth + 1); /* most likely not a string key */
                 else
                     gen_str(b, true, false);
@@ -156,32 +140,32 @@ static const uint8_t interesting[] = {0x00, 0x01, 0x7f, 0x80, 0x81, 0x8f, 0x90, 
 
 static void mutate(abuf *b)
 {
-    int steps = 1 + (int)below(3);
+    int steps = 1 + (int)diff_below(3);
     for (int s = 0; s < steps; s++) {
         size_t len = b->len;
-        switch (below(5)) {
+        switch (diff_below(5)) {
         case 0:
-            if (len) b->data[below(len)] ^= (uint8_t)(1u << below(8));
+            if (len) b->data[diff_below(len)] ^= (uint8_t)(1u << diff_below(8));
             break;
         case 1:
-            if (len) b->data[below(len)] = interesting[below(sizeof interesting)];
+            if (len) b->data[diff_below(len)] = interesting[diff_below(sizeof interesting)];
             break;
         case 2: {
-            size_t at = below(len + 1);
+            size_t at = diff_below(len + 1);
             abuf_reserve(b, 1);
             memmove(b->data + at + 1, b->data + at, len - at);
-            b->data[at] = interesting[below(sizeof interesting)];
+            b->data[at] = interesting[diff_below(sizeof interesting)];
             b->len++;
             break;
         }
         case 3: {
             if (!len) break;
-            size_t at = below(len), k = 1 + below(len - at < 8 ? len - at : 8);
+            size_t at = diff_below(len), k = 1 + diff_below(len - at < 8 ? len - at : 8);
             memmove(b->data + at, b->data + at + k, len - at - k);
             b->len -= k;
             break;
         }
-        default: b->len = below(len + 1); break;
+        default: b->len = diff_below(len + 1); break;
         }
     }
 }
@@ -240,31 +224,11 @@ static void limits(void)
     }
 }
 
-static void corpus(const char *dir)
+/* A corpus file (length-prefixed frames) and its payload, with mutants. */
+static void corpus_file(const uint8_t *p, size_t n)
 {
-    DIR *d = opendir(dir);
-    if (!d) {
-        fprintf(stderr, "cannot open corpus %s\n", dir);
-        exit(1);
-    }
-    struct dirent *e;
-    while ((e = readdir(d))) {
-        if (e->d_name[0] == '.') continue;
-        char path[4096];
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        FILE *f = fopen(path, "rb");
-        if (!f) continue;
-        abuf b = {0};
-        uint8_t tmp[4096];
-        size_t k;
-        while ((k = fread(tmp, 1, sizeof tmp, f)) > 0)
-            abuf_add(&b, tmp, k);
-        fclose(f);
-        check_mutants(b.data, b.len, 50);
-        if (b.len > 4) check_mutants(b.data + 4, b.len - 4, 200); /* the payload */
-        abuf_free(&b);
-    }
-    closedir(d);
+    check_mutants(p, n, 50);
+    if (n > 4) check_mutants(p + 4, n - 4, 200); /* the payload */
 }
 
 int main(int argc, char **argv)
@@ -274,11 +238,10 @@ int main(int argc, char **argv)
         return 2;
     }
     size_t generated = argc > 2 ? strtoull(argv[2], NULL, 10) : 20000;
-    rng = argc > 3 ? strtoull(argv[3], NULL, 10) : 0x9e3779b97f4a7c15ULL;
-    if (!rng) rng = 1;
+    diff_seed(argc > 3 ? strtoull(argv[3], NULL, 10) : 0x9e3779b97f4a7c15ULL);
 
     limits();
-    corpus(argv[1]);
+    diff_corpus(argv[1], corpus_file);
     for (size_t i = 0; i < generated; i++) {
         abuf b = {0};
         gen_value(&b, 0);
