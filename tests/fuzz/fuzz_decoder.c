@@ -114,6 +114,18 @@ static void msgpack_of(const msg *m, abuf *b)
     av_free(t);
 }
 
+/* Same tree, float bits included: av_equal says a NaN differs from itself. */
+static bool same_tree(const av *a, const av *b)
+{
+    abuf x = {0}, y = {0};
+    codec_encode(CODEC_MSGPACK, a, &x);
+    codec_encode(CODEC_MSGPACK, b, &y);
+    bool same = x.len == y.len && memcmp(x.data, y.data, x.len) == 0;
+    abuf_free(&x);
+    abuf_free(&y);
+    return same;
+}
+
 /* The twin decoder's next result against the main one's (rc, map m). */
 static void check_twin(frame_decoder *d, frame_decoder *f, int rc, const av *m)
 {
@@ -137,7 +149,7 @@ static void check_twin(frame_decoder *d, frame_decoder *f, int rc, const av *m)
         return;
     }
     CHECK(frc == rc);
-    CHECK(rc != 1 || av_equal(m, fmap));
+    CHECK(rc != 1 || same_tree(m, fmap));
     CHECK(rc >= 0 || strcmp(d->error, f->error) == 0);
     av_free(fmap);
 }

@@ -93,6 +93,10 @@ def main():
     write("bad-json-deep", b'{"type":"log","x":' + b"[" * 40 + b"]" * 40 + b"}\n")
     write("bad-decide-no-label", js_line(dict(MESSAGES["decide"], options=[{"x": 1}])))
     write("bad-unknown-type", js_line({"type": "dance"}))
+    # a NaN float32 (found by libFuzzer): trees with it must compare by bits,
+    # since a NaN is not equal to itself
+    write("log-with-nan-float", mp_frame(raw=b"\x83\xa4type\xa3log\xa4text\xc4\x02hi"
+                                             b"\xa1f\xca\xff\xff\xff\xff") + b"\xff\xff\x00e?\x00\x00\x00")
 
 
 if __name__ == "__main__":
