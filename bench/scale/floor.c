@@ -5,11 +5,17 @@
  * frame. No encoding, no game, no clock: only the pipes, the wake-ups and
  * the scheduling that a referee of N concurrent matches cannot avoid.
  *
- *   bench-scale-floor N SECONDS   prints {"n":N,"round_trips_per_s":R}
- */
+ *   bench-scale-floor N SECONDS [PEER FRAME]
+ *       prints {"n":N,"round_trips_per_s":R}
+ *
+ * With PEER and FRAME, each peer is the program PEER (a real bot, e.g.
+ * random-c) and the frame sent is the file FRAME (one whole length-prefixed
+ * decide): the same loop with real bots' work in it, which separates the
+ * bots' share of a tournament's cost from the referee's. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,13 +49,18 @@ static int full_io(int fd, void *buf, size_t n, int writing)
     return 0;
 }
 
-/* A peer: answers every decide with an act until its stdin closes. */
-static void peer(int in, int out)
+/* A peer: answers every decide with an act until its stdin closes; or,
+ * given a program, that program on the same pipes. */
+static void peer(int in, int out, const char *prog)
 {
     /* Only its own pipes: the others' must see EOF when the parent closes. */
     dup2(in, 0);
     dup2(out, 1);
     close_range(3, ~0U, 0);
+    if (prog) {
+        execl(prog, prog, (char *)NULL);
+        _exit(127);
+    }
     in = 0;
     out = 1;
     char d[DECIDE_BYTES], a[ACT_BYTES];
@@ -61,13 +72,26 @@ static void peer(int in, int out)
 
 int main(int argc, char **argv)
 {
-    if (argc != 3) {
-        fprintf(stderr, "usage: bench-scale-floor N SECONDS\n");
+    if (argc != 3 && argc != 5) {
+        fprintf(stderr, "usage: bench-scale-floor N SECONDS [PEER FRAME]\n");
         return 2;
     }
     int n = atoi(argv[1]);
     double secs = atof(argv[2]);
     if (n < 1 || secs <= 0) return 2;
+    const char *prog = argc == 5 ? argv[3] : NULL;
+    static char d[1 << 16];
+    size_t dn = DECIDE_BYTES;
+    memset(d, 'd', dn);
+    if (prog) {
+        FILE *f = fopen(argv[4], "rb");
+        dn = f ? fread(d, 1, sizeof d, f) : 0;
+        if (f) fclose(f);
+        if (dn < 5) {
+            fprintf(stderr, "bench-scale-floor: cannot read a frame from %s\n", argv[4]);
+            return 2;
+        }
+    }
     signal(SIGPIPE, SIG_IGN);
     int peers = 2 * n;
     int *to = calloc((size_t)peers, sizeof *to), *from = calloc((size_t)peers, sizeof *from);
@@ -81,7 +105,7 @@ int main(int argc, char **argv)
             return 1;
         }
         pid[i] = fork();
-        if (pid[i] == 0) peer(a[0], b[1]);
+        if (pid[i] == 0) peer(a[0], b[1], prog);
         close(a[0]);
         close(b[1]);
         to[i] = a[1];
@@ -92,10 +116,23 @@ int main(int argc, char **argv)
         struct epoll_event ev = {.events = EPOLLIN, .data.u32 = (uint32_t)i};
         epoll_ctl(ep, EPOLL_CTL_ADD, from[i], &ev);
     }
-    char d[DECIDE_BYTES], a[ACT_BYTES];
-    memset(d, 'd', sizeof d);
+    /* A real bot speaks first (join): one whole frame, before any decide. */
+    char a[4096];
+    for (int i = 0; prog && i < peers; i++) {
+        uint8_t len[4];
+        if (full_io(from[i], len, 4, 0) != 0) {
+            fprintf(stderr, "bench-scale-floor: %s did not start\n", prog);
+            return 1;
+        }
+        size_t left = (size_t)len[0] << 24 | (size_t)len[1] << 16 | (size_t)len[2] << 8 | len[3];
+        while (left > 0) {
+            size_t k = left < sizeof a ? left : sizeof a;
+            if (full_io(from[i], a, k, 0) != 0) return 1;
+            left -= k;
+        }
+    }
     for (int g = 0; g < n; g++)
-        full_io(to[2 * g], d, sizeof d, 1);
+        full_io(to[2 * g], d, dn, 1);
     long trips = 0, trips0 = 0;
     double t0 = now_s(), warm = t0 + secs / 5, end = warm + secs, tw = t0;
     bool warmed = false;
@@ -111,10 +148,14 @@ int main(int argc, char **argv)
         int k = epoll_wait(ep, evs, 256, 100);
         for (int e = 0; e < k; e++) {
             int i = (int)evs[e].data.u32, g = i / 2;
-            if (full_io(from[i], a, sizeof a, 0) != 0) return 1;
+            /* One answer in flight per peer, written whole: one read. */
+            if (prog ? read(from[i], a, sizeof a) <= 0 : full_io(from[i], a, ACT_BYTES, 0) != 0) {
+                fprintf(stderr, "bench-scale-floor: peer %d stopped answering\n", i);
+                return 1;
+            }
             trips++;
             turn[g] ^= 1; /* the other seat moves next */
-            full_io(to[2 * g + turn[g]], d, sizeof d, 1);
+            full_io(to[2 * g + turn[g]], d, dn, 1);
         }
     }
     double rate = (double)(trips - trips0) / (now_s() - tw);

@@ -7,11 +7,14 @@ pipes (bench-scale-floor), for N = 1, 10, 100, 300, 1000.
 
 Per N: steady throughput in round trips per second (decide/act, plus one
 hello/ready per seat and game), the floor's round trips per second, their
-ratio (arena / floor in time per round trip: 1.0 would be the floor), the
+ratio (arena / floor in time per round trip: 1.0 would be the floor); the
+same floor with real random-c bots as its peers answering a real nim decide
+frame (bench/scale/nim-decide.msgpack), and the arena's ratio to that, which
+is the part of the gap that is the referee's and not the bots'; the
 referee's RSS while the N matches run (the largest sample in the steady
 window, so not the final report) and the RSS per concurrent match (that
-minus the N = 1 figure, over N - 1). The open-file soft limit is lowered to 1,024 (the common
-default) for the arena run: the referee raises it itself.
+minus the N = 1 figure, over N - 1). The open-file soft limit is lowered to
+1,024 (the common default) for the arena run: the referee raises it itself.
 
 "Steady" means all 2N agents are running: starting one costs ~10 ms on a
 small VM, so at N = 1,000 the first 20-40 s are start-up. The window opens
@@ -122,8 +125,12 @@ def run_arena(n, games, work):
     return trips / span, (hi - lo) / span, span, wall, max(steady), forfeits
 
 
-def run_floor(n):
-    out = subprocess.run([floor, str(n), "3"], capture_output=True, text=True, check=True)
+FRAME = os.path.join(os.path.dirname(os.path.abspath(__file__)), "nim-decide.msgpack")
+
+
+def run_floor(n, bots=False):
+    cmd = [floor, str(n), "3"] + ([random_c, FRAME] if bots else [])
+    out = subprocess.run(cmd, capture_output=True, text=True, check=True)
     return float(re.search(r'"round_trips_per_s":([\d.]+)', out.stdout).group(1))
 
 
@@ -134,16 +141,18 @@ with tempfile.TemporaryDirectory() as work:
         games = GAMES
         trips, gps, span, wall, rss, forfeits = run_arena(n, games, work)
         fl = run_floor(n)
+        fb = run_floor(n, bots=True)
         if base_rss is None:
             base_rss = rss
         per = (rss - base_rss) / (n - 1) if n > 1 else float("nan")
-        rows.append((n, games, gps, trips, fl, fl / trips, rss, per, forfeits, span, wall))
+        rows.append((n, games, gps, trips, fl, fl / trips, fb, fb / trips, rss, per, forfeits, span,
+                     wall))
         print("N=%d done" % n, file=sys.stderr, flush=True)
 
 print("| N | games | games/s | round trips/s | floor trips/s | arena/floor | "
-      "RSS | RSS per match | forfeits | window | wall |")
-print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
-for n, games, gps, trips, fl, ratio, rss, per, forfeits, span, wall in rows:
-    print("| %d | %d | %.0f | %.0f | %.0f | %.2f | %.1f MiB | %s | %d | %.1f s | %.0f s |" %
-          (n, games, gps, trips, fl, ratio, rss / 1024,
+      "floor with bots | arena/that | RSS | RSS per match | forfeits | window | wall |")
+print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+for n, games, gps, trips, fl, ratio, fb, rb, rss, per, forfeits, span, wall in rows:
+    print("| %d | %d | %.0f | %.0f | %.0f | %.2f | %.0f | %.2f | %.1f MiB | %s | %d | %.1f s | "
+          "%.0f s |" % (n, games, gps, trips, fl, ratio, fb, rb, rss / 1024,
            "-" if per != per else "%.1f KiB" % per, forfeits, span, wall))
