@@ -140,12 +140,11 @@ int main(int argc, char **argv)
     }
     arena_setting set[MAX_SETTINGS];
     size_t nset = 0;
-    for (int i = 6; i < argc; i++) {
+    for (int i = 6; i < argc; i += 2) { /* --set KEY=VALUE pairs */
         char *eq = i + 1 < argc && strcmp(argv[i], "--set") == 0 ? strchr(argv[i + 1], '=') : NULL;
         if (!eq || nset == MAX_SETTINGS) return usage();
         *eq = '\0';
         set[nset++] = (arena_setting){argv[i + 1], eq + 1};
-        i++;
     }
     long w = 0, l = 0, dr = 0;
     double sum = 0, sum2 = 0, t0 = now_ms();
