@@ -1,6 +1,7 @@
 /* Schedules (balance, determinism, seat rotation, pairing) and the SQLite
  * store (round trip, idempotent results, refusal to overwrite, one run at a
  * time, corrupt rows). */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -10,6 +11,7 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <sqlite3.h>
 
 #include "schedule.h"
 #include "store.h"
@@ -377,7 +379,7 @@ static void test_store_text_columns(void **st)
     strcpy(det.fault_msg[0], "bad frame near '\xff\xfe' \x01"); /* raw bytes */
     strcpy(det.fault_msg[1], "no answer, \"quoted\" \\ within\n10 ms");
     g.detail = &det;
-    store_enc e;
+    store_enc e = {0};
     store_enc_result(&g, &e);
     assert_string_equal((char *)e.ranks.data, "2,1");
     assert_string_equal((char *)e.scores.data, "-9223372036854775808,9223372036854775807");
@@ -416,6 +418,188 @@ static void test_store_text_columns(void **st)
     store_enc_free(&e);
 }
 
+/* The millisecond columns (time_ms, move_max_ms) are formatted without
+ * printf: each must be the text printf's "%.3f" gives, byte for byte, for
+ * any double, ties to even, signs, subnormals, and the values sent on to
+ * printf (huge, infinite, NaN) included. */
+static uint64_t rng_state = 0x9e3779b97f4a7c15ULL;
+static uint64_t rng(void)
+{
+    uint64_t z = (rng_state += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+static double any_double(int kind)
+{
+    uint64_t r = rng();
+    double v;
+    switch (kind) {
+    case 0: /* any bit pattern */ memcpy(&v, &r, sizeof v); return v;
+    case 1: /* a clock time in ms */ return (double)(r % 100000000) / 1e4;
+    case 2: /* a tie in binary: k/8000 */ return (double)(r % 8000000) / 8000.0;
+    case 3: /* around the printf cut-over */
+        return ldexp((double)(r >> 11), (int)(rng() % 120) - 100);
+    default: /* a ms value and its neighbours */
+        v = (double)(r % 1000000) / 1000.0 + 0.0005;
+        return rng() & 1 ? nextafter(v, 0) : nextafter(v, 1e9);
+    }
+}
+
+static void test_store_ms_text(void **st)
+{
+    (void)st;
+    const double fixed[] = {0.0,      -0.0,
+                            0.0005,   0.0015,
+                            0.0025,   0.0625,
+                            0.1875,   -0.0625,
+                            -0.0001,  99.9999,
+                            1e15,     nextafter(1e15, 0),
+                            -1e15,    9.999999999999999e14,
+                            1e300,    -1e308,
+                            4.9e-324, 2.2250738585072014e-308,
+                            HUGE_VAL, -HUGE_VAL,
+                            NAN,      4503599627370495.5,
+                            0.9995,   1.0005};
+    store_enc e = {0};
+    tgame g;
+    memset(&g, 0, sizeof g);
+    g.s.players = 2;
+    tgame_detail det;
+    memset(&det, 0, sizeof det);
+    g.detail = &det;
+    size_t n_fixed = sizeof fixed / sizeof *fixed;
+    for (size_t i = 0; i < n_fixed + 400000; i++) {
+        for (int k = 0; k < 2; k++) {
+            double v = i < n_fixed ? (k ? -fixed[i] : fixed[i]) : any_double((int)(rng() % 5));
+            g.time_ms[k] = v;
+            det.move_max_ms[k] = -v;
+        }
+        store_enc_result(&g, &e);
+        char want[1000];
+        snprintf(want, sizeof want, "%.3f,%.3f", g.time_ms[0], g.time_ms[1]);
+        if (strcmp(want, (char *)e.time_ms.data) != 0)
+            fail_msg("time_ms %a,%a: '%s', printf '%s'", g.time_ms[0], g.time_ms[1],
+                     (char *)e.time_ms.data, want);
+        snprintf(want, sizeof want, "%.3f,%.3f", det.move_max_ms[0], det.move_max_ms[1]);
+        if (strcmp(want, (char *)e.max.data) != 0)
+            fail_msg("move_max_ms %a,%a: '%s', printf '%s'", det.move_max_ms[0], det.move_max_ms[1],
+                     (char *)e.max.data, want);
+    }
+    store_enc_free(&e);
+}
+
+/* A store_enc reused for the next result holds only that one: nothing of a
+ * longer or detailed result before it is left in any column. */
+static void test_store_enc_reused(void **st)
+{
+    (void)st;
+    tgame g;
+    memset(&g, 0, sizeof g);
+    g.s.players = 3;
+    for (int k = 0; k < 3; k++) {
+        g.rank[k] = k + 1;
+        g.score[k] = 1000000 * (k + 1);
+        g.time_ms[k] = 1234.5678;
+        strcpy(g.forfeit[k], "timeout");
+    }
+    tgame_detail det;
+    memset(&det, 0, sizeof det);
+    det.decisions[2] = 99;
+    strcpy(det.fault_msg[1], "a long fault message");
+    g.detail = &det;
+    store_enc e = {0};
+    store_enc_result(&g, &e);
+    assert_string_equal((char *)e.ranks.data, "1,2,3");
+    assert_string_equal(e.msgs, "[\"\",\"a long fault message\",\"\"]");
+
+    memset(&g, 0, sizeof g);
+    g.s.players = 2;
+    g.rank[0] = 1;
+    g.rank[1] = 1;
+    store_enc_result(&g, &e); /* shorter, no detail */
+    assert_string_equal((char *)e.ranks.data, "1,1");
+    assert_string_equal((char *)e.scores.data, "0,0");
+    assert_string_equal((char *)e.forfeits.data, ",");
+    assert_string_equal((char *)e.time_ms.data, "0.000,0.000");
+    assert_false(e.detail);
+    assert_null(e.msgs);
+    assert_string_equal((char *)e.dec.data, "");
+    assert_string_equal((char *)e.max.data, "");
+    assert_string_equal((char *)e.hist.data, "");
+
+    g.detail = &det; /* and detailed again */
+    memset(&det, 0, sizeof det);
+    store_enc_result(&g, &e);
+    assert_string_equal((char *)e.dec.data, "0,0");
+    assert_string_equal(e.msgs, "[\"\",\"\"]");
+    store_enc_free(&e);
+    assert_null(e.ranks.data);
+    assert_null(e.msgs);
+}
+
+/* finished_at is written by the store, not by SQL: it must still be the
+ * text SQLite's strftime('%Y-%m-%dT%H:%M:%fZ') writes (the reports and
+ * bench/scale parse it, store_span takes julianday of it), in UTC, now. */
+static void test_store_finished_at(void **st)
+{
+    (void)st;
+    char path[] = "/tmp/arena-store-test-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    char err[300];
+    store *db = store_open(path, true, err, sizeof err);
+    assert_non_null(db);
+    schedule_params p = {.n_agents = 2, .players = 2, .per_pairing = 4, .seed = 3};
+    schedule s;
+    assert_int_equal(schedule_build(&p, &s, err, sizeof err), 0);
+    char *names[] = {"a", "b"}, *specs[] = {"builtin:random", "builtin:random"};
+    const char *meta[] = {"kind", "tournament", NULL};
+    assert_int_equal(store_init(db, meta, names, specs, 2, &s, err, sizeof err), 0);
+    for (size_t i = 0; i < s.n; i++) {
+        tgame g;
+        memset(&g, 0, sizeof g);
+        g.s = s.games[i];
+        g.rank[0] = 1;
+        g.rank[1] = 2;
+        strcpy(g.reason, "normal");
+        assert_int_equal(store_result(db, &g, NULL), 1);
+        if (i == 1) usleep(2000); /* results in different milliseconds too */
+    }
+    store_close(db);
+    sqlite3 *q;
+    assert_int_equal(sqlite3_open(path, &q), SQLITE_OK);
+    sqlite3_stmt *stmt;
+    assert_int_equal(
+        sqlite3_prepare_v2(q,
+                           "SELECT finished_at, strftime('%Y-%m-%dT%H:%M:%fZ', finished_at),"
+                           " (julianday('now') - julianday(finished_at)) * 86400 FROM games",
+                           -1, &stmt, NULL),
+        SQLITE_OK);
+    int rows = 0;
+    while (sqlite3_step(stmt) == SQLITE_ROW) {
+        const char *at = (const char *)sqlite3_column_text(stmt, 0);
+        assert_non_null(at);
+        assert_int_equal(strlen(at), 24);
+        assert_string_equal(at, (const char *)sqlite3_column_text(stmt, 1));
+        double age = sqlite3_column_double(stmt, 2);
+        assert_true(age >= -1 && age < 600); /* now, in UTC: not hours off */
+        rows++;
+    }
+    assert_int_equal(rows, (int)s.n);
+    sqlite3_finalize(stmt);
+    sqlite3_close(q);
+    schedule_free(&s);
+    unlink(path);
+    char side[sizeof path + 8];
+    snprintf(side, sizeof side, "%s-wal", path);
+    unlink(side);
+    snprintf(side, sizeof side, "%s-shm", path);
+    unlink(side);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -423,6 +607,8 @@ int main(void)
         cmocka_unit_test(test_multiplayer_balanced), cmocka_unit_test(test_store_roundtrip),
         cmocka_unit_test(test_independent_pairing),  cmocka_unit_test(test_store_lock),
         cmocka_unit_test(test_store_corrupt_row),    cmocka_unit_test(test_store_text_columns),
+        cmocka_unit_test(test_store_ms_text),        cmocka_unit_test(test_store_enc_reused),
+        cmocka_unit_test(test_store_finished_at),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
