@@ -600,6 +600,87 @@ static void test_store_finished_at(void **st)
     unlink(side);
 }
 
+/* The report reads the move columns back (store_moves_add) with its own
+ * number parsing: each value must come back as strtod/strtol read it from
+ * the text, for what the store writes (random results through the real
+ * encoder) and for text it does not write but an edited file may hold. */
+static void test_store_moves_parse(void **st)
+{
+    (void)st;
+    store_moves got[2], want[2];
+    memset(got, 0, sizeof got);
+    memset(want, 0, sizeof want);
+    store_enc e = {0};
+    tgame g;
+    memset(&g, 0, sizeof g);
+    g.s.players = 2;
+    g.s.seat[0] = 1;
+    g.s.seat[1] = 0;
+    tgame_detail det;
+    memset(&det, 0, sizeof det);
+    g.detail = &det;
+    /* One game at a time: a sum would hide a value read one ulp off. */
+    for (int i = 0; i < 20000; i++) {
+        memset(got, 0, sizeof got);
+        memset(want, 0, sizeof want);
+        for (int k = 0; k < 2; k++) {
+            uint64_t r = rng();
+            det.decisions[k] = (long)(r % 5 == 0 ? rng() % 100000000000LL : r % 300);
+            g.time_ms[k] = r % 7 == 0 ? any_double(3) : any_double(1);
+            det.move_max_ms[k] = any_double((int)(rng() % 5));
+            for (int b = 0; b < STORE_MOVE_BINS; b++)
+                det.move_hist[k][b] = rng() % 3 ? (int)(rng() % 40) : (int)(rng() % 2000000000);
+            store_moves *w = &want[g.s.seat[k]];
+            char txt[400];
+            w->decisions += (double)det.decisions[k];
+            snprintf(txt, sizeof txt, "%.3f", g.time_ms[k]);
+            w->time_ms += strtod(txt, NULL);
+            snprintf(txt, sizeof txt, "%.3f", det.move_max_ms[k]);
+            double x = strtod(txt, NULL);
+            if (x > w->max_ms) w->max_ms = x;
+            for (int b = 0; b < STORE_MOVE_BINS; b++)
+                if (det.move_hist[k][b] > 0) w->hist[b] += det.move_hist[k][b];
+        }
+        store_enc_result(&g, &e);
+        store_moves_add(got, 2, "1,0", (char *)e.dec.data, (char *)e.time_ms.data,
+                        (char *)e.max.data, (char *)e.hist.data);
+        for (int a = 0; a < 2; a++) {
+            if (got[a].time_ms != want[a].time_ms || got[a].max_ms != want[a].max_ms ||
+                got[a].decisions != want[a].decisions)
+                fail_msg("'%s' '%s' '%s': read %a %a %a", (char *)e.dec.data,
+                         (char *)e.time_ms.data, (char *)e.max.data, got[a].decisions,
+                         got[a].time_ms, got[a].max_ms);
+            for (int b = 0; b < STORE_MOVE_BINS; b++)
+                assert_true(got[a].hist[b] == want[a].hist[b]);
+        }
+    }
+    store_enc_free(&e);
+    /* Text the store does not write: read as strtod/strtol read it. */
+    const char *odd[] = {"1e3",     " 5",      "+2.5",
+                         "0x10",    "inf",     "-7.25",
+                         "1.",      "1.2345",  "12345678901234567",
+                         "0.1e-2",  "3.5.1",   "nan",
+                         "",        "x",       "123456789012.125",
+                         "9.99999", "0000012", "1234567890123456"};
+    for (size_t i = 0; i < sizeof odd / sizeof *odd; i++) {
+        memset(got, 0, sizeof got);
+        char hist[80];
+        snprintf(hist, sizeof hist, "%s 3", odd[i]);
+        store_moves_add(got, 1, "0", odd[i], odd[i], odd[i], hist);
+        double v = strtod(odd[i], NULL);
+        char *end;
+        long c = strtol(hist, &end, 10);
+        if (!(got[0].decisions == v || (isnan(v) && isnan(got[0].decisions))))
+            fail_msg("'%s': decisions %a, strtod %a", odd[i], got[0].decisions, v);
+        if (!(got[0].time_ms == v || (isnan(v) && isnan(got[0].time_ms))))
+            fail_msg("'%s': time %a, strtod %a", odd[i], got[0].time_ms, v);
+        assert_true(got[0].max_ms == (v > 0 ? v : 0));
+        /* The first bin is what strtol takes from the text, if positive. */
+        if (got[0].hist[0] != (end == hist ? 0 : c > 0 ? (double)c : 0))
+            fail_msg("'%s': first bin %g, strtol %ld", hist, got[0].hist[0], c);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -608,7 +689,7 @@ int main(void)
         cmocka_unit_test(test_independent_pairing),  cmocka_unit_test(test_store_lock),
         cmocka_unit_test(test_store_corrupt_row),    cmocka_unit_test(test_store_text_columns),
         cmocka_unit_test(test_store_ms_text),        cmocka_unit_test(test_store_enc_reused),
-        cmocka_unit_test(test_store_finished_at),
+        cmocka_unit_test(test_store_finished_at),    cmocka_unit_test(test_store_moves_parse),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
