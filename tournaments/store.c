@@ -231,12 +231,51 @@ static void list_i64(abuf *b, const int64_t *v, int n)
     terminate(b);
 }
 
+/* strtod(t, NULL), quicker for the numbers the store writes ("12",
+ * "0.250"): up to 15 digits, at most three of them decimals, are N / 10^d
+ * with N and 10^d exact doubles, and one IEEE division rounds that to the
+ * nearest double, as strtod does. Anything else is strtod's. */
+static double num(const char *t)
+{
+    static const double pow10[] = {1, 10, 100, 1000};
+    const char *p = t;
+    uint64_t n = 0;
+    int digits = 0, dec = 0;
+    while (*p >= '0' && *p <= '9' && digits < 16)
+        n = n * 10 + (uint64_t)(*p++ - '0'), digits++;
+    if (digits > 0 && *p == '.')
+        for (p++; *p >= '0' && *p <= '9' && dec < 4; p++)
+            n = n * 10 + (uint64_t)(*p - '0'), dec++;
+    if (digits == 0 || digits + dec > 15 || dec > 3 || (*p >= '0' && *p <= '9') || *p == '.' ||
+        *p == 'e' || *p == 'E' || *p == 'x' || *p == 'X')
+        return strtod(t, NULL);
+    return (double)n / pow10[dec];
+}
+
+/* strtoll(t, end, 10), quicker for an optional '-' and up to 18 digits
+ * (no overflow possible): the lists the store writes. */
+static int64_t inum(const char *t, const char **end)
+{
+    const char *d = t + (*t == '-'), *p = d;
+    uint64_t v = 0;
+    while (*p >= '0' && *p <= '9' && p - d < 18)
+        v = v * 10 + (uint64_t)(*p++ - '0');
+    if (p == d || (*p >= '0' && *p <= '9')) {
+        char *e;
+        long long r = strtoll(t, &e, 10);
+        *end = e;
+        return r;
+    }
+    *end = p;
+    return d > t ? -(int64_t)v : (int64_t)v;
+}
+
 static int parse_list(const char *t, int64_t *out, int max)
 {
     int n = 0;
     while (t && *t && n < max) {
-        char *end;
-        out[n++] = strtoll(t, &end, 10);
+        const char *end;
+        out[n++] = inum(t, &end);
         t = *end == ',' ? end + 1 : end;
         if (*end != ',') break;
     }
@@ -365,7 +404,8 @@ int store_row_decode(const store_row *r, int n_agents, tgame *g, char *err, size
     int m = parse_list(r->scores, tmp, RANKED_MAX);
     for (int i = 0; i < m; i++)
         g->score[i] = tmp[i];
-    snprintf(g->reason, sizeof g->reason, "%s", r->reason ? r->reason : "");
+    const char *why = r->reason ? r->reason : ""; /* g is zeroed: terminated */
+    memcpy(g->reason, why, strnlen(why, sizeof g->reason - 1));
     const char *ff = r->forfeits;
     for (int i = 0; ff && i < g->s.players; i++) {
         size_t len = strcspn(ff, ",");
@@ -378,7 +418,7 @@ int store_row_decode(const store_row *r, int n_agents, tgame *g, char *err, size
     g->turns = r->turns;
     const char *tm = r->time_ms;
     for (int i = 0; tm && i < g->s.players; i++) {
-        g->time_ms[i] = strtod(tm, NULL);
+        g->time_ms[i] = num(tm);
         tm = strchr(tm, ',');
         if (tm) tm++;
     }
@@ -394,43 +434,6 @@ static int row_seats(const char *seats, int n_agents, int *seat)
     for (int i = 0; i < n; i++)
         seat[i] = tmp[i] < 0 || tmp[i] >= n_agents ? -1 : (int)tmp[i];
     return n;
-}
-
-/* strtod(t, NULL), quicker for the numbers the store writes ("12",
- * "0.250"): up to 15 digits, at most three of them decimals, are N / 10^d
- * with N and 10^d exact doubles, and one IEEE division rounds that to the
- * nearest double, as strtod does. Anything else is strtod's. */
-static double num(const char *t)
-{
-    static const double pow10[] = {1, 10, 100, 1000};
-    const char *p = t;
-    uint64_t n = 0;
-    int digits = 0, dec = 0;
-    while (*p >= '0' && *p <= '9' && digits < 16)
-        n = n * 10 + (uint64_t)(*p++ - '0'), digits++;
-    if (digits > 0 && *p == '.')
-        for (p++; *p >= '0' && *p <= '9' && dec < 4; p++)
-            n = n * 10 + (uint64_t)(*p - '0'), dec++;
-    if (digits == 0 || digits + dec > 15 || dec > 3 || (*p >= '0' && *p <= '9') || *p == '.' ||
-        *p == 'e' || *p == 'E' || *p == 'x' || *p == 'X')
-        return strtod(t, NULL);
-    return (double)n / pow10[dec];
-}
-
-/* strtol(t, end, 10), quicker for a few plain digits. */
-static long inum(const char *t, const char **end)
-{
-    long v = 0;
-    const char *p = t;
-    while (*p >= '0' && *p <= '9' && p - t < 9)
-        v = v * 10 + (*p++ - '0');
-    if (p == t || (*p >= '0' && *p <= '9')) {
-        char *e;
-        v = strtol(t, &e, 10);
-        p = e;
-    }
-    *end = p;
-    return v;
 }
 
 void store_moves_add(store_moves *out, int n_agents, const char *seats, const char *dec,
@@ -449,7 +452,7 @@ void store_moves_add(store_moves *out, int n_agents, const char *seats, const ch
         }
         for (int b = 0; hist && b < STORE_MOVE_BINS; b++) {
             const char *end;
-            long c = inum(hist, &end);
+            int64_t c = inum(hist, &end);
             if (end == hist) break;
             if (m && c > 0) m->hist[b] += (double)c;
             hist = end + (*end == ' ');

@@ -681,6 +681,98 @@ static void test_store_moves_parse(void **st)
     }
 }
 
+/* A stored row read back (store_row_decode, which --resume and the reports
+ * use) has every number the encoder wrote: scores over the whole int64
+ * range, ranks, seats, and times as strtod reads the "%.3f" text; and text
+ * the store does not write is read as strtoll would. */
+static void test_store_row_numbers(void **st)
+{
+    (void)st;
+    store_enc e = {0};
+    abuf seats = {0};
+    for (int i = 0; i < 20000; i++) {
+        tgame g;
+        memset(&g, 0, sizeof g);
+        g.s.id = i + 1;
+        g.s.players = 2 + (int)(rng() % (RANKED_MAX - 1));
+        for (int k = 0; k < g.s.players; k++) {
+            g.s.seat[k] = (k + i) % RANKED_MAX;
+            g.rank[k] = 1 + (int)(rng() % (uint64_t)g.s.players);
+            uint64_t r = rng();
+            g.score[k] = r % 4 == 0   ? (int64_t)rng()
+                         : r % 4 == 1 ? (r & 1 ? INT64_MIN : INT64_MAX)
+                                      : (int64_t)(rng() % 2001) - 1000;
+            g.time_ms[k] = any_double((int)(rng() % 5));
+        }
+        strcpy(g.reason, "normal");
+        store_enc_result(&g, &e);
+        seats.len = 0;
+        store_enc_seats(&g.s, &seats);
+        store_row r = {.id = g.s.id,
+                       .grp = 1,
+                       .players = g.s.players,
+                       .seats = (char *)seats.data,
+                       .done = true,
+                       .ranks = (char *)e.ranks.data,
+                       .scores = (char *)e.scores.data,
+                       .reason = g.reason,
+                       .forfeits = (char *)e.forfeits.data,
+                       .time_ms = (char *)e.time_ms.data};
+        tgame back;
+        char err[200];
+        assert_int_equal(store_row_decode(&r, RANKED_MAX, &back, err, sizeof err), 0);
+        for (int k = 0; k < g.s.players; k++) {
+            assert_int_equal(back.s.seat[k], g.s.seat[k]);
+            assert_int_equal(back.rank[k], g.rank[k]);
+            if (back.score[k] != g.score[k])
+                fail_msg("score '%s' read as %lld", r.scores, (long long)back.score[k]);
+            char txt[400];
+            snprintf(txt, sizeof txt, "%.3f", g.time_ms[k]);
+            double want = strtod(txt, NULL);
+            if (!(back.time_ms[k] == want || (isnan(want) && isnan(back.time_ms[k]))))
+                fail_msg("time '%s' read as %a, strtod %a", txt, back.time_ms[k], want);
+        }
+        assert_string_equal(back.reason, "normal");
+    }
+    store_enc_free(&e);
+    abuf_free(&seats);
+    const char *odd[] = {"-",
+                         "+5,3",
+                         " 7,1",
+                         "-0,0",
+                         "12x,4",
+                         "99999999999999999999,1",
+                         "-99999999999999999999,1",
+                         "123456789012345678,1",
+                         "1234567890123456789,1",
+                         "-9223372036854775808,9223372036854775807",
+                         "5,,6",
+                         "0x10,2"};
+    for (size_t i = 0; i < sizeof odd / sizeof *odd; i++) {
+        store_row r = {.id = 1,
+                       .grp = 1,
+                       .players = 2,
+                       .seats = "0,1",
+                       .done = true,
+                       .ranks = "1,2",
+                       .scores = odd[i],
+                       .reason = "a reason longer than its column"};
+        tgame back;
+        char err[200];
+        assert_int_equal(store_row_decode(&r, 2, &back, err, sizeof err), 0);
+        char *end;
+        long long want = strtoll(odd[i], &end, 10);
+        if (back.score[0] != want)
+            fail_msg("'%s': first score %lld, strtoll %lld", odd[i], (long long)back.score[0],
+                     want);
+        long long want2 = *end == ',' ? strtoll(end + 1, NULL, 10) : 0;
+        if (back.score[1] != want2)
+            fail_msg("'%s': second score %lld, strtoll %lld", odd[i], (long long)back.score[1],
+                     want2);
+        assert_string_equal(back.reason, "a reason longer"); /* cut to the column, as before */
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -690,6 +782,7 @@ int main(void)
         cmocka_unit_test(test_store_corrupt_row),    cmocka_unit_test(test_store_text_columns),
         cmocka_unit_test(test_store_ms_text),        cmocka_unit_test(test_store_enc_reused),
         cmocka_unit_test(test_store_finished_at),    cmocka_unit_test(test_store_moves_parse),
+        cmocka_unit_test(test_store_row_numbers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
