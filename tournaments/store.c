@@ -175,20 +175,17 @@ static void put_ms(abuf *b, double v)
         if (n > 0 && (size_t)n < sizeof tmp) put(b, tmp, (size_t)n);
         return;
     }
-    /* v = m * 2^e exactly. */
+    /* |v| = m / 2^s exactly, s > 0 as |v| < 1e15 < 2^52 <= m. */
     uint64_t m = bits & ((1ull << 52) - 1);
-    int e = -1074;
+    int s = 1074;
     if (ex) {
         m |= 1ull << 52;
-        e = ex - 1075;
+        s = 1075 - ex;
     }
     uint64_t q; /* round(|v| * 1000) */
-    if (e >= 0) {
-        q = (m << e) * 1000;
-    } else if (-e >= 64) {
-        q = 0; /* m * 1000 < 2^63 <= half of 2^-e */
+    if (s >= 64) {
+        q = 0; /* m * 1000 < 2^63 <= half of 2^s */
     } else {
-        int s = -e;
         uint64_t x = m * 1000, rem = x & ((1ull << s) - 1), half = 1ull << (s - 1);
         q = x >> s;
         if (rem > half || (rem == half && (q & 1))) q++;
