@@ -635,26 +635,14 @@ int cmd_tournament(int argc, char **argv)
     }
     int64_t total, done;
     store_counts(db, &total, &done);
-    {
-        /* A tgame is ~400 bytes, its schedule entry ~60: a long tournament
-         * keeps only the latter for the games it has yet to hand out. */
-        tgame *left;
-        if (store_games(db, true, &left, &t.n_pending) != 0) {
-            fprintf(stderr, "arena: tournament: %s\n", store_error(db));
-            rc = 1;
-            goto out;
-        }
-        t.pending = xcalloc(t.n_pending + 1, sizeof *t.pending);
-        for (size_t i = 0; i < t.n_pending; i++)
-            t.pending[i] = left[i].s;
-        free(left);
-    }
     t.db = db;
     t.n = o.n_agents;
     t.names = (char **)o.names;
     t.points = xcalloc((size_t)o.n_agents + 1, sizeof(double));
     t.games = xcalloc((size_t)o.n_agents + 1, sizeof(double));
     {
+        /* The schedule is read once: the games left to play and what the
+         * finished ones add up to come from the same rows. */
         tgame *all;
         size_t na;
         if (store_games(db, false, &all, &na) != 0) {
@@ -662,6 +650,16 @@ int cmd_tournament(int argc, char **argv)
             rc = 1;
             goto out;
         }
+        /* A tgame is ~400 bytes, its schedule entry ~60: a long tournament
+         * keeps only the latter for the games it has yet to hand out (one
+         * host; with PostgreSQL, workers and this command claim them from
+         * the database instead). */
+        size_t left = 0;
+        for (size_t i = 0; i < na && !pg; i++)
+            left += !all[i].done;
+        t.pending = xcalloc(left + 1, sizeof *t.pending);
+        for (size_t i = 0; i < na && !pg; i++)
+            if (!all[i].done) t.pending[t.n_pending++] = all[i].s;
         /* PostgreSQL: every result comes through t_watch, finished ones
          * included, in the order they were posted. */
         for (size_t i = 0; i < na; i++)

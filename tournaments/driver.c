@@ -4,6 +4,7 @@
 #include <event2/event.h>
 #include <math.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -246,6 +247,14 @@ static void write_viewer(const char *log)
     free(path);
 }
 
+/* snprintf(dst, size, "%s", src) without printf (it runs once a game). */
+static void copy_str(char *dst, size_t size, const char *src)
+{
+    size_t n = strnlen(src, size - 1);
+    memcpy(dst, src, n);
+    dst[n] = '\0';
+}
+
 static void on_match_done(const match_outcome *o, void *ctx)
 {
     slot *s = ctx;
@@ -298,16 +307,16 @@ static void on_match_done(const match_outcome *o, void *ctx)
     for (int k = 0; k < g->s.players && k < o->players; k++) {
         g->rank[k] = o->ranks[k];
         g->score[k] = o->scores[k];
-        snprintf(g->forfeit[k], sizeof g->forfeit[k], "%s", fault_cause_name(o->forfeit[k]));
+        copy_str(g->forfeit[k], sizeof g->forfeit[k], fault_cause_name(o->forfeit[k]));
         g->time_ms[k] = o->time_ms[k];
     }
-    snprintf(g->reason, sizeof g->reason, "%s", o->reason);
+    copy_str(g->reason, sizeof g->reason, o->reason);
     g->turns = o->turns;
     g->wall_ms = (now_s() - s->t0) * 1000.0;
     tgame copy = *g;
     copy.detail = &det;
     char log[sizeof s->log];
-    memcpy(log, s->log, sizeof log);
+    copy_str(log, sizeof log, s->log);
     finish_slot(s);
     if (log[0] && strcmp(o->reason, "forfeit") == 0) write_viewer(log);
     d->done_session++;
@@ -356,7 +365,9 @@ static void dispatch(drv *d)
         sched_game g;
         if (!next_game(d, &g)) break;
         slot *s = &d->slots[d->free_slots[--d->n_free]];
-        memset(s, 0, sizeof *s);
+        /* Not the log path's 4 KiB: only its first byte says "none". */
+        memset(s, 0, offsetof(slot, log));
+        s->log[0] = '\0';
         s->d = d;
         s->g.s = g;
         int k;

@@ -124,9 +124,87 @@ const char *store_error(store *s)
 
 /* ---- column text forms ---- */
 
-/* The text columns are written without printf: a tournament stores one
- * row per game, each of some fifty numbers. */
-/* A column that may be empty still needs its text (""). */
+/* The text columns are written without printf and into buffers reused from
+ * one result to the next: a tournament stores one row per game, each of
+ * some fifty numbers, and this runs between two of its games. A column is
+ * built piece by piece (put, put_i) and NUL-terminated once at its end
+ * (terminate). */
+static inline void put(abuf *b, const char *p, size_t n)
+{
+    if (b->len + n + 1 > b->cap) abuf_reserve(b, n);
+    memcpy(b->data + b->len, p, n);
+    b->len += n;
+}
+
+static inline void put_c(abuf *b, char c)
+{
+    if (b->len + 2 > b->cap) abuf_reserve(b, 1);
+    b->data[b->len++] = (uint8_t)c;
+}
+
+/* Decimal, as %lld. */
+static void put_i(abuf *b, int64_t v)
+{
+    if (v >= 0 && v < 10) {
+        put_c(b, (char)('0' + v));
+        return;
+    }
+    char tmp[24], *end = tmp + sizeof tmp, *p = end;
+    uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+    do {
+        *--p = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    if (v < 0) *--p = '-';
+    put(b, p, (size_t)(end - p));
+}
+
+/* v as printf's "%.3f" writes it, byte for byte: the exact binary value
+ * rounded to thousandths, a tie to even (the default rounding mode), the
+ * sign kept on a negative value that rounds to zero. Exact in 64-bit
+ * integers below 1e15 (mantissa * 1000 < 2^63); anything else (larger,
+ * infinite, NaN: no clock time) goes to printf. */
+static void put_ms(abuf *b, double v)
+{
+    uint64_t bits;
+    memcpy(&bits, &v, sizeof bits);
+    int ex = (int)(bits >> 52 & 0x7ff);
+    if (ex == 0x7ff || v >= 1e15 || v <= -1e15) {
+        char tmp[400];
+        int n = snprintf(tmp, sizeof tmp, "%.3f", v);
+        if (n > 0 && (size_t)n < sizeof tmp) put(b, tmp, (size_t)n);
+        return;
+    }
+    /* |v| = m / 2^s exactly, s > 0 as |v| < 1e15 < 2^52 <= m. */
+    uint64_t m = bits & ((1ull << 52) - 1);
+    int s = 1074;
+    if (ex) {
+        m |= 1ull << 52;
+        s = 1075 - ex;
+    }
+    uint64_t q; /* round(|v| * 1000) */
+    if (s >= 64) {
+        q = 0; /* m * 1000 < 2^63 <= half of 2^s */
+    } else {
+        uint64_t x = m * 1000, rem = x & ((1ull << s) - 1), half = 1ull << (s - 1);
+        q = x >> s;
+        if (rem > half || (rem == half && (q & 1))) q++;
+    }
+    char tmp[32], *end = tmp + sizeof tmp, *p = end;
+    for (int i = 0; i < 3; i++) {
+        *--p = (char)('0' + q % 10);
+        q /= 10;
+    }
+    *--p = '.';
+    do {
+        *--p = (char)('0' + q % 10);
+        q /= 10;
+    } while (q);
+    if (bits >> 63) *--p = '-';
+    put(b, p, (size_t)(end - p));
+}
+
+/* Ends a column (an empty one still needs its text ""). */
 static void terminate(abuf *b)
 {
     abuf_add(b, "", 0);
@@ -135,8 +213,8 @@ static void terminate(abuf *b)
 static void list_int(abuf *b, const int *v, int n)
 {
     for (int i = 0; i < n; i++) {
-        if (i) abuf_addc(b, ',');
-        abuf_addi(b, v[i]);
+        if (i) put_c(b, ',');
+        put_i(b, v[i]);
     }
     terminate(b);
 }
@@ -144,18 +222,57 @@ static void list_int(abuf *b, const int *v, int n)
 static void list_i64(abuf *b, const int64_t *v, int n)
 {
     for (int i = 0; i < n; i++) {
-        if (i) abuf_addc(b, ',');
-        abuf_addi(b, v[i]);
+        if (i) put_c(b, ',');
+        put_i(b, v[i]);
     }
     terminate(b);
+}
+
+/* strtod(t, NULL), quicker for the numbers the store writes ("12",
+ * "0.250"): up to 15 digits, at most three of them decimals, are N / 10^d
+ * with N and 10^d exact doubles, and one IEEE division rounds that to the
+ * nearest double, as strtod does. Anything else is strtod's. */
+static double num(const char *t)
+{
+    static const double pow10[] = {1, 10, 100, 1000};
+    const char *p = t;
+    uint64_t n = 0;
+    int digits = 0, dec = 0;
+    while (*p >= '0' && *p <= '9' && digits < 16)
+        n = n * 10 + (uint64_t)(*p++ - '0'), digits++;
+    if (digits > 0 && *p == '.')
+        for (p++; *p >= '0' && *p <= '9' && dec < 4; p++)
+            n = n * 10 + (uint64_t)(*p - '0'), dec++;
+    if (digits == 0 || digits + dec > 15 || dec > 3 || (*p >= '0' && *p <= '9') || *p == '.' ||
+        *p == 'e' || *p == 'E' || *p == 'x' || *p == 'X')
+        return strtod(t, NULL);
+    return (double)n / pow10[dec];
+}
+
+/* strtoll(t, end, 10), quicker for an optional '-' and up to 18 digits
+ * (no overflow possible): the lists the store writes. */
+static int64_t inum(const char *t, const char **end)
+{
+    const char *d = t + (*t == '-'), *p = d;
+    uint64_t v = 0;
+    while (*p >= '0' && *p <= '9' && p - d < 18)
+        v = v * 10 + (uint64_t)(*p++ - '0');
+    if (p == d || (*p >= '0' && *p <= '9')) {
+        char *e;
+        long long r = strtoll(t, &e, 10);
+        *end = e;
+        return r;
+    }
+    *end = p;
+    return d > t ? -(int64_t)v : (int64_t)v;
 }
 
 static int parse_list(const char *t, int64_t *out, int max)
 {
     int n = 0;
     while (t && *t && n < max) {
-        char *end;
-        out[n++] = strtoll(t, &end, 10);
+        const char *end;
+        out[n++] = inum(t, &end);
         t = *end == ',' ? end + 1 : end;
         if (*end != ',') break;
     }
@@ -169,14 +286,24 @@ void store_enc_seats(const sched_game *g, abuf *b)
 
 void store_enc_result(const tgame *g, store_enc *e)
 {
-    memset(e, 0, sizeof *e);
+    abuf *all[] = {&e->ranks, &e->scores, &e->forfeits, &e->time_ms,
+                   &e->dec,   &e->max,    &e->hist,     &e->msgs_buf};
+    for (size_t i = 0; i < sizeof all / sizeof *all; i++) {
+        all[i]->len = 0;
+        if (all[i]->data) all[i]->data[0] = 0;
+    }
+    e->msgs = NULL;
+    e->detail = false;
     int k = g->s.players;
     list_int(&e->ranks, g->rank, k);
     list_i64(&e->scores, g->score, k);
     for (int i = 0; i < k; i++) {
-        if (i) abuf_addc(&e->forfeits, ',');
-        abuf_adds(&e->forfeits, g->forfeit[i]);
-        abuf_addf(&e->time_ms, "%s%.3f", i ? "," : "", g->time_ms[i]);
+        if (i) {
+            put_c(&e->forfeits, ',');
+            put_c(&e->time_ms, ',');
+        }
+        put(&e->forfeits, g->forfeit[i], strnlen(g->forfeit[i], sizeof g->forfeit[i]));
+        put_ms(&e->time_ms, g->time_ms[i]);
     }
     terminate(&e->forfeits);
     terminate(&e->time_ms);
@@ -186,28 +313,29 @@ void store_enc_result(const tgame *g, store_enc *e)
     /* The fault messages as a JSON array of strings. They may quote what a
      * bot sent, so bytes that are not UTF-8 become U+FFFD (jsonw_str)
      * rather than dropping the message and shifting the seats after it. */
-    abuf msgs = {0};
-    abuf_addc(&msgs, '[');
+    abuf *msgs = &e->msgs_buf;
+    put_c(msgs, '[');
     for (int i = 0; i < k; i++) {
         if (i) {
-            abuf_addc(&e->dec, ',');
-            abuf_addc(&e->max, ',');
-            abuf_addc(&e->hist, ';');
-            abuf_addc(&msgs, ',');
+            put_c(&e->dec, ',');
+            put_c(&e->max, ',');
+            put_c(&e->hist, ';');
+            put_c(msgs, ',');
         }
-        abuf_addi(&e->dec, d->decisions[i]);
-        abuf_addf(&e->max, "%.3f", d->move_max_ms[i]);
+        put_i(&e->dec, d->decisions[i]);
+        put_ms(&e->max, d->move_max_ms[i]);
         for (int b = 0; b < STORE_MOVE_BINS; b++) {
-            if (b) abuf_addc(&e->hist, ' ');
-            abuf_addi(&e->hist, d->move_hist[i][b]);
+            if (b) put_c(&e->hist, ' ');
+            put_i(&e->hist, d->move_hist[i][b]);
         }
-        jsonw_str(&msgs, d->fault_msg[i], strlen(d->fault_msg[i]));
+        jsonw_str(msgs, d->fault_msg[i], strnlen(d->fault_msg[i], sizeof d->fault_msg[i]));
     }
-    abuf_addc(&msgs, ']');
+    put_c(msgs, ']');
     terminate(&e->dec);
     terminate(&e->max);
     terminate(&e->hist);
-    e->msgs = (char *)msgs.data;
+    terminate(msgs);
+    e->msgs = (char *)msgs->data;
 }
 
 void store_enc_free(store_enc *e)
@@ -219,7 +347,9 @@ void store_enc_free(store_enc *e)
     abuf_free(&e->dec);
     abuf_free(&e->max);
     abuf_free(&e->hist);
-    free(e->msgs);
+    abuf_free(&e->msgs_buf);
+    e->msgs = NULL;
+    e->detail = false;
 }
 
 /* A row that could index past the agents or the per-seat arrays is refused
@@ -271,7 +401,8 @@ int store_row_decode(const store_row *r, int n_agents, tgame *g, char *err, size
     int m = parse_list(r->scores, tmp, RANKED_MAX);
     for (int i = 0; i < m; i++)
         g->score[i] = tmp[i];
-    snprintf(g->reason, sizeof g->reason, "%s", r->reason ? r->reason : "");
+    const char *why = r->reason ? r->reason : ""; /* g is zeroed: terminated */
+    memcpy(g->reason, why, strnlen(why, sizeof g->reason - 1));
     const char *ff = r->forfeits;
     for (int i = 0; ff && i < g->s.players; i++) {
         size_t len = strcspn(ff, ",");
@@ -284,7 +415,7 @@ int store_row_decode(const store_row *r, int n_agents, tgame *g, char *err, size
     g->turns = r->turns;
     const char *tm = r->time_ms;
     for (int i = 0; tm && i < g->s.players; i++) {
-        g->time_ms[i] = strtod(tm, NULL);
+        g->time_ms[i] = num(tm);
         tm = strchr(tm, ',');
         if (tm) tm++;
     }
@@ -309,16 +440,16 @@ void store_moves_add(store_moves *out, int n_agents, const char *seats, const ch
     int k = row_seats(seats, n_agents, seat);
     for (int i = 0; i < k; i++) {
         store_moves *m = seat[i] >= 0 ? &out[seat[i]] : NULL;
-        double d = dec ? strtod(dec, NULL) : 0, t = tm ? strtod(tm, NULL) : 0;
-        double x = mx ? strtod(mx, NULL) : 0;
+        double d = dec ? num(dec) : 0, t = tm ? num(tm) : 0;
+        double x = mx ? num(mx) : 0;
         if (m) {
             m->decisions += d;
             m->time_ms += t;
             if (x > m->max_ms) m->max_ms = x;
         }
         for (int b = 0; hist && b < STORE_MOVE_BINS; b++) {
-            char *end;
-            long c = strtol(hist, &end, 10);
+            const char *end;
+            int64_t c = inum(hist, &end);
             if (end == hist) break;
             if (m && c > 0) m->hist[b] += (double)c;
             hist = end + (*end == ' ');

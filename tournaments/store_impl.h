@@ -51,11 +51,15 @@ typedef struct store_row {
  * rank), so that no caller can index past an array on it. */
 int store_row_decode(const store_row *r, int n_agents, tgame *g, char *err, size_t errlen);
 
-/* A finished game's result columns as text (all malloc'ed; free with
- * store_enc_free). dec/max/hist/msgs are NULL without g->detail. */
+/* A finished game's result columns as text. e starts zeroed ({0}) and may
+ * be passed again for the next result: its buffers are reused, so a
+ * backend keeps one for its connection; store_enc_free frees them (and
+ * leaves e zeroed). Without g->detail, dec/max/hist are empty and msgs is
+ * NULL. */
 typedef struct store_enc {
     abuf ranks, scores, forfeits, time_ms, dec, max, hist;
-    char *msgs;
+    char *msgs; /* the fault messages as a JSON array, in msgs_buf */
+    abuf msgs_buf;
     bool detail;
 } store_enc;
 void store_enc_result(const tgame *g, store_enc *e);

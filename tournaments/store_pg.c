@@ -594,7 +594,7 @@ static int pg_games(store *b, bool pending_only, tgame **games, size_t *n)
 static int pg_result(store *b, const tgame *g, const char *log_path)
 {
     pg_store *s = pg(b);
-    store_enc e;
+    store_enc e = {0};
     store_enc_result(g, &e);
     char id[24], turns[16], wall[40];
     snprintf(id, sizeof id, "%lld", (long long)g->s.id);

@@ -23,6 +23,9 @@ typedef struct sq_store {
     int lock_fd;              /* holds the flock of store_lock; -1 when none */
     int pending;              /* results in the open transaction */
     struct timespec first_at; /* when the first of them was written */
+    store_enc enc;            /* the last result's columns (buffers reused) */
+    char at[32];              /* finished_at: "YYYY-MM-DDTHH:MM:SS" of at_sec, then ms */
+    time_t at_sec;
 } sq_store;
 
 static const store_vt sq_vt;
@@ -81,7 +84,9 @@ store *store_sqlite_open(const char *path, bool create, char *err, size_t errlen
         return NULL;
     }
     sqlite3 *db = NULL;
-    int flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0);
+    /* NOMUTEX: one thread uses a connection (the tournament's loop), and
+     * SQLite's own locking of it cost ~1 K instructions a result. */
+    int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | (create ? SQLITE_OPEN_CREATE : 0);
     if (sqlite3_open_v2(path, &db, flags, NULL) != SQLITE_OK) {
         snprintf(err, errlen, "cannot open %s: %s", path, db ? sqlite3_errmsg(db) : "no memory");
         sqlite3_close(db);
@@ -188,6 +193,7 @@ static void sq_close(store *b)
     sq_flush(b, false);
     if (!s) return;
     sqlite3_finalize(s->put);
+    store_enc_free(&s->enc);
     sqlite3_close(s->db);
     if (s->lock_fd >= 0) close(s->lock_fd);
     free(s->path);
@@ -397,6 +403,34 @@ static int sq_games(store *b, bool pending_only, tgame **games, size_t *n)
     return 0;
 }
 
+/* Now as SQLite's strftime('%Y-%m-%dT%H:%M:%fZ','now') writes it (UTC,
+ * milliseconds truncated, as SQLite reads the clock), formatted here: in
+ * SQL it cost as much as the rest of a result's encoding. The text up to
+ * the seconds changes once a second and is kept. */
+static const char *finished_at(sq_store *s)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    if (ts.tv_sec != s->at_sec || !s->at[0]) {
+        struct tm tm;
+        if (!gmtime_r(&ts.tv_sec, &tm) ||
+            strftime(s->at, sizeof s->at, "%Y-%m-%dT%H:%M:%S", &tm) != 19) {
+            /* No year of four digits: SQLite's own, as before. */
+            s->at[0] = '\0';
+            return NULL;
+        }
+        s->at_sec = ts.tv_sec;
+    }
+    int ms = (int)(ts.tv_nsec / 1000000);
+    s->at[19] = '.';
+    s->at[20] = (char)('0' + ms / 100);
+    s->at[21] = (char)('0' + ms / 10 % 10);
+    s->at[22] = (char)('0' + ms % 10);
+    s->at[23] = 'Z';
+    s->at[24] = '\0';
+    return s->at;
+}
+
 static int sq_result(store *b, const tgame *g, const char *log_path)
 {
     sq_store *s = (sq_store *)b;
@@ -404,7 +438,7 @@ static int sq_result(store *b, const tgame *g, const char *log_path)
         sqlite3_prepare_v2(s->db,
                            "UPDATE games SET done = 1, ranks = ?, scores = ?, reason = ?,"
                            " forfeits = ?, turns = ?, time_ms = ?, wall_ms = ?, log = ?,"
-                           " finished_at = strftime('%Y-%m-%dT%H:%M:%fZ','now'),"
+                           " finished_at = coalesce(?14, strftime('%Y-%m-%dT%H:%M:%fZ','now')),"
                            " decisions = ?10, move_max_ms = ?11, move_hist = ?12,"
                            " fault_msgs = ?13 WHERE id = ?9 AND done = 0",
                            -1, &s->put, NULL) != SQLITE_OK)
@@ -415,35 +449,46 @@ static int sq_result(store *b, const tgame *g, const char *log_path)
         clock_gettime(CLOCK_MONOTONIC, &s->first_at);
     }
     s->pending++;
-    store_enc e;
-    store_enc_result(g, &e);
+    store_enc *e = &s->enc;
+    store_enc_result(g, e);
+    /* Every parameter is bound for every result, so none is left over from
+     * the last one, and all as SQLITE_STATIC: the texts (s->enc, g, the
+     * log path) stay put until the step below, the only reader. The
+     * pointers left behind afterwards are never read: the next result
+     * binds anew before its step, and nothing else runs this statement. */
     sqlite3_stmt *st = s->put;
-    sqlite3_bind_text(st, 1, (const char *)e.ranks.data, -1, SQLITE_TRANSIENT);
-    sqlite3_bind_text(st, 2, (const char *)e.scores.data, -1, SQLITE_TRANSIENT);
-    sqlite3_bind_text(st, 3, g->reason, -1, SQLITE_TRANSIENT);
-    sqlite3_bind_text(st, 4, (const char *)e.forfeits.data, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 1, (const char *)e->ranks.data, (int)e->ranks.len, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, (const char *)e->scores.data, (int)e->scores.len, SQLITE_STATIC);
+    sqlite3_bind_text(st, 3, g->reason, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 4, (const char *)e->forfeits.data, (int)e->forfeits.len, SQLITE_STATIC);
     sqlite3_bind_int(st, 5, g->turns);
-    sqlite3_bind_text(st, 6, (const char *)e.time_ms.data, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 6, (const char *)e->time_ms.data, (int)e->time_ms.len, SQLITE_STATIC);
     sqlite3_bind_double(st, 7, g->wall_ms);
     if (log_path)
-        sqlite3_bind_text(st, 8, log_path, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_text(st, 8, log_path, -1, SQLITE_STATIC);
     else
         sqlite3_bind_null(st, 8);
     sqlite3_bind_int64(st, 9, g->s.id);
-    if (e.detail) {
-        sqlite3_bind_text(st, 10, (const char *)e.dec.data, -1, SQLITE_TRANSIENT);
-        sqlite3_bind_text(st, 11, (const char *)e.max.data, -1, SQLITE_TRANSIENT);
-        sqlite3_bind_text(st, 12, (const char *)e.hist.data, -1, SQLITE_TRANSIENT);
-        if (e.msgs) sqlite3_bind_text(st, 13, e.msgs, -1, SQLITE_TRANSIENT);
+    if (e->detail) {
+        sqlite3_bind_text(st, 10, (const char *)e->dec.data, (int)e->dec.len, SQLITE_STATIC);
+        sqlite3_bind_text(st, 11, (const char *)e->max.data, (int)e->max.len, SQLITE_STATIC);
+        sqlite3_bind_text(st, 12, (const char *)e->hist.data, (int)e->hist.len, SQLITE_STATIC);
+        sqlite3_bind_text(st, 13, e->msgs, (int)e->msgs_buf.len, SQLITE_STATIC);
+    } else {
+        for (int i = 10; i <= 13; i++)
+            sqlite3_bind_null(st, i);
     }
+    const char *at = finished_at(s);
+    if (at)
+        sqlite3_bind_text(st, 14, at, 24, SQLITE_STATIC);
+    else
+        sqlite3_bind_null(st, 14);
     /* The result is all there or not at all (one UPDATE, in a group that
      * commits or not as a whole), and `done = 0` in the WHERE makes a
      * replay a no-op. */
     int rc = sqlite3_step(st);
     int changed = sqlite3_changes(s->db);
     sqlite3_reset(st);
-    sqlite3_clear_bindings(st);
-    store_enc_free(&e);
     if (rc != SQLITE_DONE) return fail(s, "store result");
     if (s->pending >= STORE_GROUP_RESULTS && sq_flush(b, false) != 0) return -1;
     return changed > 0 ? 1 : 0;

@@ -1,6 +1,7 @@
 /* Schedules (balance, determinism, seat rotation, pairing) and the SQLite
  * store (round trip, idempotent results, refusal to overwrite, one run at a
  * time, corrupt rows). */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -10,6 +11,7 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <sqlite3.h>
 
 #include "schedule.h"
 #include "store.h"
@@ -377,7 +379,7 @@ static void test_store_text_columns(void **st)
     strcpy(det.fault_msg[0], "bad frame near '\xff\xfe' \x01"); /* raw bytes */
     strcpy(det.fault_msg[1], "no answer, \"quoted\" \\ within\n10 ms");
     g.detail = &det;
-    store_enc e;
+    store_enc e = {0};
     store_enc_result(&g, &e);
     assert_string_equal((char *)e.ranks.data, "2,1");
     assert_string_equal((char *)e.scores.data, "-9223372036854775808,9223372036854775807");
@@ -416,6 +418,361 @@ static void test_store_text_columns(void **st)
     store_enc_free(&e);
 }
 
+/* The millisecond columns (time_ms, move_max_ms) are formatted without
+ * printf: each must be the text printf's "%.3f" gives, byte for byte, for
+ * any double, ties to even, signs, subnormals, and the values sent on to
+ * printf (huge, infinite, NaN) included. */
+static uint64_t rng_state = 0x9e3779b97f4a7c15ULL;
+static uint64_t rng(void)
+{
+    uint64_t z = (rng_state += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+static double any_double(int kind)
+{
+    uint64_t r = rng();
+    double v;
+    switch (kind) {
+    case 0: /* any bit pattern */ memcpy(&v, &r, sizeof v); return v;
+    case 1: /* a clock time in ms */ return (double)(r % 100000000) / 1e4;
+    case 2: /* a tie in binary: k/8000 */ return (double)(r % 8000000) / 8000.0;
+    case 3: /* around the printf cut-over */
+        return ldexp((double)(r >> 11), (int)(rng() % 120) - 100);
+    default: /* a ms value and its neighbours */
+        v = (double)(r % 1000000) / 1000.0 + 0.0005;
+        return rng() & 1 ? nextafter(v, 0) : nextafter(v, 1e9);
+    }
+}
+
+static void test_store_ms_text(void **st)
+{
+    (void)st;
+    const double fixed[] = {0.0,      -0.0,
+                            0.0005,   0.0015,
+                            0.0025,   0.0625,
+                            0.1875,   -0.0625,
+                            -0.0001,  99.9999,
+                            1e15,     nextafter(1e15, 0),
+                            -1e15,    9.999999999999999e14,
+                            1e300,    -1e308,
+                            4.9e-324, 2.2250738585072014e-308,
+                            HUGE_VAL, -HUGE_VAL,
+                            NAN,      4503599627370495.5,
+                            0.9995,   1.0005};
+    store_enc e = {0};
+    tgame g;
+    memset(&g, 0, sizeof g);
+    g.s.players = 2;
+    tgame_detail det;
+    memset(&det, 0, sizeof det);
+    g.detail = &det;
+    size_t n_fixed = sizeof fixed / sizeof *fixed;
+    for (size_t i = 0; i < n_fixed + 400000; i++) {
+        for (int k = 0; k < 2; k++) {
+            double v = i < n_fixed ? (k ? -fixed[i] : fixed[i]) : any_double((int)(rng() % 5));
+            g.time_ms[k] = v;
+            det.move_max_ms[k] = -v;
+        }
+        store_enc_result(&g, &e);
+        char want[1000];
+        snprintf(want, sizeof want, "%.3f,%.3f", g.time_ms[0], g.time_ms[1]);
+        if (strcmp(want, (char *)e.time_ms.data) != 0)
+            fail_msg("time_ms %a,%a: '%s', printf '%s'", g.time_ms[0], g.time_ms[1],
+                     (char *)e.time_ms.data, want);
+        snprintf(want, sizeof want, "%.3f,%.3f", det.move_max_ms[0], det.move_max_ms[1]);
+        if (strcmp(want, (char *)e.max.data) != 0)
+            fail_msg("move_max_ms %a,%a: '%s', printf '%s'", det.move_max_ms[0], det.move_max_ms[1],
+                     (char *)e.max.data, want);
+    }
+    store_enc_free(&e);
+}
+
+/* A store_enc reused for the next result holds only that one: nothing of a
+ * longer or detailed result before it is left in any column. */
+static void test_store_enc_reused(void **st)
+{
+    (void)st;
+    tgame g;
+    memset(&g, 0, sizeof g);
+    g.s.players = 3;
+    for (int k = 0; k < 3; k++) {
+        g.rank[k] = k + 1;
+        g.score[k] = 1000000 * (k + 1);
+        g.time_ms[k] = 1234.5678;
+        strcpy(g.forfeit[k], "timeout");
+    }
+    tgame_detail det;
+    memset(&det, 0, sizeof det);
+    det.decisions[2] = 99;
+    strcpy(det.fault_msg[1], "a long fault message");
+    g.detail = &det;
+    store_enc e = {0};
+    store_enc_result(&g, &e);
+    assert_string_equal((char *)e.ranks.data, "1,2,3");
+    assert_string_equal(e.msgs, "[\"\",\"a long fault message\",\"\"]");
+
+    memset(&g, 0, sizeof g);
+    g.s.players = 2;
+    g.rank[0] = 1;
+    g.rank[1] = 1;
+    store_enc_result(&g, &e); /* shorter, no detail */
+    assert_string_equal((char *)e.ranks.data, "1,1");
+    assert_string_equal((char *)e.scores.data, "0,0");
+    assert_string_equal((char *)e.forfeits.data, ",");
+    assert_string_equal((char *)e.time_ms.data, "0.000,0.000");
+    assert_false(e.detail);
+    assert_null(e.msgs);
+    assert_string_equal((char *)e.dec.data, "");
+    assert_string_equal((char *)e.max.data, "");
+    assert_string_equal((char *)e.hist.data, "");
+
+    g.detail = &det; /* and detailed again */
+    memset(&det, 0, sizeof det);
+    store_enc_result(&g, &e);
+    assert_string_equal((char *)e.dec.data, "0,0");
+    assert_string_equal(e.msgs, "[\"\",\"\"]");
+    store_enc_free(&e);
+    assert_null(e.ranks.data);
+    assert_null(e.msgs);
+}
+
+/* finished_at is written by the store, not by SQL: it must still be the
+ * text SQLite's strftime('%Y-%m-%dT%H:%M:%fZ') writes (the reports and
+ * bench/scale parse it, store_span takes julianday of it), in UTC, now. */
+static void test_store_finished_at(void **st)
+{
+    (void)st;
+    char path[] = "/tmp/arena-store-test-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    char err[300];
+    store *db = store_open(path, true, err, sizeof err);
+    assert_non_null(db);
+    schedule_params p = {.n_agents = 2, .players = 2, .per_pairing = 4, .seed = 3};
+    schedule s;
+    assert_int_equal(schedule_build(&p, &s, err, sizeof err), 0);
+    char *names[] = {"a", "b"}, *specs[] = {"builtin:random", "builtin:random"};
+    const char *meta[] = {"kind", "tournament", NULL};
+    assert_int_equal(store_init(db, meta, names, specs, 2, &s, err, sizeof err), 0);
+    for (size_t i = 0; i < s.n; i++) {
+        tgame g;
+        memset(&g, 0, sizeof g);
+        g.s = s.games[i];
+        g.rank[0] = 1;
+        g.rank[1] = 2;
+        strcpy(g.reason, "normal");
+        assert_int_equal(store_result(db, &g, NULL), 1);
+        if (i == 1) usleep(2000); /* results in different milliseconds too */
+    }
+    store_close(db);
+    sqlite3 *q;
+    assert_int_equal(sqlite3_open(path, &q), SQLITE_OK);
+    sqlite3_stmt *stmt;
+    assert_int_equal(
+        sqlite3_prepare_v2(q,
+                           "SELECT finished_at, strftime('%Y-%m-%dT%H:%M:%fZ', finished_at),"
+                           " (julianday('now') - julianday(finished_at)) * 86400 FROM games",
+                           -1, &stmt, NULL),
+        SQLITE_OK);
+    int rows = 0;
+    while (sqlite3_step(stmt) == SQLITE_ROW) {
+        const char *at = (const char *)sqlite3_column_text(stmt, 0);
+        assert_non_null(at);
+        assert_int_equal(strlen(at), 24);
+        assert_string_equal(at, (const char *)sqlite3_column_text(stmt, 1));
+        double age = sqlite3_column_double(stmt, 2);
+        assert_true(age >= -1 && age < 600); /* now, in UTC: not hours off */
+        rows++;
+    }
+    assert_int_equal(rows, (int)s.n);
+    sqlite3_finalize(stmt);
+    sqlite3_close(q);
+    schedule_free(&s);
+    unlink(path);
+    char side[sizeof path + 8];
+    snprintf(side, sizeof side, "%s-wal", path);
+    unlink(side);
+    snprintf(side, sizeof side, "%s-shm", path);
+    unlink(side);
+}
+
+/* The report reads the move columns back (store_moves_add) with its own
+ * number parsing: each value must come back as strtod/strtol read it from
+ * the text, for what the store writes (random results through the real
+ * encoder) and for text it does not write but an edited file may hold. */
+static void test_store_moves_parse(void **st)
+{
+    (void)st;
+    store_moves got[2], want[2];
+    memset(got, 0, sizeof got);
+    memset(want, 0, sizeof want);
+    store_enc e = {0};
+    tgame g;
+    memset(&g, 0, sizeof g);
+    g.s.players = 2;
+    g.s.seat[0] = 1;
+    g.s.seat[1] = 0;
+    tgame_detail det;
+    memset(&det, 0, sizeof det);
+    g.detail = &det;
+    /* One game at a time: a sum would hide a value read one ulp off. */
+    for (int i = 0; i < 20000; i++) {
+        memset(got, 0, sizeof got);
+        memset(want, 0, sizeof want);
+        for (int k = 0; k < 2; k++) {
+            uint64_t r = rng();
+            det.decisions[k] = (long)(r % 5 == 0 ? rng() % 100000000000LL : r % 300);
+            g.time_ms[k] = r % 7 == 0 ? any_double(3) : any_double(1);
+            det.move_max_ms[k] = any_double((int)(rng() % 5));
+            for (int b = 0; b < STORE_MOVE_BINS; b++)
+                det.move_hist[k][b] = rng() % 3 ? (int)(rng() % 40) : (int)(rng() % 2000000000);
+            store_moves *w = &want[g.s.seat[k]];
+            char txt[400];
+            w->decisions += (double)det.decisions[k];
+            snprintf(txt, sizeof txt, "%.3f", g.time_ms[k]);
+            w->time_ms += strtod(txt, NULL);
+            snprintf(txt, sizeof txt, "%.3f", det.move_max_ms[k]);
+            double x = strtod(txt, NULL);
+            if (x > w->max_ms) w->max_ms = x;
+            for (int b = 0; b < STORE_MOVE_BINS; b++)
+                if (det.move_hist[k][b] > 0) w->hist[b] += det.move_hist[k][b];
+        }
+        store_enc_result(&g, &e);
+        store_moves_add(got, 2, "1,0", (char *)e.dec.data, (char *)e.time_ms.data,
+                        (char *)e.max.data, (char *)e.hist.data);
+        for (int a = 0; a < 2; a++) {
+            if (got[a].time_ms != want[a].time_ms || got[a].max_ms != want[a].max_ms ||
+                got[a].decisions != want[a].decisions)
+                fail_msg("'%s' '%s' '%s': read %a %a %a", (char *)e.dec.data,
+                         (char *)e.time_ms.data, (char *)e.max.data, got[a].decisions,
+                         got[a].time_ms, got[a].max_ms);
+            for (int b = 0; b < STORE_MOVE_BINS; b++)
+                assert_true(got[a].hist[b] == want[a].hist[b]);
+        }
+    }
+    store_enc_free(&e);
+    /* Text the store does not write: read as strtod/strtol read it. */
+    const char *odd[] = {"1e3",     " 5",      "+2.5",
+                         "0x10",    "inf",     "-7.25",
+                         "1.",      "1.2345",  "12345678901234567",
+                         "0.1e-2",  "3.5.1",   "nan",
+                         "",        "x",       "123456789012.125",
+                         "9.99999", "0000012", "1234567890123456"};
+    for (size_t i = 0; i < sizeof odd / sizeof *odd; i++) {
+        memset(got, 0, sizeof got);
+        char hist[80];
+        snprintf(hist, sizeof hist, "%s 3", odd[i]);
+        store_moves_add(got, 1, "0", odd[i], odd[i], odd[i], hist);
+        double v = strtod(odd[i], NULL);
+        char *end;
+        long c = strtol(hist, &end, 10);
+        if (!(got[0].decisions == v || (isnan(v) && isnan(got[0].decisions))))
+            fail_msg("'%s': decisions %a, strtod %a", odd[i], got[0].decisions, v);
+        if (!(got[0].time_ms == v || (isnan(v) && isnan(got[0].time_ms))))
+            fail_msg("'%s': time %a, strtod %a", odd[i], got[0].time_ms, v);
+        assert_true(got[0].max_ms == (v > 0 ? v : 0));
+        /* The first bin is what strtol takes from the text, if positive. */
+        if (got[0].hist[0] != (end == hist ? 0 : c > 0 ? (double)c : 0))
+            fail_msg("'%s': first bin %g, strtol %ld", hist, got[0].hist[0], c);
+    }
+}
+
+/* A stored row read back (store_row_decode, which --resume and the reports
+ * use) has every number the encoder wrote: scores over the whole int64
+ * range, ranks, seats, and times as strtod reads the "%.3f" text; and text
+ * the store does not write is read as strtoll would. */
+static void test_store_row_numbers(void **st)
+{
+    (void)st;
+    store_enc e = {0};
+    abuf seats = {0};
+    for (int i = 0; i < 20000; i++) {
+        tgame g;
+        memset(&g, 0, sizeof g);
+        g.s.id = i + 1;
+        g.s.players = 2 + (int)(rng() % (RANKED_MAX - 1));
+        for (int k = 0; k < g.s.players; k++) {
+            g.s.seat[k] = (k + i) % RANKED_MAX;
+            g.rank[k] = 1 + (int)(rng() % (uint64_t)g.s.players);
+            uint64_t r = rng();
+            g.score[k] = r % 4 == 0   ? (int64_t)rng()
+                         : r % 4 == 1 ? (r & 1 ? INT64_MIN : INT64_MAX)
+                                      : (int64_t)(rng() % 2001) - 1000;
+            g.time_ms[k] = any_double((int)(rng() % 5));
+        }
+        strcpy(g.reason, "normal");
+        store_enc_result(&g, &e);
+        seats.len = 0;
+        store_enc_seats(&g.s, &seats);
+        store_row r = {.id = g.s.id,
+                       .grp = 1,
+                       .players = g.s.players,
+                       .seats = (char *)seats.data,
+                       .done = true,
+                       .ranks = (char *)e.ranks.data,
+                       .scores = (char *)e.scores.data,
+                       .reason = g.reason,
+                       .forfeits = (char *)e.forfeits.data,
+                       .time_ms = (char *)e.time_ms.data};
+        tgame back;
+        char err[200];
+        assert_int_equal(store_row_decode(&r, RANKED_MAX, &back, err, sizeof err), 0);
+        for (int k = 0; k < g.s.players; k++) {
+            assert_int_equal(back.s.seat[k], g.s.seat[k]);
+            assert_int_equal(back.rank[k], g.rank[k]);
+            if (back.score[k] != g.score[k])
+                fail_msg("score '%s' read as %lld", r.scores, (long long)back.score[k]);
+            char txt[400];
+            snprintf(txt, sizeof txt, "%.3f", g.time_ms[k]);
+            double want = strtod(txt, NULL);
+            if (!(back.time_ms[k] == want || (isnan(want) && isnan(back.time_ms[k]))))
+                fail_msg("time '%s' read as %a, strtod %a", txt, back.time_ms[k], want);
+        }
+        assert_string_equal(back.reason, "normal");
+    }
+    store_enc_free(&e);
+    abuf_free(&seats);
+    const char *odd[] = {"-",
+                         "+5,3",
+                         " 7,1",
+                         "-0,0",
+                         "12x,4",
+                         "99999999999999999999,1",
+                         "-99999999999999999999,1",
+                         "123456789012345678,1",
+                         "1234567890123456789,1",
+                         "-9223372036854775808,9223372036854775807",
+                         "5,,6",
+                         "0x10,2"};
+    for (size_t i = 0; i < sizeof odd / sizeof *odd; i++) {
+        store_row r = {.id = 1,
+                       .grp = 1,
+                       .players = 2,
+                       .seats = "0,1",
+                       .done = true,
+                       .ranks = "1,2",
+                       .scores = odd[i],
+                       .reason = "a reason longer than its column"};
+        tgame back;
+        char err[200];
+        assert_int_equal(store_row_decode(&r, 2, &back, err, sizeof err), 0);
+        char *end;
+        long long want = strtoll(odd[i], &end, 10);
+        if (back.score[0] != want)
+            fail_msg("'%s': first score %lld, strtoll %lld", odd[i], (long long)back.score[0],
+                     want);
+        long long want2 = *end == ',' ? strtoll(end + 1, NULL, 10) : 0;
+        if (back.score[1] != want2)
+            fail_msg("'%s': second score %lld, strtoll %lld", odd[i], (long long)back.score[1],
+                     want2);
+        assert_string_equal(back.reason, "a reason longer"); /* cut to the column, as before */
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -423,6 +780,9 @@ int main(void)
         cmocka_unit_test(test_multiplayer_balanced), cmocka_unit_test(test_store_roundtrip),
         cmocka_unit_test(test_independent_pairing),  cmocka_unit_test(test_store_lock),
         cmocka_unit_test(test_store_corrupt_row),    cmocka_unit_test(test_store_text_columns),
+        cmocka_unit_test(test_store_ms_text),        cmocka_unit_test(test_store_enc_reused),
+        cmocka_unit_test(test_store_finished_at),    cmocka_unit_test(test_store_moves_parse),
+        cmocka_unit_test(test_store_row_numbers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
