@@ -17,6 +17,7 @@
 
 #include "actframe.h"
 #include "clock.h"
+#include "msgwrite.h"
 #include "pidtab.h"
 #include "runner.h"
 #include "spawn.h"
@@ -286,10 +287,11 @@ void agent_send_av(arena_agent *a, const av *v)
 
 void agent_send(arena_agent *a, const msg *m)
 {
-    if (!a->alive || a->kind == AGENT_BUILTIN) return;
-    av *v = msg_encode(m);
-    agent_send_av(a, v);
-    av_free(v);
+    codec_kind c;
+    abuf *out = agent_out(a, &c);
+    if (!out) return;
+    msg_write(c, out, m); /* no tree: the bytes codec_encode(msg_encode(m)) are */
+    agent_flush(a);
 }
 
 /* A decoded message m (owned) from a. */

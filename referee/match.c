@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <event2/event.h>
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,7 +54,6 @@ struct match {
     arena_game *g;
     int players;
     uint64_t seed;
-    seat_state seat[ARENA_MAX_SEATS];
     match_state state;
     const char *end_reason;
     match_done_fn done;
@@ -85,6 +85,9 @@ struct match {
     size_t evs_cap;
     char error[256];
     double t_start; /* the trace's zero */
+    /* One per player only: a seat is some 1.7 KB (its notes), zeroed by
+     * every match_start. */
+    seat_state seat[];
 };
 
 #define TRACE(m, s, ...)                                                                           \
@@ -124,13 +127,15 @@ static void send_msg(struct match *m, int s, const msg *out)
 {
     arena_agent *a = m->seat[s].agent;
     if (!a->alive || a->kind == AGENT_BUILTIN) return;
-    if (m->log || m->cfg.trace) {
+    if (m->log || m->cfg.trace) { /* the tree they need goes out as it is */
         av *v = msg_encode(out);
         if (m->log) matchlog_msg(m->log, s, "out", v);
         TRACE_MSG(m, s, "->", v);
+        agent_send_av(a, v);
         av_free(v);
+        return;
     }
-    agent_send(a, out);
+    agent_send(a, out); /* written straight from the struct (msgwrite.h) */
 }
 
 static void send_error(struct match *m, int s, uint64_t id, const char *code, const char *text,
@@ -718,17 +723,28 @@ static void on_step(evutil_socket_t fd, short what, void *arg)
     if (m->state == M_DONE) finish(m);
 }
 
+/* Every number zero and every text empty, with only the texts' first byte
+ * written: the texts are nearly all of the outcome's 12 KB (match.h). */
+static void outcome_clear(match_outcome *o)
+{
+    memset(o, 0, offsetof(match_outcome, error));
+    o->error[0] = o->log_error[0] = 0;
+    for (int s = 0; s < ARENA_MAX_SEATS; s++)
+        o->fault_message[s][0] = o->stderr_tail[s][0] = o->fallback_last[s][0] =
+            o->bot_log_last[s][0] = 0;
+}
+
 static void finish(struct match *m)
 {
     match_outcome o;
-    memset(&o, 0, sizeof o);
+    outcome_clear(&o);
     arena_result r;
     m->gvt->result(m->g, &r);
     o.players = m->players;
     o.turns = r.turns;
     o.seed = m->seed;
     o.reason = m->end_reason ? m->end_reason : "aborted";
-    snprintf(o.error, sizeof o.error, "%s", m->error);
+    if (m->error[0]) snprintf(o.error, sizeof o.error, "%s", m->error);
     int live = live_seats(m);
     for (int s = 0; s < m->players; s++) {
         seat_state *st = &m->seat[s];
@@ -877,7 +893,7 @@ int match_start(struct event_base *base, const match_config *cfg, arena_agent *c
     arena_game *g = gvt->create(cfg->settings, cfg->n_settings, seed, players, flags, err, errlen);
     if (!g) return -1;
 
-    struct match *m = xcalloc(1, sizeof *m);
+    struct match *m = xcalloc(1, sizeof *m + (size_t)players * sizeof m->seat[0]);
     m->base = base;
     m->cfg = *cfg;
     m->settings = xcalloc(cfg->n_settings + 1, sizeof *m->settings);
