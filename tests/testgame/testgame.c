@@ -107,16 +107,55 @@ static bool nim_decision(const arena_game *gg, arena_decision *d)
     return true;
 }
 
+/* Labels and prompts are written for every decision the referee sends:
+ * pieces and integers appended without snprintf (whose parsing of the
+ * format was most of their cost), cut at len - 1 bytes as snprintf cuts. */
+typedef struct text {
+    char *buf;
+    size_t len, at;
+} text;
+
+static void text_add(text *t, const char *s, size_t n)
+{
+    if (t->at + 1 >= t->len) return;
+    if (n > t->len - 1 - t->at) n = t->len - 1 - t->at;
+    memcpy(t->buf + t->at, s, n);
+    t->at += n;
+    t->buf[t->at] = 0;
+}
+
+#define TEXT_LIT(t, lit) text_add((t), "" lit, sizeof(lit) - 1)
+
+static void text_int(text *t, int64_t v)
+{
+    char tmp[DEC_I64_MAX];
+    size_t n;
+    const char *p = dec_i64(tmp, v, &n);
+    text_add(t, p, n);
+}
+
+static text text_start(char *buf, size_t len)
+{
+    if (len) buf[0] = 0;
+    return (text){buf, len, 0};
+}
+
 static void nim_label(const arena_game *gg, int i, char *buf, size_t len)
 {
     (void)gg;
-    snprintf(buf, len, "stone:%d", i + 1);
+    text t = text_start(buf, len);
+    TEXT_LIT(&t, "stone:");
+    text_int(&t, (int64_t)i + 1);
 }
 
 static void nim_prompt(const arena_game *gg, char *buf, size_t len)
 {
     const nim *g = (const nim *)gg;
-    snprintf(buf, len, "%ld stones left; pick 1 to %ld stones to take", g->stones, can_take(g));
+    text t = text_start(buf, len);
+    text_int(&t, g->stones);
+    TEXT_LIT(&t, " stones left; pick 1 to ");
+    text_int(&t, can_take(g));
+    TEXT_LIT(&t, " stones to take");
 }
 
 static bool nim_apply(arena_game *gg, const int *choice, int n)
