@@ -213,6 +213,7 @@ static void flush_out(arena_agent *a)
         if (w < 0 && errno == EINTR) continue;
         if (w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
             event_add(a->ev_write, NULL);
+            if (a->match) match_on_blocked(a->match, a->seat);
             return;
         }
         agent_fail(a, CAUSE_CRASH, !a->joined, "writing to the agent failed: %s",

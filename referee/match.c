@@ -66,6 +66,7 @@ struct match {
     arena_decision pd;
     uint64_t pid;
     bool sent;
+    bool guarded; /* not sent, the agent not reading: its timer is armed */
     double t_sent, cpu0, allowance;
     /* An answer that arrived, to be judged in step(). */
     bool answered;
@@ -314,7 +315,7 @@ static void hello_clock(const struct match *m, msg_clock *c)
     c->bank_ms = cc->bank_ms;
     c->game_ms = cc->game_ms;
     c->startup_ms = cc->startup_ms;
-    snprintf(c->mode, sizeof c->mode, "%s", cc->mode == CLOCK_CPU ? "cpu" : "wall");
+    strcpy(c->mode, cc->mode == CLOCK_CPU ? "cpu" : "wall");
 }
 
 static void arm_timer(struct match *m, double ms)
@@ -336,7 +337,7 @@ static void send_decide(struct match *m, const arena_decision *d)
     m->pid = ++m->next_id;
     m->pending = true;
     m->pd = *d;
-    m->sent = false;
+    m->sent = m->guarded = false;
     m->allowance = clock_allowance(&m->cfg.clock, sc);
     av *view = m->gvt->view(m->g, s);
     if (m->log || m->cfg.trace) {
@@ -356,11 +357,19 @@ static void send_decide(struct match *m, const arena_decision *d)
         av_free(view);
     }
     release_events(m);
-    /* Until the last byte is out nothing is charged, but an agent that never
-     * reads must still time out. A decide written out at once has had its
-     * timer armed by match_on_sent already; one whose agent died on the
-     * write is no longer pending. */
-    if (m->pending && m->pd.seat == s && !m->sent) arm_timer(m, m->allowance + 1000);
+    /* Nothing is charged until the last byte is out: the timer is armed
+     * then (match_on_sent), or when the agent's output backs up
+     * (match_on_blocked). No timer is armed here only to be moved a moment
+     * later, when the loop writes the decide out. */
+}
+
+void match_on_blocked(struct match *m, int s)
+{
+    /* An agent that never reads must still time out: once, not again at
+     * each partial write (or a slow reader could put its deadline off). */
+    if (!m->pending || m->pd.seat != s || m->sent || m->guarded || m->state != M_PLAYING) return;
+    m->guarded = true;
+    arm_timer(m, m->allowance + 1000);
 }
 
 void match_on_sent(struct match *m, int s, double when)
@@ -858,7 +867,15 @@ uint64_t arena_random_u64(void)
  * that knew the seed could re-run the game's rng and see every card). */
 static char *opaque_match_id(void)
 {
-    return xasprintf("m-%016" PRIx64, arena_random_u64());
+    static const char hex[] = "0123456789abcdef";
+    uint64_t r = arena_random_u64();
+    char *id = xmalloc(19); /* "m-%016" PRIx64, without printf's cost per game */
+    id[0] = 'm';
+    id[1] = '-';
+    for (int i = 0; i < 16; i++)
+        id[2 + i] = hex[(r >> (60 - 4 * i)) & 15];
+    id[18] = 0;
+    return id;
 }
 
 int match_start(struct event_base *base, const match_config *cfg, arena_agent *const *agents,
