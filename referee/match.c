@@ -42,7 +42,7 @@ typedef struct seat_state {
     int move_hist[MOVE_HIST_BINS];
     void *policy; /* built-in seat's policy instance */
     size_t stderr_logged, stderr_dropped;
-    seat_notes notes; /* for the outcome's readers */
+    seat_notes notes; /* for the outcome's readers; last (see match_alloc) */
 } seat_state;
 
 struct match {
@@ -86,10 +86,24 @@ struct match {
     size_t evs_cap;
     char error[256];
     double t_start; /* the trace's zero */
-    /* One per player only: a seat is some 1.7 KB (its notes), zeroed by
-     * every match_start. */
+    /* One per player only: a seat is some 1.7 KB, most of it its notes'
+     * texts (see match_alloc). */
     seat_state seat[];
 };
+
+/* A match zeroed for its players, all but the kilobytes of its seats'
+ * notes, which are made empty (seat_notes_init): a game costs no needless
+ * zeroes. */
+static struct match *match_alloc(int players)
+{
+    struct match *m = xmalloc(sizeof *m + (size_t)players * sizeof m->seat[0]);
+    memset(m, 0, sizeof *m);
+    for (int s = 0; s < players; s++) {
+        memset(&m->seat[s], 0, offsetof(seat_state, notes));
+        seat_notes_init(&m->seat[s].notes);
+    }
+    return m;
+}
 
 #define TRACE(m, s, ...)                                                                           \
     do {                                                                                           \
@@ -910,7 +924,7 @@ int match_start(struct event_base *base, const match_config *cfg, arena_agent *c
     arena_game *g = gvt->create(cfg->settings, cfg->n_settings, seed, players, flags, err, errlen);
     if (!g) return -1;
 
-    struct match *m = xcalloc(1, sizeof *m + (size_t)players * sizeof m->seat[0]);
+    struct match *m = match_alloc(players);
     m->base = base;
     m->cfg = *cfg;
     m->settings = xcalloc(cfg->n_settings + 1, sizeof *m->settings);

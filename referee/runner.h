@@ -30,6 +30,7 @@ struct arena_agent {
     struct event *ev_flush; /* output written once the loop's current batch is done */
     frame_decoder dec;
     abuf out;
+    bool write_waits; /* ev_write is added: out did not all go at once */
     bool exited;
     int exit_status;
 

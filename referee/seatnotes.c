@@ -6,6 +6,12 @@
 
 #include "util.h"
 
+void seat_notes_init(seat_notes *n)
+{
+    n->fault_message[0] = n->stderr_tail[0] = n->fallback_last[0] = n->bot_log_last[0] = 0;
+    n->fallbacks = n->bot_logs = 0;
+}
+
 void seat_notes_forfeit(seat_notes *n, const char *cause, const char *why)
 {
     if (n->fault_message[0]) return;

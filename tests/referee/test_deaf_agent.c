@@ -158,6 +158,24 @@ static void test_agent_that_stops_reading_times_out(void **st)
     assert_int_equal(outcome.strikes[0], 8);
     assert_int_equal(outcome.fallbacks[0], 7); /* the eighth strike forfeits */
     assert_int_equal(outcome.forfeit[1], CAUSE_NONE);
+    /* The outcome's texts are written only up to their NUL (match.c's
+     * outcome_clear): they must still read as they should, every seat. */
+    assert_int_equal(outcome.players, 2);
+    assert_non_null(strstr(outcome.fault_message[0], "no answer within"));
+    assert_non_null(strstr(outcome.fallback_last[0], "timeout: no answer within"));
+    assert_string_equal(outcome.error, "");
+    assert_string_equal(outcome.log_error, "");
+    for (int s = 1; s < ARENA_MAX_SEATS; s++) {
+        assert_string_equal(outcome.fault_message[s], "");
+        assert_string_equal(outcome.fallback_last[s], "");
+        assert_string_equal(outcome.bot_log_last[s], "");
+        if (s >= 2) {
+            assert_string_equal(outcome.stderr_tail[s], "");
+            assert_int_equal(outcome.ranks[s], 0);
+            assert_int_equal(outcome.fallbacks[s], 0);
+            assert_int_equal(outcome.decisions[s], 0);
+        }
+    }
     /* Some decides never got out: each of those waited the move's 20 ms
      * and the second of grace (a lower bound only: lateness is the
      * machine's). */
