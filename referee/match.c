@@ -650,6 +650,7 @@ static void send_hellos(struct match *m)
             names[s] = agent_name(m->seat[s].agent);
         matchlog_seats(m->log, names, m->players);
     }
+    av *options = NULL; /* the same for every seat: built once */
     for (int s = 0; s < m->players; s++) {
         seat_state *st = &m->seat[s];
         seat_clock_start(&st->clock, &m->cfg.clock);
@@ -658,11 +659,12 @@ static void send_hellos(struct match *m)
             st->ready = true;
             continue;
         }
+        if (!options) options = m->gvt->settings(m->g);
         msg h = {.type = MSG_HELLO};
         msg_hello *hm = &h.u.hello;
         hm->protocol = PROTOCOL_VERSION;
         hm->game = (char *)m->gvt->name;
-        hm->options = m->gvt->settings(m->g);
+        hm->options = options;
         hm->seat = s;
         hm->players = m->players;
         char *names[ARENA_MAX_SEATS];
@@ -674,8 +676,8 @@ static void send_hellos(struct match *m)
         hello_clock(m, &hm->clock);
         send_msg(m, s, &h);
         st->hello_sent = true;
-        av_free(hm->options);
     }
+    av_free(options);
 }
 
 static void finish(struct match *m);
