@@ -14,6 +14,11 @@
 #include "rng.h"
 #include "util.h"
 
+/* Map entries under keys a map cannot hold yet (each written once, in a
+ * fresh map): appended without looking for them first. Views and events
+ * are built for every decision the referee sends. */
+#define NEW_KEY(m, lit, val) av_map_add_new((m), "" lit, sizeof(lit) - 1, (val))
+
 typedef struct nim {
     arena_game base;
     int players, turn_seat, turns;
@@ -79,9 +84,9 @@ static arena_game *nim_create(const arena_setting *set, size_t nset, uint64_t se
         g->secret[s] = (int64_t)arena_rng_below(&rng, 1000000);
         if (!g->base.ev.disabled) {
             av *e = av_map();
-            av_set_str(e, "type", "secret");
-            av_set_int(e, "seat", s);
-            av_set_int(e, "secret", g->secret[s]);
+            NEW_KEY(e, "type", av_str("secret"));
+            NEW_KEY(e, "seat", av_int(s));
+            NEW_KEY(e, "secret", av_int(g->secret[s]));
             events_push(&g->base.ev, EVENTS_SEAT(s), e);
         }
     }
@@ -169,10 +174,10 @@ static bool nim_apply(arena_game *gg, const int *choice, int n)
     g->turns++;
     if (!g->base.ev.disabled) {
         av *e = av_map();
-        av_set_str(e, "type", "take");
-        av_set_int(e, "seat", s);
-        av_set_int(e, "n", n);
-        av_set_int(e, "left", g->stones);
+        NEW_KEY(e, "type", av_str("take"));
+        NEW_KEY(e, "seat", av_int(s));
+        NEW_KEY(e, "n", av_int(n));
+        NEW_KEY(e, "left", av_int(g->stones));
         events_push(&g->base.ev, EVENTS_ALL, e);
     }
     if (g->stones == 0)
@@ -186,20 +191,20 @@ static av *nim_view(const arena_game *gg, int seat)
 {
     const nim *g = (const nim *)gg;
     av *v = av_map();
-    av_set_int(v, "stones", g->stones);
-    av_set_int(v, "max_take", g->max_take);
-    av_set_int(v, "to_move", g->turn_seat);
+    NEW_KEY(v, "stones", av_int(g->stones));
+    NEW_KEY(v, "max_take", av_int(g->max_take));
+    NEW_KEY(v, "to_move", av_int(g->turn_seat));
     av *taken = av_list();
     for (int s = 0; s < g->players; s++)
         av_push(taken, av_int(g->taken[s]));
-    av_set(v, "taken", taken);
+    NEW_KEY(v, "taken", taken);
     if (seat >= 0) {
-        av_set_int(v, "secret", g->secret[seat]);
+        NEW_KEY(v, "secret", av_int(g->secret[seat]));
     } else {
         av *all = av_list();
         for (int s = 0; s < g->players; s++)
             av_push(all, av_int(g->secret[s]));
-        av_set(v, "secrets", all);
+        NEW_KEY(v, "secrets", all);
     }
     return v;
 }
@@ -222,8 +227,8 @@ static av *nim_settings(const arena_game *gg)
 {
     const nim *g = (const nim *)gg;
     av *m = av_map();
-    av_set_int(m, "stones", g->initial);
-    av_set_int(m, "max_take", g->max_take);
+    NEW_KEY(m, "stones", av_int(g->initial));
+    NEW_KEY(m, "max_take", av_int(g->max_take));
     return m;
 }
 
