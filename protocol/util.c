@@ -112,16 +112,25 @@ void abuf_addf(abuf *b, const char *fmt, ...)
     va_end(ap);
 }
 
-void abuf_addi(abuf *b, int64_t v)
+const char *dec_i64(char tmp[DEC_I64_MAX], int64_t v, size_t *len)
 {
-    char tmp[24], *end = tmp + sizeof tmp, *p = end;
+    char *end = tmp + DEC_I64_MAX, *p = end;
     uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
     do {
         *--p = (char)('0' + u % 10);
         u /= 10;
     } while (u);
     if (v < 0) *--p = '-';
-    abuf_add(b, p, (size_t)(end - p));
+    *len = (size_t)(end - p);
+    return p;
+}
+
+void abuf_addi(abuf *b, int64_t v)
+{
+    char tmp[DEC_I64_MAX];
+    size_t n;
+    const char *p = dec_i64(tmp, v, &n);
+    abuf_add(b, p, n);
 }
 
 void abuf_consume(abuf *b, size_t n)

@@ -24,7 +24,12 @@ void abuf_add(abuf *b, const void *p, size_t n);
 void abuf_addc(abuf *b, char c);
 void abuf_adds(abuf *b, const char *s);
 void abuf_addf(abuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void abuf_addi(abuf *b, int64_t v);   /* decimal, as %lld, without printf */
+void abuf_addi(abuf *b, int64_t v); /* decimal, as %lld, without printf */
+
+/* v in decimal as %lld writes it, without printf: the digits are written at
+ * the end of tmp; returns where they start (*len bytes, no NUL). */
+#define DEC_I64_MAX 20 /* "-9223372036854775808" */
+const char *dec_i64(char tmp[DEC_I64_MAX], int64_t v, size_t *len);
 void abuf_consume(abuf *b, size_t n); /* drop n bytes from the front */
 void abuf_free(abuf *b);
 

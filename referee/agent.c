@@ -17,6 +17,7 @@
 
 #include "actframe.h"
 #include "clock.h"
+#include "msgwrite.h"
 #include "pidtab.h"
 #include "runner.h"
 #include "spawn.h"
@@ -165,6 +166,7 @@ static void stop_io(arena_agent *a)
     close_exec(a);
     if (a->ev_read) event_del(a->ev_read);
     if (a->ev_write) event_del(a->ev_write);
+    a->write_waits = false;
     if (a->ev_timer) event_del(a->ev_timer);
 }
 
@@ -212,13 +214,18 @@ static void flush_out(arena_agent *a)
         if (w < 0 && errno == EINTR) continue;
         if (w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
             event_add(a->ev_write, NULL);
+            a->write_waits = true;
+            if (a->match) match_on_blocked(a->match, a->seat);
             return;
         }
         agent_fail(a, CAUSE_CRASH, !a->joined, "writing to the agent failed: %s",
                    w < 0 ? strerror(errno) : "closed");
         return;
     }
-    event_del(a->ev_write);
+    if (a->write_waits) { /* (most writes never waited: no event_del for them) */
+        event_del(a->ev_write);
+        a->write_waits = false;
+    }
     if (a->match) match_on_sent(a->match, a->seat, clock_now_ms());
 }
 
@@ -235,6 +242,7 @@ static void on_write(evutil_socket_t fd, short what, void *arg)
         }
         if (a->out.len == 0 || errno != EAGAIN) {
             event_del(a->ev_write);
+            a->write_waits = false;
             if (a->kind == AGENT_TCP)
                 shutdown(a->wfd, SHUT_WR);
             else if (a->wfd >= 0) {
@@ -286,10 +294,11 @@ void agent_send_av(arena_agent *a, const av *v)
 
 void agent_send(arena_agent *a, const msg *m)
 {
-    if (!a->alive || a->kind == AGENT_BUILTIN) return;
-    av *v = msg_encode(m);
-    agent_send_av(a, v);
-    av_free(v);
+    codec_kind c;
+    abuf *out = agent_out(a, &c);
+    if (!out) return;
+    msg_write(c, out, m); /* no tree: the bytes codec_encode(msg_encode(m)) are */
+    agent_flush(a);
 }
 
 /* A decoded message m (owned) from a. */
@@ -364,18 +373,21 @@ static void handle_message(arena_agent *a, av *raw, double now)
 
 /* The canonical `act` of a joined agent straight from the frame's bytes
  * (actframe.h), unless its match wants the tree for a log or the trace.
- * True when the front frame was taken that way. */
-static bool fast_act(arena_agent *a, double now)
+ * 1 when the front frame was taken that way, 0 when there is no whole
+ * frame yet (frame_decoder_next would say so too), -1 for the general
+ * way. */
+static int fast_act(arena_agent *a, double now)
 {
     const uint8_t *p;
     size_t n;
     msg m;
-    if (!a->joined || (a->match && match_wants_raw(a->match))) return false;
-    if (frame_decoder_peek(&a->dec, &p, &n) <= 0 || !act_frame_parse(a->dec.codec, p, n, &m))
-        return false;
+    if (!a->joined || (a->match && match_wants_raw(a->match))) return -1;
+    int got = frame_decoder_peek(&a->dec, &p, &n);
+    if (got == 0) return 0;
+    if (got < 0 || !act_frame_parse(a->dec.codec, p, n, &m)) return -1;
     frame_decoder_skip(&a->dec);
     handle_msg(a, m, now);
-    return true;
+    return 1;
 }
 
 static void on_read(evutil_socket_t fd, short what, void *arg)
@@ -398,8 +410,9 @@ static void on_read(evutil_socket_t fd, short what, void *arg)
         av *raw;
         int got;
         while (a->alive) {
-            if (fast_act(a, now)) continue;
-            if ((got = frame_decoder_next(&a->dec, &raw)) == 0) break;
+            int fast = fast_act(a, now);
+            if (fast > 0) continue;
+            if (fast == 0 || (got = frame_decoder_next(&a->dec, &raw)) == 0) break;
             if (got < 0) {
                 agent_fail(a, CAUSE_PROTOCOL, !a->joined, "protocol error: %s", a->dec.error);
                 return;

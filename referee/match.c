@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <event2/event.h>
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,7 +42,7 @@ typedef struct seat_state {
     int move_hist[MOVE_HIST_BINS];
     void *policy; /* built-in seat's policy instance */
     size_t stderr_logged, stderr_dropped;
-    seat_notes notes; /* for the outcome's readers */
+    seat_notes notes; /* for the outcome's readers; last (see match_alloc) */
 } seat_state;
 
 struct match {
@@ -53,7 +54,6 @@ struct match {
     arena_game *g;
     int players;
     uint64_t seed;
-    seat_state seat[ARENA_MAX_SEATS];
     match_state state;
     const char *end_reason;
     match_done_fn done;
@@ -66,6 +66,7 @@ struct match {
     arena_decision pd;
     uint64_t pid;
     bool sent;
+    bool guarded; /* not sent, the agent not reading: its timer is armed */
     double t_sent, cpu0, allowance;
     /* An answer that arrived, to be judged in step(). */
     bool answered;
@@ -85,7 +86,24 @@ struct match {
     size_t evs_cap;
     char error[256];
     double t_start; /* the trace's zero */
+    /* One per player only: a seat is some 1.7 KB, most of it its notes'
+     * texts (see match_alloc). */
+    seat_state seat[];
 };
+
+/* A match zeroed for its players, all but the kilobytes of its seats'
+ * notes, which are made empty (seat_notes_init): a game costs no needless
+ * zeroes. */
+static struct match *match_alloc(int players)
+{
+    struct match *m = xmalloc(sizeof *m + (size_t)players * sizeof m->seat[0]);
+    memset(m, 0, sizeof *m);
+    for (int s = 0; s < players; s++) {
+        memset(&m->seat[s], 0, offsetof(seat_state, notes));
+        seat_notes_init(&m->seat[s].notes);
+    }
+    return m;
+}
 
 #define TRACE(m, s, ...)                                                                           \
     do {                                                                                           \
@@ -124,13 +142,15 @@ static void send_msg(struct match *m, int s, const msg *out)
 {
     arena_agent *a = m->seat[s].agent;
     if (!a->alive || a->kind == AGENT_BUILTIN) return;
-    if (m->log || m->cfg.trace) {
+    if (m->log || m->cfg.trace) { /* the tree they need goes out as it is */
         av *v = msg_encode(out);
         if (m->log) matchlog_msg(m->log, s, "out", v);
         TRACE_MSG(m, s, "->", v);
+        agent_send_av(a, v);
         av_free(v);
+        return;
     }
-    agent_send(a, out);
+    agent_send(a, out); /* written straight from the struct (msgwrite.h) */
 }
 
 static void send_error(struct match *m, int s, uint64_t id, const char *code, const char *text,
@@ -309,7 +329,7 @@ static void hello_clock(const struct match *m, msg_clock *c)
     c->bank_ms = cc->bank_ms;
     c->game_ms = cc->game_ms;
     c->startup_ms = cc->startup_ms;
-    snprintf(c->mode, sizeof c->mode, "%s", cc->mode == CLOCK_CPU ? "cpu" : "wall");
+    strcpy(c->mode, cc->mode == CLOCK_CPU ? "cpu" : "wall");
 }
 
 static void arm_timer(struct match *m, double ms)
@@ -331,7 +351,7 @@ static void send_decide(struct match *m, const arena_decision *d)
     m->pid = ++m->next_id;
     m->pending = true;
     m->pd = *d;
-    m->sent = false;
+    m->sent = m->guarded = false;
     m->allowance = clock_allowance(&m->cfg.clock, sc);
     av *view = m->gvt->view(m->g, s);
     if (m->log || m->cfg.trace) {
@@ -351,11 +371,19 @@ static void send_decide(struct match *m, const arena_decision *d)
         av_free(view);
     }
     release_events(m);
-    /* Until the last byte is out nothing is charged, but an agent that never
-     * reads must still time out. A decide written out at once has had its
-     * timer armed by match_on_sent already; one whose agent died on the
-     * write is no longer pending. */
-    if (m->pending && m->pd.seat == s && !m->sent) arm_timer(m, m->allowance + 1000);
+    /* Nothing is charged until the last byte is out: the timer is armed
+     * then (match_on_sent), or when the agent's output backs up
+     * (match_on_blocked). No timer is armed here only to be moved a moment
+     * later, when the loop writes the decide out. */
+}
+
+void match_on_blocked(struct match *m, int s)
+{
+    /* An agent that never reads must still time out: once, not again at
+     * each partial write (or a slow reader could put its deadline off). */
+    if (!m->pending || m->pd.seat != s || m->sent || m->guarded || m->state != M_PLAYING) return;
+    m->guarded = true;
+    arm_timer(m, m->allowance + 1000);
 }
 
 void match_on_sent(struct match *m, int s, double when)
@@ -622,6 +650,7 @@ static void send_hellos(struct match *m)
             names[s] = agent_name(m->seat[s].agent);
         matchlog_seats(m->log, names, m->players);
     }
+    av *options = NULL; /* the same for every seat: built once */
     for (int s = 0; s < m->players; s++) {
         seat_state *st = &m->seat[s];
         seat_clock_start(&st->clock, &m->cfg.clock);
@@ -630,11 +659,12 @@ static void send_hellos(struct match *m)
             st->ready = true;
             continue;
         }
+        if (!options) options = m->gvt->settings(m->g);
         msg h = {.type = MSG_HELLO};
         msg_hello *hm = &h.u.hello;
         hm->protocol = PROTOCOL_VERSION;
         hm->game = (char *)m->gvt->name;
-        hm->options = m->gvt->settings(m->g);
+        hm->options = options;
         hm->seat = s;
         hm->players = m->players;
         char *names[ARENA_MAX_SEATS];
@@ -646,8 +676,8 @@ static void send_hellos(struct match *m)
         hello_clock(m, &hm->clock);
         send_msg(m, s, &h);
         st->hello_sent = true;
-        av_free(hm->options);
     }
+    av_free(options);
 }
 
 static void finish(struct match *m);
@@ -718,17 +748,28 @@ static void on_step(evutil_socket_t fd, short what, void *arg)
     if (m->state == M_DONE) finish(m);
 }
 
+/* Every number zero and every text empty, with only the texts' first byte
+ * written: the texts are nearly all of the outcome's 12 KB (match.h). */
+static void outcome_clear(match_outcome *o)
+{
+    memset(o, 0, offsetof(match_outcome, error));
+    o->error[0] = o->log_error[0] = 0;
+    for (int s = 0; s < ARENA_MAX_SEATS; s++)
+        o->fault_message[s][0] = o->stderr_tail[s][0] = o->fallback_last[s][0] =
+            o->bot_log_last[s][0] = 0;
+}
+
 static void finish(struct match *m)
 {
     match_outcome o;
-    memset(&o, 0, sizeof o);
+    outcome_clear(&o);
     arena_result r;
     m->gvt->result(m->g, &r);
     o.players = m->players;
     o.turns = r.turns;
     o.seed = m->seed;
     o.reason = m->end_reason ? m->end_reason : "aborted";
-    snprintf(o.error, sizeof o.error, "%s", m->error);
+    if (m->error[0]) snprintf(o.error, sizeof o.error, "%s", m->error);
     int live = live_seats(m);
     for (int s = 0; s < m->players; s++) {
         seat_state *st = &m->seat[s];
@@ -842,7 +883,15 @@ uint64_t arena_random_u64(void)
  * that knew the seed could re-run the game's rng and see every card). */
 static char *opaque_match_id(void)
 {
-    return xasprintf("m-%016" PRIx64, arena_random_u64());
+    static const char hex[] = "0123456789abcdef";
+    uint64_t r = arena_random_u64();
+    char *id = xmalloc(19); /* "m-%016" PRIx64, without printf's cost per game */
+    id[0] = 'm';
+    id[1] = '-';
+    for (int i = 0; i < 16; i++)
+        id[2 + i] = hex[(r >> (60 - 4 * i)) & 15];
+    id[18] = 0;
+    return id;
 }
 
 int match_start(struct event_base *base, const match_config *cfg, arena_agent *const *agents,
@@ -877,7 +926,7 @@ int match_start(struct event_base *base, const match_config *cfg, arena_agent *c
     arena_game *g = gvt->create(cfg->settings, cfg->n_settings, seed, players, flags, err, errlen);
     if (!g) return -1;
 
-    struct match *m = xcalloc(1, sizeof *m);
+    struct match *m = match_alloc(players);
     m->base = base;
     m->cfg = *cfg;
     m->settings = xcalloc(cfg->n_settings + 1, sizeof *m->settings);

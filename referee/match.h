@@ -144,15 +144,19 @@ typedef struct match_outcome {
     double move_max_ms[ARENA_MAX_SEATS];
     int move_hist[ARENA_MAX_SEATS][MOVE_HIST_BINS];
     uint64_t seed;
-    char error[256];     /* "aborted": why */
-    char log_error[300]; /* the match log could not be written: why ("" when fine) */
     /* For the people reading the result (play, check-bot, reports): */
+    int fallbacks[ARENA_MAX_SEATS]; /* moves the fallback played for it (strikes) */
+    int bot_logs[ARENA_MAX_SEATS];  /* `log` messages it sent (SDKs report caught exceptions
+                                       that way) */
+    /* The texts, last: they are most of the struct's 12 KB, and a match
+     * fills only their first byte when they are empty (texts past the NUL
+     * are unset), so the ending of a game costs no kilobytes of zeroes. */
+    char error[256];                          /* "aborted": why */
+    char log_error[300];                      /* the match log could not be written: why ("") */
     char fault_message[ARENA_MAX_SEATS][240]; /* why the seat forfeited; "" if it did not */
     char stderr_tail[ARENA_MAX_SEATS][600];   /* its last stderr lines, '\n'-separated */
-    int fallbacks[ARENA_MAX_SEATS];           /* moves the fallback played for it (strikes) */
-    char fallback_last[ARENA_MAX_SEATS][240]; /* why the last of them was played */
-    int bot_logs[ARENA_MAX_SEATS];            /* `log` messages it sent (SDKs report caught */
-    char bot_log_last[ARENA_MAX_SEATS][240];  /* exceptions that way) and the last one */
+    char fallback_last[ARENA_MAX_SEATS][240]; /* why the last fallback move was played */
+    char bot_log_last[ARENA_MAX_SEATS][240];  /* the last `log` message */
 } match_outcome;
 
 /* 64 bits from the kernel's random source (getrandom): for match ids and

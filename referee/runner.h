@@ -30,6 +30,7 @@ struct arena_agent {
     struct event *ev_flush; /* output written once the loop's current batch is done */
     frame_decoder dec;
     abuf out;
+    bool write_waits; /* ev_write is added: out did not all go at once */
     bool exited;
     int exit_status;
 
@@ -75,7 +76,8 @@ struct arena_agent {
 
 /* agent.c -> the rest */
 void agent_send(arena_agent *a, const msg *m);
-/* Sends an already built wire map (the decide hot path skips the structs). */
+/* Sends an already built wire map (for a match log or trace, which want
+ * the tree; agent_send and decide_write write without one). */
 void agent_send_av(arena_agent *a, const av *v);
 codec_kind agent_codec(const arena_agent *a);
 /* For a message written straight into the agent's output: the buffer to
@@ -97,6 +99,8 @@ void agent_fail(arena_agent *a, fault_cause cause, bool at_startup, const char *
 void match_on_joined(struct match *m, int seat);
 void match_on_message(struct match *m, int seat, msg *in, double arrived_ms);
 void match_on_sent(struct match *m, int seat, double when_ms); /* out buffer drained */
+/* The agent's output could not all be written (it is not reading). */
+void match_on_blocked(struct match *m, int seat);
 void match_on_dead(struct match *m, int seat);
 void match_on_stderr(struct match *m, int seat, const char *line, size_t len);
 /* Logs a raw incoming message (before validation) into the match log. */

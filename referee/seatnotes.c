@@ -6,6 +6,12 @@
 
 #include "util.h"
 
+void seat_notes_init(seat_notes *n)
+{
+    n->fault_message[0] = n->stderr_tail[0] = n->fallback_last[0] = n->bot_log_last[0] = 0;
+    n->fallbacks = n->bot_logs = 0;
+}
+
 void seat_notes_forfeit(seat_notes *n, const char *cause, const char *why)
 {
     if (n->fault_message[0]) return;
@@ -68,14 +74,22 @@ void seat_notes_print_tail(FILE *out, const char *tail, const char *indent, int 
     }
 }
 
+/* A text up to its NUL (mostly empty: the buffers are kilobytes). */
+#define COPY_TEXT(dst, src)                                                                        \
+    do {                                                                                           \
+        _Static_assert(sizeof(dst) == sizeof(src), "same capacity");                               \
+        memcpy((dst), (src), strnlen((src), sizeof(src) - 1) + 1);                                 \
+        (dst)[sizeof(dst) - 1] = 0;                                                                \
+    } while (0)
+
 void seat_notes_to_outcome(const seat_notes *n, match_outcome *o, int s)
 {
-    memcpy(o->fault_message[s], n->fault_message, sizeof o->fault_message[s]);
-    memcpy(o->stderr_tail[s], n->stderr_tail, sizeof o->stderr_tail[s]);
+    COPY_TEXT(o->fault_message[s], n->fault_message);
+    COPY_TEXT(o->stderr_tail[s], n->stderr_tail);
     o->fallbacks[s] = n->fallbacks;
-    memcpy(o->fallback_last[s], n->fallback_last, sizeof o->fallback_last[s]);
+    COPY_TEXT(o->fallback_last[s], n->fallback_last);
     o->bot_logs[s] = n->bot_logs;
-    memcpy(o->bot_log_last[s], n->bot_log_last, sizeof o->bot_log_last[s]);
+    COPY_TEXT(o->bot_log_last[s], n->bot_log_last);
 }
 
 void trace_printf(FILE *f, double t_ms, int seat, const char *fmt, ...)

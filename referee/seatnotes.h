@@ -23,6 +23,9 @@ typedef struct seat_notes {
     char bot_log_last[240];
 } seat_notes;
 
+/* Empty notes, writing only the texts' first bytes (the texts are 1.3 KB,
+ * and every match starts one per seat). */
+void seat_notes_init(seat_notes *n);
 /* The first forfeit reason is kept. */
 void seat_notes_forfeit(seat_notes *n, const char *cause, const char *why);
 void seat_notes_fallback(seat_notes *n, const char *cause, const char *why);

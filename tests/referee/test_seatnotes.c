@@ -90,6 +90,37 @@ static void test_notes_fallbacks_and_log_lines_counted(void **st)
     av_free(i);
 }
 
+/* A match writes only the first byte of each text (seat_notes_init) and
+ * copies texts up to their NUL: on memory full of junk, everything reads
+ * empty, grows from empty, and the outcome gets exactly the texts. */
+static void test_notes_init_and_copy_on_junk_memory(void **st)
+{
+    (void)st;
+    seat_notes n;
+    memset(&n, 'x', sizeof n);
+    seat_notes_init(&n);
+    assert_string_equal(n.fault_message, "");
+    assert_string_equal(n.stderr_tail, "");
+    assert_string_equal(n.fallback_last, "");
+    assert_string_equal(n.bot_log_last, "");
+    assert_int_equal(n.fallbacks, 0);
+    assert_int_equal(n.bot_logs, 0);
+    seat_notes_stderr(&n, "one", 3);
+    seat_notes_stderr(&n, "two", 3);
+    assert_string_equal(n.stderr_tail, "one\ntwo");
+    seat_notes_fallback(&n, "timeout", "slow");
+    match_outcome o;
+    memset(&o, 'y', sizeof o);
+    seat_notes_to_outcome(&n, &o, 1);
+    assert_string_equal(o.fault_message[1], "");
+    assert_string_equal(o.stderr_tail[1], "one\ntwo");
+    assert_string_equal(o.fallback_last[1], "timeout: slow");
+    assert_string_equal(o.bot_log_last[1], "");
+    assert_int_equal(o.fallbacks[1], 1);
+    assert_int_equal(o.bot_logs[1], 0);
+    assert_int_equal(o.stderr_tail[0][0], 'y'); /* other seats untouched */
+}
+
 static void test_notes_print_tail_prints_last_lines(void **st)
 {
     (void)st;
@@ -109,6 +140,7 @@ int main(void)
         cmocka_unit_test(test_notes_long_line_is_cut_and_control_bytes_masked),
         cmocka_unit_test(test_notes_first_forfeit_reason_is_kept),
         cmocka_unit_test(test_notes_fallbacks_and_log_lines_counted),
+        cmocka_unit_test(test_notes_init_and_copy_on_junk_memory),
         cmocka_unit_test(test_notes_print_tail_prints_last_lines),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -14,6 +14,11 @@
 #include "rng.h"
 #include "util.h"
 
+/* Map entries under keys a map cannot hold yet (each written once, in a
+ * fresh map): appended without looking for them first. Views and events
+ * are built for every decision the referee sends. */
+#define NEW_KEY(m, lit, val) av_map_add_new((m), "" lit, sizeof(lit) - 1, (val))
+
 typedef struct nim {
     arena_game base;
     int players, turn_seat, turns;
@@ -79,9 +84,9 @@ static arena_game *nim_create(const arena_setting *set, size_t nset, uint64_t se
         g->secret[s] = (int64_t)arena_rng_below(&rng, 1000000);
         if (!g->base.ev.disabled) {
             av *e = av_map();
-            av_set_str(e, "type", "secret");
-            av_set_int(e, "seat", s);
-            av_set_int(e, "secret", g->secret[s]);
+            NEW_KEY(e, "type", av_str("secret"));
+            NEW_KEY(e, "seat", av_int(s));
+            NEW_KEY(e, "secret", av_int(g->secret[s]));
             events_push(&g->base.ev, EVENTS_SEAT(s), e);
         }
     }
@@ -107,16 +112,55 @@ static bool nim_decision(const arena_game *gg, arena_decision *d)
     return true;
 }
 
+/* Labels and prompts are written for every decision the referee sends:
+ * pieces and integers appended without snprintf (whose parsing of the
+ * format was most of their cost), cut at len - 1 bytes as snprintf cuts. */
+typedef struct text {
+    char *buf;
+    size_t len, at;
+} text;
+
+static void text_add(text *t, const char *s, size_t n)
+{
+    if (t->at + 1 >= t->len) return;
+    if (n > t->len - 1 - t->at) n = t->len - 1 - t->at;
+    memcpy(t->buf + t->at, s, n);
+    t->at += n;
+    t->buf[t->at] = 0;
+}
+
+#define TEXT_LIT(t, lit) text_add((t), "" lit, sizeof(lit) - 1)
+
+static void text_int(text *t, int64_t v)
+{
+    char tmp[DEC_I64_MAX];
+    size_t n;
+    const char *p = dec_i64(tmp, v, &n);
+    text_add(t, p, n);
+}
+
+static text text_start(char *buf, size_t len)
+{
+    if (len) buf[0] = 0;
+    return (text){buf, len, 0};
+}
+
 static void nim_label(const arena_game *gg, int i, char *buf, size_t len)
 {
     (void)gg;
-    snprintf(buf, len, "stone:%d", i + 1);
+    text t = text_start(buf, len);
+    TEXT_LIT(&t, "stone:");
+    text_int(&t, (int64_t)i + 1);
 }
 
 static void nim_prompt(const arena_game *gg, char *buf, size_t len)
 {
     const nim *g = (const nim *)gg;
-    snprintf(buf, len, "%ld stones left; pick 1 to %ld stones to take", g->stones, can_take(g));
+    text t = text_start(buf, len);
+    text_int(&t, g->stones);
+    TEXT_LIT(&t, " stones left; pick 1 to ");
+    text_int(&t, can_take(g));
+    TEXT_LIT(&t, " stones to take");
 }
 
 static bool nim_apply(arena_game *gg, const int *choice, int n)
@@ -130,10 +174,10 @@ static bool nim_apply(arena_game *gg, const int *choice, int n)
     g->turns++;
     if (!g->base.ev.disabled) {
         av *e = av_map();
-        av_set_str(e, "type", "take");
-        av_set_int(e, "seat", s);
-        av_set_int(e, "n", n);
-        av_set_int(e, "left", g->stones);
+        NEW_KEY(e, "type", av_str("take"));
+        NEW_KEY(e, "seat", av_int(s));
+        NEW_KEY(e, "n", av_int(n));
+        NEW_KEY(e, "left", av_int(g->stones));
         events_push(&g->base.ev, EVENTS_ALL, e);
     }
     if (g->stones == 0)
@@ -147,20 +191,20 @@ static av *nim_view(const arena_game *gg, int seat)
 {
     const nim *g = (const nim *)gg;
     av *v = av_map();
-    av_set_int(v, "stones", g->stones);
-    av_set_int(v, "max_take", g->max_take);
-    av_set_int(v, "to_move", g->turn_seat);
+    NEW_KEY(v, "stones", av_int(g->stones));
+    NEW_KEY(v, "max_take", av_int(g->max_take));
+    NEW_KEY(v, "to_move", av_int(g->turn_seat));
     av *taken = av_list();
     for (int s = 0; s < g->players; s++)
         av_push(taken, av_int(g->taken[s]));
-    av_set(v, "taken", taken);
+    NEW_KEY(v, "taken", taken);
     if (seat >= 0) {
-        av_set_int(v, "secret", g->secret[seat]);
+        NEW_KEY(v, "secret", av_int(g->secret[seat]));
     } else {
         av *all = av_list();
         for (int s = 0; s < g->players; s++)
             av_push(all, av_int(g->secret[s]));
-        av_set(v, "secrets", all);
+        NEW_KEY(v, "secrets", all);
     }
     return v;
 }
@@ -183,8 +227,8 @@ static av *nim_settings(const arena_game *gg)
 {
     const nim *g = (const nim *)gg;
     av *m = av_map();
-    av_set_int(m, "stones", g->initial);
-    av_set_int(m, "max_take", g->max_take);
+    NEW_KEY(m, "stones", av_int(g->initial));
+    NEW_KEY(m, "max_take", av_int(g->max_take));
     return m;
 }
 
