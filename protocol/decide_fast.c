@@ -5,7 +5,11 @@
  * does not copy: in JSON, whitespace, escapes and numbers that are not
  * plain integers; in msgpack, bin strings and key forms other than fixstr;
  * repeated keys; extra keys in pick and clock. Extra keys at the top level
- * and in options are read and dropped, as the general path ignores them. */
+ * and in options are checked by the codec's reader and dropped, as the
+ * general path ignores them. Strings are copied into the caller's
+ * decide_buf, which a frame of n bytes never outgrows past n bytes (a
+ * string's copy and its NUL take no more room than its bytes and header
+ * or quotes in the frame). */
 #include "decide_fast.h"
 
 #include <stdlib.h>
@@ -19,6 +23,9 @@ typedef struct rd {
     size_t n, off;
     size_t values; /* as the codec's reader counts them */
     bool json;
+    bool skip_state;  /* view and events checked, not built */
+    decide_buf *buf;  /* text sized for n bytes before the walk */
+    size_t text_used; /* bytes of buf->text taken */
 } rd;
 
 static uint64_t be(const uint8_t *p, size_t k)
@@ -209,14 +216,13 @@ static int rd_key(rd *r, const key *keys, int n, int expect)
     return utf8_valid(k, len) && (r->json || !memchr(k, 0, len)) ? K_OTHER : -1;
 }
 
-/* The value of an extra key, read (so validated and counted) by the
- * codec's reader at nesting level depth, and dropped. */
+/* A value not kept (an extra key's, or view and events for a bot that
+ * does not look at them): checked and counted by the codec's reader at
+ * nesting level depth, not built. */
 static bool rd_skip(rd *r, int depth)
 {
-    av *v = r->json ? json_read_value((const char *)r->p, r->n, &r->off, &r->values, depth)
-                    : msgpack_read_value(r->p, r->n, &r->off, &r->values, depth);
-    av_free(v);
-    return v != NULL;
+    return r->json ? json_skip_value((const char *)r->p, r->n, &r->off, &r->values, depth)
+                   : msgpack_skip_value(r->p, r->n, &r->off, &r->values, depth);
 }
 
 static bool rd_bool(rd *r, bool *v)
@@ -252,11 +258,13 @@ static bool rd_nil(rd *r)
     return true;
 }
 
-static char *dup_n(const char *s, size_t n)
+/* A NUL-terminated copy of s in the buffer (which has room: see the top). */
+static char *copy_text(rd *r, const char *s, size_t n)
 {
-    char *c = xmalloc(n + 1);
+    char *c = r->buf->text + r->text_used;
     memcpy(c, s, n);
     c[n] = '\0';
+    r->text_used += n + 1;
     return c;
 }
 
@@ -266,25 +274,24 @@ static bool rd_field(rd *r, char **out)
     const char *s;
     size_t n;
     if (!rd_str(r, &s, &n) || memchr(s, 0, n)) return false;
-    *out = dup_n(s, n);
+    *out = copy_text(r, s, n);
     return true;
 }
 
 /* A value tree of the kind given by the next byte (a map or a list), read
- * by the codec's own reader at nesting level 1. */
+ * by the codec's own reader at nesting level 1; with skip_state only
+ * checked (*out stays NULL). */
 static bool rd_tree(rd *r, bool is_map, av **out)
 {
     if (r->off >= r->n) return false;
     uint8_t b = r->p[r->off];
-    if (r->json) {
-        if (b != (is_map ? '{' : '[')) return false;
-        *out = json_read_value((const char *)r->p, r->n, &r->off, &r->values, 1);
-    } else {
-        bool ok = is_map ? ((b & 0xf0) == 0x80 || b == 0xde || b == 0xdf)
-                         : ((b & 0xf0) == 0x90 || b == 0xdc || b == 0xdd);
-        if (!ok) return false;
-        *out = msgpack_read_value(r->p, r->n, &r->off, &r->values, 1);
-    }
+    bool ok = r->json  ? b == (is_map ? '{' : '[')
+              : is_map ? ((b & 0xf0) == 0x80 || b == 0xde || b == 0xdf)
+                       : ((b & 0xf0) == 0x90 || b == 0xdc || b == 0xdd);
+    if (!ok) return false;
+    if (r->skip_state) return rd_skip(r, 1);
+    *out = r->json ? json_read_value((const char *)r->p, r->n, &r->off, &r->values, 1)
+                   : msgpack_read_value(r->p, r->n, &r->off, &r->values, 1);
     return *out != NULL;
 }
 
@@ -306,23 +313,29 @@ static bool rd_option(rd *r, char **label)
     return *label != NULL;
 }
 
+/* The labels go into the buffer's array, grown when a decide has more
+ * options than any before (JSON: counted as they come). */
 static bool rd_options(rd *r, msg_decide *d)
 {
-    size_t n, cap;
+    decide_buf *b = r->buf;
+    size_t n;
     if (!rd_open(r, false, &n)) return false;
-    cap = r->json ? 8 : n;
-    d->labels = xcalloc(cap ? cap : 1, sizeof *d->labels);
+    if (!r->json && n > b->labels_cap) {
+        free(b->labels);
+        b->labels = xmalloc(n * sizeof *b->labels);
+        b->labels_cap = n;
+    }
     size_t i = 0;
     for (int more; (more = rd_more(r, false, i, n)) != 0; i++) {
         if (more < 0) return false;
-        if (i == cap) { /* JSON: no count up front */
-            d->labels = xrealloc(d->labels, 2 * cap * sizeof *d->labels);
-            memset(d->labels + cap, 0, cap * sizeof *d->labels);
-            cap *= 2;
+        if (i == b->labels_cap) {
+            b->labels_cap = b->labels_cap ? 2 * b->labels_cap : 8;
+            b->labels = xrealloc(b->labels, b->labels_cap * sizeof *b->labels);
         }
-        d->n_options = i + 1;
-        if (!rd_option(r, &d->labels[i])) return false;
+        b->labels[i] = NULL;
+        if (!rd_option(r, &b->labels[i])) return false;
     }
+    d->labels = b->labels;
     d->n_options = i;
     return true;
 }
@@ -417,7 +430,7 @@ static bool rd_decide(rd *r, msg_decide *d)
         case K_PROMPT: /* free text: cut at a NUL, as the general path does */
             if ((ok = rd_str(r, &s, &len))) {
                 const char *nul = memchr(s, 0, len);
-                d->prompt = dup_n(s, nul ? (size_t)(nul - s) : len);
+                d->prompt = copy_text(r, s, nul ? (size_t)(nul - s) : len);
             }
             break;
         case K_OPTIONS: ok = rd_options(r, d); break;
@@ -431,17 +444,37 @@ static bool rd_decide(rd *r, msg_decide *d)
     return seen == K_ALL;
 }
 
-bool msg_decide_fast(codec_kind c, const uint8_t *p, size_t n, msg *out)
+bool msg_decide_fast(codec_kind c, const uint8_t *p, size_t n, bool skip_state, decide_buf *buf,
+                     msg *out)
 {
     if (c != CODEC_MSGPACK && c != CODEC_JSON) return false;
-    rd r = {.p = p, .n = n, .json = c == CODEC_JSON};
+    if (buf->text_cap < n) { /* no realloc: nothing in it is kept */
+        free(buf->text);
+        buf->text_cap = n > 2 * buf->text_cap ? n : 2 * buf->text_cap;
+        buf->text = xmalloc(buf->text_cap);
+    }
+    rd r = {.p = p, .n = n, .json = c == CODEC_JSON, .skip_state = skip_state, .buf = buf};
     msg m;
     memset(&m, 0, sizeof m);
     m.type = MSG_DECIDE;
     if (!rd_decide(&r, &m.u.decide) || r.off != n || r.values > PROTO_MAX_VALUES) {
-        msg_free(&m);
+        msg_decide_fast_release(&m);
         return false;
     }
     *out = m;
     return true;
+}
+
+void msg_decide_fast_release(msg *m)
+{
+    av_free(m->u.decide.view);
+    av_free(m->u.decide.events);
+    m->u.decide.view = m->u.decide.events = NULL;
+}
+
+void decide_buf_free(decide_buf *b)
+{
+    free(b->text);
+    free(b->labels);
+    memset(b, 0, sizeof *b);
 }

@@ -5,9 +5,14 @@
  *    ones, the SDK's read step gives exactly what the general path gives:
  *    the same message (deep compare, view and events included) or the same
  *    error text; every unmutated frame takes the fast path;
+ *  - the same with skip_state (view and events checked, not built): the
+ *    same verdict, frame by frame, and the same message but for view and
+ *    events, which are NULL; the fast path's strings live in buffers reused
+ *    from frame to frame;
  *  - act written straight into the output buffer is byte for byte what
  *    codec_encode writes for msg_encode's tree, in both codecs, through the
- *    whole SDK loop. */
+ *    whole SDK loop, and the bot sees every decide as sent (with
+ *    skip_state: without view and events). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -43,7 +48,8 @@ static void same_clock(const msg_clock *a, const msg_clock *b)
     same_str("clock.mode", a->mode, b->mode);
 }
 
-static void same_decide(const msg_decide *a, const msg_decide *b)
+/* a as b; with state false a has no view and events (b's are not looked at). */
+static void same_decide(const msg_decide *a, const msg_decide *b, bool state)
 {
     assert_true(a->id == b->id);
     same_str("kind", a->kind, b->kind);
@@ -54,20 +60,37 @@ static void same_decide(const msg_decide *a, const msg_decide *b)
     assert_int_equal(a->pick.min, b->pick.min);
     assert_int_equal(a->pick.max, b->pick.max);
     assert_int_equal(a->pick.ordered, b->pick.ordered);
+    same_clock(&a->clock, &b->clock);
+    if (!state) {
+        assert_null(a->view);
+        assert_null(a->events);
+        return;
+    }
     assert_non_null(a->view);
     assert_non_null(b->view);
     assert_true(av_equal(a->view, b->view));
     assert_non_null(a->events);
     assert_non_null(b->events);
     assert_true(av_equal(a->events, b->events));
-    same_clock(&a->clock, &b->clock);
 }
 
 /* ------------------------------------------------------- the read step */
 
-static bool fast_cb(void *out, codec_kind c, const uint8_t *p, size_t n)
+/* The fast path's string buffers, one per mode, reused by every read (as
+ * the SDK reuses its one), freed at the end. */
+static decide_buf bufs[2];
+
+typedef enum { GENERAL, FAST, FAST_SKIP_STATE } read_mode;
+
+typedef struct fast_ctx {
+    bool skip_state;
+    msg *out;
+} fast_ctx;
+
+static bool fast_cb(void *ctx, codec_kind c, const uint8_t *p, size_t n)
 {
-    return msg_decide_fast(c, p, n, out);
+    fast_ctx *f = ctx;
+    return msg_decide_fast(c, p, n, f->skip_state, &bufs[f->skip_state], f->out);
 }
 
 typedef struct outcome {
@@ -78,17 +101,28 @@ typedef struct outcome {
     size_t pending;
 } outcome;
 
+static void outcome_free(outcome *o)
+{
+    if (o->rc != 1) return;
+    if (o->fast)
+        msg_decide_fast_release(&o->m);
+    else
+        msg_free(&o->m);
+}
+
 /* What the SDK's read step makes of one framed buffer: with the fast path
- * as arena_bot.c runs it, or through the general path alone. */
-static void read_step(codec_kind c, const uint8_t *frame, size_t n, bool use_fast, outcome *o)
+ * as arena_bot.c runs it (with or without skip_state), or through the
+ * general path alone. */
+static void read_step(codec_kind c, const uint8_t *frame, size_t n, read_mode mode, outcome *o)
 {
     memset(o, 0, sizeof *o);
     frame_decoder d;
     frame_decoder_init(&d, 0, c);
     frame_decoder_feed(&d, frame, n);
     av *map = NULL;
-    int r =
-        use_fast ? frame_decoder_next_fast(&d, fast_cb, &o->m, &map) : frame_decoder_next(&d, &map);
+    fast_ctx f = {mode == FAST_SKIP_STATE, &o->m};
+    int r = mode != GENERAL ? frame_decoder_next_fast(&d, fast_cb, &f, &map)
+                            : frame_decoder_next(&d, &map);
     if (r < 0) {
         o->rc = -1;
         snprintf(o->err, sizeof o->err, "frame: %s", d.error);
@@ -100,6 +134,9 @@ static void read_step(codec_kind c, const uint8_t *frame, size_t n, bool use_fas
         o->rc = msg_decode_take(map, &o->m, why, sizeof why) < 0 ? -1 : 1;
         if (o->rc < 0) snprintf(o->err, sizeof o->err, "message: %s", why);
         av_free(map);
+        /* arena_bot.c drops a declined decide's state with skip_state */
+        if (o->rc == 1 && mode == FAST_SKIP_STATE && o->m.type == MSG_DECIDE)
+            msg_decide_fast_release(&o->m);
     }
     o->pending = frame_decoder_pending(&d);
     frame_decoder_free(&d);
@@ -124,18 +161,29 @@ static bool check_payload(codec_kind c, const uint8_t *p, size_t n, tally *t)
         frame[2] = (uint8_t)(n >> 8), frame[3] = (uint8_t)n;
         memcpy(frame + 4, p, n);
     }
-    outcome a, b;
-    read_step(c, frame, len, true, &a);
-    read_step(c, frame, len, false, &b);
+    outcome a, b, s;
+    read_step(c, frame, len, FAST, &a);
+    read_step(c, frame, len, GENERAL, &b);
+    read_step(c, frame, len, FAST_SKIP_STATE, &s);
     assert_int_equal(a.rc, b.rc);
     same_str("error", a.err, b.err);
     assert_int_equal(a.pending, b.pending);
+    /* skip_state: the same verdict as building view and events */
+    assert_int_equal(s.rc, b.rc);
+    same_str("error (skip_state)", s.err, b.err);
+    assert_int_equal(s.pending, b.pending);
+    assert_int_equal(s.fast, a.fast);
     if (a.rc == 1) {
         assert_int_equal(a.m.type, b.m.type);
-        if (a.m.type == MSG_DECIDE) same_decide(&a.m.u.decide, &b.m.u.decide);
-        msg_free(&a.m);
-        msg_free(&b.m);
+        assert_int_equal(s.m.type, b.m.type);
+        if (a.m.type == MSG_DECIDE) {
+            same_decide(&a.m.u.decide, &b.m.u.decide, true);
+            same_decide(&s.m.u.decide, &b.m.u.decide, false);
+        }
     }
+    outcome_free(&a);
+    outcome_free(&b);
+    outcome_free(&s);
     t->frames++;
     t->fast += a.fast;
     t->errors += a.rc < 0;
@@ -624,6 +672,7 @@ static void test_fast_decide_edge_shapes(void **st)
 
 typedef struct act_ctx {
     codec_kind codec;
+    bool skip_state;
     av **trees; /* the decides sent, in order */
     size_t n, next;
     abuf expect; /* what the bot must write */
@@ -644,7 +693,7 @@ static int act_decide(arena_session *s, const msg_decide *d, int64_t *choice)
     msg want;
     char why[200] = "";
     assert_int_equal(msg_decode(a->trees[a->next++], &want, why, sizeof why), 0);
-    same_decide(d, &want.u.decide);
+    same_decide(d, &want.u.decide, !a->skip_state);
     msg_free(&want);
     size_t n = arena_rng_below(&a->rng, (uint32_t)d->n_options + 1);
     for (size_t i = 0; i < n; i++) /* any numbers: the encoding is under test */
@@ -662,9 +711,9 @@ static void collect(const av *tree, arena_rng *r, void *ctx)
     a->trees[a->n++] = av_copy(tree);
 }
 
-static void act_bytes(codec_kind codec)
+static void act_bytes(codec_kind codec, bool skip_state)
 {
-    act_ctx a = {.codec = codec};
+    act_ctx a = {.codec = codec, .skip_state = skip_state};
     arena_rng_seed(&a.rng, 5);
     each_decide(60, collect, &a);
     char in_path[] = "/tmp/arena-decide-fast-in-XXXXXX",
@@ -705,7 +754,7 @@ static void act_bytes(codec_kind codec)
     msg ready = {.type = MSG_READY};
     add_expected(&a, &ready);
     arena_bot bot = {.name = "fastbot", .decide = act_decide, .user = &a};
-    arena_bot_options opts = {.codec = codec};
+    arena_bot_options opts = {.codec = codec, .skip_state = skip_state};
     assert_int_equal(arena_bot_run_fds(in, out, "tok", &bot, &opts), 0);
     assert_int_equal(a.next, a.n);
     /* a.expect: join and ready (added before the run), then every act */
@@ -729,13 +778,25 @@ static void act_bytes(codec_kind codec)
 static void test_act_bytes_msgpack(void **st)
 {
     (void)st;
-    act_bytes(CODEC_MSGPACK);
+    act_bytes(CODEC_MSGPACK, false);
 }
 
 static void test_act_bytes_json(void **st)
 {
     (void)st;
-    act_bytes(CODEC_JSON);
+    act_bytes(CODEC_JSON, false);
+}
+
+static void test_act_bytes_msgpack_skip_state(void **st)
+{
+    (void)st;
+    act_bytes(CODEC_MSGPACK, true);
+}
+
+static void test_act_bytes_json_skip_state(void **st)
+{
+    (void)st;
+    act_bytes(CODEC_JSON, true);
 }
 
 int main(void)
@@ -745,6 +806,11 @@ int main(void)
         cmocka_unit_test(test_fast_decide_edge_shapes),
         cmocka_unit_test(test_act_bytes_msgpack),
         cmocka_unit_test(test_act_bytes_json),
+        cmocka_unit_test(test_act_bytes_msgpack_skip_state),
+        cmocka_unit_test(test_act_bytes_json_skip_state),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    int rc = cmocka_run_group_tests(tests, NULL, NULL);
+    decide_buf_free(&bufs[0]);
+    decide_buf_free(&bufs[1]);
+    return rc;
 }
