@@ -13,8 +13,9 @@
  * codec's reader would refuse. The caller then runs the general path
  * (frame_decoder_next and msg_decode_take) on the same bytes, so every
  * accept and reject decision and every error text stays the general
- * path's; whatever this takes, the general path gives the same msg
- * (tests/sdk/test_c_decide_fast.c, tests/fuzz/fuzz_decoder.c). */
+ * path's; whatever this takes, the general path gives the same msg (with
+ * skip_state, but for view and events) (tests/sdk/test_c_decide_fast.c,
+ * tests/fuzz/fuzz_decoder.c). */
 #ifndef ARENA_DECIDE_FAST_H
 #define ARENA_DECIDE_FAST_H
 

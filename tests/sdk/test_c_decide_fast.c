@@ -513,11 +513,9 @@ static void test_fast_decide_same_as_general_path(void **st)
     }
 }
 
-/* Odd shapes the general path accepts, checked one by one. */
-static void test_fast_decide_edge_shapes(void **st)
+/* A small decide with 20 options (a list16 in msgpack). */
+static av *small_decide(void)
 {
-    (void)st;
-    tally t = {0};
     av *base = av_map();
     av_set_str(base, "type", "decide");
     av_set_int(base, "id", 7);
@@ -532,6 +530,15 @@ static void test_fast_decide_edge_shapes(void **st)
     av_set(base, "view", av_map());
     av_set(base, "events", av_list());
     av_set(base, "clock", av_set_int(av_set_int(av_map(), "move_ms", -5), "bank_ms", 0));
+    return base;
+}
+
+/* Odd shapes the general path accepts, checked one by one. */
+static void test_fast_decide_edge_shapes(void **st)
+{
+    (void)st;
+    tally t = {0};
+    av *base = small_decide();
     for (int k = 0; k < 2; k++) {
         codec_kind codec = k ? CODEC_JSON : CODEC_MSGPACK;
         check_tree(codec, base, &t, true); /* no game_ms: nil */
@@ -666,6 +673,103 @@ static void test_fast_decide_edge_shapes(void **st)
     abuf_free(&b);
 
     av_free(base);
+}
+
+/* A view or events the general path refuses is refused with skip_state
+ * too, with the same error (check_payload compares the three reads), though
+ * nothing of it is built: bad UTF-8, a NUL in a key, nesting past
+ * PROTO_MAX_DEPTH, values past PROTO_MAX_VALUES, an ext type, a JSON number
+ * out of double's range. */
+static void test_skip_state_refuses_what_general_path_refuses(void **st)
+{
+    (void)st;
+    tally t = {0};
+    for (int k = 0; k < 2; k++) {
+        codec_kind codec = k ? CODEC_JSON : CODEC_MSGPACK;
+        for (int what = 0; what < 4; what++) {
+            if (codec == CODEC_JSON && what < 2) continue; /* the writer mends bad UTF-8 */
+            av *m = small_decide();
+            const char *where = what % 2 ? "events" : "view";
+            av *v = what % 2 ? av_list() : av_map();
+            av *x = what < 2 ? av_str("bad \xff utf-8") : av_list();
+            if (what >= 2) { /* levels: decide 1, view or events 2, x 3, and 30 more */
+                av *in = x;
+                for (int d = 0; d < 30; d++) {
+                    av *inner = av_list();
+                    av_push(in, inner);
+                    in = inner;
+                }
+            }
+            if (what % 2)
+                av_push(v, x);
+            else
+                av_set(v, "k", x);
+            av_set(m, where, v);
+            int errors = t.errors;
+            check_payload_of(codec, m, &t);
+            if (t.errors != errors + 1)
+                fail_msg("%s, case %d: not refused", codec_name(codec), what);
+            av_free(m);
+        }
+        /* around PROTO_MAX_VALUES in the view: taken below, refused above */
+        int taken = 0, refused = 0;
+        for (int n = PROTO_MAX_VALUES / 2 - 70; n < PROTO_MAX_VALUES / 2 - 40; n += 3) {
+            av *m = small_decide(), *v = av_map();
+            for (int i = 0; i < n; i++) {
+                char key[16];
+                snprintf(key, sizeof key, "k%d", i);
+                av_set_int(v, key, i);
+            }
+            av_set(m, "view", v);
+            int errors = t.errors;
+            taken += check_payload_of(codec, m, &t);
+            refused += t.errors > errors;
+            av_free(m);
+        }
+        assert_true(taken > 0 && refused > 0);
+    }
+    /* bytes no tree can hold: a NUL in a view key, an ext type in the
+     * events, a JSON number beyond double, bad UTF-8 in JSON */
+    av *m = small_decide();
+    av_set(m, "view", av_set_int(av_map(), "k_nul", 1));
+    av_set(m, "events", av_push(av_list(), av_str("ext")));
+    for (int k = 0; k < 2; k++) {
+        codec_kind codec = k ? CODEC_JSON : CODEC_MSGPACK;
+        abuf b = {0};
+        payload_of(codec, m, &b);
+        for (int what = 0; what < 3; what++) {
+            uint8_t *p = malloc(b.len + 8);
+            memcpy(p, b.data, b.len);
+            size_t n = b.len;
+            if (what == 0 && codec == CODEC_MSGPACK) {
+                uint8_t *at = memmem(p, n, "k_nul", 5);
+                at[1] = 0;
+            } else if (what == 0) { /* "k_nul":1 -> "k_nul":1e999 */
+                uint8_t *at = memmem(p, n, "\"k_nul\":1", 9) + 9;
+                memmove(at + 4, at, (size_t)(p + n - at));
+                memcpy(at, "e999", 4);
+                n += 4;
+            } else if (what == 1 && codec == CODEC_MSGPACK) { /* "ext" (a3 ...) -> fixext1 */
+                uint8_t *at = memmem(p, n,
+                                     "\xa3"
+                                     "ext",
+                                     4);
+                at[0] = 0xd4;
+            } else if (what == 1) { /* "ext" -> a number with a bad exponent */
+                uint8_t *at = memmem(p, n, "\"ext\"", 5);
+                memcpy(at, "1e+-0", 5);
+            } else { /* "ext" -> "e\xfft" (JSON), "k_nul" -> "k\xffnul" (msgpack) */
+                uint8_t *at = memmem(p, n, codec == CODEC_JSON ? "ext" : "k_nul", 3);
+                at[1] = 0xff;
+            }
+            int errors = t.errors;
+            assert_false(check_payload(codec, p, n, &t));
+            assert_int_equal(t.errors, errors + 1);
+            free(p);
+        }
+        abuf_free(&b);
+    }
+    av_free(m);
 }
 
 /* ------------------------------------------------------- act, whole SDK */
@@ -804,6 +908,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fast_decide_same_as_general_path),
         cmocka_unit_test(test_fast_decide_edge_shapes),
+        cmocka_unit_test(test_skip_state_refuses_what_general_path_refuses),
         cmocka_unit_test(test_act_bytes_msgpack),
         cmocka_unit_test(test_act_bytes_json),
         cmocka_unit_test(test_act_bytes_msgpack_skip_state),
