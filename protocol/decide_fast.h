@@ -45,6 +45,10 @@ typedef struct decide_buf {
  * but not built: NULL in *out. */
 bool msg_decide_fast(codec_kind c, const uint8_t *p, size_t n, bool skip_state, decide_buf *buf,
                      msg *out);
+/* The same for hello and over (once a game each; the first key must be
+ * type): true: *out holds the message, which the caller owns (msg_free);
+ * false: declined, *out untouched. The trees (options, view) are built. */
+bool msg_hello_over_fast(codec_kind c, const uint8_t *p, size_t n, msg *out);
 /* Frees what a decide from msg_decide_fast owns: its view and events. */
 void msg_decide_fast_release(msg *m);
 void decide_buf_free(decide_buf *b);

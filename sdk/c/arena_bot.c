@@ -125,11 +125,12 @@ typedef struct fast_ctx {
 } fast_ctx;
 
 /* The fast path of next_msg: a well-formed decide straight into the msg,
- * its strings in the session's dbuf. */
-static bool decide_fast(void *ctx, codec_kind c, const uint8_t *p, size_t n)
+ * its strings in the session's dbuf; or a hello or over. */
+static bool read_fast(void *ctx, codec_kind c, const uint8_t *p, size_t n)
 {
     fast_ctx *f = ctx;
-    return msg_decide_fast(c, p, n, f->s->skip_state, &f->s->dbuf, f->out);
+    return msg_decide_fast(c, p, n, f->s->skip_state, &f->s->dbuf, f->out) ||
+           msg_hello_over_fast(c, p, n, f->out);
 }
 
 /* 1: *out holds the next message (*borrowed: a fast-path decide, released
@@ -140,9 +141,9 @@ static int next_msg(arena_session *s, msg *out, bool *borrowed)
     fast_ctx f = {s, out};
     for (;;) {
         av *map = NULL;
-        int r = frame_decoder_next_fast(&s->dec, decide_fast, &f, &map);
+        int r = frame_decoder_next_fast(&s->dec, read_fast, &f, &map);
         if (r < 0) return fail(s, "bad frame from the referee: %s", s->dec.error);
-        *borrowed = r == 2;
+        *borrowed = r == 2 && out->type == MSG_DECIDE;
         if (r == 2) return 1;
         if (r > 0) {
             char why[200];

@@ -5,6 +5,9 @@
  *    ones, the SDK's read step gives exactly what the general path gives:
  *    the same message (deep compare, view and events included) or the same
  *    error text; every unmutated frame takes the fast path;
+ *  - hello and over, which have a fast path too (msg_hello_over_fast): the
+ *    same message or the same error, for real settings and views of every
+ *    game and mutations of them;
  *  - the same with skip_state (view and events checked, not built): the
  *    same verdict, frame by frame, and the same message but for view and
  *    events, which are NULL; the fast path's strings live in buffers reused
@@ -87,10 +90,28 @@ typedef struct fast_ctx {
     msg *out;
 } fast_ctx;
 
+/* As arena_bot.c reads: decide, else hello or over. */
 static bool fast_cb(void *ctx, codec_kind c, const uint8_t *p, size_t n)
 {
     fast_ctx *f = ctx;
-    return msg_decide_fast(c, p, n, f->skip_state, &bufs[f->skip_state], f->out);
+    return msg_decide_fast(c, p, n, f->skip_state, &bufs[f->skip_state], f->out) ||
+           msg_hello_over_fast(c, p, n, f->out);
+}
+
+/* Two messages with the same msgpack encoding of msg_encode's tree. */
+static void same_msg(const msg *a, const msg *b)
+{
+    assert_int_equal(a->type, b->type);
+    av *x = msg_encode(a), *y = msg_encode(b);
+    abuf bx = {0}, by = {0};
+    codec_encode(CODEC_MSGPACK, x, &bx);
+    codec_encode(CODEC_MSGPACK, y, &by);
+    if (bx.len != by.len || memcmp(bx.data, by.data, bx.len) != 0)
+        fail_msg("%s differs", msg_type_name(a->type));
+    abuf_free(&bx);
+    abuf_free(&by);
+    av_free(x);
+    av_free(y);
 }
 
 typedef struct outcome {
@@ -104,7 +125,7 @@ typedef struct outcome {
 static void outcome_free(outcome *o)
 {
     if (o->rc != 1) return;
-    if (o->fast)
+    if (o->fast && o->m.type == MSG_DECIDE)
         msg_decide_fast_release(&o->m);
     else
         msg_free(&o->m);
@@ -179,6 +200,9 @@ static bool check_payload(codec_kind c, const uint8_t *p, size_t n, tally *t)
         if (a.m.type == MSG_DECIDE) {
             same_decide(&a.m.u.decide, &b.m.u.decide, true);
             same_decide(&s.m.u.decide, &b.m.u.decide, false);
+        } else {
+            same_msg(&a.m, &b.m);
+            same_msg(&s.m, &b.m);
         }
     }
     outcome_free(&a);
@@ -216,7 +240,7 @@ static bool check_payload_of(codec_kind c, const av *tree, tally *t)
 static void check_tree(codec_kind c, const av *tree, tally *t, bool want_fast)
 {
     if (!check_payload_of(c, tree, t) && want_fast)
-        fail_msg("a well-formed %s decide missed the fast path: %s", codec_name(c),
+        fail_msg("a well-formed %s message missed the fast path: %s", codec_name(c),
                  av_to_json(tree));
 }
 
@@ -509,6 +533,158 @@ static void test_fast_decide_same_as_general_path(void **st)
          * reached both sides: some still taken, many refused */
         assert_true(t[k].fast > decides);
         assert_true(t[k].errors > decides);
+        assert_true(t[k].frames - t[k].fast - t[k].errors > 0); /* declined, yet valid */
+    }
+}
+
+/* One structural change anywhere in a hello or over tree (its maps down to
+ * the third level: clock, result, a forfeit, the first level of options
+ * and view): a key dropped, set to an odd value, or added, or a list in it
+ * (ranks, scores, names, forfeits...) one item longer. */
+static av *mutate_any(const av *tree, arena_rng *r)
+{
+    static const char *const names[] = {
+        "type",  "protocol", "game",  "options", "seat",    "players",   "names",  "match",
+        "clock", "move_ms",  "mode",  "result",  "ranks",   "scores",    "reason", "forfeits",
+        "cause", "view",     "extra", "game_ms", "bank_ms", "startup_ms"};
+    av *m = av_copy(tree);
+    av *maps[64];
+    size_t n = 0;
+    maps[n++] = m;
+    for (size_t i = 0; i < n && n < 60; i++) {
+        av *x = maps[i];
+        size_t len = x->type == AV_MAP ? x->u.map.len : x->u.list.len;
+        for (size_t j = 0; j < len && n < 60; j++) {
+            av *v = x->type == AV_MAP ? x->u.map.vals[j] : x->u.list.items[j];
+            if ((v->type == AV_MAP || v->type == AV_LIST) && i < 8) maps[n++] = v;
+        }
+    }
+    av *at;
+    do
+        at = maps[arena_rng_below(r, (uint32_t)n)];
+    while (at->type != AV_MAP);
+    const char *k = names[arena_rng_below(r, sizeof names / sizeof *names)];
+    switch (arena_rng_below(r, 4)) {
+    case 3:
+        for (size_t i = 0; i < at->u.map.len; i++)
+            if (at->u.map.vals[i]->type == AV_LIST && arena_rng_below(r, 2)) {
+                av *l = at->u.map.vals[i];
+                av_push(l, av_len(l) && arena_rng_below(r, 2) ? av_copy(l->u.list.items[0])
+                                                              : odd_value(r));
+                break;
+            }
+        break;
+    case 0:
+        if (at->u.map.len)
+            av_free(av_take(at, at->u.map.keys[arena_rng_below(r, (uint32_t)at->u.map.len)]));
+        break;
+    case 1:
+        if (at->u.map.len)
+            av_set(at, at->u.map.keys[arena_rng_below(r, (uint32_t)at->u.map.len)], odd_value(r));
+        break;
+    default: av_set(at, k, odd_value(r)); break;
+    }
+    av *s = shuffled(m, r);
+    av_free(m);
+    return s;
+}
+
+static void hello_over_one(const av *tree, arena_rng *r, tally *t)
+{
+    for (int k = 0; k < 2; k++) {
+        codec_kind c = k ? CODEC_JSON : CODEC_MSGPACK;
+        check_tree(c, tree, &t[k], true);
+        for (int i = 0; i < 6; i++) {
+            av *m = mutate_any(tree, r);
+            check_tree(c, m, &t[k], false);
+            av_free(m);
+        }
+        abuf b = {0};
+        payload_of(c, tree, &b);
+        uint8_t *out = malloc(b.len + 32);
+        for (int i = 0; i < 8; i++) {
+            size_t n = c == CODEC_JSON ? mutate_json(b.data, b.len, out, r)
+                                       : mutate_bytes(b.data, b.len, out, r);
+            check_payload(c, out, n, &t[k]);
+        }
+        free(out);
+        abuf_free(&b);
+    }
+}
+
+/* hello and over as the referee writes them (msg_encode), with every
+ * game's settings and end views, seats and results of every shape. */
+static void test_fast_hello_over_same_as_general_path(void **st)
+{
+    (void)st;
+    static const char *const reasons[] = {"normal", "forfeit", "aborted"};
+    static const char *const causes[] = {"timeout", "illegal", "crash", "protocol"};
+    tally t[2] = {{0}, {0}};
+    arena_rng r;
+    arena_rng_seed(&r, 11);
+    int messages = 0;
+    for (const arena_game_vt *const *v = arena_games(true); *v; v++) {
+        const arena_game_vt *vt = *v;
+        for (uint64_t seed = 1; seed <= 3; seed++) {
+            char err[200] = "";
+            int players = seed % 2 ? vt->min_players : vt->max_players;
+            arena_game *g = vt->create(NULL, 0, seed * 31, players, 0, err, sizeof err);
+            if (!g) fail_msg("%s: %s", vt->name, err);
+            int *choice = NULL;
+            arena_decision d;
+            for (int k = 0; k < 400 && vt->decision(g, &d); k++) {
+                choice = realloc(choice, (size_t)d.n_options * sizeof *choice);
+                assert_true(vt->apply(g, choice, arena_random_choice(&r, &d, choice)));
+            }
+            free(choice);
+            char *names[ARENA_MAX_SEATS];
+            for (int i = 0; i < players; i++)
+                names[i] = i % 2 ? "b\xc3\xa9" : "a";
+            av *options = vt->settings(g);
+            msg h = {.type = MSG_HELLO,
+                     .u.hello = {.protocol = PROTOCOL_VERSION,
+                                 .game = (char *)vt->name,
+                                 .options = options,
+                                 .seat = (int64_t)(seed % (uint64_t)players),
+                                 .players = players,
+                                 .names = names,
+                                 .n_names = (size_t)players,
+                                 .match = "m-0123456789abcdef",
+                                 .clock = {edgy_int(&r), edgy_int(&r), seed == 2 ? -1 : 5,
+                                           (int64_t)arena_rng_below(&r, 100000), "wall"}}};
+            if (seed == 3) strcpy(h.u.hello.clock.mode, "cpu");
+            int64_t ranks[ARENA_MAX_SEATS], scores[ARENA_MAX_SEATS];
+            msg_forfeit ff[2] = {{0, "timeout"}, {1, "crash"}};
+            for (int i = 0; i < players; i++)
+                ranks[i] = i + 1, scores[i] = edgy_int(&r);
+            for (int i = 0; i < 2; i++) {
+                ff[i].seat = edgy_int(&r);
+                strcpy(ff[i].cause, causes[arena_rng_below(&r, 4)]);
+            }
+            msg o = {.type = MSG_OVER,
+                     .u.over = {.ranks = ranks,
+                                .scores = scores,
+                                .n_seats = (size_t)players,
+                                .reason = (char *)reasons[seed - 1],
+                                .forfeits = ff,
+                                .n_forfeits = seed - 1,
+                                .view = vt->view(g, (int)(seed % (uint64_t)players))}};
+            av *trees[2] = {msg_encode(&h), msg_encode(&o)};
+            for (int i = 0; i < 2; i++) {
+                hello_over_one(trees[i], &r, t);
+                av_free(trees[i]);
+                messages++;
+            }
+            av_free(options);
+            av_free(o.u.over.view);
+            vt->free(g);
+        }
+    }
+    for (int k = 0; k < 2; k++) {
+        print_message("%s: %d hellos and overs, %d frames: %d fast, %d errors\n",
+                      k ? "json" : "msgpack", messages, t[k].frames, t[k].fast, t[k].errors);
+        assert_true(t[k].fast > messages);
+        assert_true(t[k].errors > messages);
         assert_true(t[k].frames - t[k].fast - t[k].errors > 0); /* declined, yet valid */
     }
 }
@@ -908,6 +1084,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fast_decide_same_as_general_path),
         cmocka_unit_test(test_fast_decide_edge_shapes),
+        cmocka_unit_test(test_fast_hello_over_same_as_general_path),
         cmocka_unit_test(test_skip_state_refuses_what_general_path_refuses),
         cmocka_unit_test(test_act_bytes_msgpack),
         cmocka_unit_test(test_act_bytes_json),
