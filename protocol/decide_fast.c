@@ -194,7 +194,7 @@ typedef struct key {
  * protocol.md's order, so keys[expect] is tried first. msgpack keys must
  * be fixstrs here; JSON keys are plain (no escapes) and followed by ':'. */
 #define K_OTHER (-2)
-static int rd_key(rd *r, const key *keys, int n, int expect)
+static inline int rd_key(rd *r, const key *keys, int n, int expect)
 {
     const char *k;
     size_t len;
