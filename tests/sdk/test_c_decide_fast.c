@@ -15,7 +15,8 @@
  *  - act written straight into the output buffer is byte for byte what
  *    codec_encode writes for msg_encode's tree, in both codecs, through the
  *    whole SDK loop, and the bot sees every decide as sent (with
- *    skip_state: without view and events). */
+ *    skip_state: without view and events, also when a JSON decide with
+ *    whitespace takes the general path). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -1020,8 +1021,15 @@ static void act_bytes(codec_kind codec, bool skip_state)
     codec_encode(codec, t, &input);
     av_free(t);
     av_free(hello.u.hello.options);
-    for (size_t i = 0; i < a.n; i++)
+    for (size_t i = 0; i < a.n; i++) {
+        size_t at = input.len;
         codec_encode(codec, a.trees[i], &input);
+        if (codec == CODEC_JSON && i % 3 == 0) { /* "{ ...": the general path */
+            abuf_addc(&input, 0);
+            memmove(input.data + at + 2, input.data + at + 1, input.len - at - 2);
+            input.data[at + 1] = ' ';
+        }
+    }
     msg bye = {.type = MSG_BYE};
     t = msg_encode(&bye);
     codec_encode(codec, t, &input);
