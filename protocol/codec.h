@@ -87,5 +87,10 @@ av *msgpack_read_value(const uint8_t *p, size_t n, size_t *off, size_t *values, 
 /* The same for one JSON value starting at text[*off] (whitespace before it
  * allowed, as json_decode allows it there). */
 av *json_read_value(const char *text, size_t n, size_t *off, size_t *values, int depth);
+/* The two above, reading the value without building it: every check is
+ * made (the same true/false, *off and *values as the readers above), and
+ * nothing is allocated. For a bot that does not look at the game state. */
+bool msgpack_skip_value(const uint8_t *p, size_t n, size_t *off, size_t *values, int depth);
+bool json_skip_value(const char *text, size_t n, size_t *off, size_t *values, int depth);
 
 #endif

@@ -5,7 +5,11 @@
  * does not copy: in JSON, whitespace, escapes and numbers that are not
  * plain integers; in msgpack, bin strings and key forms other than fixstr;
  * repeated keys; extra keys in pick and clock. Extra keys at the top level
- * and in options are read and dropped, as the general path ignores them. */
+ * and in options are checked by the codec's reader and dropped, as the
+ * general path ignores them. Strings are copied into the caller's
+ * decide_buf, which a frame of n bytes never outgrows past n bytes (a
+ * string's copy and its NUL take no more room than its bytes and header
+ * or quotes in the frame). */
 #include "decide_fast.h"
 
 #include <stdlib.h>
@@ -19,6 +23,9 @@ typedef struct rd {
     size_t n, off;
     size_t values; /* as the codec's reader counts them */
     bool json;
+    bool skip_state;  /* view and events checked, not built */
+    decide_buf *buf;  /* text sized for n bytes before the walk */
+    size_t text_used; /* bytes of buf->text taken */
 } rd;
 
 static uint64_t be(const uint8_t *p, size_t k)
@@ -187,7 +194,7 @@ typedef struct key {
  * protocol.md's order, so keys[expect] is tried first. msgpack keys must
  * be fixstrs here; JSON keys are plain (no escapes) and followed by ':'. */
 #define K_OTHER (-2)
-static int rd_key(rd *r, const key *keys, int n, int expect)
+static inline int rd_key(rd *r, const key *keys, int n, int expect)
 {
     const char *k;
     size_t len;
@@ -209,14 +216,13 @@ static int rd_key(rd *r, const key *keys, int n, int expect)
     return utf8_valid(k, len) && (r->json || !memchr(k, 0, len)) ? K_OTHER : -1;
 }
 
-/* The value of an extra key, read (so validated and counted) by the
- * codec's reader at nesting level depth, and dropped. */
+/* A value not kept (an extra key's, or view and events for a bot that
+ * does not look at them): checked and counted by the codec's reader at
+ * nesting level depth, not built. */
 static bool rd_skip(rd *r, int depth)
 {
-    av *v = r->json ? json_read_value((const char *)r->p, r->n, &r->off, &r->values, depth)
-                    : msgpack_read_value(r->p, r->n, &r->off, &r->values, depth);
-    av_free(v);
-    return v != NULL;
+    return r->json ? json_skip_value((const char *)r->p, r->n, &r->off, &r->values, depth)
+                   : msgpack_skip_value(r->p, r->n, &r->off, &r->values, depth);
 }
 
 static bool rd_bool(rd *r, bool *v)
@@ -260,31 +266,40 @@ static char *dup_n(const char *s, size_t n)
     return c;
 }
 
+/* A NUL-terminated copy of s in the buffer (which has room: see the top). */
+static char *copy_text(rd *r, const char *s, size_t n)
+{
+    char *c = r->buf->text + r->text_used;
+    memcpy(c, s, n);
+    c[n] = '\0';
+    r->text_used += n + 1;
+    return c;
+}
+
 /* A string struct field: NUL-free (the general path refuses a NUL there). */
 static bool rd_field(rd *r, char **out)
 {
     const char *s;
     size_t n;
     if (!rd_str(r, &s, &n) || memchr(s, 0, n)) return false;
-    *out = dup_n(s, n);
+    *out = copy_text(r, s, n);
     return true;
 }
 
 /* A value tree of the kind given by the next byte (a map or a list), read
- * by the codec's own reader at nesting level 1. */
+ * by the codec's own reader at nesting level 1; with skip_state only
+ * checked (*out stays NULL). */
 static bool rd_tree(rd *r, bool is_map, av **out)
 {
     if (r->off >= r->n) return false;
     uint8_t b = r->p[r->off];
-    if (r->json) {
-        if (b != (is_map ? '{' : '[')) return false;
-        *out = json_read_value((const char *)r->p, r->n, &r->off, &r->values, 1);
-    } else {
-        bool ok = is_map ? ((b & 0xf0) == 0x80 || b == 0xde || b == 0xdf)
-                         : ((b & 0xf0) == 0x90 || b == 0xdc || b == 0xdd);
-        if (!ok) return false;
-        *out = msgpack_read_value(r->p, r->n, &r->off, &r->values, 1);
-    }
+    bool ok = r->json  ? b == (is_map ? '{' : '[')
+              : is_map ? ((b & 0xf0) == 0x80 || b == 0xde || b == 0xdf)
+                       : ((b & 0xf0) == 0x90 || b == 0xdc || b == 0xdd);
+    if (!ok) return false;
+    if (r->skip_state) return rd_skip(r, 1);
+    *out = r->json ? json_read_value((const char *)r->p, r->n, &r->off, &r->values, 1)
+                   : msgpack_read_value(r->p, r->n, &r->off, &r->values, 1);
     return *out != NULL;
 }
 
@@ -306,23 +321,29 @@ static bool rd_option(rd *r, char **label)
     return *label != NULL;
 }
 
+/* The labels go into the buffer's array, grown when a decide has more
+ * options than any before (JSON: counted as they come). */
 static bool rd_options(rd *r, msg_decide *d)
 {
-    size_t n, cap;
+    decide_buf *b = r->buf;
+    size_t n;
     if (!rd_open(r, false, &n)) return false;
-    cap = r->json ? 8 : n;
-    d->labels = xcalloc(cap ? cap : 1, sizeof *d->labels);
+    if (!r->json && n > b->labels_cap) {
+        free(b->labels);
+        b->labels = xmalloc(n * sizeof *b->labels);
+        b->labels_cap = n;
+    }
     size_t i = 0;
     for (int more; (more = rd_more(r, false, i, n)) != 0; i++) {
         if (more < 0) return false;
-        if (i == cap) { /* JSON: no count up front */
-            d->labels = xrealloc(d->labels, 2 * cap * sizeof *d->labels);
-            memset(d->labels + cap, 0, cap * sizeof *d->labels);
-            cap *= 2;
+        if (i == b->labels_cap) {
+            b->labels_cap = b->labels_cap ? 2 * b->labels_cap : 8;
+            b->labels = xrealloc(b->labels, b->labels_cap * sizeof *b->labels);
         }
-        d->n_options = i + 1;
-        if (!rd_option(r, &d->labels[i])) return false;
+        b->labels[i] = NULL;
+        if (!rd_option(r, &b->labels[i])) return false;
     }
+    d->labels = b->labels;
     d->n_options = i;
     return true;
 }
@@ -346,7 +367,21 @@ static bool rd_pick(rd *r, msg_pick *p)
     return seen == 7;
 }
 
-static bool rd_clock(rd *r, msg_clock *c)
+/* clock.mode: "wall" or "cpu" (anything else: the general path). */
+static bool rd_mode(rd *r, msg_clock *c)
+{
+    const char *s;
+    size_t n;
+    if (!rd_str(r, &s, &n)) return false;
+    if (!((n == 4 && memcmp(s, "wall", 4) == 0) || (n == 3 && memcmp(s, "cpu", 3) == 0)))
+        return false;
+    memcpy(c->mode, s, n);
+    c->mode[n] = '\0';
+    return true;
+}
+
+/* full: hello's clock, where startup_ms and mode are required. */
+static bool rd_clock(rd *r, msg_clock *c, bool full)
 {
     static const key keys[] = {KEY("move_ms"), KEY("bank_ms"), KEY("game_ms"), KEY("startup_ms"),
                                KEY("mode")};
@@ -365,12 +400,12 @@ static bool rd_clock(rd *r, msg_clock *c)
         case 0: ok = rd_int(r, &c->move_ms); break;
         case 1: ok = rd_int(r, &c->bank_ms); break;
         case 2: ok = rd_nil(r) || (rd_int(r, &c->game_ms) && c->game_ms >= 0); break;
-        case 3: ok = rd_nil(r) || rd_int(r, &c->startup_ms); break;
-        default: ok = rd_nil(r); break; /* a mode in decide: general path */
+        case 3: ok = (!full && rd_nil(r)) || rd_int(r, &c->startup_ms); break;
+        default: ok = full ? rd_mode(r, c) : rd_nil(r); break; /* a mode in decide: general path */
         }
         if (!ok) return false;
     }
-    return (seen & 3) == 3;
+    return (seen & (full ? 0x1b : 3)) == (full ? 0x1b : 3);
 }
 
 enum {
@@ -417,31 +452,247 @@ static bool rd_decide(rd *r, msg_decide *d)
         case K_PROMPT: /* free text: cut at a NUL, as the general path does */
             if ((ok = rd_str(r, &s, &len))) {
                 const char *nul = memchr(s, 0, len);
-                d->prompt = dup_n(s, nul ? (size_t)(nul - s) : len);
+                d->prompt = copy_text(r, s, nul ? (size_t)(nul - s) : len);
             }
             break;
         case K_OPTIONS: ok = rd_options(r, d); break;
         case K_PICK: ok = rd_pick(r, &d->pick); break;
         case K_VIEW: ok = rd_tree(r, true, &d->view); break;
         case K_EVENTS: ok = rd_tree(r, false, &d->events); break;
-        default: ok = rd_clock(r, &d->clock); break;
+        default: ok = rd_clock(r, &d->clock, false); break;
         }
         if (!ok) return false;
     }
     return seen == K_ALL;
 }
 
-bool msg_decide_fast(codec_kind c, const uint8_t *p, size_t n, msg *out)
+bool msg_decide_fast(codec_kind c, const uint8_t *p, size_t n, bool skip_state, decide_buf *buf,
+                     msg *out)
 {
     if (c != CODEC_MSGPACK && c != CODEC_JSON) return false;
-    rd r = {.p = p, .n = n, .json = c == CODEC_JSON};
+    if (buf->text_cap < n) { /* no realloc: nothing in it is kept */
+        free(buf->text);
+        buf->text_cap = n > 2 * buf->text_cap ? n : 2 * buf->text_cap;
+        buf->text = xmalloc(buf->text_cap);
+    }
+    rd r = {.p = p, .n = n, .json = c == CODEC_JSON, .skip_state = skip_state, .buf = buf};
     msg m;
     memset(&m, 0, sizeof m);
     m.type = MSG_DECIDE;
     if (!rd_decide(&r, &m.u.decide) || r.off != n || r.values > PROTO_MAX_VALUES) {
+        msg_decide_fast_release(&m);
+        return false;
+    }
+    *out = m;
+    return true;
+}
+
+/* ------------------------------------------------- hello and over */
+
+/* A NUL-free string the message owns. */
+static bool rd_owned(rd *r, char **out)
+{
+    const char *s;
+    size_t n;
+    if (!rd_str(r, &s, &n) || memchr(s, 0, n)) return false;
+    *out = dup_n(s, n);
+    return true;
+}
+
+/* A list read item by item into an array of *n items of size sz, grown as
+ * JSON items come (msgpack: sized by its count); item(r, array, i) reads
+ * one. *n counts the items allocated so far, for msg_free. */
+static bool rd_items(rd *r, void **arr, size_t sz, size_t *n,
+                     bool (*item)(rd *r, void *arr, size_t i))
+{
+    size_t count, cap;
+    if (!rd_open(r, false, &count)) return false;
+    cap = r->json ? 4 : count;
+    *arr = xcalloc(cap ? cap : 1, sz);
+    size_t i = 0;
+    for (int more; (more = rd_more(r, false, i, count)) != 0; i++) {
+        if (more < 0) return false;
+        if (i == cap) {
+            *arr = xrealloc(*arr, 2 * cap * sz);
+            memset((char *)*arr + cap * sz, 0, cap * sz);
+            cap *= 2;
+        }
+        *n = i + 1;
+        if (!item(r, *arr, i)) return false;
+    }
+    *n = i;
+    return true;
+}
+
+static bool name_item(rd *r, void *arr, size_t i)
+{
+    return rd_owned(r, &((char **)arr)[i]);
+}
+
+static bool int_item(rd *r, void *arr, size_t i)
+{
+    return rd_int(r, &((int64_t *)arr)[i]);
+}
+
+/* result.forfeits[i]: exactly seat and cause (the general path: more). */
+static bool forfeit_item(rd *r, void *arr, size_t i)
+{
+    static const key keys[] = {KEY("seat"), KEY("cause")};
+    static const char *const causes[] = {"timeout", "illegal", "crash", "protocol"};
+    msg_forfeit *f = &((msg_forfeit *)arr)[i];
+    size_t n;
+    unsigned seen = 0;
+    if (!rd_open(r, true, &n)) return false;
+    size_t j = 0;
+    for (int more; (more = rd_more(r, true, j, n)) != 0; j++) {
+        int k = more < 0 ? -1 : rd_key(r, keys, 2, (int)j);
+        if (k < 0 || seen & (1u << k)) return false;
+        seen |= 1u << k;
+        const char *s;
+        size_t len;
+        if (k == 0) {
+            if (!rd_int(r, &f->seat)) return false;
+            continue;
+        }
+        if (!rd_str(r, &s, &len)) return false;
+        size_t c = 0;
+        while (c < 4 && !(strlen(causes[c]) == len && memcmp(causes[c], s, len) == 0))
+            c++;
+        if (c == 4) return false;
+        memcpy(f->cause, s, len);
+        f->cause[len] = '\0';
+    }
+    return seen == 3;
+}
+
+/* result: exactly ranks, scores, reason and forfeits. */
+static bool rd_result(rd *r, msg_over *o)
+{
+    static const key keys[] = {KEY("ranks"), KEY("scores"), KEY("reason"), KEY("forfeits")};
+    size_t n, n_scores = 0;
+    unsigned seen = 0;
+    if (!rd_open(r, true, &n)) return false;
+    size_t i = 0;
+    for (int more; (more = rd_more(r, true, i, n)) != 0; i++) {
+        int k = more < 0 ? -1 : rd_key(r, keys, 4, (int)i);
+        if (k < 0 || seen & (1u << k)) return false;
+        seen |= 1u << k;
+        bool ok;
+        switch (k) {
+        case 0:
+            ok = rd_items(r, (void **)&o->ranks, sizeof *o->ranks, &o->n_seats, int_item);
+            break;
+        case 1:
+            ok = rd_items(r, (void **)&o->scores, sizeof *o->scores, &n_scores, int_item);
+            break;
+        case 2:
+            ok = rd_owned(r, &o->reason) &&
+                 (strcmp(o->reason, "normal") == 0 || strcmp(o->reason, "forfeit") == 0 ||
+                  strcmp(o->reason, "aborted") == 0);
+            break;
+        default:
+            ok = rd_items(r, (void **)&o->forfeits, sizeof *o->forfeits, &o->n_forfeits,
+                          forfeit_item);
+            break;
+        }
+        if (!ok) return false;
+    }
+    return seen == 15 && n_scores == o->n_seats;
+}
+
+/* The rest of a hello or over map whose first key, type, is read: item i
+ * of n. Extra top-level keys are checked and dropped. */
+static bool rd_hello(rd *r, size_t n, msg_hello *h)
+{
+    static const key keys[] = {KEY("type"),    KEY("protocol"), KEY("game"),
+                               KEY("options"), KEY("seat"),     KEY("players"),
+                               KEY("names"),   KEY("match"),    KEY("clock")};
+    unsigned seen = 1;
+    size_t i = 1;
+    for (int more; (more = rd_more(r, true, i, n)) != 0; i++) {
+        int k = more < 0 ? -1 : rd_key(r, keys, 9, (int)i);
+        if (k == K_OTHER) {
+            if (!rd_skip(r, 1)) return false;
+            continue;
+        }
+        if (k < 0 || seen & (1u << k)) return false;
+        seen |= 1u << k;
+        bool ok;
+        switch (k) {
+        case 1: ok = rd_int(r, &h->protocol); break;
+        case 2: ok = rd_owned(r, &h->game); break;
+        case 3: ok = rd_tree(r, true, &h->options); break;
+        case 4: ok = rd_int(r, &h->seat); break;
+        case 5: ok = rd_int(r, &h->players); break;
+        case 6:
+            ok = rd_items(r, (void **)&h->names, sizeof *h->names, &h->n_names, name_item);
+            break;
+        case 7: ok = rd_owned(r, &h->match); break;
+        default: ok = rd_clock(r, &h->clock, true); break;
+        }
+        if (!ok) return false;
+    }
+    return seen == 0x1ff;
+}
+
+static bool rd_over(rd *r, size_t n, msg_over *o)
+{
+    static const key keys[] = {KEY("type"), KEY("result"), KEY("view")};
+    unsigned seen = 1;
+    size_t i = 1;
+    for (int more; (more = rd_more(r, true, i, n)) != 0; i++) {
+        int k = more < 0 ? -1 : rd_key(r, keys, 3, (int)i);
+        if (k == K_OTHER) {
+            if (!rd_skip(r, 1)) return false;
+            continue;
+        }
+        if (k < 0 || seen & (1u << k)) return false;
+        seen |= 1u << k;
+        if (!(k == 1 ? rd_result(r, o) : rd_tree(r, true, &o->view))) return false;
+    }
+    return seen == 7;
+}
+
+bool msg_hello_over_fast(codec_kind c, const uint8_t *p, size_t n, msg *out)
+{
+    static const key type_key[] = {KEY("type")};
+    if (c != CODEC_MSGPACK && c != CODEC_JSON) return false;
+    rd r = {.p = p, .n = n, .json = c == CODEC_JSON};
+    size_t count, len;
+    const char *s;
+    if (!rd_open(&r, true, &count) || rd_more(&r, true, 0, count) != 1 ||
+        rd_key(&r, type_key, 1, 0) != 0 || !rd_str(&r, &s, &len))
+        return false;
+    msg m;
+    memset(&m, 0, sizeof m);
+    bool ok;
+    if (len == 5 && memcmp(s, "hello", 5) == 0) {
+        m.type = MSG_HELLO;
+        ok = rd_hello(&r, count, &m.u.hello);
+    } else if (len == 4 && memcmp(s, "over", 4) == 0) {
+        m.type = MSG_OVER;
+        ok = rd_over(&r, count, &m.u.over);
+    } else {
+        return false;
+    }
+    if (!ok || r.off != n || r.values > PROTO_MAX_VALUES) {
         msg_free(&m);
         return false;
     }
     *out = m;
     return true;
+}
+
+void msg_decide_fast_release(msg *m)
+{
+    av_free(m->u.decide.view);
+    av_free(m->u.decide.events);
+    m->u.decide.view = m->u.decide.events = NULL;
+}
+
+void decide_buf_free(decide_buf *b)
+{
+    free(b->text);
+    free(b->labels);
+    memset(b, 0, sizeof *b);
 }

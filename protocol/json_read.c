@@ -14,7 +14,11 @@
  *    surrogates; \u0000 is allowed in string values but not in keys;
  *  - a repeated key keeps its first position and its last value;
  *  - at most PROTO_MAX_DEPTH nested containers and PROTO_MAX_VALUES values
- *    (keys included). */
+ *    (keys included).
+ * The same walk also skips a value without building it (json_skip_value,
+ * for a bot that does not read the game state): the same checks, nothing
+ * allocated (escapes are checked, not unescaped; a number's range is
+ * decided from its digits, see number_overflows). */
 #include <errno.h>
 #include <locale.h>
 #include <math.h>
@@ -31,7 +35,8 @@ typedef struct jreader {
     const uint8_t *s;
     size_t n, i;
     size_t values;
-    abuf tmp; /* unescaped string or number text */
+    bool build; /* false: check only; values read are &skipped */
+    abuf tmp;   /* unescaped string or number text */
     char *err;
     size_t errlen;
 } jreader;
@@ -62,6 +67,9 @@ static av *jr_bad(jreader *r, size_t at, const char *what)
         jr_err(r, "json: invalid JSON at column %zu: %s", at + 1, what);
     return NULL;
 }
+
+/* What a value read without building it stands for (never freed). */
+static av skipped;
 
 static void skip_ws(jreader *r)
 {
@@ -108,7 +116,8 @@ static void put_utf8(abuf *b, uint32_t cp)
 
 /* Reads the string whose opening quote is at r->i. On success *out and
  * *len give its bytes: a span of the input when it holds no escape, else
- * r->tmp. *nul tells whether it holds a NUL (only an escape can make one). */
+ * r->tmp (when not building: undefined). *nul tells whether it holds a NUL
+ * (only an escape can make one). */
 static bool read_string(jreader *r, const char **out, size_t *len, bool *nul)
 {
     const uint8_t *s = r->s;
@@ -135,7 +144,7 @@ static bool read_string(jreader *r, const char **out, size_t *len, bool *nul)
     }
     while (i < n && s[i] != '"' && s[i] != '\\' && s[i] >= 0x20 && s[i] < 0x80)
         i++;
-    bool escaped = false;
+    bool escaped = false, copy = false; /* copy: escaped and building */
     r->tmp.len = 0;
     for (;;) {
         if (i >= n) {
@@ -154,18 +163,19 @@ static bool read_string(jreader *r, const char **out, size_t *len, bool *nul)
                 jr_bad(r, i, "invalid UTF-8 in a string");
                 return false;
             }
-            if (escaped) abuf_add(&r->tmp, s + i, k);
+            if (copy) abuf_add(&r->tmp, s + i, k);
             i += k;
             continue;
         }
         if (c != '\\') {
-            if (escaped) abuf_addc(&r->tmp, (char)c);
+            if (copy) abuf_addc(&r->tmp, (char)c);
             i++;
             continue;
         }
         if (!escaped) { /* first escape: what came before is copied once */
             escaped = true;
-            abuf_add(&r->tmp, s + start, i - start);
+            copy = r->build;
+            if (copy) abuf_add(&r->tmp, s + start, i - start);
         }
         if (i + 1 >= n) {
             jr_bad(r, start - 1, "unterminated string");
@@ -175,7 +185,7 @@ static bool read_string(jreader *r, const char **out, size_t *len, bool *nul)
         const char *simple = strchr("\"\\/bfnrt", e);
         if (e && simple) {
             static const char map[] = "\"\\/\b\f\n\r\t";
-            abuf_addc(&r->tmp, map[simple - "\"\\/bfnrt"]);
+            if (copy) abuf_addc(&r->tmp, map[simple - "\"\\/bfnrt"]);
             i += 2;
             continue;
         }
@@ -203,10 +213,10 @@ static bool read_string(jreader *r, const char **out, size_t *len, bool *nul)
             i += 6;
         }
         if (cp == 0) *nul = true;
-        put_utf8(&r->tmp, (uint32_t)cp);
+        if (copy) put_utf8(&r->tmp, (uint32_t)cp);
     }
     r->i = i + 1;
-    if (escaped) {
+    if (copy) {
         *out = (const char *)r->tmp.data;
         *len = r->tmp.len;
     } else {
@@ -219,6 +229,51 @@ static bool read_string(jreader *r, const char **out, size_t *len, bool *nul)
 static bool is_digit(uint8_t c)
 {
     return c >= '0' && c <= '9';
+}
+
+/* Whether strtod overflows (to +-HUGE_VAL, ERANGE) on the valid number
+ * token s[0, n): whether its magnitude is at least 2^1024 - 2^970, half way
+ * between DBL_MAX and 2^1024, from where rounding to nearest gives 2^1024
+ * (a tie goes to the even side, 2^1024). Decided from the digits, with no
+ * copy: the token is 0.D x 10^P (D its digits from the first nonzero one),
+ * the bound 0.B x 10^309 with the 309 digits of B. */
+static bool number_overflows(const uint8_t *s, size_t n)
+{
+    static const char bound[] =
+        "17976931348623158079372897140530341507993413271003782693617377898044496829276475094664"
+        "90179775872070963302864166928879109465555478519404026306574886715058206819089020007083"
+        "83676273854845817711531764475730270069855571366959622842914819860834936475292719074168"
+        "444365510704342711559699508093042880177904174497792";
+    size_t i = s[0] == '-', int_end = i, digits_end, first = SIZE_MAX;
+    while (int_end < n && is_digit(s[int_end]))
+        int_end++;
+    digits_end = int_end + (int_end < n && s[int_end] == '.');
+    while (digits_end < n && is_digit(s[digits_end]))
+        digits_end++;
+    for (size_t k = i; k < digits_end && first == SIZE_MAX; k++)
+        if (s[k] != '.' && s[k] != '0') first = k;
+    if (first == SIZE_MAX) return false; /* zero */
+    /* The exponent, saturated far beyond any that matters. */
+    int64_t e = 0;
+    if (digits_end < n) { /* 'e' or 'E' */
+        size_t k = digits_end + 1;
+        bool neg = s[k] == '-';
+        k += s[k] == '-' || s[k] == '+';
+        for (; k < n; k++)
+            if (e < ((int64_t)1 << 50)) e = e * 10 + (s[k] - '0');
+        if (neg) e = -e;
+    }
+    /* P: digits between the first nonzero one and the point, plus e. */
+    int64_t p = first < int_end ? (int64_t)(int_end - first) : -(int64_t)(first - int_end - 1);
+    p += e;
+    if (p != 309) return p > 309;
+    size_t k = first;
+    for (size_t j = 0; j < sizeof bound - 1; j++) {
+        if (k < digits_end && s[k] == '.') k++;
+        char c = k < digits_end ? (char)s[k++] : '0';
+        if (c != bound[j]) return c > bound[j];
+    }
+    return true; /* equal to the bound up to its end: at least the bound */
 }
 
 static av *read_number(jreader *r)
@@ -261,10 +316,13 @@ static av *read_number(jreader *r)
             for (size_t k = d; k < i; k++)
                 u = u * 10 + (uint64_t)(s[k] - '0');
             /* -2^63 has no positive int64: negate in unsigned arithmetic */
-            return av_int(neg ? (int64_t)(0 - u) : (int64_t)u);
+            return r->build ? av_int(neg ? (int64_t)(0 - u) : (int64_t)u) : &skipped;
         }
         /* beyond int64: read as a float, like any number with a fraction */
     }
+    if (!r->build)
+        return number_overflows(s + start, i - start) ? jr_bad(r, start, "number out of range")
+                                                      : &skipped;
     /* strtod needs a NUL-terminated copy (the input may go on with digits
      * past n). The token holds only digits, '-', '+', '.', 'e', 'E'; the
      * '.' becomes the locale's decimal point, which strtod reads (the C SDK
@@ -303,15 +361,22 @@ static bool count_value(jreader *r)
 
 static av *read_value(jreader *r, int depth);
 
+/* Frees a container being read (nothing when not building). */
+static av *drop(jreader *r, av *c)
+{
+    if (r->build) av_free(c);
+    return NULL;
+}
+
 static av *read_container_end(jreader *r, av *c, const char *what)
 {
-    av_free(c);
+    drop(r, c);
     return jr_bad(r, r->i, what);
 }
 
 static av *read_list(jreader *r, int depth)
 {
-    av *l = av_list();
+    av *l = r->build ? av_list() : &skipped;
     r->i++;
     skip_ws(r);
     if (r->i < r->n && r->s[r->i] == ']') {
@@ -320,11 +385,8 @@ static av *read_list(jreader *r, int depth)
     }
     for (;;) {
         av *x = read_value(r, depth + 1);
-        if (!x) {
-            av_free(l);
-            return NULL;
-        }
-        av_push(l, x);
+        if (!x) return drop(r, l);
+        if (r->build) av_push(l, x);
         skip_ws(r);
         if (r->i >= r->n) return read_container_end(r, l, "unterminated list");
         uint8_t c = r->s[r->i++];
@@ -338,7 +400,7 @@ static av *read_list(jreader *r, int depth)
 
 static av *read_map(jreader *r, int depth)
 {
-    av *m = av_map();
+    av *m = r->build ? av_map() : &skipped;
     uint64_t seen = 0;
     r->i++;
     skip_ws(r);
@@ -354,12 +416,9 @@ static av *read_map(jreader *r, int depth)
         const char *k;
         size_t klen;
         bool nul;
-        if (!count_value(r) || !read_string(r, &k, &klen, &nul)) {
-            av_free(m);
-            return NULL;
-        }
+        if (!count_value(r) || !read_string(r, &k, &klen, &nul)) return drop(r, m);
         if (nul) {
-            av_free(m);
+            drop(r, m);
             return jr_bad(r, at, "NUL byte in a map key");
         }
         /* An escaped key was unescaped into tmp, which the value reuses: that
@@ -377,12 +436,9 @@ static av *read_map(jreader *r, int depth)
             r->i++;
             x = read_value(r, depth + 1);
         }
-        if (x) map_fill(m, &seen, key, klen, x);
+        if (x && r->build) map_fill(m, &seen, key, klen, x);
         if (key != k && key != kbuf) free(key);
-        if (!x) {
-            av_free(m);
-            return NULL;
-        }
+        if (!x) return drop(r, m);
         skip_ws(r);
         if (r->i >= r->n) return read_container_end(r, m, "unterminated map");
         uint8_t c = r->s[r->i++];
@@ -413,16 +469,16 @@ static av *read_value(jreader *r, int depth)
         size_t len;
         bool nul;
         if (!read_string(r, &p, &len, &nul)) return NULL;
-        return av_strn(p, len);
+        return r->build ? av_strn(p, len) : &skipped;
     }
     case 't':
-        if (literal(r, "true", 4)) return av_bool(true);
+        if (literal(r, "true", 4)) return r->build ? av_bool(true) : &skipped;
         break;
     case 'f':
-        if (literal(r, "false", 5)) return av_bool(false);
+        if (literal(r, "false", 5)) return r->build ? av_bool(false) : &skipped;
         break;
     case 'n':
-        if (literal(r, "null", 4)) return av_nil();
+        if (literal(r, "null", 4)) return r->build ? av_nil() : &skipped;
         break;
     default:
         if (c == '-' || is_digit(c)) return read_number(r);
@@ -433,7 +489,7 @@ static av *read_value(jreader *r, int depth)
 
 av *json_decode(const char *text, size_t n, char *err, size_t errlen)
 {
-    jreader r = {.s = (const uint8_t *)text, .n = n, .err = err, .errlen = errlen};
+    jreader r = {.s = (const uint8_t *)text, .n = n, .build = true, .err = err, .errlen = errlen};
     av *v = read_value(&r, 0);
     if (v) {
         skip_ws(&r);
@@ -448,10 +504,19 @@ av *json_decode(const char *text, size_t n, char *err, size_t errlen)
 
 av *json_read_value(const char *text, size_t n, size_t *off, size_t *values, int depth)
 {
-    jreader r = {.s = (const uint8_t *)text, .n = n, .i = *off, .values = *values};
+    jreader r = {.s = (const uint8_t *)text, .n = n, .i = *off, .values = *values, .build = true};
     av *v = read_value(&r, depth);
     abuf_free(&r.tmp);
     *off = r.i;
     *values = r.values;
     return v;
+}
+
+bool json_skip_value(const char *text, size_t n, size_t *off, size_t *values, int depth)
+{
+    jreader r = {.s = (const uint8_t *)text, .n = n, .i = *off, .values = *values};
+    bool ok = read_value(&r, depth) != NULL; /* r.tmp stays empty */
+    *off = r.i;
+    *values = r.values;
+    return ok;
 }

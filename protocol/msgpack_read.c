@@ -6,7 +6,11 @@
  * the number of values are capped, strings must be UTF-8 (bin is read as a
  * string too), map keys must be NUL-free strings, ext types and 0xc1
  * are refused. On an error the part already built is freed; the reason
- * names the first offending byte, in the order the bytes come. */
+ * names the first offending byte, in the order the bytes come.
+ *
+ * The same walk also skips a value without building it (msgpack_skip_value,
+ * for a bot that does not read the game state): every check is the one the
+ * building walk makes, only nothing is allocated. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -19,6 +23,7 @@ typedef struct mp_reader {
     const uint8_t *p;
     size_t n, off;
     size_t values; /* at most PROTO_MAX_VALUES */
+    bool build;    /* false: check only; values read are &skipped */
     char *err;
     size_t errlen;
 } mp_reader;
@@ -127,6 +132,10 @@ static bool payload(mp_reader *r, size_t at, uint64_t len, const char **s)
 
 static av *mp_value(mp_reader *r, int depth);
 
+/* What a value read without building it stands for (never freed). */
+static av skipped;
+#define MADE(r, expr) ((r)->build ? (expr) : &skipped)
+
 static bool is_str_lead(uint8_t b)
 {
     return (b >= 0xa0 && b <= 0xbf) || b == 0xd9 || b == 0xda || b == 0xdb;
@@ -185,6 +194,14 @@ static av *mp_container(mp_reader *r, size_t at, uint64_t count, bool is_map, in
     /* Storage is sized for the count, but never past what the value limit
      * leaves: a larger count fails at the limit anyway, and sizing for it
      * would cost megabytes of fresh memory first. */
+    if (!r->build) {
+        for (uint64_t i = 0; i < count; i++) {
+            const char *k;
+            size_t klen;
+            if ((is_map && !mp_key(r, &k, &klen)) || !mp_value(r, depth + 1)) return NULL;
+        }
+        return &skipped;
+    }
     size_t room = (PROTO_MAX_VALUES - r->values) / (is_map ? 2 : 1) + 1;
     size_t size = count < room ? (size_t)count : room;
     if (!is_map) {
@@ -219,17 +236,18 @@ static av *mp_value(mp_reader *r, int depth)
     if (!count_value(r)) return NULL;
     size_t at = r->off;
     uint8_t b = r->p[r->off++];
-    if (b <= 0x7f) return av_int(b);
-    if (b >= 0xe0) return av_int((int8_t)b);
+    if (b <= 0x7f) return MADE(r, av_int(b));
+    if (b >= 0xe0) return MADE(r, av_int((int8_t)b));
     const char *s;
-    if (b >= 0xa0 && b <= 0xbf) return payload(r, at, b & 0x1f, &s) ? av_strn(s, b & 0x1f) : NULL;
+    if (b >= 0xa0 && b <= 0xbf)
+        return payload(r, at, b & 0x1f, &s) ? MADE(r, av_strn(s, b & 0x1f)) : NULL;
     if (b >= 0x80 && b <= 0x9f) return mp_container(r, at, b & 0x0f, b <= 0x8f, depth);
     uint64_t u;
     switch (b) {
-    case 0xc0: return av_nil();
+    case 0xc0: return MADE(r, av_nil());
     case 0xc1: return mp_err(r, "msgpack: invalid byte 0xc1 at byte %zu", at);
-    case 0xc2: return av_bool(false);
-    case 0xc3: return av_bool(true);
+    case 0xc2: return MADE(r, av_bool(false));
+    case 0xc3: return MADE(r, av_bool(true));
     case 0xc4:
     case 0xc5:
     case 0xc6:
@@ -238,7 +256,7 @@ static av *mp_value(mp_reader *r, int depth)
     case 0xdb: { /* str and bin both become strings: text, like JSON's */
         size_t k = (b == 0xc4 || b == 0xd9) ? 1 : (b == 0xc5 || b == 0xda) ? 2 : 4;
         if (!take(r, k, &u)) return mp_truncated(r);
-        return payload(r, at, u, &s) ? av_strn(s, (size_t)u) : NULL;
+        return payload(r, at, u, &s) ? MADE(r, av_strn(s, (size_t)u)) : NULL;
     }
     case 0xca:
         if (!take(r, 4, &u)) return mp_truncated(r);
@@ -246,33 +264,33 @@ static av *mp_value(mp_reader *r, int depth)
             uint32_t w = (uint32_t)u;
             float f;
             memcpy(&f, &w, sizeof f);
-            return av_float(f);
+            return MADE(r, av_float(f));
         }
     case 0xcb:
         if (!take(r, 8, &u)) return mp_truncated(r);
         {
             double d;
             memcpy(&d, &u, sizeof d);
-            return av_float(d);
+            return MADE(r, av_float(d));
         }
     case 0xcc:
     case 0xd0:
         if (!take(r, 1, &u)) return mp_truncated(r);
-        return av_int(b == 0xcc ? (int64_t)u : (int8_t)u);
+        return MADE(r, av_int(b == 0xcc ? (int64_t)u : (int8_t)u));
     case 0xcd:
     case 0xd1:
         if (!take(r, 2, &u)) return mp_truncated(r);
-        return av_int(b == 0xcd ? (int64_t)u : (int16_t)u);
+        return MADE(r, av_int(b == 0xcd ? (int64_t)u : (int16_t)u));
     case 0xce:
     case 0xd2:
         if (!take(r, 4, &u)) return mp_truncated(r);
-        return av_int(b == 0xce ? (int64_t)u : (int32_t)u);
+        return MADE(r, av_int(b == 0xce ? (int64_t)u : (int32_t)u));
     case 0xcf:
         if (!take(r, 8, &u)) return mp_truncated(r);
-        return u > (uint64_t)INT64_MAX ? av_float((double)u) : av_int((int64_t)u);
+        return MADE(r, u > (uint64_t)INT64_MAX ? av_float((double)u) : av_int((int64_t)u));
     case 0xd3:
         if (!take(r, 8, &u)) return mp_truncated(r);
-        return av_int((int64_t)u);
+        return MADE(r, av_int((int64_t)u));
     case 0xdc:
     case 0xdd:
     case 0xde:
@@ -286,7 +304,7 @@ static av *mp_value(mp_reader *r, int depth)
 
 av *msgpack_decode(const void *p, size_t n, char *err, size_t errlen)
 {
-    mp_reader r = {.p = p, .n = n, .err = err, .errlen = errlen};
+    mp_reader r = {.p = p, .n = n, .build = true, .err = err, .errlen = errlen};
     if (n == 0) return mp_err(&r, "msgpack: empty input");
     av *v = mp_value(&r, 0);
     if (v && r.off != n) {
@@ -298,9 +316,18 @@ av *msgpack_decode(const void *p, size_t n, char *err, size_t errlen)
 
 av *msgpack_read_value(const uint8_t *p, size_t n, size_t *off, size_t *values, int depth)
 {
-    mp_reader r = {.p = p, .n = n, .off = *off, .values = *values};
+    mp_reader r = {.p = p, .n = n, .off = *off, .values = *values, .build = true};
     av *v = mp_value(&r, depth);
     *off = r.off;
     *values = r.values;
     return v;
+}
+
+bool msgpack_skip_value(const uint8_t *p, size_t n, size_t *off, size_t *values, int depth)
+{
+    mp_reader r = {.p = p, .n = n, .off = *off, .values = *values};
+    bool ok = mp_value(&r, depth) != NULL;
+    *off = r.off;
+    *values = r.values;
+    return ok;
 }

@@ -41,20 +41,17 @@ static int decide(arena_session *s, const msg_decide *d, int64_t *choice)
     int64_t hi = d->pick.max > n ? n : d->pick.max;
     if (lo > hi) return -1; /* no legal answer exists */
     int64_t count = lo + (int64_t)rng_below(r, (uint64_t)(hi - lo + 1));
-    /* Partial Fisher-Yates over 0..n-1: the first `count` slots end up a
-     * uniform random sample in random order. */
-    int64_t *idx = malloc(((size_t)n + 1) * sizeof *idx);
-    if (!idx) return -1;
+    /* Partial Fisher-Yates over 0..n-1, in choice itself (it has room for
+     * n): the first `count` slots end up a uniform random sample in random
+     * order. */
     for (int64_t i = 0; i < n; i++)
-        idx[i] = i;
+        choice[i] = i;
     for (int64_t i = 0; i < count; i++) {
         int64_t j = i + (int64_t)rng_below(r, (uint64_t)(n - i));
-        int64_t t = idx[i];
-        idx[i] = idx[j];
-        idx[j] = t;
-        choice[i] = idx[i];
+        int64_t t = choice[i];
+        choice[i] = choice[j];
+        choice[j] = t;
     }
-    free(idx);
     return (int)count;
 }
 
@@ -85,7 +82,8 @@ static int split_hostport(char *s, char **host, char **port)
 
 int main(int argc, char **argv)
 {
-    arena_bot_options opts = {.codec = CODEC_MSGPACK};
+    /* It never looks at the game: the SDK need not build views and events. */
+    arena_bot_options opts = {.codec = CODEC_MSGPACK, .skip_state = true};
     const char *name = "random-c", *token = NULL;
     char *connect = NULL, *serve = NULL;
     bool seeded = false;

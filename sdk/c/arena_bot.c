@@ -29,6 +29,8 @@ struct arena_session {
     bool have_hello;
     int64_t *choice; /* decide's answer buffer, kept between decisions */
     size_t choice_cap;
+    bool skip_state; /* arena_bot_options.skip_state */
+    decide_buf dbuf; /* a fast-path decide's strings, kept between decisions */
     char err[300];
 };
 
@@ -117,25 +119,40 @@ int arena_session_log(arena_session *s, const char *fmt, ...)
     return rc;
 }
 
-/* The fast path of next_msg: a well-formed decide straight into the msg. */
-static bool decide_fast(void *out, codec_kind c, const uint8_t *p, size_t n)
+typedef struct fast_ctx {
+    arena_session *s;
+    msg *out;
+} fast_ctx;
+
+/* The fast path of next_msg: a well-formed decide straight into the msg,
+ * its strings in the session's dbuf; or a hello or over. */
+static bool read_fast(void *ctx, codec_kind c, const uint8_t *p, size_t n)
 {
-    return msg_decide_fast(c, p, n, out);
+    fast_ctx *f = ctx;
+    return msg_decide_fast(c, p, n, f->s->skip_state, &f->s->dbuf, f->out) ||
+           msg_hello_over_fast(c, p, n, f->out);
 }
 
-/* 1: *out holds the next message; 0: clean end of input; -1: failure. */
-static int next_msg(arena_session *s, msg *out)
+/* 1: *out holds the next message (*borrowed: a fast-path decide, released
+ * by msg_decide_fast_release; else msg_free); 0: clean end of input; -1:
+ * failure. */
+static int next_msg(arena_session *s, msg *out, bool *borrowed)
 {
+    fast_ctx f = {s, out};
     for (;;) {
         av *map = NULL;
-        int r = frame_decoder_next_fast(&s->dec, decide_fast, out, &map);
+        int r = frame_decoder_next_fast(&s->dec, read_fast, &f, &map);
         if (r < 0) return fail(s, "bad frame from the referee: %s", s->dec.error);
+        *borrowed = r == 2 && out->type == MSG_DECIDE;
         if (r == 2) return 1;
         if (r > 0) {
             char why[200];
             int rc = msg_decode_take(map, out, why, sizeof why);
             av_free(map);
             if (rc < 0) return fail(s, "bad message from the referee: %s", why);
+            if (s->skip_state && out->type == MSG_DECIDE) { /* as the fast path has it */
+                msg_decide_fast_release(out);
+            }
             return 1;
         }
         uint8_t buf[65536];
@@ -173,8 +190,9 @@ static int on_decide(arena_session *s, const msg_decide *d)
     return rc;
 }
 
-/* Handles one message: 1 to go on, 0 on bye, -1 on failure. Takes m. */
-static int dispatch(arena_session *s, msg *m)
+/* Handles one message: 1 to go on, 0 on bye, -1 on failure. Takes m
+ * (borrowed: see next_msg). */
+static int dispatch(arena_session *s, msg *m, bool borrowed)
 {
     const arena_bot *b = s->bot;
     int rc = 1;
@@ -208,7 +226,10 @@ static int dispatch(arena_session *s, msg *m)
     case MSG_BYE: rc = 0; break;
     default: rc = fail(s, "unexpected '%s' from the referee", msg_type_name(m->type)); break;
     }
-    msg_free(m);
+    if (borrowed)
+        msg_decide_fast_release(m);
+    else
+        msg_free(m);
     return rc;
 }
 
@@ -220,7 +241,8 @@ int arena_bot_run_fds(int in_fd, int out_fd, const char *token, const arena_bot 
     /* A referee that went away must surface as a write error. */
     signal(SIGPIPE, SIG_IGN);
 
-    arena_session s = {.in_fd = in_fd, .out_fd = out_fd, .bot = bot};
+    arena_session s = {
+        .in_fd = in_fd, .out_fd = out_fd, .bot = bot, .skip_state = opts->skip_state};
     s.codec = opts->codec == CODEC_JSON ? CODEC_JSON : CODEC_MSGPACK;
     frame_decoder_init(&s.dec, opts->max_frame ? opts->max_frame : PROTO_MAX_FRAME_DEFAULT,
                        s.codec);
@@ -237,9 +259,10 @@ int arena_bot_run_fds(int in_fd, int out_fd, const char *token, const arena_bot 
         rc = send_msg(&s, &join);
         while (rc >= 0) {
             msg m;
-            rc = next_msg(&s, &m);
+            bool borrowed = false;
+            rc = next_msg(&s, &m, &borrowed);
             if (rc <= 0) break;
-            rc = dispatch(&s, &m);
+            rc = dispatch(&s, &m, borrowed);
             if (rc == 0) break;
         }
     }
@@ -249,6 +272,7 @@ int arena_bot_run_fds(int in_fd, int out_fd, const char *token, const arena_bot 
     frame_decoder_free(&s.dec);
     abuf_free(&s.out);
     free(s.choice);
+    decide_buf_free(&s.dbuf);
     return rc < 0 ? -1 : 0;
 }
 

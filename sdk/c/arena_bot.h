@@ -50,7 +50,8 @@ typedef struct arena_bot {
     const char *version;
     const char *author;
 
-    /* Required. Choose for decision d: write the chosen option indices
+    /* Required. Choose for decision d (d->view and d->events are NULL
+     * with arena_bot_options.skip_state): write the chosen option indices
      * (0-based, distinct, each < d->n_options) into choice, which has room
      * for d->n_options entries, and return how many were written; it must be
      * within [d->pick.min, d->pick.max] or the referee rejects the answer.
@@ -85,6 +86,12 @@ typedef struct arena_bot_options {
     /* arena_bot_serve_tcp only: stop after this many connections
      * (0: serve forever). */
     int max_connections;
+    /* For a bot whose decide does not look at the game state: in every
+     * msg_decide, view and events are NULL. The referee's decide is still
+     * checked whole, as without this (a malformed view is still a bad
+     * message), but the SDK builds no value trees for it, which saves
+     * most of the CPU time a decision costs the SDK. */
+    bool skip_state;
 } arena_bot_options;
 
 /* Runs the protocol over the file descriptors in_fd (referee -> bot) and

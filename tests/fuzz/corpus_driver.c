@@ -13,7 +13,7 @@
 #include "util.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-extern size_t fuzz_messages_ok, fuzz_streams_failed, fuzz_fast_decides;
+extern size_t fuzz_messages_ok, fuzz_streams_failed, fuzz_fast_decides, fuzz_fast_hello_over;
 
 typedef struct seed {
     uint8_t *p;
@@ -177,12 +177,14 @@ int main(int argc, char **argv)
         LLVMFuzzerTestOneInput(b.data, b.len);
     }
     printf("fuzz-decoder-corpus: %zu seeds (%zu messages, %zu failed streams), %ld mutations "
-           "(%zu messages, %zu failed streams), %zu decides by the SDK's fast path, %.2f s CPU\n",
+           "(%zu messages, %zu failed streams), %zu decides and %zu hellos and overs by the "
+           "SDK's fast paths, %.2f s CPU\n",
            n_names, seed_ok, seed_failed, mutations, fuzz_messages_ok - seed_ok,
-           fuzz_streams_failed - seed_failed, fuzz_fast_decides,
+           fuzz_streams_failed - seed_failed, fuzz_fast_decides, fuzz_fast_hello_over,
            (double)(clock() - t0) / CLOCKS_PER_SEC);
-    if (fuzz_fast_decides == 0) {
-        fprintf(stderr, "no decide took the SDK's fast path: the twin check was inert\n");
+    if (fuzz_fast_decides == 0 || fuzz_fast_hello_over == 0) {
+        fprintf(stderr, "no decide or no hello/over took the SDK's fast paths: the twin check "
+                        "was inert\n");
         return 1;
     }
 

@@ -11,8 +11,10 @@
  *  - the JSON writer's output is one line and always reads back;
  *  - a twin decoder fed the same splits but read as the C SDK reads
  *    (frame_decoder_next_fast with the decide fast path) gives the same
- *    maps and errors, and any decide the fast path takes is the message
- *    msg_decode makes of the map. */
+ *    maps and errors, and any message the fast paths take (decide, hello,
+ *    over) is the message msg_decode makes of the map;
+ *  - the fast path with skip_state takes exactly the frames it takes
+ *    without, and gives the same message but for view and events (NULL). */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,7 +28,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /* Tallies for the corpus driver, which checks the run reached both valid
  * messages and decoder errors (a silently inert target would pass anyway). */
-size_t fuzz_messages_ok, fuzz_streams_failed, fuzz_fast_decides;
+size_t fuzz_messages_ok, fuzz_streams_failed, fuzz_fast_decides, fuzz_fast_hello_over;
 
 #define CHECK(cond)                                                                                \
     do {                                                                                           \
@@ -102,16 +104,37 @@ static void check_message(const av *map)
     msg_free(&m);
 }
 
-static bool fast_cb(void *out, codec_kind c, const uint8_t *p, size_t n)
-{
-    return msg_decide_fast(c, p, n, out);
-}
-
 static void msgpack_of(const msg *m, abuf *b)
 {
     av *t = msg_encode(m);
     codec_encode(CODEC_MSGPACK, t, b);
     av_free(t);
+}
+
+/* The fast path's string buffers (with and without skip_state), reused
+ * from input to input as the SDK reuses its one. */
+static decide_buf bufs[2];
+
+/* The fast paths as the SDK runs them, decide checked against itself with
+ * skip_state on the same bytes. */
+static bool fast_cb(void *out, codec_kind c, const uint8_t *p, size_t n)
+{
+    msg *m = out, s;
+    bool took = msg_decide_fast(c, p, n, false, &bufs[0], m);
+    CHECK(msg_decide_fast(c, p, n, true, &bufs[1], &s) == took);
+    if (!took) return msg_hello_over_fast(c, p, n, m);
+    if (took) {
+        CHECK(s.u.decide.view == NULL && s.u.decide.events == NULL);
+        s.u.decide.view = m->u.decide.view; /* borrowed for the encoding */
+        s.u.decide.events = m->u.decide.events;
+        abuf a = {0}, b = {0};
+        msgpack_of(m, &a);
+        msgpack_of(&s, &b);
+        CHECK(a.len == b.len && memcmp(a.data, b.data, a.len) == 0);
+        abuf_free(&a);
+        abuf_free(&b);
+    }
+    return took;
 }
 
 /* Same tree, float bits included: av_equal says a NaN differs from itself. */
@@ -136,7 +159,7 @@ static void check_twin(frame_decoder *d, frame_decoder *f, int rc, const av *m)
         CHECK(rc == 1 && fmap == NULL);
         char err[200];
         msg g;
-        CHECK(msg_decode(m, &g, err, sizeof err) == 0 && g.type == MSG_DECIDE);
+        CHECK(msg_decode(m, &g, err, sizeof err) == 0 && g.type == fm.type);
         abuf a = {0}, b = {0};
         msgpack_of(&fm, &a);
         msgpack_of(&g, &b);
@@ -144,8 +167,13 @@ static void check_twin(frame_decoder *d, frame_decoder *f, int rc, const av *m)
         abuf_free(&a);
         abuf_free(&b);
         msg_free(&g);
-        msg_free(&fm);
-        fuzz_fast_decides++;
+        if (fm.type == MSG_DECIDE) {
+            msg_decide_fast_release(&fm);
+            fuzz_fast_decides++;
+        } else {
+            msg_free(&fm);
+            fuzz_fast_hello_over++;
+        }
         return;
     }
     CHECK(frc == rc);

@@ -5,9 +5,18 @@
  *    ones, the SDK's read step gives exactly what the general path gives:
  *    the same message (deep compare, view and events included) or the same
  *    error text; every unmutated frame takes the fast path;
+ *  - hello and over, which have a fast path too (msg_hello_over_fast): the
+ *    same message or the same error, for real settings and views of every
+ *    game and mutations of them;
+ *  - the same with skip_state (view and events checked, not built): the
+ *    same verdict, frame by frame, and the same message but for view and
+ *    events, which are NULL; the fast path's strings live in buffers reused
+ *    from frame to frame;
  *  - act written straight into the output buffer is byte for byte what
  *    codec_encode writes for msg_encode's tree, in both codecs, through the
- *    whole SDK loop. */
+ *    whole SDK loop, and the bot sees every decide as sent (with
+ *    skip_state: without view and events, also when a JSON decide with
+ *    whitespace takes the general path). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -43,7 +52,8 @@ static void same_clock(const msg_clock *a, const msg_clock *b)
     same_str("clock.mode", a->mode, b->mode);
 }
 
-static void same_decide(const msg_decide *a, const msg_decide *b)
+/* a as b; with state false a has no view and events (b's are not looked at). */
+static void same_decide(const msg_decide *a, const msg_decide *b, bool state)
 {
     assert_true(a->id == b->id);
     same_str("kind", a->kind, b->kind);
@@ -54,20 +64,55 @@ static void same_decide(const msg_decide *a, const msg_decide *b)
     assert_int_equal(a->pick.min, b->pick.min);
     assert_int_equal(a->pick.max, b->pick.max);
     assert_int_equal(a->pick.ordered, b->pick.ordered);
+    same_clock(&a->clock, &b->clock);
+    if (!state) {
+        assert_null(a->view);
+        assert_null(a->events);
+        return;
+    }
     assert_non_null(a->view);
     assert_non_null(b->view);
     assert_true(av_equal(a->view, b->view));
     assert_non_null(a->events);
     assert_non_null(b->events);
     assert_true(av_equal(a->events, b->events));
-    same_clock(&a->clock, &b->clock);
 }
 
 /* ------------------------------------------------------- the read step */
 
-static bool fast_cb(void *out, codec_kind c, const uint8_t *p, size_t n)
+/* The fast path's string buffers, one per mode, reused by every read (as
+ * the SDK reuses its one), freed at the end. */
+static decide_buf bufs[2];
+
+typedef enum { GENERAL, FAST, FAST_SKIP_STATE } read_mode;
+
+typedef struct fast_ctx {
+    bool skip_state;
+    msg *out;
+} fast_ctx;
+
+/* As arena_bot.c reads: decide, else hello or over. */
+static bool fast_cb(void *ctx, codec_kind c, const uint8_t *p, size_t n)
 {
-    return msg_decide_fast(c, p, n, out);
+    fast_ctx *f = ctx;
+    return msg_decide_fast(c, p, n, f->skip_state, &bufs[f->skip_state], f->out) ||
+           msg_hello_over_fast(c, p, n, f->out);
+}
+
+/* Two messages with the same msgpack encoding of msg_encode's tree. */
+static void same_msg(const msg *a, const msg *b)
+{
+    assert_int_equal(a->type, b->type);
+    av *x = msg_encode(a), *y = msg_encode(b);
+    abuf bx = {0}, by = {0};
+    codec_encode(CODEC_MSGPACK, x, &bx);
+    codec_encode(CODEC_MSGPACK, y, &by);
+    if (bx.len != by.len || memcmp(bx.data, by.data, bx.len) != 0)
+        fail_msg("%s differs", msg_type_name(a->type));
+    abuf_free(&bx);
+    abuf_free(&by);
+    av_free(x);
+    av_free(y);
 }
 
 typedef struct outcome {
@@ -78,17 +123,28 @@ typedef struct outcome {
     size_t pending;
 } outcome;
 
+static void outcome_free(outcome *o)
+{
+    if (o->rc != 1) return;
+    if (o->fast && o->m.type == MSG_DECIDE)
+        msg_decide_fast_release(&o->m);
+    else
+        msg_free(&o->m);
+}
+
 /* What the SDK's read step makes of one framed buffer: with the fast path
- * as arena_bot.c runs it, or through the general path alone. */
-static void read_step(codec_kind c, const uint8_t *frame, size_t n, bool use_fast, outcome *o)
+ * as arena_bot.c runs it (with or without skip_state), or through the
+ * general path alone. */
+static void read_step(codec_kind c, const uint8_t *frame, size_t n, read_mode mode, outcome *o)
 {
     memset(o, 0, sizeof *o);
     frame_decoder d;
     frame_decoder_init(&d, 0, c);
     frame_decoder_feed(&d, frame, n);
     av *map = NULL;
-    int r =
-        use_fast ? frame_decoder_next_fast(&d, fast_cb, &o->m, &map) : frame_decoder_next(&d, &map);
+    fast_ctx f = {mode == FAST_SKIP_STATE, &o->m};
+    int r = mode != GENERAL ? frame_decoder_next_fast(&d, fast_cb, &f, &map)
+                            : frame_decoder_next(&d, &map);
     if (r < 0) {
         o->rc = -1;
         snprintf(o->err, sizeof o->err, "frame: %s", d.error);
@@ -100,6 +156,9 @@ static void read_step(codec_kind c, const uint8_t *frame, size_t n, bool use_fas
         o->rc = msg_decode_take(map, &o->m, why, sizeof why) < 0 ? -1 : 1;
         if (o->rc < 0) snprintf(o->err, sizeof o->err, "message: %s", why);
         av_free(map);
+        /* arena_bot.c drops a declined decide's state with skip_state */
+        if (o->rc == 1 && mode == FAST_SKIP_STATE && o->m.type == MSG_DECIDE)
+            msg_decide_fast_release(&o->m);
     }
     o->pending = frame_decoder_pending(&d);
     frame_decoder_free(&d);
@@ -124,18 +183,32 @@ static bool check_payload(codec_kind c, const uint8_t *p, size_t n, tally *t)
         frame[2] = (uint8_t)(n >> 8), frame[3] = (uint8_t)n;
         memcpy(frame + 4, p, n);
     }
-    outcome a, b;
-    read_step(c, frame, len, true, &a);
-    read_step(c, frame, len, false, &b);
+    outcome a, b, s;
+    read_step(c, frame, len, FAST, &a);
+    read_step(c, frame, len, GENERAL, &b);
+    read_step(c, frame, len, FAST_SKIP_STATE, &s);
     assert_int_equal(a.rc, b.rc);
     same_str("error", a.err, b.err);
     assert_int_equal(a.pending, b.pending);
+    /* skip_state: the same verdict as building view and events */
+    assert_int_equal(s.rc, b.rc);
+    same_str("error (skip_state)", s.err, b.err);
+    assert_int_equal(s.pending, b.pending);
+    assert_int_equal(s.fast, a.fast);
     if (a.rc == 1) {
         assert_int_equal(a.m.type, b.m.type);
-        if (a.m.type == MSG_DECIDE) same_decide(&a.m.u.decide, &b.m.u.decide);
-        msg_free(&a.m);
-        msg_free(&b.m);
+        assert_int_equal(s.m.type, b.m.type);
+        if (a.m.type == MSG_DECIDE) {
+            same_decide(&a.m.u.decide, &b.m.u.decide, true);
+            same_decide(&s.m.u.decide, &b.m.u.decide, false);
+        } else {
+            same_msg(&a.m, &b.m);
+            same_msg(&s.m, &b.m);
+        }
     }
+    outcome_free(&a);
+    outcome_free(&b);
+    outcome_free(&s);
     t->frames++;
     t->fast += a.fast;
     t->errors += a.rc < 0;
@@ -168,7 +241,7 @@ static bool check_payload_of(codec_kind c, const av *tree, tally *t)
 static void check_tree(codec_kind c, const av *tree, tally *t, bool want_fast)
 {
     if (!check_payload_of(c, tree, t) && want_fast)
-        fail_msg("a well-formed %s decide missed the fast path: %s", codec_name(c),
+        fail_msg("a well-formed %s message missed the fast path: %s", codec_name(c),
                  av_to_json(tree));
 }
 
@@ -465,11 +538,161 @@ static void test_fast_decide_same_as_general_path(void **st)
     }
 }
 
-/* Odd shapes the general path accepts, checked one by one. */
-static void test_fast_decide_edge_shapes(void **st)
+/* One structural change anywhere in a hello or over tree (its maps down to
+ * the third level: clock, result, a forfeit, the first level of options
+ * and view): a key dropped, set to an odd value, or added, or a list in it
+ * (ranks, scores, names, forfeits...) one item longer. */
+static av *mutate_any(const av *tree, arena_rng *r)
+{
+    static const char *const names[] = {
+        "type",  "protocol", "game",  "options", "seat",    "players",   "names",  "match",
+        "clock", "move_ms",  "mode",  "result",  "ranks",   "scores",    "reason", "forfeits",
+        "cause", "view",     "extra", "game_ms", "bank_ms", "startup_ms"};
+    av *m = av_copy(tree);
+    av *maps[64];
+    size_t n = 0;
+    maps[n++] = m;
+    for (size_t i = 0; i < n && n < 60; i++) {
+        av *x = maps[i];
+        size_t len = x->type == AV_MAP ? x->u.map.len : x->u.list.len;
+        for (size_t j = 0; j < len && n < 60; j++) {
+            av *v = x->type == AV_MAP ? x->u.map.vals[j] : x->u.list.items[j];
+            if ((v->type == AV_MAP || v->type == AV_LIST) && i < 8) maps[n++] = v;
+        }
+    }
+    av *at;
+    do
+        at = maps[arena_rng_below(r, (uint32_t)n)];
+    while (at->type != AV_MAP);
+    const char *k = names[arena_rng_below(r, sizeof names / sizeof *names)];
+    switch (arena_rng_below(r, 4)) {
+    case 3:
+        for (size_t i = 0; i < at->u.map.len; i++)
+            if (at->u.map.vals[i]->type == AV_LIST && arena_rng_below(r, 2)) {
+                av *l = at->u.map.vals[i];
+                av_push(l, av_len(l) && arena_rng_below(r, 2) ? av_copy(l->u.list.items[0])
+                                                              : odd_value(r));
+                break;
+            }
+        break;
+    case 0:
+        if (at->u.map.len)
+            av_free(av_take(at, at->u.map.keys[arena_rng_below(r, (uint32_t)at->u.map.len)]));
+        break;
+    case 1:
+        if (at->u.map.len)
+            av_set(at, at->u.map.keys[arena_rng_below(r, (uint32_t)at->u.map.len)], odd_value(r));
+        break;
+    default: av_set(at, k, odd_value(r)); break;
+    }
+    av *s = shuffled(m, r);
+    av_free(m);
+    return s;
+}
+
+static void hello_over_one(const av *tree, arena_rng *r, tally *t)
+{
+    for (int k = 0; k < 2; k++) {
+        codec_kind c = k ? CODEC_JSON : CODEC_MSGPACK;
+        check_tree(c, tree, &t[k], true);
+        for (int i = 0; i < 6; i++) {
+            av *m = mutate_any(tree, r);
+            check_tree(c, m, &t[k], false);
+            av_free(m);
+        }
+        abuf b = {0};
+        payload_of(c, tree, &b);
+        uint8_t *out = malloc(b.len + 32);
+        for (int i = 0; i < 8; i++) {
+            size_t n = c == CODEC_JSON ? mutate_json(b.data, b.len, out, r)
+                                       : mutate_bytes(b.data, b.len, out, r);
+            check_payload(c, out, n, &t[k]);
+        }
+        free(out);
+        abuf_free(&b);
+    }
+}
+
+/* hello and over as the referee writes them (msg_encode), with every
+ * game's settings and end views, seats and results of every shape. */
+static void test_fast_hello_over_same_as_general_path(void **st)
 {
     (void)st;
-    tally t = {0};
+    static const char *const reasons[] = {"normal", "forfeit", "aborted"};
+    static const char *const causes[] = {"timeout", "illegal", "crash", "protocol"};
+    tally t[2] = {{0}, {0}};
+    arena_rng r;
+    arena_rng_seed(&r, 11);
+    int messages = 0;
+    for (const arena_game_vt *const *v = arena_games(true); *v; v++) {
+        const arena_game_vt *vt = *v;
+        for (uint64_t seed = 1; seed <= 3; seed++) {
+            char err[200] = "";
+            int players = seed % 2 ? vt->min_players : vt->max_players;
+            arena_game *g = vt->create(NULL, 0, seed * 31, players, 0, err, sizeof err);
+            if (!g) fail_msg("%s: %s", vt->name, err);
+            int *choice = NULL;
+            arena_decision d;
+            for (int k = 0; k < 400 && vt->decision(g, &d); k++) {
+                choice = realloc(choice, (size_t)d.n_options * sizeof *choice);
+                assert_true(vt->apply(g, choice, arena_random_choice(&r, &d, choice)));
+            }
+            free(choice);
+            char *names[ARENA_MAX_SEATS];
+            for (int i = 0; i < players; i++)
+                names[i] = i % 2 ? "b\xc3\xa9" : "a";
+            av *options = vt->settings(g);
+            msg h = {.type = MSG_HELLO,
+                     .u.hello = {.protocol = PROTOCOL_VERSION,
+                                 .game = (char *)vt->name,
+                                 .options = options,
+                                 .seat = (int64_t)(seed % (uint64_t)players),
+                                 .players = players,
+                                 .names = names,
+                                 .n_names = (size_t)players,
+                                 .match = "m-0123456789abcdef",
+                                 .clock = {edgy_int(&r), edgy_int(&r), seed == 2 ? -1 : 5,
+                                           (int64_t)arena_rng_below(&r, 100000), "wall"}}};
+            if (seed == 3) strcpy(h.u.hello.clock.mode, "cpu");
+            int64_t ranks[ARENA_MAX_SEATS], scores[ARENA_MAX_SEATS];
+            msg_forfeit ff[2] = {{0, "timeout"}, {1, "crash"}};
+            for (int i = 0; i < players; i++)
+                ranks[i] = i + 1, scores[i] = edgy_int(&r);
+            for (int i = 0; i < 2; i++) {
+                ff[i].seat = edgy_int(&r);
+                strcpy(ff[i].cause, causes[arena_rng_below(&r, 4)]);
+            }
+            msg o = {.type = MSG_OVER,
+                     .u.over = {.ranks = ranks,
+                                .scores = scores,
+                                .n_seats = (size_t)players,
+                                .reason = (char *)reasons[seed - 1],
+                                .forfeits = ff,
+                                .n_forfeits = seed - 1,
+                                .view = vt->view(g, (int)(seed % (uint64_t)players))}};
+            av *trees[2] = {msg_encode(&h), msg_encode(&o)};
+            for (int i = 0; i < 2; i++) {
+                hello_over_one(trees[i], &r, t);
+                av_free(trees[i]);
+                messages++;
+            }
+            av_free(options);
+            av_free(o.u.over.view);
+            vt->free(g);
+        }
+    }
+    for (int k = 0; k < 2; k++) {
+        print_message("%s: %d hellos and overs, %d frames: %d fast, %d errors\n",
+                      k ? "json" : "msgpack", messages, t[k].frames, t[k].fast, t[k].errors);
+        assert_true(t[k].fast > messages);
+        assert_true(t[k].errors > messages);
+        assert_true(t[k].frames - t[k].fast - t[k].errors > 0); /* declined, yet valid */
+    }
+}
+
+/* A small decide with 20 options (a list16 in msgpack). */
+static av *small_decide(void)
+{
     av *base = av_map();
     av_set_str(base, "type", "decide");
     av_set_int(base, "id", 7);
@@ -484,6 +707,15 @@ static void test_fast_decide_edge_shapes(void **st)
     av_set(base, "view", av_map());
     av_set(base, "events", av_list());
     av_set(base, "clock", av_set_int(av_set_int(av_map(), "move_ms", -5), "bank_ms", 0));
+    return base;
+}
+
+/* Odd shapes the general path accepts, checked one by one. */
+static void test_fast_decide_edge_shapes(void **st)
+{
+    (void)st;
+    tally t = {0};
+    av *base = small_decide();
     for (int k = 0; k < 2; k++) {
         codec_kind codec = k ? CODEC_JSON : CODEC_MSGPACK;
         check_tree(codec, base, &t, true); /* no game_ms: nil */
@@ -620,10 +852,108 @@ static void test_fast_decide_edge_shapes(void **st)
     av_free(base);
 }
 
+/* A view or events the general path refuses is refused with skip_state
+ * too, with the same error (check_payload compares the three reads), though
+ * nothing of it is built: bad UTF-8, a NUL in a key, nesting past
+ * PROTO_MAX_DEPTH, values past PROTO_MAX_VALUES, an ext type, a JSON number
+ * out of double's range. */
+static void test_skip_state_refuses_what_general_path_refuses(void **st)
+{
+    (void)st;
+    tally t = {0};
+    for (int k = 0; k < 2; k++) {
+        codec_kind codec = k ? CODEC_JSON : CODEC_MSGPACK;
+        for (int what = 0; what < 4; what++) {
+            if (codec == CODEC_JSON && what < 2) continue; /* the writer mends bad UTF-8 */
+            av *m = small_decide();
+            const char *where = what % 2 ? "events" : "view";
+            av *v = what % 2 ? av_list() : av_map();
+            av *x = what < 2 ? av_str("bad \xff utf-8") : av_list();
+            if (what >= 2) { /* levels: decide 1, view or events 2, x 3, and 30 more */
+                av *in = x;
+                for (int d = 0; d < 30; d++) {
+                    av *inner = av_list();
+                    av_push(in, inner);
+                    in = inner;
+                }
+            }
+            if (what % 2)
+                av_push(v, x);
+            else
+                av_set(v, "k", x);
+            av_set(m, where, v);
+            int errors = t.errors;
+            check_payload_of(codec, m, &t);
+            if (t.errors != errors + 1)
+                fail_msg("%s, case %d: not refused", codec_name(codec), what);
+            av_free(m);
+        }
+        /* around PROTO_MAX_VALUES in the view: taken below, refused above */
+        int taken = 0, refused = 0;
+        for (int n = PROTO_MAX_VALUES / 2 - 49; n < PROTO_MAX_VALUES / 2 - 37; n += 3) {
+            av *m = small_decide(), *v = av_map();
+            for (int i = 0; i < n; i++) { /* distinct keys: no search */
+                char key[16];
+                int len = snprintf(key, sizeof key, "k%d", i);
+                av_map_add_new(v, key, (size_t)len, av_int(i));
+            }
+            av_set(m, "view", v);
+            int errors = t.errors;
+            taken += check_payload_of(codec, m, &t);
+            refused += t.errors > errors;
+            av_free(m);
+        }
+        assert_true(taken > 0 && refused > 0);
+    }
+    /* bytes no tree can hold: a NUL in a view key, an ext type in the
+     * events, a JSON number beyond double, bad UTF-8 in JSON */
+    av *m = small_decide();
+    av_set(m, "view", av_set_int(av_map(), "k_nul", 1));
+    av_set(m, "events", av_push(av_list(), av_str("ext")));
+    for (int k = 0; k < 2; k++) {
+        codec_kind codec = k ? CODEC_JSON : CODEC_MSGPACK;
+        abuf b = {0};
+        payload_of(codec, m, &b);
+        for (int what = 0; what < 3; what++) {
+            uint8_t *p = malloc(b.len + 8);
+            memcpy(p, b.data, b.len);
+            size_t n = b.len;
+            if (what == 0 && codec == CODEC_MSGPACK) {
+                uint8_t *at = memmem(p, n, "k_nul", 5);
+                at[1] = 0;
+            } else if (what == 0) { /* "k_nul":1 -> "k_nul":1e999 */
+                uint8_t *at = memmem(p, n, "\"k_nul\":1", 9) + 9;
+                memmove(at + 4, at, (size_t)(p + n - at));
+                memcpy(at, "e999", 4);
+                n += 4;
+            } else if (what == 1 && codec == CODEC_MSGPACK) { /* "ext" (a3 ...) -> fixext1 */
+                uint8_t *at = memmem(p, n,
+                                     "\xa3"
+                                     "ext",
+                                     4);
+                at[0] = 0xd4;
+            } else if (what == 1) { /* "ext" -> a number with a bad exponent */
+                uint8_t *at = memmem(p, n, "\"ext\"", 5);
+                memcpy(at, "1e+-0", 5);
+            } else { /* "ext" -> "e\xfft" (JSON), "k_nul" -> "k\xffnul" (msgpack) */
+                uint8_t *at = memmem(p, n, codec == CODEC_JSON ? "ext" : "k_nul", 3);
+                at[1] = 0xff;
+            }
+            int errors = t.errors;
+            assert_false(check_payload(codec, p, n, &t));
+            assert_int_equal(t.errors, errors + 1);
+            free(p);
+        }
+        abuf_free(&b);
+    }
+    av_free(m);
+}
+
 /* ------------------------------------------------------- act, whole SDK */
 
 typedef struct act_ctx {
     codec_kind codec;
+    bool skip_state;
     av **trees; /* the decides sent, in order */
     size_t n, next;
     abuf expect; /* what the bot must write */
@@ -644,7 +974,7 @@ static int act_decide(arena_session *s, const msg_decide *d, int64_t *choice)
     msg want;
     char why[200] = "";
     assert_int_equal(msg_decode(a->trees[a->next++], &want, why, sizeof why), 0);
-    same_decide(d, &want.u.decide);
+    same_decide(d, &want.u.decide, !a->skip_state);
     msg_free(&want);
     size_t n = arena_rng_below(&a->rng, (uint32_t)d->n_options + 1);
     for (size_t i = 0; i < n; i++) /* any numbers: the encoding is under test */
@@ -662,9 +992,9 @@ static void collect(const av *tree, arena_rng *r, void *ctx)
     a->trees[a->n++] = av_copy(tree);
 }
 
-static void act_bytes(codec_kind codec)
+static void act_bytes(codec_kind codec, bool skip_state)
 {
-    act_ctx a = {.codec = codec};
+    act_ctx a = {.codec = codec, .skip_state = skip_state};
     arena_rng_seed(&a.rng, 5);
     each_decide(60, collect, &a);
     char in_path[] = "/tmp/arena-decide-fast-in-XXXXXX",
@@ -691,8 +1021,15 @@ static void act_bytes(codec_kind codec)
     codec_encode(codec, t, &input);
     av_free(t);
     av_free(hello.u.hello.options);
-    for (size_t i = 0; i < a.n; i++)
+    for (size_t i = 0; i < a.n; i++) {
+        size_t at = input.len;
         codec_encode(codec, a.trees[i], &input);
+        if (codec == CODEC_JSON && i % 3 == 0) { /* "{ ...": the general path */
+            abuf_addc(&input, 0);
+            memmove(input.data + at + 2, input.data + at + 1, input.len - at - 2);
+            input.data[at + 1] = ' ';
+        }
+    }
     msg bye = {.type = MSG_BYE};
     t = msg_encode(&bye);
     codec_encode(codec, t, &input);
@@ -705,7 +1042,7 @@ static void act_bytes(codec_kind codec)
     msg ready = {.type = MSG_READY};
     add_expected(&a, &ready);
     arena_bot bot = {.name = "fastbot", .decide = act_decide, .user = &a};
-    arena_bot_options opts = {.codec = codec};
+    arena_bot_options opts = {.codec = codec, .skip_state = skip_state};
     assert_int_equal(arena_bot_run_fds(in, out, "tok", &bot, &opts), 0);
     assert_int_equal(a.next, a.n);
     /* a.expect: join and ready (added before the run), then every act */
@@ -729,13 +1066,25 @@ static void act_bytes(codec_kind codec)
 static void test_act_bytes_msgpack(void **st)
 {
     (void)st;
-    act_bytes(CODEC_MSGPACK);
+    act_bytes(CODEC_MSGPACK, false);
 }
 
 static void test_act_bytes_json(void **st)
 {
     (void)st;
-    act_bytes(CODEC_JSON);
+    act_bytes(CODEC_JSON, false);
+}
+
+static void test_act_bytes_msgpack_skip_state(void **st)
+{
+    (void)st;
+    act_bytes(CODEC_MSGPACK, true);
+}
+
+static void test_act_bytes_json_skip_state(void **st)
+{
+    (void)st;
+    act_bytes(CODEC_JSON, true);
 }
 
 int main(void)
@@ -743,8 +1092,15 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fast_decide_same_as_general_path),
         cmocka_unit_test(test_fast_decide_edge_shapes),
+        cmocka_unit_test(test_fast_hello_over_same_as_general_path),
+        cmocka_unit_test(test_skip_state_refuses_what_general_path_refuses),
         cmocka_unit_test(test_act_bytes_msgpack),
         cmocka_unit_test(test_act_bytes_json),
+        cmocka_unit_test(test_act_bytes_msgpack_skip_state),
+        cmocka_unit_test(test_act_bytes_json_skip_state),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    int rc = cmocka_run_group_tests(tests, NULL, NULL);
+    decide_buf_free(&bufs[0]);
+    decide_buf_free(&bufs[1]);
+    return rc;
 }

@@ -41,8 +41,40 @@ static diff_outcome compare(av *a, const char *e_old, av *b, const char *e_new, 
     return r;
 }
 
+/* The skipping reader (msgpack_skip_value, json_skip_value) against the
+ * building one on the same bytes, read as one value from the start: the
+ * same verdict, and on success the same end offset and value count. Read
+ * twice: from nothing, and near the value and depth limits (how near
+ * depends on n). */
+static bool skip_agrees(bool json, const uint8_t *p, size_t n, char *why, size_t whylen)
+{
+    for (int k = 0; k < 2; k++) {
+        size_t v0 = k ? PROTO_MAX_VALUES - n % 64 : 0;
+        int depth = k ? PROTO_MAX_DEPTH - 1 - (int)(n % 4) : 0;
+        size_t off_b = 0, off_s = 0, val_b = v0, val_s = v0;
+        av *built = json ? json_read_value((const char *)p, n, &off_b, &val_b, depth)
+                         : msgpack_read_value(p, n, &off_b, &val_b, depth);
+        bool skipped = json ? json_skip_value((const char *)p, n, &off_s, &val_s, depth)
+                            : msgpack_skip_value(p, n, &off_s, &val_s, depth);
+        bool same = (built != NULL) == skipped && (!skipped || (off_b == off_s && val_b == val_s));
+        av_free(built);
+        if (!same) {
+            if (why && whylen)
+                snprintf(why, whylen,
+                         "%s skip (values from %zu, depth %d): built %s at %zu (%zu values), "
+                         "skipped %s at %zu (%zu values)",
+                         json ? "json" : "msgpack", v0, depth, built ? "ok" : "refused", off_b,
+                         val_b, skipped ? "ok" : "refused", off_s, val_s);
+            return false;
+        }
+    }
+    return true;
+}
+
 diff_outcome json_diff(const void *p, size_t n, bool *nul_quirk, char *why, size_t whylen)
 {
+    *nul_quirk = false;
+    if (!skip_agrees(true, p, n, why, whylen)) return DIFF_MISMATCH;
     char e_old[200] = "", e_new[200] = "";
     av *a = json_oracle_decode(p, n, e_old, sizeof e_old);
     av *b = json_decode(p, n, e_new, sizeof e_new);
@@ -61,6 +93,7 @@ diff_outcome json_diff(const void *p, size_t n, bool *nul_quirk, char *why, size
 
 diff_outcome msgpack_diff(const void *p, size_t n, char *why, size_t whylen)
 {
+    if (!skip_agrees(false, p, n, why, whylen)) return DIFF_MISMATCH;
     char e_old[200] = "", e_new[200] = "";
     av *a = msgpack_oracle_decode(p, n, e_old, sizeof e_old);
     av *b = msgpack_decode(p, n, e_new, sizeof e_new);

@@ -10,7 +10,11 @@
 
 typedef enum { DIFF_REFUSED, DIFF_ACCEPTED, DIFF_MISMATCH } diff_outcome;
 
-/* Both accept with the same tree (same types, key order and float bits), or
+/* Both diffs first check the readers' skipping walk (msgpack_skip_value,
+ * json_skip_value) against their building one on the input: a mismatch
+ * there is a mismatch too.
+ *
+ * Both accept with the same tree (same types, key order and float bits), or
  * both refuse with a "json: " reason. jansson skips a raw NUL byte right
  * after a number or literal ("[1\0]" reads as [1]); the reader refuses it,
  * and then must agree with jansson on the input without its NUL bytes:

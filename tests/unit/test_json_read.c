@@ -309,6 +309,54 @@ static void edge_cases(void)
     for (size_t i = 0; i < 5; i++)
         check(with_nuls[i], nul_lens[i]);
 
+    /* numbers around 2^1024 - 2^970, from where strtod overflows (the
+     * skipping reader decides that from the digits, without strtod) */
+    static const char bound[] = "17976931348623158079372897140530341507993413271003782693617377898"
+                                "04449682927647509466490179775872070963302864166928879109465555478"
+                                "51940402630657488671505820681908902000708383676273854845817711531"
+                                "76447573027006985557136695962284291481986083493647529271907416844"
+                                "4365510704342711559699508093042880177904174497792";
+    static const char *const around[] = {
+        "%s",
+        "%s.0",
+        "%s0e-1",
+        "0.%se309",
+        "0.000%se312",
+        "%.308s1",
+        "%.308s1.999999999",
+        "%.308s3",
+        "%.40se269",
+        "%.39s1e270",
+        "%.39s9e270",
+        "%.17se292",
+        "%.16s9e293",
+        "0.%.17se309",
+        "-%s",
+        "-%.308s1.5",
+        "%.308s2e0",
+    };
+    for (size_t i = 0; i < sizeof around / sizeof *around; i++) {
+        abuf b = {0};
+        abuf_addf(&b, around[i], bound);
+        check(b.data, b.len);
+        abuf_free(&b);
+    }
+    static const char *const exps[] = {"1e99999999999999999999999",
+                                       "-1e99999999999999999999999",
+                                       "1e-99999999999999999999999",
+                                       "0e99999999999999999999999",
+                                       "0.000e400",
+                                       "-0.0e-400",
+                                       "10e308",
+                                       "0.1e309",
+                                       "0.18e310",
+                                       "1.8e308",
+                                       "1.79769313486231580793e308",
+                                       "1.79769313486231580794e308",
+                                       "[1e309,0]"};
+    for (size_t i = 0; i < sizeof exps / sizeof *exps; i++)
+        check_str(exps[i]);
+
     /* depth: 32 nested containers pass, 33 do not */
     for (int d = 30; d <= 34; d++) {
         abuf b = {0};
