@@ -276,13 +276,14 @@ static char *copy_text(rd *r, const char *s, size_t n)
     return c;
 }
 
-/* A string struct field: NUL-free (the general path refuses a NUL there). */
+/* A string struct field: NUL-free (the general path refuses a NUL there);
+ * in decide's buffer, or (hello, over: no buffer) owned by the message. */
 static bool rd_field(rd *r, char **out)
 {
     const char *s;
     size_t n;
     if (!rd_str(r, &s, &n) || memchr(s, 0, n)) return false;
-    *out = copy_text(r, s, n);
+    *out = r->buf ? copy_text(r, s, n) : dup_n(s, n);
     return true;
 }
 
@@ -489,16 +490,6 @@ bool msg_decide_fast(codec_kind c, const uint8_t *p, size_t n, bool skip_state, 
 
 /* ------------------------------------------------- hello and over */
 
-/* A NUL-free string the message owns. */
-static bool rd_owned(rd *r, char **out)
-{
-    const char *s;
-    size_t n;
-    if (!rd_str(r, &s, &n) || memchr(s, 0, n)) return false;
-    *out = dup_n(s, n);
-    return true;
-}
-
 /* A list read item by item into an array of *n items of size sz, grown as
  * JSON items come (msgpack: sized by its count); item(r, array, i) reads
  * one. *n counts the items allocated so far, for msg_free. */
@@ -526,7 +517,7 @@ static bool rd_items(rd *r, void **arr, size_t sz, size_t *n,
 
 static bool name_item(rd *r, void *arr, size_t i)
 {
-    return rd_owned(r, &((char **)arr)[i]);
+    return rd_field(r, &((char **)arr)[i]);
 }
 
 static bool int_item(rd *r, void *arr, size_t i)
@@ -586,7 +577,7 @@ static bool rd_result(rd *r, msg_over *o)
             ok = rd_items(r, (void **)&o->scores, sizeof *o->scores, &n_scores, int_item);
             break;
         case 2:
-            ok = rd_owned(r, &o->reason) &&
+            ok = rd_field(r, &o->reason) &&
                  (strcmp(o->reason, "normal") == 0 || strcmp(o->reason, "forfeit") == 0 ||
                   strcmp(o->reason, "aborted") == 0);
             break;
@@ -620,14 +611,14 @@ static bool rd_hello(rd *r, size_t n, msg_hello *h)
         bool ok;
         switch (k) {
         case 1: ok = rd_int(r, &h->protocol); break;
-        case 2: ok = rd_owned(r, &h->game); break;
+        case 2: ok = rd_field(r, &h->game); break;
         case 3: ok = rd_tree(r, true, &h->options); break;
         case 4: ok = rd_int(r, &h->seat); break;
         case 5: ok = rd_int(r, &h->players); break;
         case 6:
             ok = rd_items(r, (void **)&h->names, sizeof *h->names, &h->n_names, name_item);
             break;
-        case 7: ok = rd_owned(r, &h->match); break;
+        case 7: ok = rd_field(r, &h->match); break;
         default: ok = rd_clock(r, &h->clock, true); break;
         }
         if (!ok) return false;
