@@ -92,6 +92,14 @@ void abuf_adds(abuf *b, const char *s)
     abuf_add(b, s, strlen(s));
 }
 
+void abuf_add_file(abuf *b, FILE *f)
+{
+    char tmp[8192];
+    size_t n;
+    while ((n = fread(tmp, 1, sizeof tmp, f)) > 0)
+        abuf_add(b, tmp, n);
+}
+
 void abuf_addf(abuf *b, const char *fmt, ...)
 {
     /* Formats once into the spare room; only a text that does not fit is

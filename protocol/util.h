@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);
@@ -24,7 +25,8 @@ void abuf_add(abuf *b, const void *p, size_t n);
 void abuf_addc(abuf *b, char c);
 void abuf_adds(abuf *b, const char *s);
 void abuf_addf(abuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void abuf_addi(abuf *b, int64_t v); /* decimal, as %lld, without printf */
+void abuf_addi(abuf *b, int64_t v);   /* decimal, as %lld, without printf */
+void abuf_add_file(abuf *b, FILE *f); /* what is left of f, to its end */
 
 /* v in decimal as %lld writes it, without printf: the digits are written at
  * the end of tmp; returns where they start (*len bytes, no NUL). */

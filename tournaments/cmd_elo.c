@@ -48,10 +48,7 @@ static char *slurp(const char *path)
     FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
     if (!f) return NULL;
     abuf b = {0};
-    char buf[65536];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-        abuf_add(&b, buf, n);
+    abuf_add_file(&b, f);
     if (f != stdin) fclose(f);
     abuf_addc(&b, '\0');
     return (char *)b.data;

@@ -96,10 +96,7 @@ int spec_read_file(const char *path, argvec *out, char *err, size_t errlen)
         return -1;
     }
     abuf b = {0};
-    char buf[8192];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-        abuf_add(&b, buf, n);
+    abuf_add_file(&b, f);
     fclose(f);
     abuf_addc(&b, '\0');
     int rc = spec_parse_text((const char *)b.data, path, out, err, errlen);

@@ -41,10 +41,7 @@ static int load_file(const char *path, seed *out)
     FILE *f = fopen(path, "rb");
     if (!f) return -1;
     abuf b = {0};
-    uint8_t tmp[4096];
-    size_t k;
-    while ((k = fread(tmp, 1, sizeof tmp, f)) > 0)
-        abuf_add(&b, tmp, k);
+    abuf_add_file(&b, f);
     fclose(f);
     out->p = b.data ? b.data : xmalloc(1);
     out->n = b.len;

@@ -135,10 +135,7 @@ void diff_corpus(const char *dir, void (*each)(const uint8_t *p, size_t n))
         FILE *f = fopen(path, "rb");
         if (!f) continue;
         abuf b = {0};
-        uint8_t tmp[4096];
-        size_t k;
-        while ((k = fread(tmp, 1, sizeof tmp, f)) > 0)
-            abuf_add(&b, tmp, k);
+        abuf_add_file(&b, f);
         fclose(f);
         each(b.data, b.len);
         abuf_free(&b);
