@@ -332,17 +332,33 @@ static int front_frame(frame_decoder *d, size_t *start, size_t *len, size_t *con
     }
 }
 
-void frame_decoder_feed(frame_decoder *d, const void *p, size_t n)
+uint8_t *frame_decoder_space(frame_decoder *d, size_t want, size_t *room)
 {
-    if (d->failed || n == 0) return;
     if (d->head > 0) { /* compact: drop what was already returned */
         abuf_consume(&d->in, d->head);
         d->scan -= d->head;
         d->head = 0;
     }
-    abuf_add(&d->in, p, n);
+    abuf_reserve(&d->in, want);
+    *room = d->in.cap - d->in.len - 1; /* abuf keeps a NUL after its bytes */
+    return d->in.data + d->in.len;
+}
+
+void frame_decoder_commit(frame_decoder *d, size_t n)
+{
+    if (d->failed || n == 0) return;
+    d->in.len += n;
+    d->in.data[d->in.len] = 0;
     size_t s, l, c;
     front_frame(d, &s, &l, &c); /* early cap check; the frame stays buffered */
+}
+
+void frame_decoder_feed(frame_decoder *d, const void *p, size_t n)
+{
+    if (d->failed || n == 0) return;
+    size_t room;
+    memcpy(frame_decoder_space(d, n, &room), p, n);
+    frame_decoder_commit(d, n);
 }
 
 int frame_decoder_next(frame_decoder *d, av **msg)

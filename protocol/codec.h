@@ -52,6 +52,11 @@ typedef struct frame_decoder {
 /* forced: CODEC_NONE to detect from the first byte, else that codec. */
 void frame_decoder_init(frame_decoder *d, size_t max_frame, codec_kind forced);
 void frame_decoder_feed(frame_decoder *d, const void *p, size_t n);
+/* Feeding without a copy: space returns where at least `want` more bytes
+ * may be written (*room: how many), and commit(n) takes the first n of them,
+ * as feed would. A reader reads straight into it. */
+uint8_t *frame_decoder_space(frame_decoder *d, size_t want, size_t *room);
+void frame_decoder_commit(frame_decoder *d, size_t n);
 /* 1: *msg holds a decoded map (caller frees); 0: need more bytes;
  * -1: protocol error, reason in d->error (oversized frame, undecodable bytes,
  * top level not a map, non-string map key, unknown first byte). */

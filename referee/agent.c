@@ -394,10 +394,14 @@ static void on_read(evutil_socket_t fd, short what, void *arg)
 {
     (void)what;
     arena_agent *a = arg;
-    uint8_t buf[65536];
     /* Bounded per wake-up so one chatty agent cannot starve the others. */
     for (int rounds = 0; rounds < 16 && a->alive; rounds++) {
-        ssize_t r = read(fd, buf, sizeof buf);
+        /* Straight into the decoder's buffer, with room for a few acts (one
+         * is ~30 bytes) so an agent's buffer stays small; a bigger message
+         * takes more rounds while the buffer doubles. */
+        size_t room;
+        uint8_t *buf = frame_decoder_space(&a->dec, 128, &room);
+        ssize_t r = read(fd, buf, room);
         if (r < 0 && errno == EINTR) continue;
         if (r < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) return;
         double now = clock_now_ms();
@@ -406,7 +410,7 @@ static void on_read(evutil_socket_t fd, short what, void *arg)
                        r == 0 ? "EOF" : strerror(errno));
             return;
         }
-        frame_decoder_feed(&a->dec, buf, (size_t)r);
+        frame_decoder_commit(&a->dec, (size_t)r);
         av *raw;
         int got;
         while (a->alive) {
@@ -420,7 +424,7 @@ static void on_read(evutil_socket_t fd, short what, void *arg)
             handle_message(a, raw, now);
             av_free(raw);
         }
-        if ((size_t)r < sizeof buf) return;
+        if ((size_t)r < room) return;
     }
 }
 

@@ -155,8 +155,11 @@ static int next_msg(arena_session *s, msg *out, bool *borrowed)
             }
             return 1;
         }
-        uint8_t buf[65536];
-        ssize_t n = read(s->in_fd, buf, sizeof buf);
+        /* Straight into the decoder: no copy, and no big stack buffer to
+         * touch on every decision. */
+        size_t room;
+        uint8_t *p = frame_decoder_space(&s->dec, 4096, &room);
+        ssize_t n = read(s->in_fd, p, room);
         if (n < 0) {
             if (errno == EINTR) continue;
             return fail(s, "read: %s", strerror(errno));
@@ -165,7 +168,7 @@ static int next_msg(arena_session *s, msg *out, bool *borrowed)
             if (frame_decoder_pending(&s->dec) == 0) return 0;
             return fail(s, "connection closed in the middle of a message");
         }
-        frame_decoder_feed(&s->dec, buf, (size_t)n);
+        frame_decoder_commit(&s->dec, (size_t)n);
     }
 }
 

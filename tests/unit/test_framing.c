@@ -164,6 +164,58 @@ static void test_many_in_one_feed(void **state)
     }
 }
 
+/* Reading straight into the decoder (space + commit, as the referee and the
+ * C SDK do) in pieces of every size up to the room offered, draining
+ * between pieces so that returned frames are compacted away: the same
+ * messages as one feed. */
+static void test_space_and_commit(void **state)
+{
+    (void)state;
+    static const size_t pieces[] = {1, 3, 64, 4096, SIZE_MAX};
+    for (size_t ci = 0; ci < 2; ci++) {
+        abuf all = {0};
+        encode_all(codecs[ci], &all);
+        for (size_t pi = 0; pi < sizeof pieces / sizeof *pieces; pi++) {
+            frame_decoder d;
+            frame_decoder_init(&d, 0, CODEC_NONE);
+            av *got[MSG__COUNT];
+            size_t n = 0;
+            for (size_t at = 0; at < all.len;) {
+                size_t room;
+                uint8_t *p = frame_decoder_space(&d, 16, &room);
+                assert_true(room >= 16);
+                size_t k = all.len - at;
+                if (k > room) k = room;
+                if (k > pieces[pi]) k = pieces[pi];
+                memcpy(p, all.data + at, k);
+                frame_decoder_commit(&d, k);
+                at += k;
+                n = drain(&d, got, n);
+            }
+            expect_all_samples(got, n);
+            assert_int_equal(frame_decoder_pending(&d), 0);
+            frame_decoder_free(&d);
+        }
+        abuf_free(&all);
+    }
+}
+
+/* commit checks the cap as feed does: an oversized msgpack frame fails on
+ * its length prefix, before its payload arrives. */
+static void test_commit_checks_the_cap(void **state)
+{
+    (void)state;
+    frame_decoder d;
+    frame_decoder_init(&d, 100, CODEC_NONE);
+    size_t room;
+    uint8_t *p = frame_decoder_space(&d, 4, &room);
+    memcpy(p, "\x00\x00\x00\x65", 4); /* 101 bytes */
+    frame_decoder_commit(&d, 4);
+    assert_true(d.failed);
+    assert_non_null(strstr(d.error, "101"));
+    frame_decoder_free(&d);
+}
+
 /* A map {"type":"log","text":"xxxx..."} whose frame payload (msgpack N, or
  * json line without '\n') is exactly `size` bytes. */
 static void frame_of_size(codec_kind c, size_t size, abuf *out)
@@ -700,6 +752,8 @@ int main(void)
         cmocka_unit_test(test_split_at_every_position),
         cmocka_unit_test(test_one_byte_at_a_time),
         cmocka_unit_test(test_many_in_one_feed),
+        cmocka_unit_test(test_space_and_commit),
+        cmocka_unit_test(test_commit_checks_the_cap),
         cmocka_unit_test(test_cap_at_limit_and_one_over),
         cmocka_unit_test(test_json_unterminated_line_capped),
         cmocka_unit_test(test_configurable_cap),
