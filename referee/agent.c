@@ -359,9 +359,9 @@ static void handle_msg(arena_agent *a, msg m, double now)
     match_on_message(a->match, a->seat, &m, now);
 }
 
-static void handle_message(arena_agent *a, av *raw, double now)
+static void handle_message(arena_agent *a, av *raw, size_t bytes, double now)
 {
-    if (a->match) match_log_in(a->match, a->seat, raw);
+    if (a->match) match_log_in(a->match, a->seat, raw, bytes);
     msg m;
     char why[200];
     if (msg_decode(raw, &m, why, sizeof why) != 0) {
@@ -416,12 +416,13 @@ static void on_read(evutil_socket_t fd, short what, void *arg)
         while (a->alive) {
             int fast = fast_act(a, now);
             if (fast > 0) continue;
+            size_t pending = frame_decoder_pending(&a->dec);
             if (fast == 0 || (got = frame_decoder_next(&a->dec, &raw)) == 0) break;
             if (got < 0) {
                 agent_fail(a, CAUSE_PROTOCOL, !a->joined, "protocol error: %s", a->dec.error);
                 return;
             }
-            handle_message(a, raw, now);
+            handle_message(a, raw, pending - frame_decoder_pending(&a->dec), now);
             av_free(raw);
         }
         if ((size_t)r < room) return;

@@ -25,6 +25,7 @@
 #include "util.h"
 
 #define STDERR_LOG_CAP (256 * 1024) /* bytes of stderr logged per seat per game */
+#define BOT_LOG_CAP (256 * 1024)    /* bytes of `log` frames logged per seat per game */
 #define BUILTIN_BATCH 256           /* in-process decisions before yielding */
 
 typedef enum { M_WAIT_JOIN, M_WAIT_READY, M_PLAYING, M_DONE } match_state;
@@ -42,6 +43,8 @@ typedef struct seat_state {
     int move_hist[MOVE_HIST_BINS];
     void *policy; /* built-in seat's policy instance */
     size_t stderr_logged, stderr_dropped;
+    /* `log` messages: bytes kept in the match log, messages dropped */
+    size_t bot_log_logged, bot_log_dropped;
     seat_notes notes; /* for the outcome's readers; last (see match_alloc) */
 } seat_state;
 
@@ -624,11 +627,24 @@ void match_on_stderr(struct match *m, int s, const char *line, size_t len)
     if (m->log) matchlog_stderr(m->log, s, line, len);
 }
 
-void match_log_in(struct match *m, int s, const av *raw)
+void match_log_in(struct match *m, int s, const av *raw, size_t bytes)
 {
-    seat_notes_message(&m->seat[s].notes, raw);
+    seat_state *st = &m->seat[s];
+    seat_notes_message(&st->notes, raw);
     TRACE_MSG(m, s, "<-", raw);
-    if (m->log) matchlog_msg(m->log, s, "in", raw);
+    if (!m->log) return;
+    /* `log` is the one message an agent may send without end: capped like
+     * stderr, or a bot could fill the organiser's disk and keep the loop
+     * busy compressing. Everything else is the game record. */
+    const char *type = av_get_str(raw, "type");
+    if (type && strcmp(type, "log") == 0) {
+        if (st->bot_log_logged + bytes > BOT_LOG_CAP) {
+            st->bot_log_dropped++;
+            return;
+        }
+        st->bot_log_logged += bytes;
+    }
+    matchlog_msg(m->log, s, "in", raw);
 }
 
 bool match_wants_raw(const struct match *m)
@@ -823,9 +839,17 @@ static void finish(struct match *m)
         av_free(om->view);
     }
     if (m->log) {
-        for (int s = 0; s < m->players; s++)
+        for (int s = 0; s < m->players; s++) {
             if (m->seat[s].stderr_dropped)
                 matchlog_note(m->log, s, "stderr beyond the log cap was dropped");
+            if (m->seat[s].bot_log_dropped) {
+                char note[120];
+                snprintf(note, sizeof note,
+                         "%zu 'log' messages beyond the log cap (%d KiB) were dropped",
+                         m->seat[s].bot_log_dropped, BOT_LOG_CAP / 1024);
+                matchlog_note(m->log, s, note);
+            }
+        }
         long stalls = lag_meter_stalls(m->lag) - m->stalls_start;
         if (stalls > 0)
             matchlog_lag_total(m->log, stalls,

@@ -103,8 +103,10 @@ void match_on_sent(struct match *m, int seat, double when_ms); /* out buffer dra
 void match_on_blocked(struct match *m, int seat);
 void match_on_dead(struct match *m, int seat);
 void match_on_stderr(struct match *m, int seat, const char *line, size_t len);
-/* Logs a raw incoming message (before validation) into the match log. */
-void match_log_in(struct match *m, int seat, const av *raw);
+/* Logs a raw incoming message (before validation), which arrived as a
+ * frame of `bytes` bytes, into the match log: every message but `log`s
+ * beyond a cap per seat and game (match.c). */
+void match_log_in(struct match *m, int seat, const av *raw, size_t bytes);
 /* Whether match_log_in wants every message's tree (a log or the trace):
  * without, a canonical `act` skips the tree (actframe.h). */
 bool match_wants_raw(const struct match *m);

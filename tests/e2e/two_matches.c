@@ -171,7 +171,7 @@ static const fault_case cases[] = {
     {"wrong_id", "forfeit", CAUSE_PROTOCOL},  {"illegal", "forfeit", CAUSE_ILLEGAL},
     {"big_frame", "forfeit", CAUSE_PROTOCOL}, {"garbage", "forfeit", CAUSE_PROTOCOL},
     {"crash", "forfeit", CAUSE_CRASH},        {"stderr_flood", "normal", CAUSE_NONE},
-    {"ignore_term", "normal", CAUSE_NONE},
+    {"ignore_term", "normal", CAUSE_NONE},    {"log_flood", "normal", CAUSE_NONE},
 };
 
 /* One hostile fault beside a normal match on the same loop. */
@@ -253,6 +253,7 @@ int main(int argc, char **argv)
         FAULT_TEST(6),
         FAULT_TEST(7),
         FAULT_TEST(8),
+        FAULT_TEST(9),
         cmocka_unit_test(test_many_keys_log_beside_a_normal_match),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);

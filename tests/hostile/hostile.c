@@ -13,6 +13,8 @@
  *   garbage       answers with bytes that do not decode in its codec
  *   crash         exits in the middle of the game (second decision)
  *   stderr_flood  plays correctly while writing 50 MB to stderr
+ *   log_flood     plays correctly while sending 8 MB of small, legal `log`
+ *                 messages on its protocol channel (2 MB before each answer)
  *   ignore_term   plays correctly, ignores SIGTERM, SIGHUP and EOF, and
  *                 keeps a child in its process group; never exits by itself
  *   many_keys     before its first answer, sends a `log` of almost
@@ -45,17 +47,20 @@ typedef enum {
     F_STDERR_FLOOD,
     F_IGNORE_TERM,
     F_MANY_KEYS,
+    F_LOG_FLOOD,
     F__COUNT
 } fault;
 
 static const char *const fault_names[F__COUNT] = {
-    "no_join", "slow",  "wrong_id",     "illegal",     "big_frame",
-    "garbage", "crash", "stderr_flood", "ignore_term", "many_keys",
+    "no_join", "slow",         "wrong_id",    "illegal",   "big_frame", "garbage",
+    "crash",   "stderr_flood", "ignore_term", "many_keys", "log_flood",
 };
 
 #define FLOOD_TOTAL (50u << 20)
 #define FLOOD_PER_DECISION (10u << 20)
 #define BIG_FRAME (2u << 20)
+#define LOG_FLOOD_TOTAL (8u << 20)
+#define LOG_FLOOD_PER_DECISION (2u << 20)
 
 static codec_kind codec = CODEC_MSGPACK;
 static FILE *report;
@@ -121,6 +126,29 @@ static void flood_stderr(size_t n)
         write_all(chunk, k, STDERR_FILENO);
         n -= k;
         flooded += k;
+    }
+}
+
+/* Whole `log` frames, ~100 bytes each, in 64 KiB writes: many messages per
+ * read on the referee's side, each one legal. */
+static void flood_logs(size_t n)
+{
+    static abuf chunk;
+    static size_t sent;
+    if (chunk.len == 0) {
+        char text[80];
+        memset(text, 'y', sizeof text - 1);
+        text[sizeof text - 1] = '\0';
+        msg m = {.type = MSG_LOG, .u.log.text = text};
+        while (chunk.len < (60u << 10)) {
+            av *map = msg_encode(&m);
+            codec_encode(codec, map, &chunk);
+            av_free(map);
+        }
+    }
+    for (size_t done = 0; done < n && sent < LOG_FLOOD_TOTAL; done += chunk.len) {
+        write_all(chunk.data, chunk.len, STDOUT_FILENO);
+        sent += chunk.len;
     }
 }
 
@@ -242,6 +270,10 @@ static void on_decide(fault f, const msg_decide *d, int nth)
         break;
     case F_STDERR_FLOOD:
         flood_stderr(FLOOD_PER_DECISION);
+        play_legal(d);
+        break;
+    case F_LOG_FLOOD:
+        flood_logs(LOG_FLOOD_PER_DECISION);
         play_legal(d);
         break;
     default: play_legal(d); break;

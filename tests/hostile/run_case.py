@@ -5,6 +5,7 @@ prints, how long it took, and that no agent process survived it.
 
 usage: run_case.py ARENA HOSTILE RANDOM_C CASE
 """
+import gzip
 import json
 import os
 import signal
@@ -167,6 +168,34 @@ def stderr_flood(tmp):
     check(secs < 45, f"took {secs:.1f} s with 50 MB of stderr, want < 45 s")
 
 
+def log_flood(tmp):
+    """8 MB of small, legal `log` messages (2 MB before each answer): the
+    game goes on normally, and the match log keeps only the first 256 KiB of
+    them and says how many it dropped; before the cap it kept all ~84,000."""
+    os.mkdir(f"{tmp}/log")
+    clocks = ["--move-ms", "10000", "--bank-ms", "30000", "--startup-ms", "5000"]
+    rc, games, _, secs = arena([hostile("log_flood", tmp), "builtin:random"],
+                               clocks + ["--set", "stones=40", "--log", f"{tmp}/log"], tmp,
+                               limit=80)
+    normal(one_game(rc, games))
+    decides = [x for x in report(tmp) if x.startswith("decide ")]
+    check(len(decides) >= 4, f"only {len(decides)} decisions: less than 8 MB flooded")
+    (name,) = os.listdir(f"{tmp}/log")
+    kept = dropped = 0
+    with gzip.open(f"{tmp}/log/{name}", "rt") as f:
+        for line in f:
+            rec = json.loads(line)
+            if rec["type"] == "msg" and rec["dir"] == "in" and rec["msg"]["type"] == "log":
+                kept += len(json.dumps(rec["msg"], separators=(",", ":")))
+            elif rec["type"] == "note" and "'log' messages beyond the log cap" in rec["text"]:
+                dropped = int(rec["text"].split()[0])
+    print(f"log messages kept: {kept} bytes; dropped: {dropped} messages")
+    # The cap counts wire bytes; JSON re-written from the log is ~5 % more.
+    check(200 << 10 <= kept <= 282 << 10, f"{kept} bytes of `log` kept, want the 256 KiB cap")
+    check(dropped > 50000, f"{dropped} `log` messages noted as dropped, want the rest of 8 MB")
+    check(secs < 45, f"took {secs:.1f} s with 8 MB of `log` messages, want < 45 s")
+
+
 def ignore_term(tmp):
     rc, games, _, secs = arena([hostile("ignore_term", tmp), "builtin:random"], ROOMY, tmp)
     normal(one_game(rc, games))
@@ -271,6 +300,7 @@ CASES = {
     "garbage_json": simple_forfeit("garbage", "protocol", 1, clocks=ROOMY, json_codec=True),
     "crash": simple_forfeit("crash", "crash", 2, clocks=ROOMY),
     "stderr_flood": stderr_flood,
+    "log_flood": log_flood,
     "ignore_term": ignore_term,
     "random_c_msgpack": random_c(False),
     "random_c_json": random_c(True),
