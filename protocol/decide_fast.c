@@ -225,6 +225,39 @@ static bool rd_skip(rd *r, int depth)
                    : msgpack_skip_value(r->p, r->n, &r->off, &r->values, depth);
 }
 
+/* A key's value, read into ctx; k is its index among the map's keys. */
+typedef bool (*rd_field_fn)(rd *r, int k, void *ctx);
+
+/* The walk every map of these messages shares, from item i of the n of an
+ * open map: each key must be one of keys, at most once, and its value is
+ * read by field; anything else declines the message, but an extra key's
+ * value is checked and dropped when extra_depth (its nesting level) is not
+ * 0. *seen gets bit k for each key read, for the caller to check the ones
+ * it requires. */
+static inline bool rd_map_from(rd *r, size_t i, size_t n, const key *keys, int nkeys,
+                               int extra_depth, unsigned *seen, rd_field_fn field, void *ctx)
+{
+    for (int more; (more = rd_more(r, true, i, n)) != 0; i++) {
+        int k = more < 0 ? -1 : rd_key(r, keys, nkeys, (int)i);
+        if (k == K_OTHER && extra_depth > 0) {
+            if (!rd_skip(r, extra_depth)) return false;
+            continue;
+        }
+        if (k < 0 || *seen & (1u << k)) return false;
+        *seen |= 1u << k;
+        if (!field(r, k, ctx)) return false;
+    }
+    return true;
+}
+
+/* rd_map_from over a whole map, opened here. */
+static inline bool rd_map(rd *r, const key *keys, int nkeys, int extra_depth, unsigned *seen,
+                          rd_field_fn field, void *ctx)
+{
+    size_t n;
+    return rd_open(r, true, &n) && rd_map_from(r, 0, n, keys, nkeys, extra_depth, seen, field, ctx);
+}
+
 static bool rd_bool(rd *r, bool *v)
 {
     if (r->json) {
@@ -304,22 +337,18 @@ static bool rd_tree(rd *r, bool is_map, av **out)
     return *out != NULL;
 }
 
+static bool option_field(rd *r, int k, void *label)
+{
+    (void)k;
+    return rd_field(r, label);
+}
+
 /* One option: a map with a string "label" and maybe extra keys. */
 static bool rd_option(rd *r, char **label)
 {
     static const key keys[] = {KEY("label")};
-    size_t n;
-    if (!rd_open(r, true, &n)) return false;
-    size_t i = 0;
-    for (int more; (more = rd_more(r, true, i, n)) != 0; i++) {
-        int k = more < 0 ? -1 : rd_key(r, keys, 1, 0);
-        if (k == K_OTHER) {
-            if (!rd_skip(r, 3)) return false;
-        } else if (k != 0 || *label || !rd_field(r, label)) { /* a repeat: general path */
-            return false;
-        }
-    }
-    return *label != NULL;
+    unsigned seen = 0;
+    return rd_map(r, keys, 1, 3, &seen, option_field, label) && seen == 1;
 }
 
 /* The labels go into the buffer's array, grown when a decide has more
@@ -349,23 +378,17 @@ static bool rd_options(rd *r, msg_decide *d)
     return true;
 }
 
+static bool pick_field(rd *r, int k, void *ctx)
+{
+    msg_pick *p = ctx;
+    return k == 0 ? rd_int(r, &p->min) : k == 1 ? rd_int(r, &p->max) : rd_bool(r, &p->ordered);
+}
+
 static bool rd_pick(rd *r, msg_pick *p)
 {
     static const key keys[] = {KEY("min"), KEY("max"), KEY("ordered")};
-    size_t n;
     unsigned seen = 0;
-    if (!rd_open(r, true, &n)) return false;
-    size_t i = 0;
-    for (int more; (more = rd_more(r, true, i, n)) != 0; i++) {
-        int k = more < 0 ? -1 : rd_key(r, keys, 3, (int)i);
-        if (k < 0 || seen & (1u << k)) return false;
-        seen |= 1u << k;
-        bool ok = k == 0   ? rd_int(r, &p->min)
-                  : k == 1 ? rd_int(r, &p->max)
-                           : rd_bool(r, &p->ordered);
-        if (!ok) return false;
-    }
-    return seen == 7;
+    return rd_map(r, keys, 3, 0, &seen, pick_field, p) && seen == 7;
 }
 
 /* clock.mode: "wall" or "cpu" (anything else: the general path). */
@@ -381,32 +404,34 @@ static bool rd_mode(rd *r, msg_clock *c)
     return true;
 }
 
+typedef struct clock_ctx {
+    msg_clock *c;
+    bool full;
+} clock_ctx;
+
+static bool clock_field(rd *r, int k, void *ctx)
+{
+    msg_clock *c = ((clock_ctx *)ctx)->c;
+    bool full = ((clock_ctx *)ctx)->full;
+    switch (k) {
+    case 0: return rd_int(r, &c->move_ms);
+    case 1: return rd_int(r, &c->bank_ms);
+    case 2: return rd_nil(r) || (rd_int(r, &c->game_ms) && c->game_ms >= 0);
+    case 3: return (!full && rd_nil(r)) || rd_int(r, &c->startup_ms);
+    default: return full ? rd_mode(r, c) : rd_nil(r); /* a mode in decide: general path */
+    }
+}
+
 /* full: hello's clock, where startup_ms and mode are required. */
 static bool rd_clock(rd *r, msg_clock *c, bool full)
 {
     static const key keys[] = {KEY("move_ms"), KEY("bank_ms"), KEY("game_ms"), KEY("startup_ms"),
                                KEY("mode")};
-    size_t n;
-    unsigned seen = 0;
+    unsigned seen = 0, need = full ? 0x1b : 3;
     c->game_ms = c->startup_ms = -1;
     c->mode[0] = '\0';
-    if (!rd_open(r, true, &n)) return false;
-    size_t i = 0;
-    for (int more; (more = rd_more(r, true, i, n)) != 0; i++) {
-        int k = more < 0 ? -1 : rd_key(r, keys, 5, (int)i);
-        if (k < 0 || seen & (1u << k)) return false;
-        seen |= 1u << k;
-        bool ok;
-        switch (k) {
-        case 0: ok = rd_int(r, &c->move_ms); break;
-        case 1: ok = rd_int(r, &c->bank_ms); break;
-        case 2: ok = rd_nil(r) || (rd_int(r, &c->game_ms) && c->game_ms >= 0); break;
-        case 3: ok = (!full && rd_nil(r)) || rd_int(r, &c->startup_ms); break;
-        default: ok = full ? rd_mode(r, c) : rd_nil(r); break; /* a mode in decide: general path */
-        }
-        if (!ok) return false;
-    }
-    return (seen & (full ? 0x1b : 3)) == (full ? 0x1b : 3);
+    clock_ctx ctx = {c, full};
+    return rd_map(r, keys, 5, 0, &seen, clock_field, &ctx) && (seen & need) == need;
 }
 
 enum {
@@ -422,49 +447,39 @@ enum {
     K_ALL = 0x1ff
 };
 
+static bool decide_field(rd *r, int k, void *ctx)
+{
+    msg_decide *d = ctx;
+    const char *s;
+    size_t len;
+    int64_t id;
+    switch (k) {
+    case K_TYPE: return rd_str(r, &s, &len) && len == 6 && memcmp(s, "decide", 6) == 0;
+    case K_ID:
+        if (!rd_int(r, &id) || id < 0) return false;
+        d->id = (uint64_t)id;
+        return true;
+    case K_KIND: return rd_field(r, &d->kind);
+    case K_PROMPT: /* free text: cut at a NUL, as the general path does */
+        if (!rd_str(r, &s, &len)) return false;
+        const char *nul = memchr(s, 0, len);
+        d->prompt = copy_text(r, s, nul ? (size_t)(nul - s) : len);
+        return true;
+    case K_OPTIONS: return rd_options(r, d);
+    case K_PICK: return rd_pick(r, &d->pick);
+    case K_VIEW: return rd_tree(r, true, &d->view);
+    case K_EVENTS: return rd_tree(r, false, &d->events);
+    default: return rd_clock(r, &d->clock, false);
+    }
+}
+
 static bool rd_decide(rd *r, msg_decide *d)
 {
     static const key keys[] = {KEY("type"),   KEY("id"),      KEY("kind"),
                                KEY("prompt"), KEY("options"), KEY("pick"),
                                KEY("view"),   KEY("events"),  KEY("clock")};
-    size_t n;
     unsigned seen = 0;
-    if (!rd_open(r, true, &n)) return false;
-    size_t i = 0;
-    for (int more; (more = rd_more(r, true, i, n)) != 0; i++) {
-        int k = more < 0 ? -1 : rd_key(r, keys, 9, (int)i);
-        if (k == K_OTHER) {
-            if (!rd_skip(r, 1)) return false;
-            continue;
-        }
-        if (k < 0 || seen & (1u << k)) return false;
-        seen |= 1u << k;
-        const char *s;
-        size_t len;
-        int64_t id;
-        bool ok;
-        switch (k) {
-        case K_TYPE: ok = rd_str(r, &s, &len) && len == 6 && memcmp(s, "decide", 6) == 0; break;
-        case K_ID:
-            ok = rd_int(r, &id) && id >= 0;
-            d->id = (uint64_t)id;
-            break;
-        case K_KIND: ok = rd_field(r, &d->kind); break;
-        case K_PROMPT: /* free text: cut at a NUL, as the general path does */
-            if ((ok = rd_str(r, &s, &len))) {
-                const char *nul = memchr(s, 0, len);
-                d->prompt = copy_text(r, s, nul ? (size_t)(nul - s) : len);
-            }
-            break;
-        case K_OPTIONS: ok = rd_options(r, d); break;
-        case K_PICK: ok = rd_pick(r, &d->pick); break;
-        case K_VIEW: ok = rd_tree(r, true, &d->view); break;
-        case K_EVENTS: ok = rd_tree(r, false, &d->events); break;
-        default: ok = rd_clock(r, &d->clock, false); break;
-        }
-        if (!ok) return false;
-    }
-    return seen == K_ALL;
+    return rd_map(r, keys, 9, 1, &seen, decide_field, d) && seen == K_ALL;
 }
 
 bool msg_decide_fast(codec_kind c, const uint8_t *p, size_t n, bool skip_state, decide_buf *buf,
@@ -525,123 +540,101 @@ static bool int_item(rd *r, void *arr, size_t i)
     return rd_int(r, &((int64_t *)arr)[i]);
 }
 
+static bool forfeit_field(rd *r, int k, void *ctx)
+{
+    static const char *const causes[] = {"timeout", "illegal", "crash", "protocol"};
+    msg_forfeit *f = ctx;
+    const char *s;
+    size_t len;
+    if (k == 0) return rd_int(r, &f->seat);
+    if (!rd_str(r, &s, &len)) return false;
+    size_t c = 0;
+    while (c < 4 && !(strlen(causes[c]) == len && memcmp(causes[c], s, len) == 0))
+        c++;
+    if (c == 4) return false;
+    memcpy(f->cause, s, len);
+    f->cause[len] = '\0';
+    return true;
+}
+
 /* result.forfeits[i]: exactly seat and cause (the general path: more). */
 static bool forfeit_item(rd *r, void *arr, size_t i)
 {
     static const key keys[] = {KEY("seat"), KEY("cause")};
-    static const char *const causes[] = {"timeout", "illegal", "crash", "protocol"};
-    msg_forfeit *f = &((msg_forfeit *)arr)[i];
-    size_t n;
     unsigned seen = 0;
-    if (!rd_open(r, true, &n)) return false;
-    size_t j = 0;
-    for (int more; (more = rd_more(r, true, j, n)) != 0; j++) {
-        int k = more < 0 ? -1 : rd_key(r, keys, 2, (int)j);
-        if (k < 0 || seen & (1u << k)) return false;
-        seen |= 1u << k;
-        const char *s;
-        size_t len;
-        if (k == 0) {
-            if (!rd_int(r, &f->seat)) return false;
-            continue;
-        }
-        if (!rd_str(r, &s, &len)) return false;
-        size_t c = 0;
-        while (c < 4 && !(strlen(causes[c]) == len && memcmp(causes[c], s, len) == 0))
-            c++;
-        if (c == 4) return false;
-        memcpy(f->cause, s, len);
-        f->cause[len] = '\0';
+    return rd_map(r, keys, 2, 0, &seen, forfeit_field, &((msg_forfeit *)arr)[i]) && seen == 3;
+}
+
+typedef struct result_ctx {
+    msg_over *o;
+    size_t n_scores;
+} result_ctx;
+
+static bool result_field(rd *r, int k, void *ctx)
+{
+    msg_over *o = ((result_ctx *)ctx)->o;
+    switch (k) {
+    case 0: return rd_items(r, (void **)&o->ranks, sizeof *o->ranks, &o->n_seats, int_item);
+    case 1:
+        return rd_items(r, (void **)&o->scores, sizeof *o->scores, &((result_ctx *)ctx)->n_scores,
+                        int_item);
+    case 2:
+        return rd_field(r, &o->reason) &&
+               (strcmp(o->reason, "normal") == 0 || strcmp(o->reason, "forfeit") == 0 ||
+                strcmp(o->reason, "aborted") == 0);
+    default:
+        return rd_items(r, (void **)&o->forfeits, sizeof *o->forfeits, &o->n_forfeits,
+                        forfeit_item);
     }
-    return seen == 3;
 }
 
 /* result: exactly ranks, scores, reason and forfeits. */
 static bool rd_result(rd *r, msg_over *o)
 {
     static const key keys[] = {KEY("ranks"), KEY("scores"), KEY("reason"), KEY("forfeits")};
-    size_t n, n_scores = 0;
     unsigned seen = 0;
-    if (!rd_open(r, true, &n)) return false;
-    size_t i = 0;
-    for (int more; (more = rd_more(r, true, i, n)) != 0; i++) {
-        int k = more < 0 ? -1 : rd_key(r, keys, 4, (int)i);
-        if (k < 0 || seen & (1u << k)) return false;
-        seen |= 1u << k;
-        bool ok;
-        switch (k) {
-        case 0:
-            ok = rd_items(r, (void **)&o->ranks, sizeof *o->ranks, &o->n_seats, int_item);
-            break;
-        case 1:
-            ok = rd_items(r, (void **)&o->scores, sizeof *o->scores, &n_scores, int_item);
-            break;
-        case 2:
-            ok = rd_field(r, &o->reason) &&
-                 (strcmp(o->reason, "normal") == 0 || strcmp(o->reason, "forfeit") == 0 ||
-                  strcmp(o->reason, "aborted") == 0);
-            break;
-        default:
-            ok = rd_items(r, (void **)&o->forfeits, sizeof *o->forfeits, &o->n_forfeits,
-                          forfeit_item);
-            break;
-        }
-        if (!ok) return false;
-    }
-    return seen == 15 && n_scores == o->n_seats;
+    result_ctx ctx = {o, 0};
+    return rd_map(r, keys, 4, 0, &seen, result_field, &ctx) && seen == 15 &&
+           ctx.n_scores == o->n_seats;
 }
 
-/* The rest of a hello or over map whose first key, type, is read: item i
- * of n. Extra top-level keys are checked and dropped. */
+static bool hello_field(rd *r, int k, void *ctx)
+{
+    msg_hello *h = ctx;
+    switch (k) {
+    case 1: return rd_int(r, &h->protocol);
+    case 2: return rd_field(r, &h->game);
+    case 3: return rd_tree(r, true, &h->options);
+    case 4: return rd_int(r, &h->seat);
+    case 5: return rd_int(r, &h->players);
+    case 6: return rd_items(r, (void **)&h->names, sizeof *h->names, &h->n_names, name_item);
+    case 7: return rd_field(r, &h->match);
+    default: return rd_clock(r, &h->clock, true); /* k 0, type, was read: a repeat declines */
+    }
+}
+
+/* The rest of a hello or over map whose first key, type, is read: item 1
+ * of n on. Extra top-level keys are checked and dropped. */
 static bool rd_hello(rd *r, size_t n, msg_hello *h)
 {
     static const key keys[] = {KEY("type"),    KEY("protocol"), KEY("game"),
                                KEY("options"), KEY("seat"),     KEY("players"),
                                KEY("names"),   KEY("match"),    KEY("clock")};
     unsigned seen = 1;
-    size_t i = 1;
-    for (int more; (more = rd_more(r, true, i, n)) != 0; i++) {
-        int k = more < 0 ? -1 : rd_key(r, keys, 9, (int)i);
-        if (k == K_OTHER) {
-            if (!rd_skip(r, 1)) return false;
-            continue;
-        }
-        if (k < 0 || seen & (1u << k)) return false;
-        seen |= 1u << k;
-        bool ok;
-        switch (k) {
-        case 1: ok = rd_int(r, &h->protocol); break;
-        case 2: ok = rd_field(r, &h->game); break;
-        case 3: ok = rd_tree(r, true, &h->options); break;
-        case 4: ok = rd_int(r, &h->seat); break;
-        case 5: ok = rd_int(r, &h->players); break;
-        case 6:
-            ok = rd_items(r, (void **)&h->names, sizeof *h->names, &h->n_names, name_item);
-            break;
-        case 7: ok = rd_field(r, &h->match); break;
-        default: ok = rd_clock(r, &h->clock, true); break;
-        }
-        if (!ok) return false;
-    }
-    return seen == 0x1ff;
+    return rd_map_from(r, 1, n, keys, 9, 1, &seen, hello_field, h) && seen == 0x1ff;
+}
+
+static bool over_field(rd *r, int k, void *ctx)
+{
+    msg_over *o = ctx;
+    return k == 1 ? rd_result(r, o) : rd_tree(r, true, &o->view);
 }
 
 static bool rd_over(rd *r, size_t n, msg_over *o)
 {
     static const key keys[] = {KEY("type"), KEY("result"), KEY("view")};
     unsigned seen = 1;
-    size_t i = 1;
-    for (int more; (more = rd_more(r, true, i, n)) != 0; i++) {
-        int k = more < 0 ? -1 : rd_key(r, keys, 3, (int)i);
-        if (k == K_OTHER) {
-            if (!rd_skip(r, 1)) return false;
-            continue;
-        }
-        if (k < 0 || seen & (1u << k)) return false;
-        seen |= 1u << k;
-        if (!(k == 1 ? rd_result(r, o) : rd_tree(r, true, &o->view))) return false;
-    }
-    return seen == 7;
+    return rd_map_from(r, 1, n, keys, 3, 1, &seen, over_field, o) && seen == 7;
 }
 
 bool msg_hello_over_fast(codec_kind c, const uint8_t *p, size_t n, msg *out)
