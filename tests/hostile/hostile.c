@@ -129,7 +129,7 @@ static void flood_stderr(size_t n)
     }
 }
 
-/* Whole `log` frames, ~100 bytes each, in 64 KiB writes: many messages per
+/* Whole `log` frames, ~100 bytes each, in ~60 KiB writes: many messages per
  * read on the referee's side, each one legal. */
 static void flood_logs(size_t n)
 {
