@@ -152,19 +152,25 @@ def illegal_fallback(tmp):
     check(g["turns"] >= 2, f"turns {g['turns']}: the fallback move should have been played")
 
 
-def stderr_flood(tmp):
+def flooded_game(fault, tmp):
+    """One normal game of 40 stones against builtin:random with a match log,
+    the hostile flooding as it plays; returns (decisions it got, seconds).
+    Long clocks: the point is that the game ends normally, and the
+    referee's cost of draining the flood (seconds under ASan) is charged to
+    the agent's clock."""
     os.mkdir(f"{tmp}/log")
-    # Long clocks: the point is that the game ends normally, and the
-    # referee's cost of draining 50 MB (seconds under ASan) is charged to
-    # the agent's clock.
     clocks = ["--move-ms", "10000", "--bank-ms", "30000", "--startup-ms", "5000"]
-    rc, games, _, secs = arena([hostile("stderr_flood", tmp), "builtin:random"],
+    rc, games, _, secs = arena([hostile(fault, tmp), "builtin:random"],
                                clocks + ["--set", "stones=40", "--log", f"{tmp}/log"], tmp,
                                limit=80)
     normal(one_game(rc, games))
-    decides = [x for x in report(tmp) if x.startswith("decide ")]
+    return len([x for x in report(tmp) if x.startswith("decide ")]), secs
+
+
+def stderr_flood(tmp):
+    decides, secs = flooded_game("stderr_flood", tmp)
     # 10 MB before each answer: at least 5 answers means 50 MB went out.
-    check(len(decides) >= 5, f"only {len(decides)} decisions: less than 50 MB flooded")
+    check(decides >= 5, f"only {decides} decisions: less than 50 MB flooded")
     check(secs < 45, f"took {secs:.1f} s with 50 MB of stderr, want < 45 s")
 
 
@@ -172,14 +178,8 @@ def log_flood(tmp):
     """8 MB of small, legal `log` messages (2 MB before each answer): the
     game goes on normally, and the match log keeps only the first 256 KiB of
     them and says how many it dropped; before the cap it kept all ~84,000."""
-    os.mkdir(f"{tmp}/log")
-    clocks = ["--move-ms", "10000", "--bank-ms", "30000", "--startup-ms", "5000"]
-    rc, games, _, secs = arena([hostile("log_flood", tmp), "builtin:random"],
-                               clocks + ["--set", "stones=40", "--log", f"{tmp}/log"], tmp,
-                               limit=80)
-    normal(one_game(rc, games))
-    decides = [x for x in report(tmp) if x.startswith("decide ")]
-    check(len(decides) >= 4, f"only {len(decides)} decisions: less than 8 MB flooded")
+    decides, secs = flooded_game("log_flood", tmp)
+    check(decides >= 4, f"only {decides} decisions: less than 8 MB flooded")
     (name,) = os.listdir(f"{tmp}/log")
     kept = dropped = 0
     with gzip.open(f"{tmp}/log/{name}", "rt") as f:
