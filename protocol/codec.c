@@ -339,16 +339,13 @@ uint8_t *frame_decoder_space(frame_decoder *d, size_t want, size_t *room)
         d->scan -= d->head;
         d->head = 0;
     }
-    abuf_reserve(&d->in, want);
-    *room = d->in.cap - d->in.len - 1; /* abuf keeps a NUL after its bytes */
-    return d->in.data + d->in.len;
+    return abuf_space(&d->in, want, room);
 }
 
 void frame_decoder_commit(frame_decoder *d, size_t n)
 {
     if (d->failed || n == 0) return;
-    d->in.len += n;
-    d->in.data[d->in.len] = 0;
+    abuf_commit(&d->in, n);
     size_t s, l, c;
     front_frame(d, &s, &l, &c); /* early cap check; the frame stays buffered */
 }

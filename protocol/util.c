@@ -92,12 +92,27 @@ void abuf_adds(abuf *b, const char *s)
     abuf_add(b, s, strlen(s));
 }
 
+uint8_t *abuf_space(abuf *b, size_t want, size_t *room)
+{
+    abuf_reserve(b, want);
+    *room = b->cap - b->len - 1; /* the NUL after the bytes keeps its place */
+    return b->data + b->len;
+}
+
+void abuf_commit(abuf *b, size_t n)
+{
+    b->len += n;
+    b->data[b->len] = 0;
+}
+
 void abuf_add_file(abuf *b, FILE *f)
 {
-    char tmp[8192];
-    size_t n;
-    while ((n = fread(tmp, 1, sizeof tmp, f)) > 0)
-        abuf_add(b, tmp, n);
+    size_t room, n;
+    do {
+        uint8_t *p = abuf_space(b, 8192, &room);
+        n = fread(p, 1, room, f);
+        abuf_commit(b, n);
+    } while (n > 0);
 }
 
 void abuf_addf(abuf *b, const char *fmt, ...)

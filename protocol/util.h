@@ -27,6 +27,11 @@ void abuf_adds(abuf *b, const char *s);
 void abuf_addf(abuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void abuf_addi(abuf *b, int64_t v);   /* decimal, as %lld, without printf */
 void abuf_add_file(abuf *b, FILE *f); /* what is left of f, to its end */
+/* Writing straight in (a read, fread): space returns where at least `want`
+ * more bytes may go (*room: how many); commit(n) takes the first n of them,
+ * as abuf_add would. */
+uint8_t *abuf_space(abuf *b, size_t want, size_t *room);
+void abuf_commit(abuf *b, size_t n);
 
 /* v in decimal as %lld writes it, without printf: the digits are written at
  * the end of tmp; returns where they start (*len bytes, no NUL). */
