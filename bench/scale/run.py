@@ -23,6 +23,11 @@ whichever is later, and closes at 90 % of the games; the trips counted are
 those of the games finished inside it (their `finished_at`, ms resolution).
 Each N plays 60,000 games (SCALE_GAMES=K for a quicker look), so that the
 window lasts seconds even at N = 1,000.
+
+Runs of the same binary differ by 10-20 % on a small VM, and more at
+N = 1,000, so each N is measured SCALE_ROUNDS times (3 unless set), the
+arena, the floor and the floor with bots in turn each round: the table gives
+the median of each, their ratios, and the range of the per-round ratios.
 """
 import datetime
 import os
@@ -43,6 +48,7 @@ floor = os.path.join(build, "bench/scale/bench-scale-floor")
 # The same for every N: the referee holds the schedule in memory, so the
 # RSS per match is only comparable at an equal number of games.
 GAMES = int(os.environ.get("SCALE_GAMES", "60000"))
+ROUNDS = int(os.environ.get("SCALE_ROUNDS", "3"))
 
 
 def soft_1024():
@@ -72,8 +78,8 @@ def epoch_of(iso):
         tzinfo=datetime.timezone.utc).timestamp()
 
 
-def run_arena(n, games, work):
-    db = os.path.join(work, "n%d.sqlite" % n)
+def run_arena(n, games, work, rnd):
+    db = os.path.join(work, "n%d-%d.sqlite" % (n, rnd))
     cmd = [arena, "tournament", "--game", "nim", "--agent", "a=" + random_c, "--agent",
            "b=" + random_c, "--games-per-pairing", str(games), "--concurrency", str(n),
            "--move-ms", "100", "--logs", "none", "--db", db]
@@ -134,25 +140,44 @@ def run_floor(n, bots=False):
     return float(re.search(r'"round_trips_per_s":([\d.]+)', out.stdout).group(1))
 
 
+def median(xs):
+    xs = sorted(xs)
+    k = len(xs) // 2
+    return xs[k] if len(xs) % 2 else (xs[k - 1] + xs[k]) / 2
+
+
+def spread(xs):
+    return "%.2f" % xs[0] if len(xs) == 1 else "%.2f-%.2f" % (min(xs), max(xs))
+
+
 rows = []
 with tempfile.TemporaryDirectory() as work:
     base_rss = None
     for n in ns:
-        games = GAMES
-        trips, gps, span, wall, rss, forfeits = run_arena(n, games, work)
-        fl = run_floor(n)
-        fb = run_floor(n, bots=True)
+        runs = []  # per round: arena trips/s, games/s, window, wall, RSS, forfeits, floor, floor+bots
+        for rnd in range(ROUNDS):
+            runs.append(run_arena(n, GAMES, work, rnd) + (run_floor(n), run_floor(n, bots=True)))
+            print("N=%d round %d/%d: %.0f trips/s, floor %.0f, floor with bots %.0f" %
+                  (n, rnd + 1, ROUNDS, runs[-1][0], runs[-1][6], runs[-1][7]),
+                  file=sys.stderr, flush=True)
+        trips, gps, span, wall = (median([r[i] for r in runs]) for i in range(4))
+        rss = max(r[4] for r in runs)
+        forfeits = sum(r[5] for r in runs)
+        fl, fb = median([r[6] for r in runs]), median([r[7] for r in runs])
         if base_rss is None:
             base_rss = rss
         per = (rss - base_rss) / (n - 1) if n > 1 else float("nan")
-        rows.append((n, games, gps, trips, fl, fl / trips, fb, fb / trips, rss, per, forfeits, span,
+        rows.append((n, gps, trips, fl, fl / trips, spread([r[6] / r[0] for r in runs]), fb,
+                     fb / trips, spread([r[7] / r[0] for r in runs]), rss, per, forfeits, span,
                      wall))
-        print("N=%d done" % n, file=sys.stderr, flush=True)
 
-print("| N | games | games/s | round trips/s | floor trips/s | arena/floor | "
-      "floor with bots | arena/that | RSS | RSS per match | forfeits | window | wall |")
-print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
-for n, games, gps, trips, fl, ratio, fb, rb, rss, per, forfeits, span, wall in rows:
-    print("| %d | %d | %.0f | %.0f | %.0f | %.2f | %.0f | %.2f | %.1f MiB | %s | %d | %.1f s | "
-          "%.0f s |" % (n, games, gps, trips, fl, ratio, fb, rb, rss / 1024,
+print("%d games per round, %d rounds per N; medians, and the range of the rounds' ratios" %
+      (GAMES, ROUNDS))
+print()
+print("| N | games/s | round trips/s | floor trips/s | arena/floor | rounds | "
+      "floor with bots | arena/that | rounds | RSS | RSS per match | forfeits | window | wall |")
+print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+for n, gps, trips, fl, ratio, rr, fb, rb, rbr, rss, per, forfeits, span, wall in rows:
+    print("| %d | %.0f | %.0f | %.0f | %.2f | %s | %.0f | %.2f | %s | %.1f MiB | %s | %d | %.1f s | "
+          "%.0f s |" % (n, gps, trips, fl, ratio, rr, fb, rb, rbr, rss / 1024,
            "-" if per != per else "%.1f KiB" % per, forfeits, span, wall))

@@ -2,8 +2,10 @@
 """`arena check-bot` against one hostile agent (or the good random-c bot):
 the verdict and the plain-words finding must match the fault.
 Usage: check_bot.py ARENA HOSTILE RANDOM_C FAULT"""
+import os
 import subprocess
 import sys
+import tempfile
 
 arena, hostile, random_c, fault = sys.argv[1:5]
 EXPECT = {  # fault -> words the report must contain
@@ -19,14 +21,24 @@ EXPECT = {  # fault -> words the report must contain
     "ignore_term": "did not exit within",
 }
 agent = f"cmd:{random_c}" if fault == "good" else f"cmd:{hostile} --fault {fault}"
-p = subprocess.run([arena, "check-bot", agent, "--move-ms", "200", "--bank-ms", "300",
-                    "--startup-ms", "1500", "--exit-grace-ms", "500", "--games", "2"],
-                   capture_output=True, text=True, timeout=100)
-print(p.stdout, p.stderr)
-want_rc = 0 if fault == "good" else 1
-assert p.returncode == want_rc, f"exit {p.returncode}, want {want_rc}"
-assert EXPECT[fault] in p.stdout, f"report lacks {EXPECT[fault]!r}"
-if fault != "good":
-    assert "NOT COMPLIANT" in p.stdout
-    assert "logs: /tmp/arena-check-" in p.stdout
+# check-bot keeps a failing bot's logs in $TMPDIR: give it one of our own, so
+# that we can look at them and nothing is left behind.
+with tempfile.TemporaryDirectory() as tmp:
+    p = subprocess.run([arena, "check-bot", agent, "--move-ms", "200", "--bank-ms", "300",
+                        "--startup-ms", "1500", "--exit-grace-ms", "500", "--games", "2"],
+                       capture_output=True, text=True, timeout=100,
+                       env=dict(os.environ, TMPDIR=tmp))
+    print(p.stdout, p.stderr)
+    want_rc = 0 if fault == "good" else 1
+    assert p.returncode == want_rc, f"exit {p.returncode}, want {want_rc}"
+    assert EXPECT[fault] in p.stdout, f"report lacks {EXPECT[fault]!r}"
+    kept = os.listdir(tmp)
+    if fault == "good":
+        assert kept == [], f"a compliant bot's logs were kept: {kept}"
+    else:
+        assert "NOT COMPLIANT" in p.stdout
+        assert len(kept) == 1 and kept[0].startswith("arena-check-"), kept
+        logs = os.path.join(tmp, kept[0])
+        assert f"logs: {logs}" in p.stdout, "the report names the kept logs"
+        assert os.listdir(logs), "the kept log directory holds the logs"
 print("ok")
