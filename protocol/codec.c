@@ -394,7 +394,7 @@ int frame_decoder_peek(frame_decoder *d, const uint8_t **p, size_t *n)
 
 void frame_decoder_skip(frame_decoder *d)
 {
-    size_t start, len, consume;
+    size_t start = 0, len = 0, consume = 0;
     if (front_frame(d, &start, &len, &consume) > 0) advance(d, consume);
 }
 
