@@ -119,6 +119,20 @@ static struct match *match_alloc(int players)
             trace_msg((m)->cfg.trace, clock_now_ms() - (m)->t_start, (s), (arrow), (v));           \
     } while (0)
 
+/* Callbacks between two polls of the loop: a built-in step is up to
+ * BUILTIN_BATCH decisions, so the poll costs nothing that shows. */
+#define LOOP_MAX_CALLBACKS 32
+
+struct event_base *match_loop_new(void)
+{
+    struct event_config *c = event_config_new();
+    if (!c) return NULL;
+    event_config_set_max_dispatch_interval(c, NULL, LOOP_MAX_CALLBACKS, 0);
+    struct event_base *base = event_base_new_with_config(c);
+    event_config_free(c);
+    return base;
+}
+
 static void schedule_step(struct match *m)
 {
     event_active(m->ev_step, 0, 0);

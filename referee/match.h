@@ -163,6 +163,13 @@ typedef struct match_outcome {
  * default seeds, which must not be guessable. */
 uint64_t arena_random_u64(void);
 
+/* The event loop to host matches on. A match of built-in bots keeps its
+ * next step active (no I/O to wait for), and libevent runs events made
+ * active during a pass in that same pass: on a plain event_base_new() loop
+ * such matches never let it poll, so pipes, clocks, heartbeats and signals
+ * wait until they are all over. This loop polls every few callbacks. */
+struct event_base *match_loop_new(void);
+
 typedef void (*match_done_fn)(const match_outcome *o, void *ctx);
 
 /* Seats agents[0..players-1] (distinct, alive, not busy) in a new game.

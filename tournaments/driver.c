@@ -1,7 +1,9 @@
 /* The tournament driver on top of match.h. */
 #include "driver.h"
 
+#include <errno.h>
 #include <event2/event.h>
+#include <fcntl.h>
 #include <math.h>
 #include <signal.h>
 #include <stddef.h>
@@ -49,7 +51,7 @@ struct drv {
     const driver_cfg *cfg;
     const driver_src *src;
     struct event_base *base;
-    struct event *sigint, *sigterm, *tick;
+    struct event *stop_ev, *tick;
     struct event *more; /* continues dispatch after a batch of spawns */
     struct event *poll; /* src->tick and a new look at src->next */
     pool *pools;
@@ -419,8 +421,7 @@ static void dispatch(drv *d)
          * processes are gone and no event remains. */
         if (d->poll) event_del(d->poll);
         if (d->tick) event_del(d->tick);
-        if (d->sigint) event_del(d->sigint);
-        if (d->sigterm) event_del(d->sigterm);
+        event_del(d->stop_ev); /* a signal now is passed on (driver_run) */
         event_del(d->more);
         close_all(d);
     }
@@ -457,10 +458,29 @@ static int fit_fd_limit(const driver_cfg *cfg)
     return (int)fits;
 }
 
-static void on_signal(evutil_socket_t sig, short what, void *ctx)
+/* SIGINT and SIGTERM while the driver runs. Not libevent's evsignal: a
+ * signal it has caught but not yet run the callback for is dropped when the
+ * event is removed, and the driver removes it as its last games end. The
+ * flag outlives the event: a signal the driver did not act on is raised
+ * again for the caller's handler (arena worker's stop). */
+static volatile sig_atomic_t stop_signal;
+static int stop_pipe[2] = {-1, -1};
+
+static void on_stop_signal(int sig)
 {
-    (void)sig;
+    int saved = errno;
+    if (!stop_signal) stop_signal = sig;
+    ssize_t n = write(stop_pipe[1], "", 1); /* full: a wake-up is pending anyway */
+    (void)n;
+    errno = saved;
+}
+
+static void on_stop(evutil_socket_t fd, short what, void *ctx)
+{
     (void)what;
+    char buf[16];
+    while (read(fd, buf, sizeof buf) > 0) {
+    }
     drv *d = ctx;
     d->interrupted = true;
     event_base_loopbreak(d->base);
@@ -495,9 +515,10 @@ int driver_run(const driver_cfg *cfg, const driver_src *src, char *err, size_t e
     if (cfg->log_dir) sandbox_hide(cfg->log_dir);
     for (int i = 0; i < cfg->n_agents; i++)
         sandbox_hide_agent(cfg->specs[i]);
-    d.base = event_base_new();
-    if (!d.base) {
-        snprintf(err, errlen, "cannot create the event loop");
+    d.base = match_loop_new();
+    if (!d.base || pipe2(stop_pipe, O_CLOEXEC | O_NONBLOCK) != 0) {
+        snprintf(err, errlen, "cannot create the event loop: %s", strerror(errno));
+        if (d.base) event_base_free(d.base);
         return DRIVER_FAILED;
     }
     d.pools = xcalloc((size_t)cfg->n_agents + 1, sizeof(pool));
@@ -514,10 +535,13 @@ int driver_run(const driver_cfg *cfg, const driver_src *src, char *err, size_t e
     sigaction(SIGPIPE, &ign, &old_pipe);
     d.t_start = d.last_print = now_s();
     d.tty = cfg->progress && isatty(fileno(cfg->progress));
-    d.sigint = evsignal_new(d.base, SIGINT, on_signal, &d);
-    d.sigterm = evsignal_new(d.base, SIGTERM, on_signal, &d);
-    event_add(d.sigint, NULL);
-    event_add(d.sigterm, NULL);
+    stop_signal = 0;
+    struct sigaction stop = {.sa_handler = on_stop_signal}, old_int, old_term;
+    sigemptyset(&stop.sa_mask);
+    sigaction(SIGINT, &stop, &old_int);
+    sigaction(SIGTERM, &stop, &old_term);
+    d.stop_ev = event_new(d.base, stop_pipe[0], EV_READ | EV_PERSIST, on_stop, &d);
+    event_add(d.stop_ev, NULL);
     if (d.tty) {
         d.tick = event_new(d.base, -1, EV_PERSIST, on_tick, &d);
         struct timeval one = {1, 0};
@@ -545,8 +569,7 @@ int driver_run(const driver_cfg *cfg, const driver_src *src, char *err, size_t e
         close_all(&d);
         event_del(d.more);
         if (d.poll) event_del(d.poll);
-        if (d.sigint) event_del(d.sigint);
-        if (d.sigterm) event_del(d.sigterm);
+        event_del(d.stop_ev);
         if (d.tick) event_del(d.tick);
         event_base_dispatch(d.base);
     } else if (rc != DRIVER_OK && d.tty) {
@@ -555,8 +578,13 @@ int driver_run(const driver_cfg *cfg, const driver_src *src, char *err, size_t e
     if (d.tick) event_free(d.tick);
     if (d.poll) event_free(d.poll);
     event_free(d.more);
-    event_free(d.sigint);
-    event_free(d.sigterm);
+    event_free(d.stop_ev);
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGTERM, &old_term, NULL);
+    close(stop_pipe[0]);
+    close(stop_pipe[1]);
+    stop_pipe[0] = stop_pipe[1] = -1;
+    if (stop_signal && !d.interrupted) raise(stop_signal);
     /* With matches still in flight (interrupted, fatal) their agents and
      * games cannot be released here; the process is about to exit. */
     if (d.inflight == 0 && d.closing == 0) event_base_free(d.base);

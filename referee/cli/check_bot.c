@@ -350,7 +350,7 @@ int cmd_check_bot(int argc, char **argv)
     }
 
     signal(SIGPIPE, SIG_IGN);
-    r.base = event_base_new();
+    r.base = match_loop_new();
     char err[2048];
     agent_report rep;
     memset(&rep, 0, sizeof rep);

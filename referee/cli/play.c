@@ -483,7 +483,7 @@ int cmd_play(int argc, char **argv)
     if (rc) return rc;
 
     signal(SIGPIPE, SIG_IGN);
-    r.base = event_base_new();
+    r.base = match_loop_new();
     char err[2048];
     for (int i = 0; i < r.n_agents; i++) {
         r.agents[i] = play_make_agent(&r, i, err, sizeof err);

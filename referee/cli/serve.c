@@ -477,7 +477,7 @@ int cmd_serve(int argc, char **argv)
     if (rc) return rc;
 
     signal(SIGPIPE, SIG_IGN);
-    sv.run.base = event_base_new();
+    sv.run.base = match_loop_new();
     char err[2048];
     for (int i = sv.n_remote; i < sv.run.n_agents; i++) {
         sv.run.agents[i] = play_make_agent(&sv.run, i, err, sizeof err);
