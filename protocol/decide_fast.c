@@ -414,10 +414,11 @@ static bool clock_field(rd *r, int k, void *ctx)
     msg_clock *c = ((clock_ctx *)ctx)->c;
     bool full = ((clock_ctx *)ctx)->full;
     switch (k) {
-    case 0: return rd_int(r, &c->move_ms);
-    case 1: return rd_int(r, &c->bank_ms);
+    /* Durations are never negative, as on the general path. */
+    case 0: return rd_int(r, &c->move_ms) && c->move_ms >= 0;
+    case 1: return rd_int(r, &c->bank_ms) && c->bank_ms >= 0;
     case 2: return rd_nil(r) || (rd_int(r, &c->game_ms) && c->game_ms >= 0);
-    case 3: return (!full && rd_nil(r)) || rd_int(r, &c->startup_ms);
+    case 3: return (!full && rd_nil(r)) || (rd_int(r, &c->startup_ms) && c->startup_ms >= 0);
     default: return full ? rd_mode(r, c) : rd_nil(r); /* a mode in decide: general path */
     }
 }

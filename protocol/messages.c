@@ -317,8 +317,12 @@ static int clock_decode(dctx *c, const av *map, bool full, msg_clock *out)
     if (!ck) return -1;
     out->startup_ms = -1;
     out->mode[0] = '\0';
-    if (need_int(c, ck, "move_ms", "clock.move_ms", &out->move_ms) < 0) return -1;
-    if (need_int(c, ck, "bank_ms", "clock.bank_ms", &out->bank_ms) < 0) return -1;
+    /* Durations: never negative (a negative startup_ms would read as absent). */
+    uint64_t u;
+    if (need_uint(c, ck, "move_ms", "clock.move_ms", &u) < 0) return -1;
+    out->move_ms = (int64_t)u;
+    if (need_uint(c, ck, "bank_ms", "clock.bank_ms", &u) < 0) return -1;
+    out->bank_ms = (int64_t)u;
     const av *g = get(c, ck, "game_ms");
     if (!g || g->type == AV_NIL)
         out->game_ms = -1;
@@ -327,8 +331,10 @@ static int clock_decode(dctx *c, const av *map, bool full, msg_clock *out)
     else
         return bad(c, "key \"clock.game_ms\" must be a non-negative integer or nil");
     const av *s = get(c, ck, "startup_ms");
-    if (full || (s && s->type != AV_NIL))
-        if (need_int(c, ck, "startup_ms", "clock.startup_ms", &out->startup_ms) < 0) return -1;
+    if (full || (s && s->type != AV_NIL)) {
+        if (need_uint(c, ck, "startup_ms", "clock.startup_ms", &u) < 0) return -1;
+        out->startup_ms = (int64_t)u;
+    }
     const av *md = get(c, ck, "mode");
     if (full || (md && md->type != AV_NIL)) {
         const av *v = need(c, ck, "mode", "clock.mode", AV_STR, "a string");

@@ -257,6 +257,13 @@ static int64_t edgy_int(arena_rng *r)
     return edges[arena_rng_below(r, sizeof edges / sizeof *edges)];
 }
 
+/* A clock duration: edgy_int, never negative (the protocol's rule). */
+static int64_t edgy_ms(arena_rng *r)
+{
+    int64_t i = edgy_int(r);
+    return i < 0 ? -(i + 1) : i;
+}
+
 static av *odd_value(arena_rng *r)
 {
     switch (arena_rng_below(r, 9)) {
@@ -344,7 +351,7 @@ static av *mutate_tree(const av *tree, arena_rng *r)
             av_str((const char *[]){"hello", "over", "decidE", "decide"}[arena_rng_below(r, 4)]));
         break;
     default:
-        av_set(clk, "startup_ms", arena_rng_below(r, 2) ? av_nil() : av_int(edgy_int(r)));
+        av_set(clk, "startup_ms", arena_rng_below(r, 2) ? av_nil() : av_int(edgy_ms(r)));
         break;
     }
     av *s = shuffled(m, r);
@@ -481,7 +488,7 @@ static int each_decide(int per_game, on_decide_tree fn, void *ctx)
                     if (e) av_push(events, av_copy(e));
                 }
                 cursor[d.seat] = ne;
-                decide_clock c = {edgy_int(&r), edgy_int(&r), edgy_int(&r)};
+                decide_clock c = {edgy_ms(&r), edgy_ms(&r), edgy_ms(&r)};
                 if (arena_rng_below(&r, 3) == 0) c.game_ms = -1;
                 uint64_t id = arena_rng_below(&r, 2) ? (uint64_t)k + 1 : arena_rng_next(&r) >> 1;
                 av *tree = decide_tree(g, &d, id, vt->view(g, d.seat), events, &c);
@@ -651,7 +658,7 @@ static void test_fast_hello_over_same_as_general_path(void **st)
                                  .names = names,
                                  .n_names = (size_t)players,
                                  .match = "m-0123456789abcdef",
-                                 .clock = {edgy_int(&r), edgy_int(&r), seed == 2 ? -1 : 5,
+                                 .clock = {edgy_ms(&r), edgy_ms(&r), seed == 2 ? -1 : 5,
                                            (int64_t)arena_rng_below(&r, 100000), "wall"}}};
             if (seed == 3) strcpy(h.u.hello.clock.mode, "cpu");
             int64_t ranks[ARENA_MAX_SEATS], scores[ARENA_MAX_SEATS];
@@ -706,7 +713,7 @@ static av *small_decide(void)
            av_set_bool(av_set_int(av_set_int(av_map(), "min", 0), "max", 2), "ordered", true));
     av_set(base, "view", av_map());
     av_set(base, "events", av_list());
-    av_set(base, "clock", av_set_int(av_set_int(av_map(), "move_ms", -5), "bank_ms", 0));
+    av_set(base, "clock", av_set_int(av_set_int(av_map(), "move_ms", 5), "bank_ms", 0));
     return base;
 }
 
@@ -795,7 +802,7 @@ static void test_fast_decide_edge_shapes(void **st)
     }
     av_free(deep);
 
-    /* JSON number forms in place of "id":7 and "move_ms":-5 */
+    /* JSON number forms in place of "id":7 and "move_ms":5 */
     static const char *const nums[] = {"7.0",
                                        "7e0",
                                        "7E+0",
@@ -815,7 +822,7 @@ static void test_fast_decide_edge_shapes(void **st)
     abuf j = {0};
     payload_of(CODEC_JSON, base, &j);
     for (int f = 0; f < 2; f++) {
-        const char *at = f ? "\"move_ms\":-5" : "\"id\":7";
+        const char *at = f ? "\"move_ms\":5" : "\"id\":7";
         const char *hit = strstr((const char *)j.data, at);
         assert_non_null(hit);
         size_t pre = (size_t)(hit - (const char *)j.data) + strcspn(at, ":") + 1;
@@ -857,6 +864,49 @@ static void test_fast_decide_edge_shapes(void **st)
  * nothing of it is built: bad UTF-8, a NUL in a key, nesting past
  * PROTO_MAX_DEPTH, values past PROTO_MAX_VALUES, an ext type, a JSON number
  * out of double's range. */
+/* Clock durations are never negative. A hello whose startup_ms was -5000
+ * used to decode, and its re-encoding, which leaves a negative startup_ms
+ * out as absent, then failed to decode (found by libFuzzer). Both paths
+ * refuse such a clock now, in hello and in decide. */
+static void test_negative_clock_durations_refused(void **st)
+{
+    (void)st;
+    char *names[] = {"a", "b"};
+    msg hello = {
+        .type = MSG_HELLO,
+        .u.hello = {
+            .protocol = PROTOCOL_VERSION,
+            .game = "nim",
+            .options = av_map(),
+            .seat = 0,
+            .players = 2,
+            .names = names,
+            .n_names = 2,
+            .match = "m",
+            .clock = {.move_ms = 1, .bank_ms = 2, .game_ms = -1, .startup_ms = 3, .mode = "wall"}}};
+    av *good[2] = {msg_encode(&hello), small_decide()};
+    av_free(hello.u.hello.options);
+    static const char *const keys[] = {"move_ms", "bank_ms", "game_ms", "startup_ms"};
+    tally t = {0};
+    for (int g = 0; g < 2; g++) {
+        for (int k = 0; k < 2; k++) /* the untouched message is fine */
+            check_tree(k ? CODEC_JSON : CODEC_MSGPACK, good[g], &t, true);
+        for (size_t i = 0; i < sizeof keys / sizeof *keys; i++) {
+            av *bad = av_copy(good[g]);
+            av_set((av *)av_get(bad, "clock"), keys[i], av_int(-5000));
+            msg m;
+            char err[200];
+            if (msg_decode(bad, &m, err, sizeof err) == 0)
+                fail_msg("clock.%s = -5000 decoded: %s", keys[i], av_to_json(bad));
+            assert_non_null(strstr(err, keys[i]));
+            for (int k = 0; k < 2; k++) /* and the fast path agrees */
+                assert_false(check_payload_of(k ? CODEC_JSON : CODEC_MSGPACK, bad, &t));
+            av_free(bad);
+        }
+        av_free(good[g]);
+    }
+}
+
 static void test_skip_state_refuses_what_general_path_refuses(void **st)
 {
     (void)st;
@@ -1093,6 +1143,7 @@ int main(void)
         cmocka_unit_test(test_fast_decide_same_as_general_path),
         cmocka_unit_test(test_fast_decide_edge_shapes),
         cmocka_unit_test(test_fast_hello_over_same_as_general_path),
+        cmocka_unit_test(test_negative_clock_durations_refused),
         cmocka_unit_test(test_skip_state_refuses_what_general_path_refuses),
         cmocka_unit_test(test_act_bytes_msgpack),
         cmocka_unit_test(test_act_bytes_json),
