@@ -318,7 +318,7 @@ static int clock_decode(dctx *c, const av *map, bool full, msg_clock *out)
     out->startup_ms = -1;
     out->mode[0] = '\0';
     /* Durations: never negative (a negative startup_ms would read as absent). */
-    uint64_t u;
+    uint64_t u = 0;
     if (need_uint(c, ck, "move_ms", "clock.move_ms", &u) < 0) return -1;
     out->move_ms = (int64_t)u;
     if (need_uint(c, ck, "bank_ms", "clock.bank_ms", &u) < 0) return -1;
