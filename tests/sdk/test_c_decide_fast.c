@@ -698,6 +698,27 @@ static void test_fast_hello_over_same_as_general_path(void **st)
 }
 
 /* A small decide with 20 options (a list16 in msgpack). */
+/* A two-seat nim hello as the referee writes it. */
+static av *small_hello(void)
+{
+    char *names[] = {"a", "b"};
+    msg hello = {
+        .type = MSG_HELLO,
+        .u.hello = {
+            .protocol = PROTOCOL_VERSION,
+            .game = "nim",
+            .options = av_map(),
+            .seat = 0,
+            .players = 2,
+            .names = names,
+            .n_names = 2,
+            .match = "m",
+            .clock = {.move_ms = 1, .bank_ms = 2, .game_ms = -1, .startup_ms = 3, .mode = "cpu"}}};
+    av *t = msg_encode(&hello);
+    av_free(hello.u.hello.options);
+    return t;
+}
+
 static av *small_decide(void)
 {
     av *base = av_map();
@@ -871,21 +892,7 @@ static void test_fast_decide_edge_shapes(void **st)
 static void test_negative_clock_durations_refused(void **st)
 {
     (void)st;
-    char *names[] = {"a", "b"};
-    msg hello = {
-        .type = MSG_HELLO,
-        .u.hello = {
-            .protocol = PROTOCOL_VERSION,
-            .game = "nim",
-            .options = av_map(),
-            .seat = 0,
-            .players = 2,
-            .names = names,
-            .n_names = 2,
-            .match = "m",
-            .clock = {.move_ms = 1, .bank_ms = 2, .game_ms = -1, .startup_ms = 3, .mode = "wall"}}};
-    av *good[2] = {msg_encode(&hello), small_decide()};
-    av_free(hello.u.hello.options);
+    av *good[2] = {small_hello(), small_decide()};
     static const char *const keys[] = {"move_ms", "bank_ms", "game_ms", "startup_ms"};
     tally t = {0};
     for (int g = 0; g < 2; g++) {
@@ -1054,23 +1061,9 @@ static void act_bytes(codec_kind codec, bool skip_state)
     unlink(in_path);
     unlink(out_path);
     abuf input = {0};
-    char *names[] = {"a", "b"};
-    msg hello = {
-        .type = MSG_HELLO,
-        .u.hello = {
-            .protocol = PROTOCOL_VERSION,
-            .game = "nim",
-            .options = av_map(),
-            .seat = 0,
-            .players = 2,
-            .names = names,
-            .n_names = 2,
-            .match = "m",
-            .clock = {.move_ms = 1, .bank_ms = 2, .game_ms = -1, .startup_ms = 3, .mode = "cpu"}}};
-    av *t = msg_encode(&hello);
+    av *t = small_hello();
     codec_encode(codec, t, &input);
     av_free(t);
-    av_free(hello.u.hello.options);
     for (size_t i = 0; i < a.n; i++) {
         size_t at = input.len;
         codec_encode(codec, a.trees[i], &input);
