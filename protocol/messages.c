@@ -248,11 +248,17 @@ static int need_int(dctx *c, const av *map, const char *key, const char *path, i
     return 0;
 }
 
+static int need_nonneg(dctx *c, const av *map, const char *key, const char *path, int64_t *out)
+{
+    if (need_int(c, map, key, path, out) < 0) return -1;
+    if (*out < 0) return bad(c, "key \"%s\" must be a non-negative integer", path);
+    return 0;
+}
+
 static int need_uint(dctx *c, const av *map, const char *key, const char *path, uint64_t *out)
 {
-    int64_t i;
-    if (need_int(c, map, key, path, &i) < 0) return -1;
-    if (i < 0) return bad(c, "key \"%s\" must be a non-negative integer", path);
+    int64_t i = 0;
+    if (need_nonneg(c, map, key, path, &i) < 0) return -1;
     *out = (uint64_t)i;
     return 0;
 }
@@ -318,11 +324,8 @@ static int clock_decode(dctx *c, const av *map, bool full, msg_clock *out)
     out->startup_ms = -1;
     out->mode[0] = '\0';
     /* Durations: never negative (a negative startup_ms would read as absent). */
-    uint64_t u = 0;
-    if (need_uint(c, ck, "move_ms", "clock.move_ms", &u) < 0) return -1;
-    out->move_ms = (int64_t)u;
-    if (need_uint(c, ck, "bank_ms", "clock.bank_ms", &u) < 0) return -1;
-    out->bank_ms = (int64_t)u;
+    if (need_nonneg(c, ck, "move_ms", "clock.move_ms", &out->move_ms) < 0) return -1;
+    if (need_nonneg(c, ck, "bank_ms", "clock.bank_ms", &out->bank_ms) < 0) return -1;
     const av *g = get(c, ck, "game_ms");
     if (!g || g->type == AV_NIL)
         out->game_ms = -1;
@@ -331,10 +334,8 @@ static int clock_decode(dctx *c, const av *map, bool full, msg_clock *out)
     else
         return bad(c, "key \"clock.game_ms\" must be a non-negative integer or nil");
     const av *s = get(c, ck, "startup_ms");
-    if (full || (s && s->type != AV_NIL)) {
-        if (need_uint(c, ck, "startup_ms", "clock.startup_ms", &u) < 0) return -1;
-        out->startup_ms = (int64_t)u;
-    }
+    if (full || (s && s->type != AV_NIL))
+        if (need_nonneg(c, ck, "startup_ms", "clock.startup_ms", &out->startup_ms) < 0) return -1;
     const av *md = get(c, ck, "mode");
     if (full || (md && md->type != AV_NIL)) {
         const av *v = need(c, ck, "mode", "clock.mode", AV_STR, "a string");
