@@ -672,6 +672,11 @@ void match_on_dropped(struct match *m, int s, const char *what)
     if (m->log) matchlog_note(m->log, s, what);
 }
 
+bool match_hello_due(const struct match *m, int seat)
+{
+    return m->state == M_WAIT_JOIN && !m->seat[seat].hello_sent;
+}
+
 static void send_hellos(struct match *m)
 {
     if (m->log) { /* names as the agents joined, now that they have */

@@ -28,6 +28,7 @@ struct arena_agent {
     int xfd; /* spawned, until its exec is known to have succeeded: see spawn.h */
     struct event *ev_read, *ev_write, *ev_err, *ev_timer, *ev_exec;
     struct event *ev_flush; /* output written once the loop's current batch is done */
+    bool flush_deferred;    /* ev_flush let a new match's first step go first */
     frame_decoder dec;
     abuf out;
     bool write_waits; /* ev_write is added: out did not all go at once */
@@ -110,6 +111,8 @@ void match_log_in(struct match *m, int seat, const av *raw, size_t bytes);
 /* Whether match_log_in wants every message's tree (a log or the trace):
  * without, a canonical `act` skips the tree (actframe.h). */
 bool match_wants_raw(const struct match *m);
+/* Whether the match's first step has yet to send this seat its hello. */
+bool match_hello_due(const struct match *m, int seat);
 /* A late answer (see owed.h) was dropped: logged, never charged. */
 void match_on_dropped(struct match *m, int seat, const char *what);
 

@@ -424,6 +424,40 @@ def case_sdk_bots_refused_join_exit_nonzero():
                   f"{sdk}: says why on stderr: {bot.stderr!r}")
 
 
+def split_wakeups(report):
+    """Reads of a read_counter.py bot that ended on a game's `over`, when
+    another game followed: each is a wake-up the bot should not have had."""
+    with open(report) as f:
+        reads = [line.split() for line in f]
+    overs = [i for i, r in enumerate(reads) if "over" in r]
+    check(len(overs) >= 2, f"the bot saw {len(overs)} games")
+    return sum(1 for i in overs[:-1] if reads[i][-1] == "over"), len(overs)
+
+
+def case_over_and_next_hello_wake_a_bot_once():
+    bot = os.path.join(BOTS, "read_counter.py")
+    with tempfile.TemporaryDirectory() as d:
+        # Series of games between the same processes (arena play)...
+        report = os.path.join(d, "play.txt")
+        rc, out, err = arena("play", "nim", f"cmd:{bot} {report}", "builtin:random",
+                             "--games", "150", "--seed", "3", "--json", timeout=300)
+        check(rc == 0, f"play exit {rc}: {err}")
+        split, n = split_wakeups(report)
+        check(split == 0, f"arena play: {split} of {n} overs came without the next hello")
+        # ...and pooled agents in a tournament, two of them at once.
+        for k in ("a", "b"):
+            open(os.path.join(d, k + ".txt"), "w").close()
+        rc, out, err = arena("tournament", "--game", "nim",
+                             "--agent", f"a=cmd:{bot} {d}/a.txt",
+                             "--agent", f"b=cmd:{bot} {d}/b.txt",
+                             "--games-per-pairing", "150", "--concurrency", "1",
+                             "--logs", "none", "--db", os.path.join(d, "t.sqlite"), timeout=300)
+        check(rc == 0, f"tournament exit {rc}: {err}")
+        for k in ("a", "b"):
+            split, n = split_wakeups(os.path.join(d, k + ".txt"))
+            check(split == 0, f"tournament, agent {k}: {split} of {n} overs came alone")
+
+
 CASES = {k[5:]: v for k, v in globals().items() if k.startswith("case_")}
 
 if __name__ == "__main__":
