@@ -107,6 +107,21 @@ static int send_act(arena_session *s, uint64_t id, const int64_t *choice, size_t
     return send_frame(s, "act");
 }
 
+/* The answer to a hello, the same way: no message tree on a game's first
+ * wake-up either. */
+static int send_ready(arena_session *s)
+{
+    frame_writer w;
+    s->out.len = 0;
+    fw_begin(&w, s->codec, &s->out);
+    fw_map(&w, 1);
+    FW_KEY(&w, "type");
+    fw_str(&w, "ready", 5);
+    fw_end(&w);
+    fw_finish(&w);
+    return send_frame(s, "ready");
+}
+
 int arena_session_log(arena_session *s, const char *fmt, ...)
 {
     va_list ap;
@@ -206,8 +221,7 @@ static int dispatch(arena_session *s, msg *m, bool borrowed)
         s->have_hello = true;
         if (b->on_hello && b->on_hello(s, &s->hello.u.hello) != 0)
             return fail(s, "the bot refused game %s", s->hello.u.hello.game);
-        msg ready = {.type = MSG_READY};
-        return send_msg(s, &ready) < 0 ? -1 : 1;
+        return send_ready(s) < 0 ? -1 : 1;
     }
     case MSG_DECIDE:
         if (on_decide(s, &m->u.decide) < 0) rc = -1;

@@ -12,7 +12,7 @@
  *    same verdict, frame by frame, and the same message but for view and
  *    events, which are NULL; the fast path's strings live in buffers reused
  *    from frame to frame;
- *  - act written straight into the output buffer is byte for byte what
+ *  - act and ready written straight into the output buffer are byte for byte what
  *    codec_encode writes for msg_encode's tree, in both codecs, through the
  *    whole SDK loop, and the bot sees every decide as sent (with
  *    skip_state: without view and events, also when a JSON decide with
