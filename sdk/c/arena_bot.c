@@ -85,16 +85,23 @@ static int send_msg(arena_session *s, const msg *m)
     return send_frame(s, msg_type_name(m->type));
 }
 
+/* Starts a message of `fields` keys, `type` first, straight into the
+ * output buffer, in the key order msg_encode uses. */
+static void start_message(arena_session *s, frame_writer *w, const char *type, size_t fields)
+{
+    s->out.len = 0;
+    fw_begin(w, s->codec, &s->out);
+    fw_map(w, fields);
+    FW_KEY(w, "type");
+    fw_str(w, type, strlen(type));
+}
+
 /* The answer to a decide, written straight into the output buffer: the
  * same bytes as send_msg would write for the act message. */
 static int send_act(arena_session *s, uint64_t id, const int64_t *choice, size_t n)
 {
     frame_writer w;
-    s->out.len = 0;
-    fw_begin(&w, s->codec, &s->out);
-    fw_map(&w, 3);
-    FW_KEY(&w, "type");
-    fw_str(&w, "act", 3);
+    start_message(s, &w, "act", 3);
     FW_KEY(&w, "id");
     fw_int(&w, (int64_t)id);
     FW_KEY(&w, "choice");
@@ -112,11 +119,7 @@ static int send_act(arena_session *s, uint64_t id, const int64_t *choice, size_t
 static int send_ready(arena_session *s)
 {
     frame_writer w;
-    s->out.len = 0;
-    fw_begin(&w, s->codec, &s->out);
-    fw_map(&w, 1);
-    FW_KEY(&w, "type");
-    fw_str(&w, "ready", 5);
+    start_message(s, &w, "ready", 1);
     fw_end(&w);
     fw_finish(&w);
     return send_frame(s, "ready");
