@@ -8,9 +8,8 @@
  * are refused. On an error the part already built is freed; the reason
  * names the first offending byte, in the order the bytes come.
  *
- * The same walk also skips a value without building it (msgpack_skip_value,
- * for a bot that does not read the game state): every check is the one the
- * building walk makes, only nothing is allocated. */
+ * msgpack_skip_value makes the same checks without building anything, for a
+ * bot that does not read the game state. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -23,7 +22,6 @@ typedef struct mp_reader {
     const uint8_t *p;
     size_t n, off;
     size_t values; /* at most PROTO_MAX_VALUES */
-    bool build;    /* false: check only; values read are &skipped */
     char *err;
     size_t errlen;
 } mp_reader;
@@ -98,6 +96,15 @@ static bool take(mp_reader *r, size_t k, uint64_t *out)
     return true;
 }
 
+/* take() for the skipping walk, on a bare offset. */
+static inline bool take_at(const uint8_t *p, size_t n, size_t *i, size_t k, uint64_t *out)
+{
+    if (n - *i < k) return false;
+    *out = be_uint(p + *i, k);
+    *i += k;
+    return true;
+}
+
 /* Counts one more value starting at r->off (which must exist). */
 static bool count_value(mp_reader *r)
 {
@@ -131,10 +138,6 @@ static bool payload(mp_reader *r, size_t at, uint64_t len, const char **s)
 }
 
 static av *mp_value(mp_reader *r, int depth);
-
-/* What a value read without building it stands for (never freed). */
-static av skipped;
-#define MADE(r, expr) ((r)->build ? (expr) : &skipped)
 
 static bool is_str_lead(uint8_t b)
 {
@@ -194,14 +197,6 @@ static av *mp_container(mp_reader *r, size_t at, uint64_t count, bool is_map, in
     /* Storage is sized for the count, but never past what the value limit
      * leaves: a larger count fails at the limit anyway, and sizing for it
      * would cost megabytes of fresh memory first. */
-    if (!r->build) {
-        for (uint64_t i = 0; i < count; i++) {
-            const char *k;
-            size_t klen;
-            if ((is_map && !mp_key(r, &k, &klen)) || !mp_value(r, depth + 1)) return NULL;
-        }
-        return &skipped;
-    }
     size_t room = (PROTO_MAX_VALUES - r->values) / (is_map ? 2 : 1) + 1;
     size_t size = count < room ? (size_t)count : room;
     if (!is_map) {
@@ -236,18 +231,17 @@ static av *mp_value(mp_reader *r, int depth)
     if (!count_value(r)) return NULL;
     size_t at = r->off;
     uint8_t b = r->p[r->off++];
-    if (b <= 0x7f) return MADE(r, av_int(b));
-    if (b >= 0xe0) return MADE(r, av_int((int8_t)b));
+    if (b <= 0x7f) return av_int(b);
+    if (b >= 0xe0) return av_int((int8_t)b);
     const char *s;
-    if (b >= 0xa0 && b <= 0xbf)
-        return payload(r, at, b & 0x1f, &s) ? MADE(r, av_strn(s, b & 0x1f)) : NULL;
+    if (b >= 0xa0 && b <= 0xbf) return payload(r, at, b & 0x1f, &s) ? av_strn(s, b & 0x1f) : NULL;
     if (b >= 0x80 && b <= 0x9f) return mp_container(r, at, b & 0x0f, b <= 0x8f, depth);
     uint64_t u;
     switch (b) {
-    case 0xc0: return MADE(r, av_nil());
+    case 0xc0: return av_nil();
     case 0xc1: return mp_err(r, "msgpack: invalid byte 0xc1 at byte %zu", at);
-    case 0xc2: return MADE(r, av_bool(false));
-    case 0xc3: return MADE(r, av_bool(true));
+    case 0xc2: return av_bool(false);
+    case 0xc3: return av_bool(true);
     case 0xc4:
     case 0xc5:
     case 0xc6:
@@ -256,7 +250,7 @@ static av *mp_value(mp_reader *r, int depth)
     case 0xdb: { /* str and bin both become strings: text, like JSON's */
         size_t k = (b == 0xc4 || b == 0xd9) ? 1 : (b == 0xc5 || b == 0xda) ? 2 : 4;
         if (!take(r, k, &u)) return mp_truncated(r);
-        return payload(r, at, u, &s) ? MADE(r, av_strn(s, (size_t)u)) : NULL;
+        return payload(r, at, u, &s) ? av_strn(s, (size_t)u) : NULL;
     }
     case 0xca:
         if (!take(r, 4, &u)) return mp_truncated(r);
@@ -264,33 +258,33 @@ static av *mp_value(mp_reader *r, int depth)
             uint32_t w = (uint32_t)u;
             float f;
             memcpy(&f, &w, sizeof f);
-            return MADE(r, av_float(f));
+            return av_float(f);
         }
     case 0xcb:
         if (!take(r, 8, &u)) return mp_truncated(r);
         {
             double d;
             memcpy(&d, &u, sizeof d);
-            return MADE(r, av_float(d));
+            return av_float(d);
         }
     case 0xcc:
     case 0xd0:
         if (!take(r, 1, &u)) return mp_truncated(r);
-        return MADE(r, av_int(b == 0xcc ? (int64_t)u : (int8_t)u));
+        return av_int(b == 0xcc ? (int64_t)u : (int8_t)u);
     case 0xcd:
     case 0xd1:
         if (!take(r, 2, &u)) return mp_truncated(r);
-        return MADE(r, av_int(b == 0xcd ? (int64_t)u : (int16_t)u));
+        return av_int(b == 0xcd ? (int64_t)u : (int16_t)u);
     case 0xce:
     case 0xd2:
         if (!take(r, 4, &u)) return mp_truncated(r);
-        return MADE(r, av_int(b == 0xce ? (int64_t)u : (int32_t)u));
+        return av_int(b == 0xce ? (int64_t)u : (int32_t)u);
     case 0xcf:
         if (!take(r, 8, &u)) return mp_truncated(r);
-        return MADE(r, u > (uint64_t)INT64_MAX ? av_float((double)u) : av_int((int64_t)u));
+        return u > (uint64_t)INT64_MAX ? av_float((double)u) : av_int((int64_t)u);
     case 0xd3:
         if (!take(r, 8, &u)) return mp_truncated(r);
-        return MADE(r, av_int((int64_t)u));
+        return av_int((int64_t)u);
     case 0xdc:
     case 0xdd:
     case 0xde:
@@ -304,7 +298,7 @@ static av *mp_value(mp_reader *r, int depth)
 
 av *msgpack_decode(const void *p, size_t n, char *err, size_t errlen)
 {
-    mp_reader r = {.p = p, .n = n, .build = true, .err = err, .errlen = errlen};
+    mp_reader r = {.p = p, .n = n, .err = err, .errlen = errlen};
     if (n == 0) return mp_err(&r, "msgpack: empty input");
     av *v = mp_value(&r, 0);
     if (v && r.off != n) {
@@ -316,18 +310,144 @@ av *msgpack_decode(const void *p, size_t n, char *err, size_t errlen)
 
 av *msgpack_read_value(const uint8_t *p, size_t n, size_t *off, size_t *values, int depth)
 {
-    mp_reader r = {.p = p, .n = n, .off = *off, .values = *values, .build = true};
+    mp_reader r = {.p = p, .n = n, .off = *off, .values = *values};
     av *v = mp_value(&r, depth);
     *off = r.off;
     *values = r.values;
     return v;
 }
 
+#define ONES 0x0101010101010101u
+#define HIGHS 0x8080808080808080u
+
+/* A str/bin payload of len bytes at p[*i]: within the n bytes, UTF-8,
+ * and, for a key, NUL-free. Most are short ASCII (keys, event types): one
+ * 8-byte load proves those, when the frame has 8 bytes from there on. */
+static inline bool skip_text(const uint8_t *p, size_t n, size_t *i, uint64_t len, bool key)
+{
+    if (len > n - *i) return false;
+    const uint8_t *q = p + *i;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if (len < 8 && n - *i >= 8) {
+        uint64_t w, keep = (1ull << (8 * len)) - 1; /* the first len bytes */
+        memcpy(&w, q, 8);
+        w = (w & keep) | ~keep; /* the bytes past the text count as 0xff */
+        /* No byte >= 0x80 among the text's; no NUL (x - 1 borrows only
+         * through a zero byte). */
+        if (((w & keep) & HIGHS) == 0 && ((w - ONES) & ~w & HIGHS) == 0) {
+            *i += (size_t)len;
+            return true;
+        }
+    }
+#endif
+    size_t j = 0;
+    while (j < len && q[j] - 1u < 0x7fu)
+        j++;
+    if (j < len && (!utf8_valid(q + j, (size_t)len - j) || (key && memchr(q + j, 0, len - j))))
+        return false;
+    *i += (size_t)len;
+    return true;
+}
+
+/* The skipping walk: the checks of mp_value and mp_key, in a loop over an
+ * explicit stack instead of recursion, with nothing built and no reason
+ * kept. A bot that skips the game state runs this on every decision, so it
+ * is written for speed; the reader tests hold it to the building walk. */
 bool msgpack_skip_value(const uint8_t *p, size_t n, size_t *off, size_t *values, int depth)
 {
-    mp_reader r = {.p = p, .n = n, .off = *off, .values = *values};
-    bool ok = mp_value(&r, depth) != NULL;
-    *off = r.off;
-    *values = r.values;
-    return ok;
+    /* left[d]: the items still to come in the container open at level d; a
+     * map counts its keys and values, so a key is due when left is even. */
+    uint64_t left[PROTO_MAX_DEPTH];
+    bool is_map[PROTO_MAX_DEPTH];
+    int open = 0;
+    size_t i = *off, v = *values;
+    for (;;) {
+        if (i >= n || ++v > PROTO_MAX_VALUES) return false;
+        uint8_t b = p[i++];
+        uint64_t u;
+        bool key = open > 0 && is_map[open - 1] && left[open - 1] % 2 == 0;
+        if (open > 0) left[open - 1]--;
+        if (key) {
+            if (b >= 0xa0 && b <= 0xbf)
+                u = b & 0x1f;
+            else if (b < 0xd9 || b > 0xdb ||
+                     !take_at(p, n, &i,
+                              b == 0xd9   ? 1
+                              : b == 0xda ? 2
+                                          : 4,
+                              &u))
+                return false;
+            if (!skip_text(p, n, &i, u, true)) return false;
+        } else if (b <= 0x7f || b >= 0xe0 || b == 0xc0 || b == 0xc2 || b == 0xc3) {
+            /* fixint, nil, bool: the lead byte is all */
+        } else if (b >= 0xa0 && b <= 0xbf) {
+            if (!skip_text(p, n, &i, b & 0x1f, false)) return false;
+        } else {
+            bool map = false;
+            switch (b) {
+            case 0xc4:
+            case 0xc5:
+            case 0xc6:
+            case 0xd9:
+            case 0xda:
+            case 0xdb:
+                if (!take_at(p, n, &i,
+                             (b == 0xc4 || b == 0xd9)   ? 1
+                             : (b == 0xc5 || b == 0xda) ? 2
+                                                        : 4,
+                             &u) ||
+                    !skip_text(p, n, &i, u, false))
+                    return false;
+                break;
+            case 0xca:
+            case 0xce:
+            case 0xd2:
+                if (n - i < 4) return false;
+                i += 4;
+                break;
+            case 0xcb:
+            case 0xcf:
+            case 0xd3:
+                if (n - i < 8) return false;
+                i += 8;
+                break;
+            case 0xcc:
+            case 0xd0:
+                if (n - i < 1) return false;
+                i += 1;
+                break;
+            case 0xcd:
+            case 0xd1:
+                if (n - i < 2) return false;
+                i += 2;
+                break;
+            case 0xde:
+            case 0xdf:
+                map = true;
+                /* fall through */
+            case 0xdc:
+            case 0xdd:
+                if (!take_at(p, n, &i, (b == 0xdc || b == 0xde) ? 2 : 4, &u)) return false;
+                goto container;
+            default:
+                if (b < 0x80 || b > 0x9f) return false; /* 0xc1, ext */
+                map = b <= 0x8f;
+                u = b & 0x0f;
+            container:
+                if (depth + open >= PROTO_MAX_DEPTH || u > (n - i) / (map ? 2 : 1)) return false;
+                if (u > 0) {
+                    left[open] = map ? 2 * u : u;
+                    is_map[open++] = map;
+                    continue;
+                }
+                break;
+            }
+        }
+        while (open > 0 && left[open - 1] == 0)
+            open--;
+        if (open == 0) break;
+    }
+    *off = i;
+    *values = v;
+    return true;
 }

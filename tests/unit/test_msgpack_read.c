@@ -224,6 +224,40 @@ static void limits(void)
     }
 }
 
+/* Short keys and strings with a NUL, a high byte, a valid or broken UTF-8
+ * sequence at each place, with and without 8 bytes of frame after their
+ * start: the skipping walk proves short ASCII text with one 8-byte load
+ * when the frame has the bytes, and must refuse what the building walk
+ * refuses either way. */
+static void short_texts(void)
+{
+    static const char *const odd[] = {"\x00", "\x80", "\xc3\xa9", "\xc3", "\xff", "\x7f"};
+    for (size_t len = 0; len <= 9; len++)
+        for (size_t at = 0; at <= len; at++)
+            for (size_t o = 0; o < sizeof odd / sizeof *odd; o++)
+                for (int tail = 0; tail <= 8; tail += 8) {
+                    /* len bytes of 'k', the one at `at` (if any) replaced by odd[o] */
+                    char text[16];
+                    memset(text, 'k', sizeof text);
+                    size_t ol = o == 0 ? 1 : strlen(odd[o]), tl = len;
+                    if (at < len) {
+                        memcpy(text + at, odd[o], ol);
+                        tl = len - 1 + ol;
+                    }
+                    for (int key = 0; key <= 1; key++) {
+                        abuf b = {0};
+                        abuf_addc(&b, key ? (char)0x81 : (char)0x91);
+                        abuf_addc(&b, (char)(0xa0 | tl));
+                        abuf_add(&b, text, tl);
+                        if (key) abuf_addc(&b, 0x01);
+                        for (int i = 0; i < tail; i++) /* the bytes after, in the frame */
+                            abuf_addc(&b, 0x01);
+                        check(b.data, b.len);
+                        abuf_free(&b);
+                    }
+                }
+}
+
 /* A corpus file (length-prefixed frames) and its payload, with mutants. */
 static void corpus_file(const uint8_t *p, size_t n)
 {
@@ -241,6 +275,7 @@ int main(int argc, char **argv)
     diff_seed(argc > 3 ? strtoull(argv[3], NULL, 10) : 0x9e3779b97f4a7c15ULL);
 
     limits();
+    short_texts();
     diff_corpus(argv[1], corpus_file);
     for (size_t i = 0; i < generated; i++) {
         abuf b = {0};
