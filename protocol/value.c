@@ -211,7 +211,6 @@ av *av_map_sized(size_t n)
         m->u.map.cap = round_cap(n);
         m->u.map.keys = block_alloc(keys_bytes(m->u.map.cap));
         m->u.map.vals = block_alloc(m->u.map.cap * sizeof(av *));
-        index_build(m);
     }
     return m;
 }
@@ -290,8 +289,13 @@ static uint64_t key_hash(const char *key, size_t n)
 /* The index lives in the keys allocation, after cap key pointers: 2 * cap
  * uint32 slots (cap is a power of two, so the table is at most half full)
  * holding position + 1, 0 = empty; open addressing, linear probing. Keeping
- * it there leaves every node of the tree the same size. */
-static bool has_index(const av *map)
+ * it there leaves every node of the tree the same size.
+ *
+ * It is built on first need (av_set, av_take), not as keys are added: a
+ * view or an event is built with av_map_add_new, encoded once and freed,
+ * and hashing its keys was a fifth of the referee's work on a Dominion
+ * decision. Until then the room is there and lookups scan. */
+static bool has_room(const av *map)
 {
     return map->u.map.cap > AV_SCAN_MAX;
 }
@@ -315,14 +319,15 @@ static void index_put(av *map, size_t pos, uint64_t h)
     ix[s] = (uint32_t)pos + 1;
 }
 
-/* Rebuilds the index from the keys (after growth or a removal). */
+/* (Re)builds the index from the keys, when the map has room for one. */
 static void index_build(av *map)
 {
-    if (!has_index(map)) return;
+    if (!has_room(map)) return;
     if (map->u.map.cap > UINT32_MAX / 2) abort(); /* positions are stored as uint32 */
     memset(index_of(map), 0, 2 * map->u.map.cap * sizeof(uint32_t));
     for (size_t i = 0; i < map->u.map.len; i++)
         index_put(map, i, key_hash(map->u.map.keys[i], strlen(map->u.map.keys[i])));
+    map->indexed = true;
 }
 
 /* The size of a stored key's block, strlen + 1. Keys are short: a bounded
@@ -348,7 +353,7 @@ static bool key_is(const char *k, const char *key, size_t klen)
 static ptrdiff_t map_find(const av *map, const char *key, size_t klen, uint64_t *h, bool *hashed)
 {
     if (!map || map->type != AV_MAP) return -1;
-    if (!has_index(map)) {
+    if (!map->indexed) {
         for (size_t i = 0; i < map->u.map.len; i++)
             if (key_is(map->u.map.keys[i], key, klen)) return (ptrdiff_t)i;
         return -1;
@@ -370,13 +375,13 @@ static av *map_append(av *map, const char *key, size_t klen, av *val, uint64_t h
     if (map->u.map.len == map->u.map.cap) {
         size_t old = map->u.map.cap;
         map->u.map.cap = old ? 2 * old : 4;
-        /* Only the key pointers carry over: the index is rebuilt. */
+        /* Only the key pointers carry over: an index is rebuilt. */
         size_t kept = old * sizeof(char *);
         map->u.map.keys =
             block_grow_keep(map->u.map.keys, keys_bytes(old), kept, keys_bytes(map->u.map.cap));
         map->u.map.vals =
             block_grow(map->u.map.vals, old * sizeof(av *), map->u.map.cap * sizeof(av *));
-        index_build(map);
+        if (map->indexed) index_build(map);
     }
     char *k = block_alloc(klen + 1);
     memcpy(k, key, klen);
@@ -384,12 +389,15 @@ static av *map_append(av *map, const char *key, size_t klen, av *val, uint64_t h
     size_t pos = map->u.map.len++;
     map->u.map.keys[pos] = k;
     map->u.map.vals[pos] = val;
-    if (has_index(map)) index_put(map, pos, hashed ? h : key_hash(key, klen));
+    if (map->indexed) index_put(map, pos, hashed ? h : key_hash(key, klen));
     return map;
 }
 
 av *av_setn(av *map, const char *key, size_t klen, av *val)
 {
+    /* Setting key by key is how a large map is built from untrusted input:
+     * the index keeps that linear. */
+    if (!map->indexed) index_build(map);
     uint64_t h = 0;
     bool hashed = false;
     ptrdiff_t at = map_find(map, key, klen, &h, &hashed);
@@ -404,6 +412,30 @@ av *av_setn(av *map, const char *key, size_t klen, av *val)
 av *av_map_add_new(av *map, const char *key, size_t klen, av *val)
 {
     return map_append(map, key, klen, val, 0, false);
+}
+
+av *av_add(av *map, const char *key, av *val)
+{
+    size_t klen = strlen(key);
+#if AV_FREELIST_MAX == 0 /* sanitized builds: a game adding a key twice is a bug */
+    if (map_find(map, key, klen, NULL, NULL) >= 0) {
+        fprintf(stderr, "av_add: key '%s' is already in the map\n", key);
+        abort();
+    }
+#endif
+    return map_append(map, key, klen, val, 0, false);
+}
+av *av_add_int(av *map, const char *key, int64_t i)
+{
+    return av_add(map, key, av_int(i));
+}
+av *av_add_str(av *map, const char *key, const char *s)
+{
+    return av_add(map, key, av_str(s));
+}
+av *av_add_bool(av *map, const char *key, bool b)
+{
+    return av_add(map, key, av_bool(b));
 }
 
 av *av_set(av *map, const char *key, av *val)
@@ -440,7 +472,7 @@ av *av_take(av *map, const char *key)
     memmove(&map->u.map.keys[at], &map->u.map.keys[at + 1], rest * sizeof(char *));
     memmove(&map->u.map.vals[at], &map->u.map.vals[at + 1], rest * sizeof(av *));
     map->u.map.len--;
-    index_build(map); /* positions after `at` moved */
+    if (map->indexed) index_build(map); /* positions after `at` moved */
     return v;
 }
 
@@ -485,9 +517,10 @@ av *av_copy(const av *v)
         return l;
     }
     case AV_MAP: {
-        av *m = av_map();
+        av *m = av_map_sized(v->u.map.len);
         for (size_t i = 0; i < v->u.map.len; i++)
-            av_set(m, v->u.map.keys[i], av_copy(v->u.map.vals[i]));
+            av_map_add_new(m, v->u.map.keys[i], strlen(v->u.map.keys[i]),
+                           av_copy(v->u.map.vals[i]));
         return m;
     }
     }
@@ -511,10 +544,15 @@ bool av_equal(const av *a, const av *b)
             if (!av_equal(a->u.list.items[i], b->u.list.items[i])) return false;
         return true;
     case AV_MAP:
-        /* Order-insensitive: codecs may reorder keys. */
+        /* Order-insensitive: codecs may reorder keys. The same key at the
+         * same place, the usual case, needs no lookup (b may have no
+         * index, and then a lookup scans). */
         if (a->u.map.len != b->u.map.len) return false;
-        for (size_t i = 0; i < a->u.map.len; i++)
-            if (!av_equal(a->u.map.vals[i], av_get(b, a->u.map.keys[i]))) return false;
+        for (size_t i = 0; i < a->u.map.len; i++) {
+            const char *k = a->u.map.keys[i];
+            const av *bv = strcmp(b->u.map.keys[i], k) == 0 ? b->u.map.vals[i] : av_get(b, k);
+            if (!av_equal(a->u.map.vals[i], bv)) return false;
+        }
         return true;
     }
     return false;

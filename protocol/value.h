@@ -16,6 +16,7 @@ typedef enum { AV_NIL, AV_BOOL, AV_INT, AV_FLOAT, AV_STR, AV_LIST, AV_MAP } av_t
 typedef struct av av;
 struct av {
     av_type type;
+    bool indexed; /* a map's hash index is built (value.c; padding otherwise) */
     union {
         bool b;
         int64_t i;
@@ -30,7 +31,7 @@ struct av {
         } list;
         struct {
             /* In insertion order. Past AV_SCAN_MAX keys of capacity, the
-             * same allocation also holds a hash index (see value.c). */
+             * same allocation also has room for a hash index (see value.c). */
             char **keys;
             av **vals;
             size_t len, cap;
@@ -55,7 +56,9 @@ av *av_map_sized(size_t n);
 av *av_push(av *list, av *item);
 /* Sets key (copied) to val (owned), replacing an existing key; returns map.
  * Amortised O(1) in the number of keys: large maps keep a hash index (keyed
- * per process, so chosen keys cannot all collide), small ones a short scan. */
+ * per process, so chosen keys cannot all collide), small ones a short scan.
+ * A map built by av_map_add_new alone (a view, a copy) has no index until
+ * av_set or av_take first needs one; lookups in it scan. */
 av *av_set(av *map, const char *key, av *val);
 /* The same with a key of known length (no NUL inside). */
 av *av_setn(av *map, const char *key, size_t klen, av *val);
@@ -63,6 +66,14 @@ av *av_setn(av *map, const char *key, size_t klen, av *val);
  * looking for the key: only for a caller that knows the key is not in map
  * yet (a decoder that has ruled out a repeat), else the map breaks. */
 av *av_map_add_new(av *map, const char *key, size_t klen, av *val);
+/* av_map_add_new for a NUL-terminated key, and its typed forms: for
+ * building a fresh map (a view, an event) whose keys are each added once.
+ * Sanitized builds check that the key is new (av_add* only: a decoder's
+ * map of 30,000 keys would make the check quadratic). */
+av *av_add(av *map, const char *key, av *val);
+av *av_add_int(av *map, const char *key, int64_t i);
+av *av_add_str(av *map, const char *key, const char *s);
+av *av_add_bool(av *map, const char *key, bool b);
 /* Convenience setters. */
 av *av_set_int(av *map, const char *key, int64_t i);
 av *av_set_str(av *map, const char *key, const char *s);

@@ -155,6 +155,51 @@ static void test_large_map_index(void **state)
     av_free(m);
 }
 
+/* A map built by av_map_add_new alone has no index (a view is encoded and
+ * freed, never searched); the first av_set builds it, and from then on
+ * appends, growth and removals keep it agreeing with the arrays. */
+static void test_index_built_on_first_need(void **state)
+{
+    (void)state;
+    enum { N = 300 };
+    char k[32];
+    av *m = av_map();
+    for (int i = 0; i < N; i++) {
+        int n = snprintf(k, sizeof k, "k%d", i);
+        av_map_add_new(m, k, (size_t)n, av_int(i));
+    }
+    assert_false(m->indexed);
+    int64_t v;
+    for (int i = 0; i < N; i += 7) { /* lookups scan */
+        snprintf(k, sizeof k, "k%d", i);
+        assert_true(av_get_int(m, k, &v));
+        assert_int_equal(v, i);
+    }
+    assert_null(av_get(m, "k300"));
+    av_set_int(m, "k5", -5); /* a replacement: the index is built for it */
+    assert_true(m->indexed);
+    assert_int_equal(av_len(m), N);
+    /* appends past the next growth (512 keys) keep the index whole */
+    for (int i = N; i < 600; i++) {
+        int n = snprintf(k, sizeof k, "k%d", i);
+        av_map_add_new(m, k, (size_t)n, av_int(i));
+    }
+    av_free(av_take(m, "k0"));
+    for (int i = 1; i < 600; i++) {
+        snprintf(k, sizeof k, "k%d", i);
+        assert_true(av_get_int(m, k, &v));
+        assert_int_equal(v, i == 5 ? -5 : i);
+    }
+    assert_null(av_get(m, "k0"));
+    /* a copy is built without an index, and still equals the original */
+    av *c = av_copy(m);
+    assert_false(c->indexed);
+    assert_true(av_equal(m, c));
+    assert_true(av_equal(c, m));
+    av_free(c);
+    av_free(m);
+}
+
 static void expect_json(const av *v, const char *want)
 {
     char *s = av_to_json(v);
@@ -294,6 +339,7 @@ int main(void)
         cmocka_unit_test(test_copy),
         cmocka_unit_test(test_take_and_set_replace),
         cmocka_unit_test(test_large_map_index),
+        cmocka_unit_test(test_index_built_on_first_need),
         cmocka_unit_test(test_to_json),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -196,8 +196,8 @@ static av *card_list(const pacifica *g, const uint8_t *cards, int n, bool with_a
             continue;
         }
         av *m = av_map();
-        av_set_str(m, "id", g->set.c[cards[i]].id);
-        av_set_bool(m, "active", g->active[cards[i]]);
+        av_add_str(m, "id", g->set.c[cards[i]].id);
+        av_add_bool(m, "active", g->active[cards[i]]);
         av_push(l, m);
     }
     return l;
@@ -213,27 +213,27 @@ static av *pac_view(const arena_game *gg, int seat)
 {
     const pacifica *g = (const pacifica *)gg;
     av *v = av_map();
-    av_set_int(v, "seat", seat);
-    av_set_int(v, "to_move", g->over ? -1 : g->seat);
-    av_set_int(v, "turn", g->turn);
-    av_set_int(v, "actions_left", g->actions_left);
+    av_add_int(v, "seat", seat);
+    av_add_int(v, "to_move", g->over ? -1 : g->seat);
+    av_add_int(v, "turn", g->turn);
+    av_add_int(v, "actions_left", g->actions_left);
     if (seat >= 0) {
-        av_set(v, "hand", card_list(g, g->hand[seat], g->hand_n[seat], false));
+        av_add(v, "hand", card_list(g, g->hand[seat], g->hand_n[seat], false));
         /* Card backs show the category; the id only where this seat knows it. */
         av *oh = av_list();
         for (int i = 0; i < g->hand_n[1 - seat]; i++) {
             int c = g->hand[1 - seat][i];
             av *m = av_map();
-            av_set_str(m, "category", pac_cat_names[g->set.c[c].cat]);
-            if (knows(g, seat, c)) av_set_str(m, "id", g->set.c[c].id);
+            av_add_str(m, "category", pac_cat_names[g->set.c[c].cat]);
+            if (knows(g, seat, c)) av_add_str(m, "id", g->set.c[c].id);
             av_push(oh, m);
         }
-        av_set(v, "opponent_hand", oh);
+        av_add(v, "opponent_hand", oh);
     } else {
         av *h = av_list();
         for (int s = 0; s < 2; s++)
             av_push(h, card_list(g, g->hand[s], g->hand_n[s], false));
-        av_set(v, "hands", h);
+        av_add(v, "hands", h);
     }
     av *hs = av_list(), *hl = av_list(), *cities = av_list(), *syms = av_list();
     for (int s = 0; s < 2; s++) {
@@ -245,18 +245,18 @@ static av *pac_view(const arena_game *gg, int seat)
         av *m = av_map();
         for (int k = 0; k < PS_NSYM; k++) {
             char key[2] = {pac_sym_letters[k], 0};
-            av_set_int(m, key, sym[k]);
+            av_add_int(m, key, sym[k]);
         }
         av_push(syms, m);
     }
-    av_set(v, "hand_sizes", hs);
-    av_set(v, "hand_limits", hl);
-    av_set(v, "cities", cities);
-    av_set(v, "symbols", syms);
+    av_add(v, "hand_sizes", hs);
+    av_add(v, "hand_limits", hl);
+    av_add(v, "cities", cities);
+    av_add(v, "symbols", syms);
     av *st = av_map();
     for (int c = 0; c < PC_NCAT; c++)
-        av_set_int(st, pac_cat_names[c], g->stack_n[c]);
-    av_set(v, "stacks", st);
+        av_add_int(st, pac_cat_names[c], g->stack_n[c]);
+    av_add(v, "stacks", st);
     /* Stack cards whose place this seat knows (discards, searched stacks),
      * top first, null where unknown; only stacks with a known card. */
     av *known = av_map();
@@ -270,24 +270,24 @@ static av *pac_view(const arena_game *gg, int seat)
             int x = g->stack[c][i];
             av_push(l, knows(g, seat, x) ? av_str(g->set.c[x].id) : av_nil());
         }
-        av_set(known, pac_cat_names[c], l);
+        av_add(known, pac_cat_names[c], l);
     }
-    av_set(v, "stack_cards", known);
+    av_add(v, "stack_cards", known);
     av *idols = av_list();
     for (int i = 0; i < PAC_NIDOLS; i++) {
         av *m = av_map();
-        av_set_str(m, "name", i == PAC_DIVERSITY ? "Diversity" : pac_cat_names[i]);
-        av_set_int(m, "owner", g->idol_owner[i]);
-        av_set_int(m, "level", g->idol_level[i]);
-        av_set_int(m, "need", pac_idol_need(i, g->idol_level[i]));
-        av_set_bool(m, "secured", g->idol_level[i] == PAC_SECURED);
+        av_add_str(m, "name", i == PAC_DIVERSITY ? "Diversity" : pac_cat_names[i]);
+        av_add_int(m, "owner", g->idol_owner[i]);
+        av_add_int(m, "level", g->idol_level[i]);
+        av_add_int(m, "need", pac_idol_need(i, g->idol_level[i]));
+        av_add_bool(m, "secured", g->idol_level[i] == PAC_SECURED);
         av_push(idols, m);
     }
-    av_set(v, "idols", idols);
+    av_add(v, "idols", idols);
     if (g->n_task && g->task[g->n_task - 1].kind == PT_DISCARD)
-        av_set_str(v, "activating", g->set.c[g->task[g->n_task - 1].arg].id);
-    av_set_int(v, "winner", g->winner);
-    if (g->over) av_set_str(v, "end_reason", g->end_reason);
+        av_add_str(v, "activating", g->set.c[g->task[g->n_task - 1].arg].id);
+    av_add_int(v, "winner", g->winner);
+    if (g->over) av_add_str(v, "end_reason", g->end_reason);
     return v;
 }
 
@@ -295,14 +295,14 @@ static av *pac_settings(const arena_game *gg)
 {
     const pacifica *g = (const pacifica *)gg;
     av *m = av_map();
-    av_set_str(m, "cards", g->set.name);
+    av_add_str(m, "cards", g->set.name);
     av *l = av_list();
     for (int c = 0; c < PAC_NCARDS; c++) {
         char line[160];
         pac_card_line(&g->set.c[c], line, sizeof line);
         av_push(l, av_str(line));
     }
-    av_set(m, "card_list", l);
+    av_add(m, "card_list", l);
     return m;
 }
 

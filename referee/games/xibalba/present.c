@@ -159,8 +159,8 @@ static av *dice_list(const xb_die *d, int n)
 static av *stack_view(const xb_game *g, const xb_stack *s)
 {
     av *m = av_map();
-    av_set_int(m, "count", s->n);
-    av_set(m, "cards", card_list(g, s));
+    av_add_int(m, "count", s->n);
+    av_add(m, "cards", card_list(g, s));
     return m;
 }
 
@@ -171,21 +171,21 @@ av *xb_view(const arena_game *gg, int seat)
     static const char *const kinds[] = {
         "effect_order", "dice_pool", "dice_effect_order", "keep", "action", "attack_dice", "block",
         "destroy",      "place",     "reorganize",        "over"};
-    av_set_str(v, "mode", g->apocalypse ? "apocalypse" : "normal");
-    av_set_int(v, "target", g->target);
-    av_set_int(v, "turn", g->turns + 1);
-    av_set_int(v, "round", g->turns / g->players + 1);
-    av_set_int(v, "max_rounds", g->max_rounds);
-    av_set_int(v, "current", g->cur);
-    av_set_int(v, "start_player", g->start_player);
-    av_set_str(v, "step", kinds[g->step]);
-    if (seat >= 0) av_set_int(v, "seat", seat);
+    av_add_str(v, "mode", g->apocalypse ? "apocalypse" : "normal");
+    av_add_int(v, "target", g->target);
+    av_add_int(v, "turn", g->turns + 1);
+    av_add_int(v, "round", g->turns / g->players + 1);
+    av_add_int(v, "max_rounds", g->max_rounds);
+    av_add_int(v, "current", g->cur);
+    av_add_int(v, "start_player", g->start_player);
+    av_add_str(v, "step", kinds[g->step]);
+    if (seat >= 0) av_add_int(v, "seat", seat);
     av *ark = av_map();
-    av_set(ark, "card", g->ark_card >= 0 ? av_str(cname(g, g->ark_card)) : av_nil());
-    av_set_int(ark, "owner", g->ark_owner);
-    av_set_int(ark, "life", g->ark_life);
-    av_set_int(ark, "max_life", xb_ark_max(g));
-    av_set(v, "ark", ark);
+    av_add(ark, "card", g->ark_card >= 0 ? av_str(cname(g, g->ark_card)) : av_nil());
+    av_add_int(ark, "owner", g->ark_owner);
+    av_add_int(ark, "life", g->ark_life);
+    av_add_int(ark, "max_life", xb_ark_max(g));
+    av_add(v, "ark", ark);
     av *market = av_map(), *decks = av_map();
     for (int f = 0; f < XB_FAMILIES; f++) {
         av *l = av_list();
@@ -193,65 +193,65 @@ av *xb_view(const arena_game *gg, int seat)
             int c = g->market[f][k];
             av_push(l, c >= 0 ? av_str(cname(g, c)) : av_nil());
         }
-        av_set(market, xb_family_names[f], l);
+        av_add(market, xb_family_names[f], l);
         av *d = av_map();
-        av_set_int(d, "deck", g->deck[f].n);
-        av_set(d, "discard", card_list(g, &g->discard[f])); /* face-up pile */
-        if (seat < 0) av_set(d, "deck_order", card_list(g, &g->deck[f]));
-        av_set(decks, xb_family_names[f], d);
+        av_add_int(d, "deck", g->deck[f].n);
+        av_add(d, "discard", card_list(g, &g->discard[f])); /* face-up pile */
+        if (seat < 0) av_add(d, "deck_order", card_list(g, &g->deck[f]));
+        av_add(decks, xb_family_names[f], d);
     }
-    av_set(v, "market", market);
-    av_set(v, "decks", decks);
+    av_add(v, "market", market);
+    av_add(v, "decks", decks);
     av *players = av_list();
     for (int s = 0; s < g->players; s++) {
         const xb_player *p = &g->p[s];
         av *m = av_map();
-        av_set_str(m, "faction", xb_factions[p->faction].name);
-        av_set_int(m, "faction_id", p->faction);
-        av_set_int(m, "level", p->level + 1);
-        av_set_int(m, "resources", p->res);
-        av_set_int(m, "paragon", p->par);
-        av_set_int(m, "resistance", xb_base_resistance(g, s));
-        av_set_int(m, "productivity", xb_productivity(g, s));
-        av_set_bool(m, "upgraded", p->upgraded);
-        av_set(m, "squad", stack_view(g, &p->squad));
+        av_add_str(m, "faction", xb_factions[p->faction].name);
+        av_add_int(m, "faction_id", p->faction);
+        av_add_int(m, "level", p->level + 1);
+        av_add_int(m, "resources", p->res);
+        av_add_int(m, "paragon", p->par);
+        av_add_int(m, "resistance", xb_base_resistance(g, s));
+        av_add_int(m, "productivity", xb_productivity(g, s));
+        av_add_bool(m, "upgraded", p->upgraded);
+        av_add(m, "squad", stack_view(g, &p->squad));
         av *slots = av_list();
         for (int k = 0; k < XB_SLOTS; k++) {
             av *sv = stack_view(g, &p->slot[k]);
-            av_set_bool(sv, "open", k <= p->level);
+            av_add_bool(sv, "open", k <= p->level);
             av_push(slots, sv);
         }
-        av_set(m, "slots", slots);
+        av_add(m, "slots", slots);
         av_push(players, m);
     }
-    av_set(v, "players", players);
+    av_add(v, "players", players);
     av *dice = av_map();
-    av_set(dice, "pool", dice_list(g->roll, g->n_roll));
-    av_set(dice, "action_pool", dice_list(g->act, g->n_act));
-    av_set_int(dice, "rerolls_left", g->rerolls_left);
-    av_set(v, "dice", dice);
+    av_add(dice, "pool", dice_list(g->roll, g->n_roll));
+    av_add(dice, "action_pool", dice_list(g->act, g->n_act));
+    av_add_int(dice, "rerolls_left", g->rerolls_left);
+    av_add(v, "dice", dice);
     if (g->step == XS_EFFECT || g->step == XS_DICE_EFFECT) {
         av *l = av_list();
         for (int i = 0; i < g->n_pending; i++)
             av_push(l, av_str(loc_name(g->pending[i])));
-        av_set(v, "pending_effects", l);
+        av_add(v, "pending_effects", l);
     }
     if (g->step == XS_ATTACK_DICE || g->step == XS_BLOCK) {
         av *a = av_map();
-        av_set(a, "target", g->atk_target < 0 ? av_str("ark") : av_int(g->atk_target));
-        if (g->step == XS_BLOCK) av_set_int(a, "strength", g->atk_strength);
-        av_set(v, "attack", a);
+        av_add(a, "target", g->atk_target < 0 ? av_str("ark") : av_int(g->atk_target));
+        if (g->step == XS_BLOCK) av_add_int(a, "strength", g->atk_strength);
+        av_add(v, "attack", a);
     }
-    if (g->place_card >= 0) av_set_str(v, "placing", cname(g, g->place_card));
+    if (g->place_card >= 0) av_add_str(v, "placing", cname(g, g->place_card));
     if (g->step == XS_REORG) { /* lifted cards not yet placed, in lifting order */
         av *l = av_list();
         for (int i = 0; i < g->n_held; i++)
             av_push(l, av_str(cname(g, g->held[i])));
-        av_set(v, "reorganizing", l);
+        av_add(v, "reorganizing", l);
     }
     if (g->step == XS_OVER) {
-        av_set_int(v, "winner", g->winner);
-        av_set_bool(v, "turn_limit", g->limit_reached);
+        av_add_int(v, "winner", g->winner);
+        av_add_bool(v, "turn_limit", g->limit_reached);
     }
     return v;
 }
@@ -260,62 +260,62 @@ av *xb_settings(const arena_game *gg)
 {
     const xb_game *g = (const xb_game *)gg;
     av *m = av_map();
-    av_set_str(m, "mode", g->apocalypse ? "apocalypse" : "normal");
-    av_set_int(m, "target", g->target);
-    av_set_int(m, "max_rounds", g->max_rounds);
-    av_set_str(m, "cards", g->cards_name);
+    av_add_str(m, "mode", g->apocalypse ? "apocalypse" : "normal");
+    av_add_int(m, "target", g->target);
+    av_add_int(m, "max_rounds", g->max_rounds);
+    av_add_str(m, "cards", g->cards_name);
     av *types = av_list();
     for (int i = 0; i < g->cs.n_types; i++) {
         const xb_card_type *t = &g->cs.t[i];
         av *c = av_map();
-        av_set_str(c, "name", t->name);
-        av_set_str(c, "family", xb_family_names[t->family]);
-        av_set_int(c, "faction", t->faction);
-        av_set_int(c, "cost", t->cost);
-        av_set_str(c, "phase", xb_phase_names[t->phase]);
-        av_set_str(c, "effect", xb_effect_names[t->effect]);
-        av_set_int(c, "arg", t->arg);
+        av_add_str(c, "name", t->name);
+        av_add_str(c, "family", xb_family_names[t->family]);
+        av_add_int(c, "faction", t->faction);
+        av_add_int(c, "cost", t->cost);
+        av_add_str(c, "phase", xb_phase_names[t->phase]);
+        av_add_str(c, "effect", xb_effect_names[t->effect]);
+        av_add_int(c, "arg", t->arg);
         if (t->family == XB_SOLDIER) {
-            av_set_int(c, "str", t->str);
-            av_set_int(c, "res", t->res);
-            av_set_int(c, "par", t->par);
+            av_add_int(c, "str", t->str);
+            av_add_int(c, "res", t->res);
+            av_add_int(c, "par", t->par);
         }
-        av_set_int(c, "copies", t->copies);
+        av_add_int(c, "copies", t->copies);
         av_push(types, c);
     }
-    av_set(m, "card_types", types);
+    av_add(m, "card_types", types);
     av *facs = av_list();
     for (int i = 0; i < XB_FACTIONS; i++) {
         const xb_faction *f = &xb_factions[i];
         av *c = av_map();
-        av_set_str(c, "name", f->name);
+        av_add_str(c, "name", f->name);
         av *uc = av_list(), *rs = av_list(), *pr = av_list();
         for (int l = 0; l < XB_LEVELS; l++) {
             if (l) av_push(uc, av_int(f->upgrade_cost[l]));
             av_push(rs, av_int(f->resistance[l]));
             av_push(pr, av_int(f->productivity[l]));
         }
-        av_set(c, "upgrade_cost", uc);
-        av_set(c, "resistance", rs);
-        av_set(c, "productivity", pr);
-        av_set_int(c, "discard", f->discard);
-        av_set_int(c, "reorganize", f->reorganize);
-        av_set_int(c, "medicine", f->medicine);
-        av_set_int(c, "weapon_tech", f->weapon_tech);
-        av_set_int(c, "tactical_attack", f->tactical);
-        av_set_int(c, "harvest", f->harvest);
+        av_add(c, "upgrade_cost", uc);
+        av_add(c, "resistance", rs);
+        av_add(c, "productivity", pr);
+        av_add_int(c, "discard", f->discard);
+        av_add_int(c, "reorganize", f->reorganize);
+        av_add_int(c, "medicine", f->medicine);
+        av_add_int(c, "weapon_tech", f->weapon_tech);
+        av_add_int(c, "tactical_attack", f->tactical);
+        av_add_int(c, "harvest", f->harvest);
         av_push(facs, c);
     }
-    av_set(m, "factions", facs);
+    av_add(m, "factions", facs);
     av *dice = av_map();
     static const char *const dn[] = {"resource", "attack", "paragon"};
     for (int k = 0; k < 3; k++) {
         av *l = av_list();
         for (int i = 0; i < 6; i++)
             av_push(l, av_str(xb_face_names[xb_die_faces[k][i]]));
-        av_set(dice, dn[k], l);
+        av_add(dice, dn[k], l);
     }
-    av_set(m, "dice", dice);
+    av_add(m, "dice", dice);
     return m;
 }
 
