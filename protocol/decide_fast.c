@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json_scan.h"
 #include "utf8.h"
 #include "util.h"
 
@@ -117,9 +118,9 @@ static bool rd_int(rd *r, int64_t *v)
 static bool json_plain(rd *r, const char **s, size_t *len)
 {
     if (!eat(r, '"')) return false;
-    size_t i = r->off;
-    while (i < r->n && r->p[i] != '"' && r->p[i] != '\\' && r->p[i] >= 0x20)
-        i++;
+    size_t i = json_plain_end(r->p, r->off, r->n);
+    while (i < r->n && r->p[i] >= 0x80) /* UTF-8, checked by the caller */
+        i = json_plain_end(r->p, i + 1, r->n);
     if (i >= r->n || r->p[i] != '"') return false;
     *s = (const char *)r->p + r->off;
     *len = i - r->off;

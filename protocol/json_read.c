@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "codec.h"
+#include "json_scan.h"
 #include "map_fill.h"
 #include "utf8.h"
 
@@ -123,27 +124,7 @@ static bool read_string(jreader *r, const char **out, size_t *len, bool *nul)
     const uint8_t *s = r->s;
     size_t n = r->n, i = ++r->i, start = i;
     *nul = false;
-    /* The common case: plain ASCII up to the closing quote, eight bytes at
-     * a time. The mask flags bytes that are '"', '\\', control bytes or
-     * above 0x7f; its lowest flag is exact (borrows only run upwards), so on
-     * a little-endian host it locates the first such byte. */
-    const uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
-    while (n - i >= 8) {
-        uint64_t w, q, b, m;
-        memcpy(&w, s + i, 8);
-        q = w ^ (ones * '"');
-        b = w ^ (ones * '\\');
-        m = (((q - ones) & ~q) | ((b - ones) & ~b) | ((w - ones * 0x20) & ~w) | w) & highs;
-        if (m) {
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-            i += (size_t)__builtin_ctzll(m) / 8;
-#endif
-            break;
-        }
-        i += 8;
-    }
-    while (i < n && s[i] != '"' && s[i] != '\\' && s[i] >= 0x20 && s[i] < 0x80)
-        i++;
+    i = json_plain_end(s, i, n);        /* the common case: plain ASCII to the quote */
     bool escaped = false, copy = false; /* copy: escaped and building */
     r->tmp.len = 0;
     for (;;) {
