@@ -150,10 +150,17 @@ const char *dec_i64(char tmp[DEC_I64_MAX], int64_t v, size_t *len)
 
 void abuf_addi(abuf *b, int64_t v)
 {
-    char tmp[DEC_I64_MAX];
-    size_t n;
-    const char *p = dec_i64(tmp, v, &n);
-    abuf_add(b, p, n);
+    abuf_reserve(b, DEC_I64_MAX);
+    if (v >= 0 && v < 10) { /* most integers of a message: one digit */
+        b->data[b->len++] = (uint8_t)('0' + v);
+    } else {
+        char tmp[DEC_I64_MAX];
+        size_t n;
+        const char *p = dec_i64(tmp, v, &n);
+        memcpy(b->data + b->len, p, n);
+        b->len += n;
+    }
+    b->data[b->len] = 0;
 }
 
 void abuf_consume(abuf *b, size_t n)
