@@ -148,6 +148,34 @@ const char *dec_i64(char tmp[DEC_I64_MAX], int64_t v, size_t *len)
     return p;
 }
 
+textbuf text_start(char *buf, size_t len)
+{
+    if (len) buf[0] = 0;
+    return (textbuf){buf, len, 0};
+}
+
+void text_add(textbuf *t, const char *s, size_t n)
+{
+    if (t->at + 1 >= t->len) return;
+    if (n > t->len - 1 - t->at) n = t->len - 1 - t->at;
+    memcpy(t->buf + t->at, s, n);
+    t->at += n;
+    t->buf[t->at] = 0;
+}
+
+void text_adds(textbuf *t, const char *s)
+{
+    text_add(t, s, strlen(s));
+}
+
+void text_int(textbuf *t, int64_t v)
+{
+    char tmp[DEC_I64_MAX];
+    size_t n;
+    const char *p = dec_i64(tmp, v, &n);
+    text_add(t, p, n);
+}
+
 void abuf_addi(abuf *b, int64_t v)
 {
     abuf_reserve(b, DEC_I64_MAX);

@@ -37,6 +37,20 @@ void abuf_commit(abuf *b, size_t n);
  * the end of tmp; returns where they start (*len bytes, no NUL). */
 #define DEC_I64_MAX 20 /* "-9223372036854775808" */
 const char *dec_i64(char tmp[DEC_I64_MAX], int64_t v, size_t *len);
+
+/* A caller's fixed buffer written piece by piece, always NUL-terminated and
+ * cut at len - 1 bytes as snprintf cuts: for a game's labels and prompts,
+ * written for every decision, where parsing snprintf's format was most of
+ * their cost. */
+typedef struct textbuf {
+    char *buf;
+    size_t len, at;
+} textbuf;
+textbuf text_start(char *buf, size_t len);
+void text_add(textbuf *t, const char *s, size_t n);
+void text_adds(textbuf *t, const char *s);
+void text_int(textbuf *t, int64_t v);
+#define TEXT_LIT(t, lit) text_add((t), "" lit, sizeof(lit) - 1)
 void abuf_consume(abuf *b, size_t n); /* drop n bytes from the front */
 void abuf_free(abuf *b);
 

@@ -113,42 +113,11 @@ static bool nim_decision(const arena_game *gg, arena_decision *d)
 }
 
 /* Labels and prompts are written for every decision the referee sends:
- * pieces and integers appended without snprintf (whose parsing of the
- * format was most of their cost), cut at len - 1 bytes as snprintf cuts. */
-typedef struct text {
-    char *buf;
-    size_t len, at;
-} text;
-
-static void text_add(text *t, const char *s, size_t n)
-{
-    if (t->at + 1 >= t->len) return;
-    if (n > t->len - 1 - t->at) n = t->len - 1 - t->at;
-    memcpy(t->buf + t->at, s, n);
-    t->at += n;
-    t->buf[t->at] = 0;
-}
-
-#define TEXT_LIT(t, lit) text_add((t), "" lit, sizeof(lit) - 1)
-
-static void text_int(text *t, int64_t v)
-{
-    char tmp[DEC_I64_MAX];
-    size_t n;
-    const char *p = dec_i64(tmp, v, &n);
-    text_add(t, p, n);
-}
-
-static text text_start(char *buf, size_t len)
-{
-    if (len) buf[0] = 0;
-    return (text){buf, len, 0};
-}
-
+ * without snprintf (protocol/util.h's textbuf). */
 static void nim_label(const arena_game *gg, int i, char *buf, size_t len)
 {
     (void)gg;
-    text t = text_start(buf, len);
+    textbuf t = text_start(buf, len);
     TEXT_LIT(&t, "stone:");
     text_int(&t, (int64_t)i + 1);
 }
@@ -156,7 +125,7 @@ static void nim_label(const arena_game *gg, int i, char *buf, size_t len)
 static void nim_prompt(const arena_game *gg, char *buf, size_t len)
 {
     const nim *g = (const nim *)gg;
-    text t = text_start(buf, len);
+    textbuf t = text_start(buf, len);
     text_int(&t, g->stones);
     TEXT_LIT(&t, " stones left; pick 1 to ");
     text_int(&t, can_take(g));

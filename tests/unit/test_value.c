@@ -247,6 +247,34 @@ static void test_to_json(void **state)
     expect_json(NULL, "null");
 }
 
+/* abuf_addi writes what %lld writes; a textbuf cuts where snprintf cuts. */
+static void test_abuf_addi_and_textbuf(void **state)
+{
+    (void)state;
+    const int64_t ints[] = {0, 1, 9, 10, -1, -9, 99, 385985, INT64_MAX, INT64_MIN};
+    abuf b = {0};
+    char want[400] = "", one[32];
+    for (size_t i = 0; i < sizeof ints / sizeof *ints; i++) {
+        abuf_addi(&b, ints[i]);
+        abuf_addc(&b, ',');
+        snprintf(one, sizeof one, "%lld,", (long long)ints[i]);
+        strcat(want, one);
+    }
+    assert_string_equal((char *)b.data, want);
+    abuf_free(&b);
+    for (size_t len = 0; len <= 16; len++) {
+        char got[16 + 1], ref[16 + 1];
+        memset(got, 'x', sizeof got);
+        memset(ref, 'x', sizeof ref);
+        textbuf t = text_start(got, len);
+        TEXT_LIT(&t, "ab");
+        text_int(&t, -12345);
+        text_adds(&t, "cd");
+        snprintf(ref, len, "ab%dcd", -12345);
+        assert_memory_equal(got, ref, sizeof got); /* nothing written past len either */
+    }
+}
+
 /* abuf_addf formats into the spare room and again only when the text does
  * not fit: pieces below, at and past the room must all come out whole. */
 static void test_abuf_addf_pieces_of_every_size(void **state)
@@ -334,6 +362,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_abuf_addf_pieces_of_every_size),
+        cmocka_unit_test(test_abuf_addi_and_textbuf),
         cmocka_unit_test(test_blocks_and_sized_containers),
         cmocka_unit_test(test_equal),
         cmocka_unit_test(test_copy),

@@ -3,6 +3,7 @@
 #include <stdio.h>
 
 #include "engine.h"
+#include "util.h"
 
 static const char *const kind_names[DK_COUNT] = {
     [DK_ACTION] = "action",
@@ -193,39 +194,58 @@ bool ask_words(dom_game *g, int seat, int kind, int w1, int w2, int card)
     return dec_ask(g, 1, 1, false);
 }
 
+/* Labels and prompts go out with every decision: written without snprintf
+ * (protocol/util.h's textbuf), the same text. */
 void dom_label(const arena_game *gg, int i, char *buf, size_t len)
 {
     const dom_game *g = (const dom_game *)gg;
+    textbuf t = text_start(buf, len);
     if (i < 0 || i >= g->dec.n) {
-        snprintf(buf, len, "?");
+        TEXT_LIT(&t, "?");
         return;
     }
     int o = g->dec.opt[i], sp = dom_opt_special(o), c = dom_opt_card(o);
     if (sp) {
-        if (c == DOM_NOCARD)
-            snprintf(buf, len, "%s", special_words[sp]);
-        else
-            snprintf(buf, len, "%s:%s", special_words[sp], dom_cards[c].name);
+        text_adds(&t, special_words[sp]);
+        if (c != DOM_NOCARD) {
+            TEXT_LIT(&t, ":");
+            text_adds(&t, dom_cards[c].name);
+        }
         return;
     }
     int copy = 1; /* several copies of one card: "card:Copper", "card:Copper#2", ... */
     for (int j = 0; j < i; j++)
         copy += g->dec.opt[j] == o;
-    if (copy == 1)
-        snprintf(buf, len, "%s%s", prefixes[g->dec.prefix], dom_cards[c].name);
-    else
-        snprintf(buf, len, "%s%s#%d", prefixes[g->dec.prefix], dom_cards[c].name, copy);
+    text_adds(&t, prefixes[g->dec.prefix]);
+    text_adds(&t, dom_cards[c].name);
+    if (copy > 1) {
+        TEXT_LIT(&t, "#");
+        text_int(&t, copy);
+    }
 }
 
 void dom_prompt(const arena_game *gg, char *buf, size_t len)
 {
     const dom_game *g = (const dom_game *)gg;
+    textbuf t = text_start(buf, len);
     if (!g->has_dec) {
-        snprintf(buf, len, "game over");
+        TEXT_LIT(&t, "game over");
         return;
     }
     const dom_decision *d = &g->dec;
-    snprintf(buf, len, "%s: %s; pick %d to %d%s (actions %d, buys %d, coins %d)",
-             kind_names[d->kind], kind_help[d->kind], d->pmin, d->pmax,
-             d->ordered ? " in order" : "", g->actions, g->buys, g->coins);
+    text_adds(&t, kind_names[d->kind]);
+    TEXT_LIT(&t, ": ");
+    text_adds(&t, kind_help[d->kind]);
+    TEXT_LIT(&t, "; pick ");
+    text_int(&t, d->pmin);
+    TEXT_LIT(&t, " to ");
+    text_int(&t, d->pmax);
+    if (d->ordered) TEXT_LIT(&t, " in order");
+    TEXT_LIT(&t, " (actions ");
+    text_int(&t, g->actions);
+    TEXT_LIT(&t, ", buys ");
+    text_int(&t, g->buys);
+    TEXT_LIT(&t, ", coins ");
+    text_int(&t, g->coins);
+    TEXT_LIT(&t, ")");
 }
