@@ -21,58 +21,99 @@ static const char *cname(const xb_game *g, int card)
     return card < 0 ? "-" : xb_type(g, card)->name;
 }
 
+/* ":" then v, the pieces most labels are made of. */
+static void colon_int(textbuf *t, int64_t v)
+{
+    TEXT_LIT(t, ":");
+    text_int(t, v);
+}
+static void colon_str(textbuf *t, const char *s)
+{
+    TEXT_LIT(t, ":");
+    text_adds(t, s);
+}
+
+/* Labels go out with every decision: written without snprintf
+ * (protocol/util.h's textbuf). */
 void xb_label_opt(const xb_game *g, const xb_opt *o, char *buf, size_t len)
 {
+    textbuf t = text_start(buf, len);
     switch (o->op) {
-    case OP_END: snprintf(buf, len, "end"); break;
+    case OP_END: TEXT_LIT(&t, "end"); break;
     case OP_COLLECT:
-        snprintf(buf, len, "collect:%d:%s", o->a, xb_face_names[g->act[o->a].face]);
-        break;
     case OP_PARAGON:
-        snprintf(buf, len, "paragon:%d:%s", o->a, xb_face_names[g->act[o->a].face]);
+    case OP_DIE:
+        text_adds(&t, o->op == OP_COLLECT ? "collect" : o->op == OP_PARAGON ? "paragon" : "die");
+        colon_int(&t, o->a);
+        colon_str(&t, xb_face_names[g->act[o->a].face]);
         break;
-    case OP_ATTACK_ARK: snprintf(buf, len, "attack:ark"); break;
-    case OP_ATTACK_BASE: snprintf(buf, len, "attack:base:%d", o->a); break;
-    case OP_ENTER: snprintf(buf, len, "enter_ark"); break;
+    case OP_ATTACK_ARK: TEXT_LIT(&t, "attack:ark"); break;
+    case OP_ATTACK_BASE:
+        TEXT_LIT(&t, "attack:base");
+        colon_int(&t, o->a);
+        break;
+    case OP_ENTER: TEXT_LIT(&t, "enter_ark"); break;
     case OP_BUY:
-        snprintf(buf, len, "buy:%s:%d:%s", xb_family_names[o->a], o->b,
-                 cname(g, g->market[o->a][o->b]));
-        break;
     case OP_DISCARD_MARKET:
-        snprintf(buf, len, "discard:market:%s:%d:%s", xb_family_names[o->a], o->b,
-                 cname(g, g->market[o->a][o->b]));
+        text_adds(&t, o->op == OP_BUY ? "buy" : "discard:market");
+        colon_str(&t, xb_family_names[o->a]);
+        colon_int(&t, o->b);
+        colon_str(&t, cname(g, g->market[o->a][o->b]));
         break;
     case OP_DISCARD_OWN:
-        snprintf(buf, len, "discard:%s:%s", loc_name(o->a), cname(g, xb_card_at(g, g->cur, o->a)));
-        break;
-    case OP_REORG: snprintf(buf, len, "reorganize"); break;
-    case OP_MEDICINE: snprintf(buf, len, "medicine"); break;
-    case OP_WEAPON: snprintf(buf, len, "weapon_tech"); break;
-    case OP_TACTICAL: snprintf(buf, len, "tactical_attack"); break;
-    case OP_HARVEST: snprintf(buf, len, "harvest"); break;
-    case OP_UPGRADE: snprintf(buf, len, "upgrade:%d", g->p[g->cur].level + 2); break;
-    case OP_USE:
-        snprintf(buf, len, "use:slot%d:%s", o->a + 1,
-                 cname(g, xb_card_at(g, g->cur, XB_LOC_SLOT0 + o->a)));
-        break;
     case OP_EFFECT:
-        snprintf(buf, len, "effect:%s:%s", loc_name(o->a), cname(g, xb_card_at(g, g->cur, o->a)));
+        text_adds(&t, o->op == OP_DISCARD_OWN ? "discard" : "effect");
+        colon_str(&t, loc_name(o->a));
+        colon_str(&t, cname(g, xb_card_at(g, g->cur, o->a)));
         break;
-    case OP_POOL: snprintf(buf, len, "pool:res%d:atk%d", o->a, o->b); break;
-    case OP_KEEP: snprintf(buf, len, "keep:%d:%s", o->a, xb_face_names[g->roll[o->a].face]); break;
-    case OP_DIE: snprintf(buf, len, "die:%d:%s", o->a, xb_face_names[g->act[o->a].face]); break;
+    case OP_REORG: TEXT_LIT(&t, "reorganize"); break;
+    case OP_MEDICINE: TEXT_LIT(&t, "medicine"); break;
+    case OP_WEAPON: TEXT_LIT(&t, "weapon_tech"); break;
+    case OP_TACTICAL: TEXT_LIT(&t, "tactical_attack"); break;
+    case OP_HARVEST: TEXT_LIT(&t, "harvest"); break;
+    case OP_UPGRADE:
+        TEXT_LIT(&t, "upgrade");
+        colon_int(&t, g->p[g->cur].level + 2);
+        break;
+    case OP_USE:
+        TEXT_LIT(&t, "use:slot");
+        text_int(&t, o->a + 1);
+        colon_str(&t, cname(g, xb_card_at(g, g->cur, XB_LOC_SLOT0 + o->a)));
+        break;
+    case OP_POOL:
+        TEXT_LIT(&t, "pool:res");
+        text_int(&t, o->a);
+        TEXT_LIT(&t, ":atk");
+        text_int(&t, o->b);
+        break;
+    case OP_KEEP:
+        TEXT_LIT(&t, "keep");
+        colon_int(&t, o->a);
+        colon_str(&t, xb_face_names[g->roll[o->a].face]);
+        break;
     case OP_BLOCK:
-        snprintf(buf, len, "block:%s", cname(g, xb_card_at(g, g->atk_target, XB_LOC_SQUAD)));
+        TEXT_LIT(&t, "block");
+        colon_str(&t, cname(g, xb_card_at(g, g->atk_target, XB_LOC_SQUAD)));
         break;
-    case OP_NOBLOCK: snprintf(buf, len, "no_block"); break;
+    case OP_NOBLOCK: TEXT_LIT(&t, "no_block"); break;
     case OP_DESTROY:
-        snprintf(buf, len, "destroy:%d:slot%d:%s", o->a, o->b + 1,
-                 cname(g, xb_card_at(g, o->a, XB_LOC_SLOT0 + o->b)));
+        TEXT_LIT(&t, "destroy");
+        colon_int(&t, o->a);
+        TEXT_LIT(&t, ":slot");
+        text_int(&t, o->b + 1);
+        colon_str(&t, cname(g, xb_card_at(g, o->a, XB_LOC_SLOT0 + o->b)));
         break;
-    case OP_NO_DESTROY: snprintf(buf, len, "keep"); break;
-    case OP_PLACE: snprintf(buf, len, "place:slot%d", o->a + 1); break;
-    case OP_MOVE: snprintf(buf, len, "place:%s:%s", g->cs.t[o->a].name, loc_name(o->c)); break;
-    default: snprintf(buf, len, "?"); break;
+    case OP_NO_DESTROY: TEXT_LIT(&t, "keep"); break;
+    case OP_PLACE:
+        TEXT_LIT(&t, "place:slot");
+        text_int(&t, o->a + 1);
+        break;
+    case OP_MOVE:
+        TEXT_LIT(&t, "place");
+        colon_str(&t, g->cs.t[o->a].name);
+        colon_str(&t, loc_name(o->c));
+        break;
+    default: TEXT_LIT(&t, "?"); break;
     }
 }
 
