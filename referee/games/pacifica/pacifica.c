@@ -104,22 +104,30 @@ static bool pac_decision(const arena_game *gg, arena_decision *d)
     return true;
 }
 
+/* Labels go out with every decision: written without snprintf
+ * (protocol/util.h's textbuf). */
 static void option_label(const pacifica *g, int o, char *buf, size_t len)
 {
     int a = PO_ARG(o);
+    textbuf t = text_start(buf, len);
+    const char *arg = NULL; /* after a ':' */
     switch (PO_TYPE(o)) {
-    case PO_DRAW: snprintf(buf, len, "draw:%s", pac_cat_names[a]); break;
-    case PO_PLAY: snprintf(buf, len, "play:%s", g->set.c[a].id); break;
-    case PO_ACTIVATE: snprintf(buf, len, "activate"); break;
-    case PO_END: snprintf(buf, len, "end"); break;
-    case PO_PICK: snprintf(buf, len, "activate:%s", g->set.c[a].id); break;
-    case PO_DONE: snprintf(buf, len, "done"); break;
-    case PO_DISCARD: snprintf(buf, len, "discard:%s", g->set.c[a].id); break;
-    case PO_SKIP: snprintf(buf, len, "skip"); break;
-    case PO_SEARCH: snprintf(buf, len, "search:%s", pac_cat_names[a]); break;
-    case PO_TAKE: snprintf(buf, len, "take:%s", g->set.c[a].id); break;
-    case PO_COPY: snprintf(buf, len, "copy:%s", g->set.c[a].id); break;
-    default: snprintf(buf, len, "?");
+    case PO_DRAW: TEXT_LIT(&t, "draw"), arg = pac_cat_names[a]; break;
+    case PO_PLAY: TEXT_LIT(&t, "play"), arg = g->set.c[a].id; break;
+    case PO_ACTIVATE: TEXT_LIT(&t, "activate"); break;
+    case PO_END: TEXT_LIT(&t, "end"); break;
+    case PO_PICK: TEXT_LIT(&t, "activate"), arg = g->set.c[a].id; break;
+    case PO_DONE: TEXT_LIT(&t, "done"); break;
+    case PO_DISCARD: TEXT_LIT(&t, "discard"), arg = g->set.c[a].id; break;
+    case PO_SKIP: TEXT_LIT(&t, "skip"); break;
+    case PO_SEARCH: TEXT_LIT(&t, "search"), arg = pac_cat_names[a]; break;
+    case PO_TAKE: TEXT_LIT(&t, "take"), arg = g->set.c[a].id; break;
+    case PO_COPY: TEXT_LIT(&t, "copy"), arg = g->set.c[a].id; break;
+    default: TEXT_LIT(&t, "?");
+    }
+    if (arg) {
+        TEXT_LIT(&t, ":");
+        text_adds(&t, arg);
     }
 }
 
