@@ -87,22 +87,19 @@ static uint64_t be_uint(const uint8_t *p, size_t k)
     return v;
 }
 
-/* Reads a k-byte big-endian length or payload; false if truncated. */
-static bool take(mp_reader *r, size_t k, uint64_t *out)
-{
-    if (r->n - r->off < k) return false;
-    *out = be_uint(r->p + r->off, k);
-    r->off += k;
-    return true;
-}
-
-/* take() for the skipping walk, on a bare offset. */
+/* Reads a k-byte big-endian length or payload at p[*i] of n bytes,
+ * advancing *i; false if truncated. */
 static inline bool take_at(const uint8_t *p, size_t n, size_t *i, size_t k, uint64_t *out)
 {
     if (n - *i < k) return false;
     *out = be_uint(p + *i, k);
     *i += k;
     return true;
+}
+
+static bool take(mp_reader *r, size_t k, uint64_t *out)
+{
+    return take_at(r->p, r->n, &r->off, k, out);
 }
 
 /* Counts one more value starting at r->off (which must exist). */
