@@ -39,7 +39,8 @@ void codec_frame_close(abuf *out, size_t at);
 void jsonw_str(abuf *b, const char *s, size_t n);
 void jsonw_int(abuf *b, int64_t v);
 
-#define FW_MAX_DEPTH 8 /* containers open at once (decide needs 3) */
+/* containers open at once: decide needs 3, a game's view below it more */
+#define FW_MAX_DEPTH 24
 
 typedef struct frame_writer {
     abuf *out;

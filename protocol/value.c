@@ -414,12 +414,19 @@ av *av_map_add_new(av *map, const char *key, size_t klen, av *val)
     return map_append(map, key, klen, val, 0, false);
 }
 
+#define AV_ADD_CHECKED_MAX 1024
+
 av *av_add(av *map, const char *key, av *val)
 {
-    size_t klen = strlen(key);
+    return av_addn(map, key, strlen(key), val);
+}
+av *av_addn(av *map, const char *key, size_t klen, av *val)
+{
 #if AV_FREELIST_MAX == 0 /* sanitized builds: a game adding a key twice is a bug */
-    if (map_find(map, key, klen, NULL, NULL) >= 0) {
-        fprintf(stderr, "av_add: key '%s' is already in the map\n", key);
+    /* (A game's maps are small; past that the scan would make building a
+     * big map quadratic.) */
+    if (map->u.map.len < AV_ADD_CHECKED_MAX && map_find(map, key, klen, NULL, NULL) >= 0) {
+        fprintf(stderr, "av_add: key '%.*s' is already in the map\n", (int)klen, key);
         abort();
     }
 #endif

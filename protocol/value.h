@@ -68,9 +68,11 @@ av *av_setn(av *map, const char *key, size_t klen, av *val);
 av *av_map_add_new(av *map, const char *key, size_t klen, av *val);
 /* av_map_add_new for a NUL-terminated key, and its typed forms: for
  * building a fresh map (a view, an event) whose keys are each added once.
- * Sanitized builds check that the key is new (av_add* only: a decoder's
- * map of 30,000 keys would make the check quadratic). */
+ * Sanitized builds check that the key is new, in maps of up to 1,024 keys
+ * (av_add* only: a decoder's map of 30,000 keys would make the check
+ * quadratic). */
 av *av_add(av *map, const char *key, av *val);
+av *av_addn(av *map, const char *key, size_t klen, av *val);
 av *av_add_int(av *map, const char *key, int64_t i);
 av *av_add_str(av *map, const char *key, const char *s);
 av *av_add_bool(av *map, const char *key, bool b);

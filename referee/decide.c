@@ -8,19 +8,19 @@
  * (longer ones are cut, the same in both forms). */
 #define TEXT_MAX 512
 
-av *decide_tree(const arena_game *g, const arena_decision *d, uint64_t id, av *view, av *events,
-                const decide_clock *c)
+av *decide_tree(const arena_game_vt *vt, const arena_game *g, const arena_decision *d, uint64_t id,
+                av *events, const decide_clock *c)
 {
     char buf[TEXT_MAX];
     av *out = av_map();
     av_set_str(out, "type", "decide");
     av_set_int(out, "id", (int64_t)id);
     av_set_str(out, "kind", d->kind);
-    g->vt->prompt(g, buf, sizeof buf);
+    vt->prompt(g, buf, sizeof buf);
     av_set_str(out, "prompt", buf);
     av *opts = av_list();
     for (int i = 0; i < d->n_options; i++) {
-        g->vt->label(g, i, buf, sizeof buf);
+        vt->label(g, i, buf, sizeof buf);
         av_push(opts, av_set_str(av_map(), "label", buf));
     }
     av_set(out, "options", opts);
@@ -29,7 +29,7 @@ av *decide_tree(const arena_game *g, const arena_decision *d, uint64_t id, av *v
     av_set_int(pick, "max", d->pick_max);
     av_set_bool(pick, "ordered", d->pick_ordered);
     av_set(out, "pick", pick);
-    av_set(out, "view", view);
+    av_set(out, "view", arena_view_tree(vt, g, d->seat));
     av_set(out, "events", events);
     av *clk = av_map();
     av_set_int(clk, "move_ms", c->move_ms);
@@ -39,8 +39,8 @@ av *decide_tree(const arena_game *g, const arena_decision *d, uint64_t id, av *v
     return out;
 }
 
-void decide_write(codec_kind codec, abuf *out, const arena_game *g, const arena_decision *d,
-                  uint64_t id, const av *view, const av *const *events, size_t n_events,
+void decide_write(codec_kind codec, abuf *out, const arena_game_vt *vt, const arena_game *g,
+                  const arena_decision *d, uint64_t id, const av *const *events, size_t n_events,
                   const decide_clock *c)
 {
     char buf[TEXT_MAX];
@@ -53,13 +53,13 @@ void decide_write(codec_kind codec, abuf *out, const arena_game *g, const arena_
     fw_int(&w, (int64_t)id);
     FW_KEY(&w, "kind");
     fw_str(&w, d->kind, strlen(d->kind));
-    g->vt->prompt(g, buf, sizeof buf);
+    vt->prompt(g, buf, sizeof buf);
     FW_KEY(&w, "prompt");
     fw_str(&w, buf, strlen(buf));
     FW_KEY(&w, "options");
     fw_list(&w, (size_t)d->n_options);
     for (int i = 0; i < d->n_options; i++) {
-        g->vt->label(g, i, buf, sizeof buf);
+        vt->label(g, i, buf, sizeof buf);
         fw_map(&w, 1);
         FW_KEY(&w, "label");
         fw_str(&w, buf, strlen(buf));
@@ -76,7 +76,9 @@ void decide_write(codec_kind codec, abuf *out, const arena_game *g, const arena_
     fw_bool(&w, d->pick_ordered);
     fw_end(&w);
     FW_KEY(&w, "view");
-    fw_value(&w, view);
+    vout o;
+    vout_frame(&o, &w);
+    vt->view(g, d->seat, &o);
     FW_KEY(&w, "events");
     fw_list(&w, n_events);
     for (size_t i = 0; i < n_events; i++)

@@ -16,15 +16,16 @@ typedef struct decide_clock {
     int64_t game_ms; /* < 0: no game clock (sent as nil) */
 } decide_clock;
 
-/* The message for g's current decision d. view and events (a list) are
- * moved in. */
-av *decide_tree(const arena_game *g, const arena_decision *d, uint64_t id, av *view, av *events,
-                const decide_clock *c);
+/* The message for g's current decision d, its texts and view from vt;
+ * events (a list) is moved in. */
+av *decide_tree(const arena_game_vt *vt, const arena_game *g, const arena_decision *d, uint64_t id,
+                av *events, const decide_clock *c);
 
 /* Appends the frame codec_encode(codec, decide_tree(...)) would, without
- * the tree: view and the n events are borrowed. */
-void decide_write(codec_kind codec, abuf *out, const arena_game *g, const arena_decision *d,
-                  uint64_t id, const av *view, const av *const *events, size_t n_events,
+ * the tree: the view is written by vt's view into the frame, the n events
+ * are borrowed. Prompt and labels come from vt too. */
+void decide_write(codec_kind codec, abuf *out, const arena_game_vt *vt, const arena_game *g,
+                  const arena_decision *d, uint64_t id, const av *const *events, size_t n_events,
                   const decide_clock *c);
 
 #endif

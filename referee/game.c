@@ -46,6 +46,14 @@ void arena_game_free_flat(arena_game *g)
     free(g);
 }
 
+av *arena_view_tree(const arena_game_vt *vt, const arena_game *g, int seat)
+{
+    vout o;
+    vout_tree(&o);
+    vt->view(g, seat, &o);
+    return vout_tree_take(&o);
+}
+
 size_t arena_game_event_count(const arena_game *g)
 {
     return g->ev.len;

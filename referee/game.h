@@ -16,7 +16,9 @@
  *  - Labels are deterministic for a given state and stable strings
  *    ("buy:Smithy", "pass"); labels within one decision are distinct.
  *  - view(seat) holds only what that seat may see at the table. Seat -1 is
- *    the omniscient view (replay, debugging), never sent to an agent.
+ *    the omniscient view (replay, debugging), never sent to an agent. A game
+ *    writes it item by item (valueout.h): the referee has it written straight
+ *    into the decide frame, everything else reads it as a tree (game_view).
  *  - Events are appended to a per-game list; each event has a visibility set.
  *    The referee forwards event i to seat s only if event(g, i, s) != NULL,
  *    and frees the events every agent has had (arena_game_release_events).
@@ -30,6 +32,7 @@
 
 #include "events.h"
 #include "value.h"
+#include "valueout.h"
 
 #define ARENA_MAX_SEATS 8
 
@@ -107,8 +110,8 @@ struct arena_game_vt {
      * a choice that passes the generic checks. */
     bool (*apply)(arena_game *g, const int *choice, int n);
 
-    /* What seat may see now (seat -1: everything). Caller frees. */
-    av *(*view)(const arena_game *g, int seat);
+    /* Writes what seat may see now (seat -1: everything) into o. */
+    void (*view)(const arena_game *g, int seat, vout *o);
     size_t (*event_count)(const arena_game *g);
     /* Event i as seen by seat (-1: omniscient), or NULL if hidden from it
      * or released (arena_game_release_events). Borrowed pointer, valid
@@ -138,6 +141,12 @@ static inline bool game_apply(arena_game *g, const int *c, int n)
 static inline void game_free(arena_game *g)
 {
     if (g) g->vt->free(g);
+}
+/* The view as a tree (caller frees), as vt's view writes it. */
+av *arena_view_tree(const arena_game_vt *vt, const arena_game *g, int seat);
+static inline av *game_view(const arena_game *g, int seat)
+{
+    return arena_view_tree(g->vt, g, seat);
 }
 
 /* Vtable entries for flat game states: clone is one copy (recording no

@@ -356,8 +356,8 @@ static void arm_timer(struct match *m, double ms)
 
 /* The decide message is the hot path of every game: unless a log or the
  * trace wants its tree, it is written straight into the agent's output
- * (decide.h), the view encoded from the game's tree and the events from the
- * game's own list, with no copy. */
+ * (decide.h), the view by the game itself and the events from the game's
+ * own list, with no tree and no copy. */
 static void send_decide(struct match *m, const arena_decision *d)
 {
     int s = d->seat;
@@ -370,9 +370,8 @@ static void send_decide(struct match *m, const arena_decision *d)
     m->pd = *d;
     m->sent = m->guarded = false;
     m->allowance = clock_allowance(&m->cfg.clock, sc);
-    av *view = m->gvt->view(m->g, s);
     if (m->log || m->cfg.trace) {
-        av *out = decide_tree(m->g, d, m->pid, view, events_for(m, s), &clk);
+        av *out = decide_tree(m->gvt, m->g, d, m->pid, events_for(m, s), &clk);
         if (m->log) matchlog_msg(m->log, s, "out", out);
         TRACE_MSG(m, s, "->", out);
         agent_send_av(a, out);
@@ -382,10 +381,9 @@ static void send_decide(struct match *m, const arena_decision *d)
         codec_kind codec;
         abuf *out = agent_out(a, &codec);
         if (out) {
-            decide_write(codec, out, m->g, d, m->pid, view, m->evs, n, &clk);
+            decide_write(codec, out, m->gvt, m->g, d, m->pid, m->evs, n, &clk);
             agent_flush(a);
         }
-        av_free(view);
     }
     release_events(m);
     /* Nothing is charged until the last byte is out: the timer is armed
@@ -853,7 +851,7 @@ static void finish(struct match *m)
         om->reason = (char *)o.reason;
         om->forfeits = ff;
         om->n_forfeits = nf;
-        om->view = m->gvt->view(m->g, s);
+        om->view = arena_view_tree(m->gvt, m->g, s);
         send_msg(m, s, &ov);
         av_free(om->view);
     }

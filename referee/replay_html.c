@@ -30,7 +30,7 @@ typedef struct html_sink {
 /* Index of reader k's current view in the pool (a repeat reuses it). */
 static int64_t view_index(html_sink *h, replay *r, int k)
 {
-    av *v = r->gvt->view(r->g, h->reader[k]);
+    av *v = arena_view_tree(r->gvt, r->g, h->reader[k]);
     char *js = av_to_json(v);
     if (h->last[k] && strcmp(h->last[k], js) == 0) {
         free(js);

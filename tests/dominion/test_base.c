@@ -232,7 +232,7 @@ static void test_view_has_documented_keys_and_hides_hands(void **st)
         "seat",      "hand_size",   "deck_size",  "discard_size",        "discard_top",
         "in_play",   "duration",    "island_mat", "native_village_size", "haven_size",
         "vp_tokens", "coin_tokens", "turns"};
-    av *v = dominion_game.view(&G->base, 0);
+    av *v = game_view(&G->base, 0);
     for (size_t i = 0; i < sizeof top_keys / sizeof *top_keys; i++)
         assert_non_null(av_get(v, top_keys[i]));
     int64_t x;
@@ -247,7 +247,7 @@ static void test_view_has_documented_keys_and_hides_hands(void **st)
     assert_null(av_get(pl->u.list.items[1], "hand"));
     assert_null(av_get(pl->u.list.items[0], "deck"));
     av_free(v);
-    v = dominion_game.view(&G->base, -1);
+    v = game_view(&G->base, -1);
     pl = av_get(v, "players");
     assert_non_null(av_get(pl->u.list.items[1], "hand"));
     assert_non_null(av_get(pl->u.list.items[0], "deck"));

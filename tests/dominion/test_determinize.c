@@ -17,7 +17,7 @@ static void owned(const dom_game *g, int p, int *n)
 
 static char *view_json(const arena_game *g, int seat)
 {
-    av *v = g->vt->view(g, seat);
+    av *v = game_view(g, seat);
     char *s = av_to_json(v);
     av_free(v);
     return s;

@@ -148,7 +148,7 @@ static void test_rule_cleanup_discards_hand_under_cards_in_play(void **st)
     size_t since = nev();
     end_turn();
     expect_hidden_discard(since, 0, "Estate,Duchy,Village,Copper");
-    av *v = G->base.vt->view(&G->base, 1);
+    av *v = game_view(&G->base, 1);
     const av *p0 = av_get(v, "players")->u.list.items[0];
     assert_string_equal(av_get_str(p0, "discard_top"), "Copper");
     av_free(v);
@@ -181,7 +181,7 @@ static void test_rule_revealed_discards_stay_public(void **st)
 /* The discard_top of `owner` in `viewer`'s view is `want` ("nil": none). */
 static void expect_top(int viewer, int owner, const char *want)
 {
-    av *v = G->base.vt->view(&G->base, viewer);
+    av *v = game_view(&G->base, viewer);
     const av *p = av_get(v, "players")->u.list.items[owner];
     const char *t = av_get_str(p, "discard_top");
     if (strcmp(want, "nil") == 0) {

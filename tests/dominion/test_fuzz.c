@@ -181,7 +181,7 @@ static char *play_log(uint64_t seed, const char *kingdom)
         abuf_addc(&log, '\n');
         free(j);
     }
-    av *v = g->vt->view(g, -1);
+    av *v = game_view(g, -1);
     char *j = av_to_json(v);
     abuf_adds(&log, j);
     free(j);
@@ -227,7 +227,7 @@ static void test_clone_continues_identically(void **state)
             assert_true(game_apply(g, ch, arena_random_choice(&r, &d, ch)));
         while (game_decision(c, &d))
             assert_true(game_apply(c, ch, arena_random_choice(&r2, &d, ch)));
-        av *v1 = dominion_game.view(g, -1), *v2 = dominion_game.view(c, -1);
+        av *v1 = game_view(g, -1), *v2 = game_view(c, -1);
         assert_true(av_equal(v1, v2));
         assert_int_equal(dominion_game.event_count(c), 0); /* clones record no events */
         av_free(v1);

@@ -235,8 +235,8 @@ static void test_card_native_village(void **st)
     assert_int_equal(zn(0, Z_NVMAT), 0);
     assert_int_equal(held(0, "Gold"), 1);
     /* the seat sees its mat, others only its size */
-    av *v0 = dominion_game.view(&G->base, 0);
-    av *v1 = dominion_game.view(&G->base, 1);
+    av *v0 = game_view(&G->base, 0);
+    av *v1 = game_view(&G->base, 1);
     const av *p0 = av_get(v0, "players")->u.list.items[0];
     const av *p0b = av_get(v1, "players")->u.list.items[0];
     assert_non_null(av_get(p0, "native_village_mat"));

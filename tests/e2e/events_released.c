@@ -42,13 +42,13 @@ static void loop_until(const int *count, int want, const char *what)
 static arena_game_vt sampled;
 static size_t held_max, views, count_last;
 
-static av *sampled_view(const arena_game *g, int seat)
+static void sampled_view(const arena_game *g, int seat, vout *o)
 {
     size_t held = events_held(&g->ev);
     if (held > held_max) held_max = held;
     count_last = g->vt->event_count(g);
     views++;
-    return g->vt->view(g, seat);
+    g->vt->view(g, seat, o); /* nim's own: the game was made by nim's create */
 }
 
 static int done_count;

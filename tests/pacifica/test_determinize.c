@@ -20,7 +20,7 @@
 
 static char *view_json(const arena_game *g, int seat)
 {
-    av *v = pacifica_game.view(g, seat);
+    av *v = game_view(g, seat);
     char *j = av_to_json(v);
     av_free(v);
     return j;

@@ -153,7 +153,7 @@ static char *transcript(uint64_t seed, unsigned flags)
         assert_true(game_apply(g, choice, n));
         abuf_addf(&b, " -> %d\n", choice[0]);
     }
-    av *v = pacifica_game.view(g, -1);
+    av *v = game_view(g, -1);
     char *j = av_to_json(v);
     abuf_adds(&b, j);
     free(j);
@@ -243,7 +243,7 @@ static void test_visibility_and_labels(void **state)
                     assert_string_not_equal(labels[i], labels[j]);
             }
             for (int s = 0; s < 2; s++) {
-                av *v = pacifica_game.view(gg, s);
+                av *v = game_view(gg, s);
                 char *j = av_to_json(v);
                 for (int i = 0; i < g->hand_n[1 - s]; i++) {
                     /* Unless s knew where the card lay when it was drawn. */

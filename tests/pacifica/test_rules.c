@@ -419,7 +419,7 @@ static void test_search_does_not_reshuffle(void **state)
     assert_int_equal(g->stack_n[PC_RESOURCES], 15);
     assert_memory_equal(g->stack[PC_RESOURCES], before, 3);
     assert_memory_equal(&g->stack[PC_RESOURCES][3], &before[4], 12);
-    av *v0 = pacifica_game.view(&g->base, 0), *v1 = pacifica_game.view(&g->base, 1);
+    av *v0 = game_view(&g->base, 0), *v1 = game_view(&g->base, 1);
     const av *k0 = av_get(av_get(v0, "stack_cards"), "Resources");
     const av *k1 = av_get(av_get(v1, "stack_cards"), "Resources");
     assert_non_null(k0);
@@ -815,7 +815,7 @@ static void test_view_shows_opponent_hand_by_category(void **state)
     pick(g, "draw:Treasure");
     pick(g, "draw:Knowledge");
     const char *mine = g->set.c[g->hand[1][0]].id;
-    av *v0 = pacifica_game.view(&g->base, 0), *v1 = pacifica_game.view(&g->base, 1);
+    av *v0 = game_view(&g->base, 0), *v1 = game_view(&g->base, 1);
     char *j0 = av_to_json(v0), *j1 = av_to_json(v1);
     assert_null(strstr(j0, mine));
     assert_non_null(strstr(j1, mine));

@@ -113,10 +113,10 @@ static void test_nim_view_hides_other_secrets(void **st)
     char err[100];
     arena_game *g = nim->create(NULL, 0, 99, 2, 0, err, sizeof err);
     assert_non_null(g);
-    av *all = nim->view(g, -1);
+    av *all = arena_view_tree(nim, g, -1);
     const av *secrets = av_get(all, "secrets");
     for (int s = 0; s < 2; s++) {
-        av *v = nim->view(g, s);
+        av *v = arena_view_tree(nim, g, s);
         int64_t mine;
         assert_true(av_get_int(v, "secret", &mine));
         assert_int_equal(mine, secrets->u.list.items[s]->u.i);

@@ -148,7 +148,7 @@ static void check_game(const arena_game_vt *vt, int players, uint64_t seed)
         ov.u.over.reason = nf ? "forfeit" : "normal";
         ov.u.over.forfeits = ff;
         ov.u.over.n_forfeits = nf;
-        ov.u.over.view = vt->view(g, s);
+        ov.u.over.view = arena_view_tree(vt, g, s);
         check(&ov, true);
         av_free(ov.u.over.view);
     }

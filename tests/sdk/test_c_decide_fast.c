@@ -491,7 +491,7 @@ static int each_decide(int per_game, on_decide_tree fn, void *ctx)
                 decide_clock c = {edgy_ms(&r), edgy_ms(&r), edgy_ms(&r)};
                 if (arena_rng_below(&r, 3) == 0) c.game_ms = -1;
                 uint64_t id = arena_rng_below(&r, 2) ? (uint64_t)k + 1 : arena_rng_next(&r) >> 1;
-                av *tree = decide_tree(g, &d, id, vt->view(g, d.seat), events, &c);
+                av *tree = decide_tree(vt, g, &d, id, events, &c);
                 fn(tree, &r, ctx);
                 av_free(tree);
                 choice = realloc(choice, (size_t)d.n_options * sizeof *choice);
@@ -676,7 +676,7 @@ static void test_fast_hello_over_same_as_general_path(void **st)
                                 .reason = (char *)reasons[seed - 1],
                                 .forfeits = ff,
                                 .n_forfeits = seed - 1,
-                                .view = vt->view(g, (int)(seed % (uint64_t)players))}};
+                                .view = arena_view_tree(vt, g, (int)(seed % (uint64_t)players))}};
             av *trees[2] = {msg_encode(&h), msg_encode(&o)};
             for (int i = 0; i < 2; i++) {
                 hello_over_one(trees[i], &r, t);

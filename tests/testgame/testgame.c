@@ -156,26 +156,26 @@ static bool nim_apply(arena_game *gg, const int *choice, int n)
     return true;
 }
 
-static av *nim_view(const arena_game *gg, int seat)
+static void nim_view(const arena_game *gg, int seat, vout *o)
 {
     const nim *g = (const nim *)gg;
-    av *v = av_map();
-    NEW_KEY(v, "stones", av_int(g->stones));
-    NEW_KEY(v, "max_take", av_int(g->max_take));
-    NEW_KEY(v, "to_move", av_int(g->turn_seat));
-    av *taken = av_list();
+    vo_map(o);
+    vo_kint(o, "stones", g->stones);
+    vo_kint(o, "max_take", g->max_take);
+    vo_kint(o, "to_move", g->turn_seat);
+    vo_klist(o, "taken");
     for (int s = 0; s < g->players; s++)
-        av_push(taken, av_int(g->taken[s]));
-    NEW_KEY(v, "taken", taken);
+        vo_int(o, g->taken[s]);
+    vo_end(o);
     if (seat >= 0) {
-        NEW_KEY(v, "secret", av_int(g->secret[seat]));
+        vo_kint(o, "secret", g->secret[seat]);
     } else {
-        av *all = av_list();
+        vo_klist(o, "secrets");
         for (int s = 0; s < g->players; s++)
-            av_push(all, av_int(g->secret[s]));
-        NEW_KEY(v, "secrets", all);
+            vo_int(o, g->secret[s]);
+        vo_end(o);
     }
-    return v;
+    vo_end(o);
 }
 
 /* Everything hidden from `seat` in nim is the other seats' secrets: they

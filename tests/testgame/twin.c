@@ -128,9 +128,9 @@ static bool twin_apply(arena_game *g, const int *choice, int n)
     return game_apply(((twin *)g)->in, choice, n);
 }
 
-static av *twin_view(const arena_game *g, int seat)
+static void twin_view(const arena_game *g, int seat, vout *o)
 {
-    return IN(g)->vt->view(IN(g), seat);
+    IN(g)->vt->view(IN(g), seat, o);
 }
 
 static size_t twin_event_count(const arena_game *g)

@@ -1,6 +1,8 @@
 /* The frame writer (framewrite.h) writes the bytes codec_encode writes for
  * the same tree, item by item, in both codecs: random trees walked through
- * every fw_* call, with subtrees now and then handed over whole. */
+ * every fw_* call, with subtrees now and then handed over whole. The value
+ * writer (valueout.h), which games write their views with, gives the same
+ * bytes in frame mode, and the same tree in tree mode. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -13,6 +15,7 @@
 
 #include "codec.h"
 #include "framewrite.h"
+#include "valueout.h"
 
 static uint64_t rng = 0x9e3779b97f4a7c15u;
 
@@ -151,10 +154,122 @@ static void test_writer_matches_codec_encode(void **st)
     }
 }
 
+/* The same walk through the value writer (which takes no counts). */
+static bool whole_subtrees = true;
+static void vwalk(vout *o, const av *v)
+{
+    if (whole_subtrees && next() % 7 == 0) { /* a subtree copied whole */
+        vo_value(o, v);
+        return;
+    }
+    switch (v->type) {
+    case AV_NIL: vo_nil(o); break;
+    case AV_BOOL: vo_bool(o, v->u.b); break;
+    case AV_INT: vo_int(o, v->u.i); break;
+    case AV_FLOAT: vo_value(o, v); break;
+    case AV_STR: vo_strn(o, v->u.str.s, v->u.str.len); break;
+    case AV_LIST:
+        vo_list(o);
+        for (size_t i = 0; i < v->u.list.len; i++)
+            vwalk(o, v->u.list.items[i]);
+        vo_end(o);
+        break;
+    case AV_MAP:
+        vo_map(o);
+        for (size_t i = 0; i < v->u.map.len; i++) {
+            vo_key(o, v->u.map.keys[i]);
+            vwalk(o, v->u.map.vals[i]);
+        }
+        vo_end(o);
+        break;
+    }
+}
+
+/* v written by the value writer into a frame and into a tree: the frame's
+ * bytes are codec_encode's, the tree encodes to them too. */
+static void check_value_writer(const av *v, const char *what)
+{
+    for (int c = 0; c < 2; c++) {
+        codec_kind codec = c ? CODEC_JSON : CODEC_MSGPACK;
+        abuf direct = {0}, tree = {0}, back = {0};
+        abuf_adds(&direct, "x");
+        abuf_adds(&tree, "x");
+        abuf_adds(&back, "x");
+        frame_writer w;
+        vout o;
+        fw_begin(&w, codec, &direct);
+        vout_frame(&o, &w);
+        vwalk(&o, v);
+        fw_finish(&w);
+        codec_encode(codec, v, &tree);
+        if (direct.len != tree.len || memcmp(direct.data, tree.data, tree.len) != 0)
+            fail_msg("%s, %s: %zu bytes written, %zu encoded", what, codec_name(codec), direct.len,
+                     tree.len);
+        assert_int_equal(direct.data[direct.len], 0);
+        vout_tree(&o);
+        vwalk(&o, v);
+        av *t = vout_tree_take(&o);
+        codec_encode(codec, t, &back);
+        if (back.len != tree.len || memcmp(back.data, tree.data, tree.len) != 0)
+            fail_msg("%s, %s: the tree written differs", what, codec_name(codec));
+        av_free(t);
+        abuf_free(&direct);
+        abuf_free(&tree);
+        abuf_free(&back);
+    }
+}
+
+static void test_value_writer_matches_codec_encode(void **st)
+{
+    (void)st;
+    for (int round = 0; round < 3000; round++) {
+        av *top = av_map();
+        size_t n = next() % 6;
+        for (size_t i = 0; i < n; i++) {
+            char k[16];
+            snprintf(k, sizeof k, "k%zu", i);
+            av_set(top, k, gen(1));
+        }
+        char what[32];
+        snprintf(what, sizeof what, "round %d", round);
+        check_value_writer(top, what);
+        av_free(top);
+    }
+}
+
+/* Containers past msgpack's 16- and 32-bit count forms, nested, so a
+ * widened header moves what follows it inside its parent. */
+static void test_value_writer_widens_large_containers(void **st)
+{
+    (void)st;
+    static const size_t sizes[] = {15, 16, 17, 65535, 65536, 70000};
+    whole_subtrees = false;
+    for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++) {
+        av *top = av_map(), *l = av_list(), *m = av_map();
+        for (size_t i = 0; i < sizes[k]; i++) {
+            char key[24];
+            snprintf(key, sizeof key, "%zu", i);
+            av_push(l, av_int((int64_t)i));
+            av_map_add_new(m, key, strlen(key), av_bool(i % 2));
+        }
+        av_set(top, "before", av_str("b"));
+        av_set(top, "list", av_push(av_list(), l));
+        av_set(top, "map", m);
+        av_set(top, "after", av_int(-1));
+        char what[32];
+        snprintf(what, sizeof what, "%zu items", sizes[k]);
+        check_value_writer(top, what);
+        av_free(top);
+    }
+    whole_subtrees = true;
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_writer_matches_codec_encode),
+        cmocka_unit_test(test_value_writer_matches_codec_encode),
+        cmocka_unit_test(test_value_writer_widens_large_containers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

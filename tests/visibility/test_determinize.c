@@ -64,7 +64,7 @@ static bool failf(ctx *c, const char *fmt, ...)
 
 static char *view_json(const ctx *c, const arena_game *g, int seat)
 {
-    av *v = c->vt->view(g, seat);
+    av *v = arena_view_tree(c->vt, g, seat);
     char *s = av_to_json(v);
     av_free(v);
     return s;

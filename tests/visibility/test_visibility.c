@@ -356,7 +356,7 @@ static bool check_twin(vis_ctx *c, const arena_game *g, int s, av *const *tree)
     arena_game *twin = vt->clone(g);
     c->twins++;
     c->twins_changed += c->spec->hide(twin, s, &c->rng);
-    av *tv = vt->view(twin, s);
+    av *tv = arena_view_tree(vt, twin, s);
     bool ok = same_tree(tv, tree[s]);
     if (!ok) {
         char *real = av_to_json(tree[s]), *fake = av_to_json(tv);
@@ -375,7 +375,7 @@ static bool check_twin(vis_ctx *c, const arena_game *g, int s, av *const *tree)
         c->other_checks++;
         for (int o = 0; o < c->players; o++) {
             if (o == s) continue;
-            av *ov = vt->view(twin, o);
+            av *ov = arena_view_tree(vt, twin, o);
             bool diff = !same_tree(ov, tree[o]);
             av_free(ov);
             if (diff) {
@@ -399,7 +399,7 @@ static bool check_all(vis_ctx *c, const arena_game *g, av **tree, char **cur)
         if (!ok) return false;
     }
     for (int s = 0; s < np; s++) {
-        tree[s] = vt->view(g, s);
+        tree[s] = arena_view_tree(vt, g, s);
         cur[s] = av_to_json(tree[s]);
         if (!c->spec->view_keys(c, g, tree[s], s) || !no_seed(c, cur[s], "a view")) return false;
     }
@@ -986,9 +986,9 @@ static void expect_caught(const game_spec *spec, int players, const char *const 
 
 /* Dominion whose view shows the next seat's hand as the viewer's "aside":
  * documented keys only, so only the twin can see it. */
-static av *leaky_dom_view(const arena_game *g, int seat)
+static av *leaky_dom_tree(const arena_game *g, int seat)
 {
-    av *v = dominion_game.view(g, seat);
+    av *v = game_view(g, seat);
     if (seat < 0) return v;
     const dom_game *d = (const dom_game *)g;
     const dom_zone *h = &d->p[(seat + 1) % d->np].z[Z_HAND];
@@ -999,6 +999,13 @@ static av *leaky_dom_view(const arena_game *g, int seat)
     av_set(players->u.list.items[seat], "aside", l);
     av_set(v, "players", players);
     return v;
+}
+
+static void leaky_dom_view(const arena_game *g, int seat, vout *o)
+{
+    av *v = leaky_dom_tree(g, seat);
+    vo_value(o, v);
+    av_free(v);
 }
 
 static void test_checker_catches_a_view_that_shows_another_hand(void **state)
@@ -1034,13 +1041,20 @@ static void test_checker_catches_another_seats_draw_with_its_card(void **state)
 
 /* Pacifica whose view names the top Machines card (the next machine-top) as
  * "activating": a documented key, so only the twin can see it. */
-static av *leaky_pac_view(const arena_game *g, int seat)
+static av *leaky_pac_tree(const arena_game *g, int seat)
 {
     const pacifica *p = (const pacifica *)g;
-    av *v = pacifica_game.view(g, seat);
+    av *v = game_view(g, seat);
     int n = p->stack_n[PC_MACHINES];
     if (n) av_set_str(v, "activating", p->set.c[p->stack[PC_MACHINES][n - 1]].id);
     return v;
+}
+
+static void leaky_pac_view(const arena_game *g, int seat, vout *o)
+{
+    av *v = leaky_pac_tree(g, seat);
+    vo_value(o, v);
+    av_free(v);
 }
 
 static void test_checker_catches_a_view_that_shows_a_stack_order(void **state)
@@ -1065,10 +1079,17 @@ static arena_game *leaky_xb_create(const arena_setting *set, size_t nset, uint64
     return xibalba_game.create(set, nset, seed, players, flags, err, errlen);
 }
 
-static av *leaky_xb_view(const arena_game *g, int seat)
+static av *leaky_xb_tree(const arena_game *g, int seat)
 {
-    av *v = xibalba_game.view(g, seat);
+    av *v = game_view(g, seat);
     return av_set(v, "mode", av_strf("%" PRIu64, leaked_seed));
+}
+
+static void leaky_xb_view(const arena_game *g, int seat, vout *o)
+{
+    av *v = leaky_xb_tree(g, seat);
+    vo_value(o, v);
+    av_free(v);
 }
 
 static void test_checker_catches_the_seed_in_a_view(void **state)

@@ -97,7 +97,7 @@ static arena_game *create(const char *path, const tlog *l)
 static char *knowledge(const arena_game *g, int seat, size_t *cursor)
 {
     av *k = av_map();
-    av_set(k, "view", g->vt->view(g, seat));
+    av_set(k, "view", game_view(g, seat));
     av *ev = av_list();
     size_t n = g->vt->event_count(g);
     for (; *cursor < n; (*cursor)++) {

@@ -82,7 +82,7 @@ static char *play_log(uint64_t seed, int players, const char *mode)
         abuf_adds(&b, j);
         free(j);
     }
-    av *v = xibalba_game.view(g, -1);
+    av *v = game_view(g, -1);
     char *j = av_to_json(v);
     abuf_adds(&b, j);
     free(j);
@@ -131,7 +131,7 @@ static void clone_independent(void **state)
     assert_non_null(g);
     arena_game *c = xibalba_game.clone(g);
     assert_int_equal(xibalba_game.event_count(c), 0);
-    av *v1 = xibalba_game.view(g, -1);
+    av *v1 = game_view(g, -1);
     arena_rng r;
     arena_rng_seed(&r, 1);
     arena_decision d;
@@ -140,7 +140,7 @@ static void clone_independent(void **state)
         int n = arena_random_choice(&r, &d, choice);
         assert_true(xibalba_game.apply(c, choice, n));
     }
-    av *v2 = xibalba_game.view(g, -1);
+    av *v2 = game_view(g, -1);
     assert_true(av_equal(v1, v2));
     av_free(v1), av_free(v2);
     game_free(c);

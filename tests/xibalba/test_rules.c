@@ -1587,7 +1587,7 @@ static void view_shows_every_seats_full_stacks(void **st)
     give_squad(g, 1, "Scout");
     give_slot(g, 2, 0, "Farmer");
     give_slot(g, 2, 0, "Trader");
-    av *v0 = VT.view(&g->base, 0), *vo = VT.view(&g->base, -1);
+    av *v0 = game_view(&g->base, 0), *vo = game_view(&g->base, -1);
     const av *d0 = av_get(av_get(av_get(v0, "decks"), "soldier"), "deck_order");
     assert_null(d0);
     assert_non_null(av_get(av_get(av_get(vo, "decks"), "soldier"), "deck_order"));

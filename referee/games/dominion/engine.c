@@ -510,7 +510,7 @@ static void dom_result(const arena_game *gg, arena_result *r)
     if (g->over) arena_rank_by_score(g->np, r->scores, tb, r->ranks);
 }
 
-av *dom_view(const arena_game *gg, int seat);
+void dom_view(const arena_game *gg, int seat, vout *o);
 
 const arena_game_vt dominion_game = {
     .name = "dominion",

@@ -2,81 +2,80 @@
  * docs/games/dominion.md. */
 #include "engine.h"
 
-static av *card_list(const dom_zone *z)
+static void card_list(vout *o, const char *key, const dom_zone *z)
 {
-    av *l = av_list();
+    vo_klist(o, key);
     for (int i = 0; i < z->n; i++)
-        av_push(l, av_str(dom_cards[z->c[i]].name));
-    return l;
+        vo_str(o, dom_cards[z->c[i]].name);
+    vo_end(o);
 }
 
-av *dom_view(const arena_game *gg, int seat);
+void dom_view(const arena_game *gg, int seat, vout *o);
 
-av *dom_view(const arena_game *gg, int seat)
+void dom_view(const arena_game *gg, int seat, vout *o)
 {
     const dom_game *g = (const dom_game *)gg;
-    av *v = av_map();
-    av_add_int(v, "turn", g->turn + 1);
-    av_add_int(v, "current", g->cur);
-    av_add_bool(v, "extra_turn", g->extra_turn);
-    av_add_int(v, "actions", g->actions);
-    av_add_int(v, "buys", g->buys);
-    av_add_int(v, "coins", g->coins);
-    av_add_bool(v, "over", g->over);
-    if (seat >= 0) av_add_int(v, "seat", seat);
+    vo_map(o);
+    vo_kint(o, "turn", g->turn + 1);
+    vo_kint(o, "current", g->cur);
+    vo_kbool(o, "extra_turn", g->extra_turn);
+    vo_kint(o, "actions", g->actions);
+    vo_kint(o, "buys", g->buys);
+    vo_kint(o, "coins", g->coins);
+    vo_kbool(o, "over", g->over);
+    if (seat >= 0) vo_kint(o, "seat", seat);
 
-    av *sup = av_map();
-    av *emb = av_map();
-    for (int c = 0; c < DOM_NCARDS; c++) {
-        if (!g->in_supply[c]) continue;
-        av_add_int(sup, dom_cards[c].name, g->supply[c]);
-        if (g->embargo[c]) av_add_int(emb, dom_cards[c].name, g->embargo[c]);
-    }
-    av_add(v, "supply", sup);
-    av_add(v, "embargo", emb);
-    av *tr = av_map();
+    vo_kmap(o, "supply");
     for (int c = 0; c < DOM_NCARDS; c++)
-        if (g->trash[c]) av_add_int(tr, dom_cards[c].name, g->trash[c]);
-    av_add(v, "trash", tr);
+        if (g->in_supply[c]) vo_kint(o, dom_cards[c].name, g->supply[c]);
+    vo_end(o);
+    vo_kmap(o, "embargo");
+    for (int c = 0; c < DOM_NCARDS; c++)
+        if (g->in_supply[c] && g->embargo[c]) vo_kint(o, dom_cards[c].name, g->embargo[c]);
+    vo_end(o);
+    vo_kmap(o, "trash");
+    for (int c = 0; c < DOM_NCARDS; c++)
+        if (g->trash[c]) vo_kint(o, dom_cards[c].name, g->trash[c]);
+    vo_end(o);
 
-    av *players = av_list();
+    vo_klist(o, "players");
     for (int s = 0; s < g->np; s++) {
         const dom_player *pl = &g->p[s];
         bool me = seat < 0 || seat == s;
-        av *m = av_map();
-        av_add_int(m, "seat", s);
-        av_add_int(m, "hand_size", pl->z[Z_HAND].n);
-        av_add_int(m, "deck_size", pl->z[Z_DECK].n);
-        av_add_int(m, "discard_size", pl->z[Z_DISCARD].n);
+        vo_map(o);
+        vo_kint(o, "seat", s);
+        vo_kint(o, "hand_size", pl->z[Z_HAND].n);
+        vo_kint(o, "deck_size", pl->z[Z_DECK].n);
+        vo_kint(o, "discard_size", pl->z[Z_DISCARD].n);
         const dom_zone *dz = &pl->z[Z_DISCARD];
         /* A pile whose top nobody has seen (a deck put onto an empty pile
          * by Chancellor) lies face down. */
         if (dz->n && (seat < 0 || (pl->disc_seen[dz->n - 1] & SEEN_ALL)))
-            av_add_str(m, "discard_top", dom_cards[dz->c[dz->n - 1]].name);
+            vo_kstr(o, "discard_top", dom_cards[dz->c[dz->n - 1]].name);
         else
-            av_add(m, "discard_top", av_nil());
-        av_add(m, "in_play", card_list(&pl->z[Z_PLAY]));
-        av_add(m, "duration", card_list(&pl->z[Z_DUR]));
-        av_add(m, "island_mat", card_list(&pl->z[Z_ISLAND]));
-        av_add_int(m, "native_village_size", pl->z[Z_NVMAT].n);
-        av_add_int(m, "haven_size", pl->z[Z_HAVEN].n);
-        av_add_int(m, "vp_tokens", 0);
-        av_add_int(m, "coin_tokens", pl->coin_tokens);
-        av_add_int(m, "turns", pl->turns);
+            vo_knil(o, "discard_top");
+        card_list(o, "in_play", &pl->z[Z_PLAY]);
+        card_list(o, "duration", &pl->z[Z_DUR]);
+        card_list(o, "island_mat", &pl->z[Z_ISLAND]);
+        vo_kint(o, "native_village_size", pl->z[Z_NVMAT].n);
+        vo_kint(o, "haven_size", pl->z[Z_HAVEN].n);
+        vo_kint(o, "vp_tokens", 0);
+        vo_kint(o, "coin_tokens", pl->coin_tokens);
+        vo_kint(o, "turns", pl->turns);
         if (me) {
-            av_add(m, "hand", card_list(&pl->z[Z_HAND]));
-            av_add(m, "native_village_mat", card_list(&pl->z[Z_NVMAT]));
-            av_add(m, "haven", card_list(&pl->z[Z_HAVEN]));
+            card_list(o, "hand", &pl->z[Z_HAND]);
+            card_list(o, "native_village_mat", &pl->z[Z_NVMAT]);
+            card_list(o, "haven", &pl->z[Z_HAVEN]);
             /* cards being looked at or revealed by the current card */
-            av_add(m, "aside", card_list(&pl->z[Z_ASIDE]));
+            card_list(o, "aside", &pl->z[Z_ASIDE]);
         }
         if (seat < 0) {
-            av_add(m, "deck", card_list(&pl->z[Z_DECK]));
-            av_add(m, "discard", card_list(&pl->z[Z_DISCARD]));
+            card_list(o, "deck", &pl->z[Z_DECK]);
+            card_list(o, "discard", &pl->z[Z_DISCARD]);
         }
-        if (seat < 0 || g->over) av_add_int(m, "score", dom_score(g, s));
-        av_push(players, m);
+        if (seat < 0 || g->over) vo_kint(o, "score", dom_score(g, s));
+        vo_end(o);
     }
-    av_add(v, "players", players);
-    return v;
+    vo_end(o);
+    vo_end(o);
 }

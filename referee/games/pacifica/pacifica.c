@@ -195,20 +195,20 @@ static bool pac_apply(arena_game *gg, const int *choice, int n)
     return true;
 }
 
-static av *card_list(const pacifica *g, const uint8_t *cards, int n, bool with_active)
+static void card_list(vout *o, const pacifica *g, const uint8_t *cards, int n, bool with_active)
 {
-    av *l = av_list();
+    vo_list(o);
     for (int i = 0; i < n; i++) {
         if (!with_active) {
-            av_push(l, av_str(g->set.c[cards[i]].id));
+            vo_str(o, g->set.c[cards[i]].id);
             continue;
         }
-        av *m = av_map();
-        av_add_str(m, "id", g->set.c[cards[i]].id);
-        av_add_bool(m, "active", g->active[cards[i]]);
-        av_push(l, m);
+        vo_map(o);
+        vo_kstr(o, "id", g->set.c[cards[i]].id);
+        vo_kbool(o, "active", g->active[cards[i]]);
+        vo_end(o);
     }
-    return l;
+    vo_end(o);
 }
 
 /* Does seat know where card x lies? Seat -1 knows everything. */
@@ -217,86 +217,93 @@ static bool knows(const pacifica *g, int seat, int x)
     return seat < 0 || (g->seen[x] & (1u << seat));
 }
 
-static av *pac_view(const arena_game *gg, int seat)
+static void pac_view(const arena_game *gg, int seat, vout *o)
 {
     const pacifica *g = (const pacifica *)gg;
-    av *v = av_map();
-    av_add_int(v, "seat", seat);
-    av_add_int(v, "to_move", g->over ? -1 : g->seat);
-    av_add_int(v, "turn", g->turn);
-    av_add_int(v, "actions_left", g->actions_left);
+    vo_map(o);
+    vo_kint(o, "seat", seat);
+    vo_kint(o, "to_move", g->over ? -1 : g->seat);
+    vo_kint(o, "turn", g->turn);
+    vo_kint(o, "actions_left", g->actions_left);
     if (seat >= 0) {
-        av_add(v, "hand", card_list(g, g->hand[seat], g->hand_n[seat], false));
+        vo_key(o, "hand");
+        card_list(o, g, g->hand[seat], g->hand_n[seat], false);
         /* Card backs show the category; the id only where this seat knows it. */
-        av *oh = av_list();
+        vo_klist(o, "opponent_hand");
         for (int i = 0; i < g->hand_n[1 - seat]; i++) {
             int c = g->hand[1 - seat][i];
-            av *m = av_map();
-            av_add_str(m, "category", pac_cat_names[g->set.c[c].cat]);
-            if (knows(g, seat, c)) av_add_str(m, "id", g->set.c[c].id);
-            av_push(oh, m);
+            vo_map(o);
+            vo_kstr(o, "category", pac_cat_names[g->set.c[c].cat]);
+            if (knows(g, seat, c)) vo_kstr(o, "id", g->set.c[c].id);
+            vo_end(o);
         }
-        av_add(v, "opponent_hand", oh);
+        vo_end(o);
     } else {
-        av *h = av_list();
+        vo_klist(o, "hands");
         for (int s = 0; s < 2; s++)
-            av_push(h, card_list(g, g->hand[s], g->hand_n[s], false));
-        av_add(v, "hands", h);
+            card_list(o, g, g->hand[s], g->hand_n[s], false);
+        vo_end(o);
     }
-    av *hs = av_list(), *hl = av_list(), *cities = av_list(), *syms = av_list();
+    vo_klist(o, "hand_sizes");
+    for (int s = 0; s < 2; s++)
+        vo_int(o, g->hand_n[s]);
+    vo_end(o);
+    vo_klist(o, "hand_limits");
+    for (int s = 0; s < 2; s++)
+        vo_int(o, pac_hand_limit(g, s));
+    vo_end(o);
+    vo_klist(o, "cities");
+    for (int s = 0; s < 2; s++)
+        card_list(o, g, g->city[s], g->city_n[s], true);
+    vo_end(o);
+    vo_klist(o, "symbols");
     for (int s = 0; s < 2; s++) {
-        av_push(hs, av_int(g->hand_n[s]));
-        av_push(hl, av_int(pac_hand_limit(g, s)));
-        av_push(cities, card_list(g, g->city[s], g->city_n[s], true));
         int sym[PS_NSYM];
         pac_symbols(g, s, -1, sym);
-        av *m = av_map();
-        for (int k = 0; k < PS_NSYM; k++) {
-            char key[2] = {pac_sym_letters[k], 0};
-            av_add_int(m, key, sym[k]);
+        vo_map(o);
+        for (int k = 0; k < PS_NSYM; k++) { /* keys are the symbols' letters */
+            vo_keyn(o, &pac_sym_letters[k], 1);
+            vo_int(o, sym[k]);
         }
-        av_push(syms, m);
+        vo_end(o);
     }
-    av_add(v, "hand_sizes", hs);
-    av_add(v, "hand_limits", hl);
-    av_add(v, "cities", cities);
-    av_add(v, "symbols", syms);
-    av *st = av_map();
+    vo_end(o);
+    vo_kmap(o, "stacks");
     for (int c = 0; c < PC_NCAT; c++)
-        av_add_int(st, pac_cat_names[c], g->stack_n[c]);
-    av_add(v, "stacks", st);
+        vo_kint(o, pac_cat_names[c], g->stack_n[c]);
+    vo_end(o);
     /* Stack cards whose place this seat knows (discards, searched stacks),
      * top first, null where unknown; only stacks with a known card. */
-    av *known = av_map();
+    vo_kmap(o, "stack_cards");
     for (int c = 0; c < PC_NCAT; c++) {
         bool any = false;
         for (int i = 0; i < g->stack_n[c]; i++)
             any |= knows(g, seat, g->stack[c][i]);
         if (!any) continue;
-        av *l = av_list();
+        vo_klist(o, pac_cat_names[c]);
         for (int i = g->stack_n[c] - 1; i >= 0; i--) {
             int x = g->stack[c][i];
-            av_push(l, knows(g, seat, x) ? av_str(g->set.c[x].id) : av_nil());
+            vo_str_or_nil(o, knows(g, seat, x) ? g->set.c[x].id : NULL);
         }
-        av_add(known, pac_cat_names[c], l);
+        vo_end(o);
     }
-    av_add(v, "stack_cards", known);
-    av *idols = av_list();
+    vo_end(o);
+    vo_klist(o, "idols");
     for (int i = 0; i < PAC_NIDOLS; i++) {
-        av *m = av_map();
-        av_add_str(m, "name", i == PAC_DIVERSITY ? "Diversity" : pac_cat_names[i]);
-        av_add_int(m, "owner", g->idol_owner[i]);
-        av_add_int(m, "level", g->idol_level[i]);
-        av_add_int(m, "need", pac_idol_need(i, g->idol_level[i]));
-        av_add_bool(m, "secured", g->idol_level[i] == PAC_SECURED);
-        av_push(idols, m);
+        vo_map(o);
+        vo_kstr(o, "name", i == PAC_DIVERSITY ? "Diversity" : pac_cat_names[i]);
+        vo_kint(o, "owner", g->idol_owner[i]);
+        vo_kint(o, "level", g->idol_level[i]);
+        vo_kint(o, "need", pac_idol_need(i, g->idol_level[i]));
+        vo_kbool(o, "secured", g->idol_level[i] == PAC_SECURED);
+        vo_end(o);
     }
-    av_add(v, "idols", idols);
+    vo_end(o);
     if (g->n_task && g->task[g->n_task - 1].kind == PT_DISCARD)
-        av_add_str(v, "activating", g->set.c[g->task[g->n_task - 1].arg].id);
-    av_add_int(v, "winner", g->winner);
-    if (g->over) av_add_str(v, "end_reason", g->end_reason);
-    return v;
+        vo_kstr(o, "activating", g->set.c[g->task[g->n_task - 1].arg].id);
+    vo_kint(o, "winner", g->winner);
+    if (g->over) vo_kstr(o, "end_reason", g->end_reason);
+    vo_end(o);
 }
 
 static av *pac_settings(const arena_game *gg)

@@ -181,120 +181,142 @@ void xb_prompt(const arena_game *gg, char *buf, size_t len)
 
 /* ------------------------------------------------------------- views */
 
-static av *card_list(const xb_game *g, const xb_stack *s)
+static void card_list(vout *o, const xb_game *g, const xb_stack *s)
 {
-    av *l = av_list();
+    vo_list(o);
     for (int i = s->n - 1; i >= 0; i--)
-        av_push(l, av_str(cname(g, s->c[i])));
-    return l;
+        vo_str(o, cname(g, s->c[i]));
+    vo_end(o);
+}
+
+static void dice_out(vout *o, const xb_die *d, int n)
+{
+    vo_list(o);
+    for (int i = 0; i < n; i++)
+        vo_str(o, xb_face_names[d[i].face]);
+    vo_end(o);
 }
 
 static av *dice_list(const xb_die *d, int n)
 {
-    av *l = av_list();
-    for (int i = 0; i < n; i++)
-        av_push(l, av_str(xb_face_names[d[i].face]));
-    return l;
+    vout o;
+    vout_tree(&o);
+    dice_out(&o, d, n);
+    return vout_tree_take(&o);
 }
 
-static av *stack_view(const xb_game *g, const xb_stack *s)
+/* A stack's count and cards; a slot's also whether it is open (open >= 0). */
+static void stack_view(vout *o, const xb_game *g, const xb_stack *s, int open)
 {
-    av *m = av_map();
-    av_add_int(m, "count", s->n);
-    av_add(m, "cards", card_list(g, s));
-    return m;
+    vo_map(o);
+    vo_kint(o, "count", s->n);
+    vo_key(o, "cards");
+    card_list(o, g, s);
+    if (open >= 0) vo_kbool(o, "open", open);
+    vo_end(o);
 }
 
-av *xb_view(const arena_game *gg, int seat)
+void xb_view(const arena_game *gg, int seat, vout *o)
 {
     const xb_game *g = (const xb_game *)gg;
-    av *v = av_map();
     static const char *const kinds[] = {
         "effect_order", "dice_pool", "dice_effect_order", "keep", "action", "attack_dice", "block",
         "destroy",      "place",     "reorganize",        "over"};
-    av_add_str(v, "mode", g->apocalypse ? "apocalypse" : "normal");
-    av_add_int(v, "target", g->target);
-    av_add_int(v, "turn", g->turns + 1);
-    av_add_int(v, "round", g->turns / g->players + 1);
-    av_add_int(v, "max_rounds", g->max_rounds);
-    av_add_int(v, "current", g->cur);
-    av_add_int(v, "start_player", g->start_player);
-    av_add_str(v, "step", kinds[g->step]);
-    if (seat >= 0) av_add_int(v, "seat", seat);
-    av *ark = av_map();
-    av_add(ark, "card", g->ark_card >= 0 ? av_str(cname(g, g->ark_card)) : av_nil());
-    av_add_int(ark, "owner", g->ark_owner);
-    av_add_int(ark, "life", g->ark_life);
-    av_add_int(ark, "max_life", xb_ark_max(g));
-    av_add(v, "ark", ark);
-    av *market = av_map(), *decks = av_map();
+    vo_map(o);
+    vo_kstr(o, "mode", g->apocalypse ? "apocalypse" : "normal");
+    vo_kint(o, "target", g->target);
+    vo_kint(o, "turn", g->turns + 1);
+    vo_kint(o, "round", g->turns / g->players + 1);
+    vo_kint(o, "max_rounds", g->max_rounds);
+    vo_kint(o, "current", g->cur);
+    vo_kint(o, "start_player", g->start_player);
+    vo_kstr(o, "step", kinds[g->step]);
+    if (seat >= 0) vo_kint(o, "seat", seat);
+    vo_kmap(o, "ark");
+    vo_key(o, "card");
+    vo_str_or_nil(o, g->ark_card >= 0 ? cname(g, g->ark_card) : NULL);
+    vo_kint(o, "owner", g->ark_owner);
+    vo_kint(o, "life", g->ark_life);
+    vo_kint(o, "max_life", xb_ark_max(g));
+    vo_end(o);
+    vo_kmap(o, "market");
     for (int f = 0; f < XB_FAMILIES; f++) {
-        av *l = av_list();
+        vo_klist(o, xb_family_names[f]);
         for (int k = 0; k < g->market_slots; k++) {
             int c = g->market[f][k];
-            av_push(l, c >= 0 ? av_str(cname(g, c)) : av_nil());
+            vo_str_or_nil(o, c >= 0 ? cname(g, c) : NULL);
         }
-        av_add(market, xb_family_names[f], l);
-        av *d = av_map();
-        av_add_int(d, "deck", g->deck[f].n);
-        av_add(d, "discard", card_list(g, &g->discard[f])); /* face-up pile */
-        if (seat < 0) av_add(d, "deck_order", card_list(g, &g->deck[f]));
-        av_add(decks, xb_family_names[f], d);
+        vo_end(o);
     }
-    av_add(v, "market", market);
-    av_add(v, "decks", decks);
-    av *players = av_list();
+    vo_end(o);
+    vo_kmap(o, "decks");
+    for (int f = 0; f < XB_FAMILIES; f++) {
+        vo_kmap(o, xb_family_names[f]);
+        vo_kint(o, "deck", g->deck[f].n);
+        vo_key(o, "discard");
+        card_list(o, g, &g->discard[f]); /* face-up pile */
+        if (seat < 0) {
+            vo_key(o, "deck_order");
+            card_list(o, g, &g->deck[f]);
+        }
+        vo_end(o);
+    }
+    vo_end(o);
+    vo_klist(o, "players");
     for (int s = 0; s < g->players; s++) {
         const xb_player *p = &g->p[s];
-        av *m = av_map();
-        av_add_str(m, "faction", xb_factions[p->faction].name);
-        av_add_int(m, "faction_id", p->faction);
-        av_add_int(m, "level", p->level + 1);
-        av_add_int(m, "resources", p->res);
-        av_add_int(m, "paragon", p->par);
-        av_add_int(m, "resistance", xb_base_resistance(g, s));
-        av_add_int(m, "productivity", xb_productivity(g, s));
-        av_add_bool(m, "upgraded", p->upgraded);
-        av_add(m, "squad", stack_view(g, &p->squad));
-        av *slots = av_list();
-        for (int k = 0; k < XB_SLOTS; k++) {
-            av *sv = stack_view(g, &p->slot[k]);
-            av_add_bool(sv, "open", k <= p->level);
-            av_push(slots, sv);
-        }
-        av_add(m, "slots", slots);
-        av_push(players, m);
+        vo_map(o);
+        vo_kstr(o, "faction", xb_factions[p->faction].name);
+        vo_kint(o, "faction_id", p->faction);
+        vo_kint(o, "level", p->level + 1);
+        vo_kint(o, "resources", p->res);
+        vo_kint(o, "paragon", p->par);
+        vo_kint(o, "resistance", xb_base_resistance(g, s));
+        vo_kint(o, "productivity", xb_productivity(g, s));
+        vo_kbool(o, "upgraded", p->upgraded);
+        vo_key(o, "squad");
+        stack_view(o, g, &p->squad, -1);
+        vo_klist(o, "slots");
+        for (int k = 0; k < XB_SLOTS; k++)
+            stack_view(o, g, &p->slot[k], k <= p->level);
+        vo_end(o);
+        vo_end(o);
     }
-    av_add(v, "players", players);
-    av *dice = av_map();
-    av_add(dice, "pool", dice_list(g->roll, g->n_roll));
-    av_add(dice, "action_pool", dice_list(g->act, g->n_act));
-    av_add_int(dice, "rerolls_left", g->rerolls_left);
-    av_add(v, "dice", dice);
+    vo_end(o);
+    vo_kmap(o, "dice");
+    vo_key(o, "pool");
+    dice_out(o, g->roll, g->n_roll);
+    vo_key(o, "action_pool");
+    dice_out(o, g->act, g->n_act);
+    vo_kint(o, "rerolls_left", g->rerolls_left);
+    vo_end(o);
     if (g->step == XS_EFFECT || g->step == XS_DICE_EFFECT) {
-        av *l = av_list();
+        vo_klist(o, "pending_effects");
         for (int i = 0; i < g->n_pending; i++)
-            av_push(l, av_str(loc_name(g->pending[i])));
-        av_add(v, "pending_effects", l);
+            vo_str(o, loc_name(g->pending[i]));
+        vo_end(o);
     }
     if (g->step == XS_ATTACK_DICE || g->step == XS_BLOCK) {
-        av *a = av_map();
-        av_add(a, "target", g->atk_target < 0 ? av_str("ark") : av_int(g->atk_target));
-        if (g->step == XS_BLOCK) av_add_int(a, "strength", g->atk_strength);
-        av_add(v, "attack", a);
+        vo_kmap(o, "attack");
+        if (g->atk_target < 0)
+            vo_kstr(o, "target", "ark");
+        else
+            vo_kint(o, "target", g->atk_target);
+        if (g->step == XS_BLOCK) vo_kint(o, "strength", g->atk_strength);
+        vo_end(o);
     }
-    if (g->place_card >= 0) av_add_str(v, "placing", cname(g, g->place_card));
+    if (g->place_card >= 0) vo_kstr(o, "placing", cname(g, g->place_card));
     if (g->step == XS_REORG) { /* lifted cards not yet placed, in lifting order */
-        av *l = av_list();
+        vo_klist(o, "reorganizing");
         for (int i = 0; i < g->n_held; i++)
-            av_push(l, av_str(cname(g, g->held[i])));
-        av_add(v, "reorganizing", l);
+            vo_str(o, cname(g, g->held[i]));
+        vo_end(o);
     }
     if (g->step == XS_OVER) {
-        av_add_int(v, "winner", g->winner);
-        av_add_bool(v, "turn_limit", g->limit_reached);
+        vo_kint(o, "winner", g->winner);
+        vo_kbool(o, "turn_limit", g->limit_reached);
     }
-    return v;
+    vo_end(o);
 }
 
 av *xb_settings(const arena_game *gg)

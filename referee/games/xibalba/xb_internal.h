@@ -69,7 +69,7 @@ bool xb_reorg_possible(const xb_game *g);
 void xb_label(const arena_game *gg, int i, char *buf, size_t len);
 void xb_label_opt(const xb_game *g, const xb_opt *o, char *buf, size_t len);
 void xb_prompt(const arena_game *gg, char *buf, size_t len);
-av *xb_view(const arena_game *gg, int seat);
+void xb_view(const arena_game *gg, int seat, vout *o);
 av *xb_settings(const arena_game *gg);
 
 void xb_ev_setup(xb_game *g);
