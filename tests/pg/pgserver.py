@@ -4,7 +4,8 @@ initdb into a fresh temporary directory as an unprivileged user (`nobody`
 when the tests run as root, the user itself otherwise), trust
 authentication, superuser `arena`, database `arena`, listening only on a
 unix socket in that directory; stopped and removed on exit, also when the
-test fails.
+test fails or is terminated (meson's timeout sends SIGTERM, which Python
+would otherwise die of without running any cleanup).
 
     with PgServer() as pg:
         url = pg.url("t1")   # postgresql://arena@/arena?host=DIR&port=N#t1
@@ -13,9 +14,15 @@ import glob
 import os
 import pwd
 import shutil
+import signal
 import socket
 import subprocess
 import tempfile
+
+
+def _terminated(signum, frame):
+    # An exception, so that every `finally` and `with` on the way out runs.
+    raise SystemExit(f"terminated by signal {signum}")
 
 
 def _bindir():
@@ -50,6 +57,7 @@ class PgServer:
                               text=True, check=check, timeout=120)
 
     def __enter__(self):
+        self.old_term = signal.signal(signal.SIGTERM, _terminated)
         self.dir = tempfile.mkdtemp(prefix="arena-pg-")
         if self.prefix:
             nobody = pwd.getpwnam("nobody")
@@ -117,10 +125,26 @@ class PgServer:
         except OSError:
             return ""
 
+    def _kill_strays(self):
+        """Whatever still runs on the directory: initdb's bootstrap backend
+        outlives an initdb killed mid-run, and would refill it."""
+        for d in os.listdir("/proc"):
+            if not d.isdigit():
+                continue
+            try:  # our tools run in the directory (cwd), the server names it
+                with open(f"/proc/{d}/cmdline", "rb") as f:
+                    named = self.dir.encode() in f.read()
+                if named or os.readlink(f"/proc/{d}/cwd").startswith(self.dir):
+                    os.kill(int(d), signal.SIGKILL)
+            except OSError:
+                pass
+
     def __exit__(self, *exc):
         if self.dir:
             if os.path.exists(os.path.join(self.data, "postmaster.pid")):
                 self.stop("immediate")
+            self._kill_strays()
             shutil.rmtree(self.dir, ignore_errors=True)
             self.dir = None
+            signal.signal(signal.SIGTERM, self.old_term)
         return False
