@@ -475,6 +475,14 @@ static void on_stop_signal(int sig)
     errno = saved;
 }
 
+/* A signal the process was started with ignored (a background job's SIGINT,
+ * nohup's) stays ignored, as main() leaves it. *old is what to restore. */
+static void catch_unless_ignored(int sig, const struct sigaction *sa, struct sigaction *old)
+{
+    if (sigaction(sig, NULL, old) == 0 && old->sa_handler == SIG_IGN) return;
+    sigaction(sig, sa, old);
+}
+
 static void on_stop(evutil_socket_t fd, short what, void *ctx)
 {
     (void)what;
@@ -538,8 +546,8 @@ int driver_run(const driver_cfg *cfg, const driver_src *src, char *err, size_t e
     stop_signal = 0;
     struct sigaction stop = {.sa_handler = on_stop_signal}, old_int, old_term;
     sigemptyset(&stop.sa_mask);
-    sigaction(SIGINT, &stop, &old_int);
-    sigaction(SIGTERM, &stop, &old_term);
+    catch_unless_ignored(SIGINT, &stop, &old_int);
+    catch_unless_ignored(SIGTERM, &stop, &old_term);
     d.stop_ev = event_new(d.base, stop_pipe[0], EV_READ | EV_PERSIST, on_stop, &d);
     event_add(d.stop_ev, NULL);
     if (d.tty) {

@@ -1,7 +1,9 @@
 /* A SIGTERM or SIGINT that reaches a process while the tournament driver
  * runs is never lost: either the driver stops on it (DRIVER_INTERRUPTED) or,
  * when it arrives as the driver finishes, the caller's own handler gets it.
- * `arena worker` relies on this to stop on SIGTERM between tournaments. */
+ * `arena worker` relies on this to stop on SIGTERM between tournaments.
+ * A signal the process was started with ignored (a background job's SIGINT,
+ * nohup's) stays ignored, as main() leaves it. */
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -25,15 +27,21 @@ static void caller_handler(int sig)
 
 typedef struct src_ctx {
     int games, handed, finished;
-    int raise_on_done; /* raise SIGTERM when this game (1-based) ends */
-    int raise_on_next; /* raise SIGTERM when asked for this game */
+    int raise_on_done; /* raise sig when this game (1-based) ends */
+    int raise_on_next; /* raise sig when asked for this game */
+    int sig;           /* 0: SIGTERM */
 } src_ctx;
+
+static void raise_it(const src_ctx *s)
+{
+    raise(s->sig ? s->sig : SIGTERM);
+}
 
 static bool next_game(void *ctx, sched_game *g)
 {
     src_ctx *s = ctx;
     if (s->handed == s->games) return false;
-    if (s->raise_on_next == s->handed + 1) raise(SIGTERM);
+    if (s->raise_on_next == s->handed + 1) raise_it(s);
     memset(g, 0, sizeof *g);
     g->id = ++s->handed;
     g->group = g->id;
@@ -50,7 +58,7 @@ static bool game_done(void *ctx, const tgame *g, const char *log_path, bool *fat
     (void)log_path;
     (void)fatal;
     src_ctx *s = ctx;
-    if (++s->finished == s->raise_on_done) raise(SIGTERM);
+    if (++s->finished == s->raise_on_done) raise_it(s);
     return true;
 }
 
@@ -108,12 +116,31 @@ static void sigterm_while_asking_for_a_game_interrupts_the_driver(void **state)
     assert_true(s.finished < 50);
 }
 
+/* `arena tournament ... &` from a script starts with SIGINT ignored; the
+ * driver used to catch it anyway, so that a SIGINT meant for the shell's
+ * foreground job stopped the tournament. */
+static void an_ignored_sigint_stays_ignored(void **state)
+{
+    (void)state;
+    struct sigaction ign = {.sa_handler = SIG_IGN}, old;
+    sigemptyset(&ign.sa_mask);
+    sigaction(SIGINT, &ign, &old);
+    src_ctx s = {.games = 50, .raise_on_done = 3, .sig = SIGINT};
+    int rc = run(&s);
+    struct sigaction after;
+    sigaction(SIGINT, &old, &after);
+    assert_int_equal(rc, DRIVER_OK);
+    assert_int_equal(s.finished, 50);
+    assert_true(after.sa_handler == SIG_IGN); /* and it is left ignored */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(sigterm_as_the_driver_finishes_reaches_the_caller),
         cmocka_unit_test(sigterm_mid_run_interrupts_the_driver),
         cmocka_unit_test(sigterm_while_asking_for_a_game_interrupts_the_driver),
+        cmocka_unit_test(an_ignored_sigint_stays_ignored),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
