@@ -15,10 +15,10 @@
  *  - a repeated key keeps its first position and its last value;
  *  - at most PROTO_MAX_DEPTH nested containers and PROTO_MAX_VALUES values
  *    (keys included).
- * The same walk also skips a value without building it (json_skip_value,
- * for a bot that does not read the game state): the same checks, nothing
- * allocated (escapes are checked, not unescaped; a number's range is
- * decided from its digits, see number_overflows). */
+ * json_skip_value makes the same checks without building anything, for a
+ * bot that does not read the game state: its own loop, escapes checked and
+ * not unescaped, a number's range decided from its digits
+ * (number_overflows). */
 #include <errno.h>
 #include <locale.h>
 #include <math.h>
@@ -36,8 +36,7 @@ typedef struct jreader {
     const uint8_t *s;
     size_t n, i;
     size_t values;
-    bool build; /* false: check only; values read are &skipped */
-    abuf tmp;   /* unescaped string or number text */
+    abuf tmp; /* unescaped string or number text */
     char *err;
     size_t errlen;
 } jreader;
@@ -68,9 +67,6 @@ static av *jr_bad(jreader *r, size_t at, const char *what)
         jr_err(r, "json: invalid JSON at column %zu: %s", at + 1, what);
     return NULL;
 }
-
-/* What a value read without building it stands for (never freed). */
-static av skipped;
 
 static void skip_ws(jreader *r)
 {
@@ -115,17 +111,54 @@ static void put_utf8(abuf *b, uint32_t cp)
     abuf_add(b, u, k);
 }
 
+/* The escape at s[i] (a '\\' with at least one byte after it): its length
+ * (2, 6 or 12 bytes) and the code point it stands for; 0 and *why when it
+ * is not a valid one. */
+static size_t escape_at(const uint8_t *s, size_t i, size_t n, uint32_t *cp, const char **why)
+{
+    static const char simple[] = "\"\\/bfnrt", means[] = "\"\\/\b\f\n\r\t";
+    uint8_t e = s[i + 1];
+    const char *k = e ? strchr(simple, e) : NULL;
+    if (k) {
+        *cp = (uint8_t)means[k - simple];
+        return 2;
+    }
+    if (e != 'u') {
+        *why = "invalid escape in a string";
+        return 0;
+    }
+    int hi = i + 6 <= n ? hex4(s + i + 2) : -1;
+    if (hi < 0) {
+        *why = "invalid \\u escape";
+        return 0;
+    }
+    if (hi >= 0xdc00 && hi <= 0xdfff) {
+        *why = "lone low surrogate";
+        return 0;
+    }
+    *cp = (uint32_t)hi;
+    if (hi < 0xd800 || hi > 0xdbff) return 6;
+    /* a high surrogate must pair with a low one */
+    int lo = i + 12 <= n && s[i + 6] == '\\' && s[i + 7] == 'u' ? hex4(s + i + 8) : -1;
+    if (lo < 0xdc00 || lo > 0xdfff) {
+        *why = "unpaired high surrogate";
+        return 0;
+    }
+    *cp = 0x10000 + ((uint32_t)(hi - 0xd800) << 10) + (uint32_t)(lo - 0xdc00);
+    return 12;
+}
+
 /* Reads the string whose opening quote is at r->i. On success *out and
  * *len give its bytes: a span of the input when it holds no escape, else
- * r->tmp (when not building: undefined). *nul tells whether it holds a NUL
+ * r->tmp. *nul tells whether it holds a NUL
  * (only an escape can make one). */
 static bool read_string(jreader *r, const char **out, size_t *len, bool *nul)
 {
     const uint8_t *s = r->s;
     size_t n = r->n, i = ++r->i, start = i;
     *nul = false;
-    i = json_plain_end(s, i, n);        /* the common case: plain ASCII to the quote */
-    bool escaped = false, copy = false; /* copy: escaped and building */
+    i = json_plain_end(s, i, n); /* the common case: plain ASCII to the quote */
+    bool escaped = false;
     r->tmp.len = 0;
     for (;;) {
         if (i >= n) {
@@ -144,60 +177,36 @@ static bool read_string(jreader *r, const char **out, size_t *len, bool *nul)
                 jr_bad(r, i, "invalid UTF-8 in a string");
                 return false;
             }
-            if (copy) abuf_add(&r->tmp, s + i, k);
+            if (escaped) abuf_add(&r->tmp, s + i, k);
             i += k;
             continue;
         }
         if (c != '\\') {
-            if (copy) abuf_addc(&r->tmp, (char)c);
+            if (escaped) abuf_addc(&r->tmp, (char)c);
             i++;
             continue;
         }
         if (!escaped) { /* first escape: what came before is copied once */
             escaped = true;
-            copy = r->build;
-            if (copy) abuf_add(&r->tmp, s + start, i - start);
+            abuf_add(&r->tmp, s + start, i - start);
         }
         if (i + 1 >= n) {
             jr_bad(r, start - 1, "unterminated string");
             return false;
         }
-        uint8_t e = s[i + 1];
-        const char *simple = strchr("\"\\/bfnrt", e);
-        if (e && simple) {
-            static const char map[] = "\"\\/\b\f\n\r\t";
-            if (copy) abuf_addc(&r->tmp, map[simple - "\"\\/bfnrt"]);
-            i += 2;
-            continue;
-        }
-        if (e != 'u') {
-            jr_bad(r, i, "invalid escape in a string");
+        uint32_t cp;
+        const char *why;
+        size_t k = escape_at(s, i, n, &cp, &why);
+        if (!k) {
+            jr_bad(r, i, why);
             return false;
         }
-        int cp = i + 6 <= n ? hex4(s + i + 2) : -1;
-        if (cp < 0) {
-            jr_bad(r, i, "invalid \\u escape");
-            return false;
-        }
-        i += 6;
-        if (cp >= 0xdc00 && cp <= 0xdfff) {
-            jr_bad(r, i - 6, "lone low surrogate");
-            return false;
-        }
-        if (cp >= 0xd800 && cp <= 0xdbff) { /* must pair with a low surrogate */
-            int lo = i + 6 <= n && s[i] == '\\' && s[i + 1] == 'u' ? hex4(s + i + 2) : -1;
-            if (lo < 0xdc00 || lo > 0xdfff) {
-                jr_bad(r, i - 6, "unpaired high surrogate");
-                return false;
-            }
-            cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
-            i += 6;
-        }
+        i += k;
         if (cp == 0) *nul = true;
-        if (copy) put_utf8(&r->tmp, (uint32_t)cp);
+        put_utf8(&r->tmp, cp);
     }
     r->i = i + 1;
-    if (copy) {
+    if (escaped) {
         *out = (const char *)r->tmp.data;
         *len = r->tmp.len;
     } else {
@@ -257,53 +266,70 @@ static bool number_overflows(const uint8_t *s, size_t n)
     return true; /* equal to the bound up to its end: at least the bound */
 }
 
-static av *read_number(jreader *r)
+/* The number token at s[start]: its end (> start), whether it is an
+ * integer (no fraction or exponent) and where its integer digits start;
+ * 0 and *why when it is not a valid one. */
+static size_t number_at(const uint8_t *s, size_t n, size_t start, bool *integer, size_t *digits,
+                        const char **why)
 {
-    const uint8_t *s = r->s;
-    size_t n = r->n, start = r->i, i = start;
-    bool neg = s[i] == '-';
-    if (neg) i++;
-    if (i >= n || !is_digit(s[i])) return jr_bad(r, start, "invalid number");
-    size_t d = i;
+    size_t i = start + (s[start] == '-');
+    *why = "invalid number";
+    if (i >= n || !is_digit(s[i])) return 0;
+    *digits = i;
     if (s[i] == '0') {
         i++;
-        if (i < n && is_digit(s[i])) return jr_bad(r, start, "leading zero in a number");
+        if (i < n && is_digit(s[i])) {
+            *why = "leading zero in a number";
+            return 0;
+        }
     } else {
         while (i < n && is_digit(s[i]))
             i++;
     }
-    size_t nd = i - d;
-    bool integer = true;
+    *integer = true;
     if (i < n && s[i] == '.') {
         i++;
-        if (i >= n || !is_digit(s[i])) return jr_bad(r, start, "invalid number");
+        if (i >= n || !is_digit(s[i])) return 0;
         while (i < n && is_digit(s[i]))
             i++;
-        integer = false;
+        *integer = false;
     }
     if (i < n && (s[i] == 'e' || s[i] == 'E')) {
         i++;
         if (i < n && (s[i] == '+' || s[i] == '-')) i++;
-        if (i >= n || !is_digit(s[i])) return jr_bad(r, start, "invalid number");
+        if (i >= n || !is_digit(s[i])) return 0;
         while (i < n && is_digit(s[i]))
             i++;
-        integer = false;
+        *integer = false;
     }
+    return i;
+}
+
+/* Whether the integer token s[start, end) (digits from d) fits int64. */
+static bool fits_int64(const uint8_t *s, size_t start, size_t d, size_t end)
+{
+    size_t nd = end - d;
+    const char *lim = s[start] == '-' ? "9223372036854775808" : "9223372036854775807";
+    return nd < 19 || (nd == 19 && memcmp(s + d, lim, 19) <= 0);
+}
+
+static av *read_number(jreader *r)
+{
+    const uint8_t *s = r->s;
+    size_t start = r->i, d;
+    bool integer;
+    const char *why;
+    size_t i = number_at(s, r->n, start, &integer, &d, &why);
+    if (!i) return jr_bad(r, start, why);
     r->i = i;
-    if (integer) {
-        const char *lim = neg ? "9223372036854775808" : "9223372036854775807";
-        if (nd < 19 || (nd == 19 && memcmp(s + d, lim, 19) <= 0)) {
-            uint64_t u = 0;
-            for (size_t k = d; k < i; k++)
-                u = u * 10 + (uint64_t)(s[k] - '0');
-            /* -2^63 has no positive int64: negate in unsigned arithmetic */
-            return r->build ? av_int(neg ? (int64_t)(0 - u) : (int64_t)u) : &skipped;
-        }
-        /* beyond int64: read as a float, like any number with a fraction */
+    if (integer && fits_int64(s, start, d, i)) {
+        uint64_t u = 0;
+        for (size_t k = d; k < i; k++)
+            u = u * 10 + (uint64_t)(s[k] - '0');
+        /* -2^63 has no positive int64: negate in unsigned arithmetic */
+        return av_int(s[start] == '-' ? (int64_t)(0 - u) : (int64_t)u);
     }
-    if (!r->build)
-        return number_overflows(s + start, i - start) ? jr_bad(r, start, "number out of range")
-                                                      : &skipped;
+    /* beyond int64: read as a float, like any number with a fraction */
     /* strtod needs a NUL-terminated copy (the input may go on with digits
      * past n). The token holds only digits, '-', '+', '.', 'e', 'E'; the
      * '.' becomes the locale's decimal point, which strtod reads (the C SDK
@@ -342,22 +368,22 @@ static bool count_value(jreader *r)
 
 static av *read_value(jreader *r, int depth);
 
-/* Frees a container being read (nothing when not building). */
-static av *drop(jreader *r, av *c)
+/* Frees a container being read; NULL, for the caller's failure. */
+static av *drop(av *c)
 {
-    if (r->build) av_free(c);
+    av_free(c);
     return NULL;
 }
 
 static av *read_container_end(jreader *r, av *c, const char *what)
 {
-    drop(r, c);
+    drop(c);
     return jr_bad(r, r->i, what);
 }
 
 static av *read_list(jreader *r, int depth)
 {
-    av *l = r->build ? av_list() : &skipped;
+    av *l = av_list();
     r->i++;
     skip_ws(r);
     if (r->i < r->n && r->s[r->i] == ']') {
@@ -366,8 +392,8 @@ static av *read_list(jreader *r, int depth)
     }
     for (;;) {
         av *x = read_value(r, depth + 1);
-        if (!x) return drop(r, l);
-        if (r->build) av_push(l, x);
+        if (!x) return drop(l);
+        av_push(l, x);
         skip_ws(r);
         if (r->i >= r->n) return read_container_end(r, l, "unterminated list");
         uint8_t c = r->s[r->i++];
@@ -381,7 +407,7 @@ static av *read_list(jreader *r, int depth)
 
 static av *read_map(jreader *r, int depth)
 {
-    av *m = r->build ? av_map() : &skipped;
+    av *m = av_map();
     uint64_t seen = 0;
     r->i++;
     skip_ws(r);
@@ -397,9 +423,9 @@ static av *read_map(jreader *r, int depth)
         const char *k;
         size_t klen;
         bool nul;
-        if (!count_value(r) || !read_string(r, &k, &klen, &nul)) return drop(r, m);
+        if (!count_value(r) || !read_string(r, &k, &klen, &nul)) return drop(m);
         if (nul) {
-            drop(r, m);
+            drop(m);
             return jr_bad(r, at, "NUL byte in a map key");
         }
         /* An escaped key was unescaped into tmp, which the value reuses: that
@@ -417,9 +443,9 @@ static av *read_map(jreader *r, int depth)
             r->i++;
             x = read_value(r, depth + 1);
         }
-        if (x && r->build) map_fill(m, &seen, key, klen, x);
+        if (x) map_fill(m, &seen, key, klen, x);
         if (key != k && key != kbuf) free(key);
-        if (!x) return drop(r, m);
+        if (!x) return drop(m);
         skip_ws(r);
         if (r->i >= r->n) return read_container_end(r, m, "unterminated map");
         uint8_t c = r->s[r->i++];
@@ -450,16 +476,16 @@ static av *read_value(jreader *r, int depth)
         size_t len;
         bool nul;
         if (!read_string(r, &p, &len, &nul)) return NULL;
-        return r->build ? av_strn(p, len) : &skipped;
+        return av_strn(p, len);
     }
     case 't':
-        if (literal(r, "true", 4)) return r->build ? av_bool(true) : &skipped;
+        if (literal(r, "true", 4)) return av_bool(true);
         break;
     case 'f':
-        if (literal(r, "false", 5)) return r->build ? av_bool(false) : &skipped;
+        if (literal(r, "false", 5)) return av_bool(false);
         break;
     case 'n':
-        if (literal(r, "null", 4)) return r->build ? av_nil() : &skipped;
+        if (literal(r, "null", 4)) return av_nil();
         break;
     default:
         if (c == '-' || is_digit(c)) return read_number(r);
@@ -470,7 +496,7 @@ static av *read_value(jreader *r, int depth)
 
 av *json_decode(const char *text, size_t n, char *err, size_t errlen)
 {
-    jreader r = {.s = (const uint8_t *)text, .n = n, .build = true, .err = err, .errlen = errlen};
+    jreader r = {.s = (const uint8_t *)text, .n = n, .err = err, .errlen = errlen};
     av *v = read_value(&r, 0);
     if (v) {
         skip_ws(&r);
@@ -485,7 +511,7 @@ av *json_decode(const char *text, size_t n, char *err, size_t errlen)
 
 av *json_read_value(const char *text, size_t n, size_t *off, size_t *values, int depth)
 {
-    jreader r = {.s = (const uint8_t *)text, .n = n, .i = *off, .values = *values, .build = true};
+    jreader r = {.s = (const uint8_t *)text, .n = n, .i = *off, .values = *values};
     av *v = read_value(&r, depth);
     abuf_free(&r.tmp);
     *off = r.i;
@@ -493,11 +519,124 @@ av *json_read_value(const char *text, size_t n, size_t *off, size_t *values, int
     return v;
 }
 
+/* JSON whitespace from s[i]: where it ends. Compact JSON has none, so the
+ * walk calls this only on a byte that may be some (PAST_WS). */
+static size_t past_ws(const uint8_t *s, size_t i, size_t n)
+{
+    while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r'))
+        i++;
+    return i;
+}
+#define PAST_WS(i) ((i) < n && s[(i)] <= ' ' ? past_ws(s, (i), n) : (i))
+
+/* The string whose quote is at s[*i], checked as read_string checks it,
+ * nothing copied; *i then is past its closing quote. A key (key) must not
+ * hold a NUL. */
+static bool skip_string(const uint8_t *s, size_t n, size_t *i, bool key)
+{
+    size_t j = *i + 1;
+    for (;;) {
+        j = json_plain_end(s, j, n);
+        if (j >= n || s[j] < 0x20) return false;
+        if (s[j] == '"') break;
+        if (s[j] >= 0x80) {
+            size_t k = utf8_seq(s + j, n - j);
+            if (k == 0) return false;
+            j += k;
+            continue;
+        }
+        uint32_t cp; /* s[j] is '\\' */
+        const char *why;
+        size_t k = j + 1 < n ? escape_at(s, j, n, &cp, &why) : 0;
+        if (k == 0 || (key && cp == 0)) return false;
+        j += k;
+    }
+    *i = j + 1;
+    return true;
+}
+
+/* The number at s[*i], checked as read_number checks it; *i then is past
+ * it. */
+static inline bool skip_number(const uint8_t *s, size_t n, size_t *i)
+{
+    size_t start = *i, j = start;
+    /* The common case: a positive integer of up to 18 digits (any fits). */
+    if (s[j] >= '1' && s[j] <= '9') {
+        while (++j < n && j - start < 18 && is_digit(s[j])) {
+        }
+        if (j < n && !is_digit(s[j]) && s[j] != '.' && (s[j] | 0x20) != 'e') {
+            *i = j;
+            return true;
+        }
+    }
+    size_t d;
+    bool integer;
+    const char *why;
+    j = number_at(s, n, start, &integer, &d, &why);
+    if (!j || (!(integer && fits_int64(s, start, d, j)) && number_overflows(s + start, j - start)))
+        return false;
+    *i = j;
+    return true;
+}
+
+/* The skipping walk: the checks of read_value, in a loop over an explicit
+ * stack instead of recursion, with nothing built and no reason kept. A bot
+ * that skips the game state runs this on every decision; the reader tests
+ * hold it to the building walk. */
 bool json_skip_value(const char *text, size_t n, size_t *off, size_t *values, int depth)
 {
-    jreader r = {.s = (const uint8_t *)text, .n = n, .i = *off, .values = *values};
-    bool ok = read_value(&r, depth) != NULL; /* r.tmp stays empty */
-    *off = r.i;
-    *values = r.values;
-    return ok;
+    const uint8_t *s = (const uint8_t *)text;
+    bool is_map[PROTO_MAX_DEPTH]; /* the containers open, innermost last */
+    int open = 0;
+    size_t i = *off, v = *values;
+    for (;;) {
+        /* A value, at level depth + open. */
+        i = PAST_WS(i);
+        if (i >= n || ++v > PROTO_MAX_VALUES) return false;
+        uint8_t c = s[i];
+        if (c == '{' || c == '[') {
+            if (depth + open >= PROTO_MAX_DEPTH) return false;
+            i = PAST_WS(i + 1);
+            if (i < n && s[i] == (c == '{' ? '}' : ']')) {
+                i++; /* empty */
+            } else {
+                is_map[open++] = c == '{';
+                if (c == '[') continue; /* its first item */
+                goto key;
+            }
+        } else if (c == '"') {
+            if (!skip_string(s, n, &i, false)) return false;
+        } else if (c == 't' || c == 'f' || c == 'n') {
+            const char *word = c == 't' ? "true" : c == 'f' ? "false" : "null";
+            size_t len = strlen(word);
+            if (n - i < len || memcmp(s + i, word, len) != 0) return false;
+            i += len;
+        } else if (c == '-' || is_digit(c)) {
+            if (!skip_number(s, n, &i)) return false;
+        } else {
+            return false;
+        }
+        /* After a value: close what ends here, up to the next item. */
+        for (;;) {
+            if (open == 0) {
+                *off = i;
+                *values = v;
+                return true;
+            }
+            i = PAST_WS(i);
+            if (i >= n) return false;
+            uint8_t d = s[i++];
+            if (d == ',') break;
+            if (d != (is_map[open - 1] ? '}' : ']')) return false;
+            open--;
+        }
+        if (!is_map[open - 1]) continue;
+    key: /* a map's next key and its ':' */
+        i = PAST_WS(i);
+        if (i >= n || s[i] != '"' || ++v > PROTO_MAX_VALUES || !skip_string(s, n, &i, true))
+            return false;
+        i = PAST_WS(i);
+        if (i >= n || s[i] != ':') return false;
+        i++;
+    }
 }
