@@ -501,10 +501,10 @@ int card_special(dom_game *g, dom_frame *f)
                 }
             if (!g->base.ev.disabled) {
                 av *e = av_map();
-                av_set_str(e, "type", "return");
-                av_set_int(e, "seat", p);
-                av_set_str(e, "card", dom_cards[f->c].name);
-                av_set_int(e, "count", g->nans);
+                av_add_str(e, "type", "return");
+                av_add_int(e, "seat", p);
+                av_add_str(e, "card", dom_cards[f->c].name);
+                av_add_int(e, "count", g->nans);
                 events_push(&g->base.ev, EVENTS_ALL, e);
             }
             for (int v; (v = next_victim(g, f)) >= 0;)

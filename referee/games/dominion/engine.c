@@ -154,7 +154,7 @@ static void cleanup(dom_game *g, int ntreasury)
             av *sc = av_list();
             for (int s = 0; s < g->np; s++)
                 av_push(sc, av_int(dom_score(g, s)));
-            av_set(e, "scores", sc);
+            av_add(e, "scores", sc);
             events_push(&g->base.ev, EVENTS_ALL, e);
         }
         return;
@@ -186,8 +186,8 @@ static int fr_turn(dom_game *g, dom_frame *f)
             if (!g->extra_turn) pl->turns++;
             if (!g->base.ev.disabled) {
                 av *e = ev_new("turn", p);
-                av_set_int(e, "turn", pl->turns);
-                av_set_bool(e, "extra", g->extra_turn);
+                av_add_int(e, "turn", pl->turns);
+                av_add_bool(e, "extra", g->extra_turn);
                 events_push(&g->base.ev, EVENTS_ALL, e);
             }
             start_of_turn_durations(g);

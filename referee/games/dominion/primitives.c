@@ -97,8 +97,8 @@ void discard_zone_under(dom_game *g, int p, int zone)
 av *ev_new(const char *type, int p)
 {
     av *e = av_map();
-    av_set_str(e, "type", type);
-    if (p >= 0) av_set_int(e, "seat", p);
+    av_add_str(e, "type", type);
+    if (p >= 0) av_add_int(e, "seat", p);
     return e;
 }
 
@@ -106,7 +106,7 @@ void ev_card(dom_game *g, uint32_t vis, const char *type, int p, int card)
 {
     if (g->base.ev.disabled) return;
     av *e = ev_new(type, p);
-    av_set_str(e, "card", dom_cards[card].name);
+    av_add_str(e, "card", dom_cards[card].name);
     events_push(&g->base.ev, vis, e);
 }
 
@@ -117,7 +117,7 @@ void ev_cards(dom_game *g, uint32_t vis, const char *type, int p, const uint8_t 
     av *l = av_list();
     for (int i = 0; i < n; i++)
         av_push(l, av_str(dom_cards[cs[i]].name));
-    av_set(e, "cards", l);
+    av_add(e, "cards", l);
     events_push(&g->base.ev, vis, e);
 }
 
@@ -125,7 +125,7 @@ void ev_simple(dom_game *g, uint32_t vis, const char *type, int p, const char *k
 {
     if (g->base.ev.disabled) return;
     av *e = ev_new(type, p);
-    if (key) av_set_int(e, key, v);
+    if (key) av_add_int(e, key, v);
     events_push(&g->base.ev, vis, e);
 }
 
@@ -135,8 +135,8 @@ void ev_discard_many(dom_game *g, int p, const uint8_t *cs, int n)
     ev_cards(g, EVENTS_SEAT(p), "discard_many", p, cs, n);
     const dom_zone *d = &g->p[p].z[Z_DISCARD];
     av *e = ev_new("discard_many", p);
-    av_set_int(e, "count", n);
-    av_set_str(e, "top", dom_cards[d->c[d->n - 1]].name);
+    av_add_int(e, "count", n);
+    av_add_str(e, "top", dom_cards[d->c[d->n - 1]].name);
     events_push(&g->base.ev, EVENTS_ALL & ~EVENTS_SEAT(p), e);
 }
 
@@ -244,8 +244,8 @@ bool gain(dom_game *g, int p, int card, int dest)
     place(g, p, card, dest);
     if (!g->base.ev.disabled) {
         av *e = ev_new("gain", p);
-        av_set_str(e, "card", dom_cards[card].name);
-        av_set_str(e, "to", dest_name(dest));
+        av_add_str(e, "card", dom_cards[card].name);
+        av_add_str(e, "to", dest_name(dest));
         events_push(&g->base.ev, EVENTS_ALL, e);
     }
     return true;
@@ -257,9 +257,9 @@ void gain_from_trash(dom_game *g, int p, int card)
     place(g, p, card, TO_DISCARD);
     if (!g->base.ev.disabled) {
         av *e = ev_new("gain", p);
-        av_set_str(e, "card", dom_cards[card].name);
-        av_set_str(e, "to", "discard");
-        av_set_str(e, "from", "trash");
+        av_add_str(e, "card", dom_cards[card].name);
+        av_add_str(e, "to", "discard");
+        av_add_str(e, "from", "trash");
         events_push(&g->base.ev, EVENTS_ALL, e);
     }
 }

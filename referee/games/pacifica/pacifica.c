@@ -63,9 +63,9 @@ static arena_game *pac_create(const arena_setting *set, size_t nset, uint64_t se
     g->task[g->n_task++] = (pac_task){PT_SETUP_DRAW, 0, 2};
     if (!g->base.ev.disabled) {
         av *e = av_map();
-        av_set_str(e, "type", "setup");
-        av_set_int(e, "first", g->first);
-        av_set_str(e, "cards", g->set.name);
+        av_add_str(e, "type", "setup");
+        av_add_int(e, "first", g->first);
+        av_add_str(e, "cards", g->set.name);
         events_push(&g->base.ev, EVENTS_ALL, e);
     }
     pac_advance(g);

@@ -243,9 +243,9 @@ static void end_game(pacifica *g, int winner, const char *reason)
     g->n_task = 0;
     if (g->base.ev.disabled) return;
     av *e = av_map();
-    av_set_str(e, "type", "end");
-    av_set_int(e, "winner", winner);
-    av_set_str(e, "reason", reason);
+    av_add_str(e, "type", "end");
+    av_add_int(e, "winner", winner);
+    av_add_str(e, "reason", reason);
     push_event(g, EVENTS_ALL, e);
 }
 
@@ -275,12 +275,12 @@ void pac_check_idols(pacifica *g, int seat, const int *temp)
             g->idol_level[i] = (uint8_t)pac_idol_next(i, g->idol_level[i]);
             if (!g->base.ev.disabled) {
                 av *e = av_map();
-                av_set_str(e, "type", "idol");
-                av_set_str(e, "idol", i == PAC_DIVERSITY ? "Diversity" : pac_cat_names[i]);
-                av_set_int(e, "seat", seat);
-                av_set_int(e, "from", from);
-                av_set_int(e, "need", pac_idol_need(i, g->idol_level[i]));
-                av_set_bool(e, "secured", g->idol_level[i] == PAC_SECURED);
+                av_add_str(e, "type", "idol");
+                av_add_str(e, "idol", i == PAC_DIVERSITY ? "Diversity" : pac_cat_names[i]);
+                av_add_int(e, "seat", seat);
+                av_add_int(e, "from", from);
+                av_add_int(e, "need", pac_idol_need(i, g->idol_level[i]));
+                av_add_bool(e, "secured", g->idol_level[i] == PAC_SECURED);
                 push_event(g, EVENTS_ALL, e);
             }
         }
@@ -349,10 +349,10 @@ static void discard_card(pacifica *g, int seat, int c)
     g->stack_n[cat]++;
     if (g->base.ev.disabled) return;
     av *e = av_map();
-    av_set_str(e, "type", "discard");
-    av_set_int(e, "seat", seat);
-    av_set_str(e, "card", g->set.c[c].id);
-    av_set_str(e, "name", g->set.c[c].name);
+    av_add_str(e, "type", "discard");
+    av_add_int(e, "seat", seat);
+    av_add_str(e, "card", g->set.c[c].id);
+    av_add_str(e, "name", g->set.c[c].name);
     push_event(g, EVENTS_ALL, e);
 }
 
@@ -367,13 +367,13 @@ static void draw_card(pacifica *g, int seat, int cat, const char *source, bool b
     if (!g->base.ev.disabled) {
         for (int k = 0; k < 2; k++) {
             av *e = av_map();
-            av_set_str(e, "type", "draw");
-            av_set_int(e, "seat", seat);
-            av_set_str(e, "category", pac_cat_names[cat]);
-            av_set_str(e, "source", source);
+            av_add_str(e, "type", "draw");
+            av_add_int(e, "seat", seat);
+            av_add_str(e, "category", pac_cat_names[cat]);
+            av_add_str(e, "source", source);
             if (k == 0) {
-                av_set_str(e, "card", g->set.c[c].id);
-                av_set_str(e, "name", g->set.c[c].name);
+                av_add_str(e, "card", g->set.c[c].id);
+                av_add_str(e, "name", g->set.c[c].name);
             }
             push_event(g, k == 0 ? EVENTS_SEAT(seat) : EVENTS_SEAT(1 - seat), e);
         }
@@ -391,11 +391,11 @@ static void card_event(pacifica *g, const char *type, int seat, int c, const cha
 {
     if (g->base.ev.disabled) return;
     av *e = av_map();
-    av_set_str(e, "type", type);
-    av_set_int(e, "seat", seat);
-    av_set_str(e, "card", g->set.c[c].id);
-    av_set_str(e, "name", g->set.c[c].name);
-    if (k2) av_set_str(e, k2, v2);
+    av_add_str(e, "type", type);
+    av_add_int(e, "seat", seat);
+    av_add_str(e, "card", g->set.c[c].id);
+    av_add_str(e, "name", g->set.c[c].name);
+    if (k2) av_add_str(e, k2, v2);
     push_event(g, EVENTS_ALL, e);
 }
 
@@ -506,9 +506,9 @@ static void start_turn(pacifica *g)
     g->actions_left = 3;
     if (!g->base.ev.disabled) {
         av *e = av_map();
-        av_set_str(e, "type", "turn");
-        av_set_int(e, "seat", g->seat);
-        av_set_int(e, "turn", g->turn);
+        av_add_str(e, "type", "turn");
+        av_add_int(e, "seat", g->seat);
+        av_add_int(e, "turn", g->turn);
         push_event(g, EVENTS_ALL, e);
     }
     /* One optional draw per start-draw machine; pushed in reverse so the

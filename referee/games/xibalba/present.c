@@ -388,7 +388,7 @@ static av *ev(xb_game *g, const char *type)
 {
     if (g->base.ev.disabled) return NULL;
     av *e = av_map();
-    av_set_str(e, "type", type);
+    av_add_str(e, "type", type);
     return e;
 }
 
@@ -401,13 +401,13 @@ void xb_ev_setup(xb_game *g)
 {
     av *e = ev(g, "setup");
     if (!e) return;
-    av_set_str(e, "ark_card", cname(g, g->ark_card));
-    av_set_int(e, "ark_life", g->ark_life);
+    av_add_str(e, "ark_card", cname(g, g->ark_card));
+    av_add_int(e, "ark_life", g->ark_life);
     av *f = av_list();
     for (int s = 0; s < g->players; s++)
         av_push(f, av_str(xb_factions[g->p[s].faction].name));
-    av_set(e, "factions", f);
-    av_set_int(e, "target", g->target);
+    av_add(e, "factions", f);
+    av_add_int(e, "target", g->target);
     push_ev(g, e);
 }
 
@@ -418,7 +418,7 @@ void xb_ev_start_roll(xb_game *g, const bool *in, const int *roll)
     av *l = av_list();
     for (int s = 0; s < g->players; s++)
         av_push(l, in[s] ? av_int(roll[s]) : av_nil());
-    av_set(e, "rolls", l);
+    av_add(e, "rolls", l);
     push_ev(g, e);
 }
 
@@ -426,9 +426,9 @@ void xb_ev_turn(xb_game *g)
 {
     av *e = ev(g, "turn_start");
     if (!e) return;
-    av_set_int(e, "seat", g->cur);
-    av_set_int(e, "turn", g->turns + 1);
-    av_set_int(e, "productivity", xb_productivity(g, g->cur));
+    av_add_int(e, "seat", g->cur);
+    av_add_int(e, "turn", g->turns + 1);
+    av_add_int(e, "productivity", xb_productivity(g, g->cur));
     push_ev(g, e);
 }
 
@@ -436,10 +436,10 @@ void xb_ev_paragon(xb_game *g, int s, int delta, const char *why)
 {
     av *e = ev(g, "paragon");
     if (!e) return;
-    av_set_int(e, "seat", s);
-    av_set_int(e, "delta", delta);
-    av_set_int(e, "total", g->p[s].par);
-    av_set_str(e, "source", why);
+    av_add_int(e, "seat", s);
+    av_add_int(e, "delta", delta);
+    av_add_int(e, "total", g->p[s].par);
+    av_add_str(e, "source", why);
     push_ev(g, e);
 }
 
@@ -447,8 +447,8 @@ void xb_ev_over(xb_game *g, const char *reason)
 {
     av *e = ev(g, "game_over");
     if (!e) return;
-    av_set_str(e, "reason", reason);
-    av_set_int(e, "winner", g->winner);
+    av_add_str(e, "reason", reason);
+    av_add_int(e, "winner", g->winner);
     push_ev(g, e);
 }
 
@@ -456,8 +456,8 @@ void xb_ev_reshuffle(xb_game *g, int fam)
 {
     av *e = ev(g, "reshuffle");
     if (!e) return;
-    av_set_str(e, "deck", xb_family_names[fam]);
-    av_set_int(e, "cards", g->deck[fam].n);
+    av_add_str(e, "deck", xb_family_names[fam]);
+    av_add_int(e, "cards", g->deck[fam].n);
     push_ev(g, e);
 }
 
@@ -465,9 +465,9 @@ void xb_ev_reveal(xb_game *g, int fam, int k)
 {
     av *e = ev(g, "reveal");
     if (!e) return;
-    av_set_str(e, "deck", xb_family_names[fam]);
-    av_set_int(e, "slot", k);
-    av_set_str(e, "card", cname(g, g->market[fam][k]));
+    av_add_str(e, "deck", xb_family_names[fam]);
+    av_add_int(e, "slot", k);
+    av_add_str(e, "card", cname(g, g->market[fam][k]));
     push_ev(g, e);
 }
 
@@ -475,9 +475,9 @@ void xb_ev_enter(xb_game *g, int s)
 {
     av *e = ev(g, "enter_ark");
     if (!e) return;
-    av_set_int(e, "seat", s);
-    av_set_str(e, "card", cname(g, g->ark_card));
-    av_set_int(e, "life", g->ark_life);
+    av_add_int(e, "seat", s);
+    av_add_str(e, "card", cname(g, g->ark_card));
+    av_add_int(e, "life", g->ark_life);
     push_ev(g, e);
 }
 
@@ -485,8 +485,8 @@ void xb_ev_extra_die(xb_game *g, xb_die d)
 {
     av *e = ev(g, "extra_die");
     if (!e) return;
-    av_set_int(e, "seat", g->cur);
-    av_set_str(e, "face", xb_face_names[d.face]);
+    av_add_int(e, "seat", g->cur);
+    av_add_str(e, "face", xb_face_names[d.face]);
     push_ev(g, e);
 }
 
@@ -494,10 +494,10 @@ void xb_ev_card_effect(xb_game *g, int s, int loc, int card)
 {
     av *e = ev(g, "card_effect");
     if (!e) return;
-    av_set_int(e, "seat", s);
-    av_set_str(e, "where", loc_name(loc));
-    av_set_str(e, "card", cname(g, card));
-    av_set_str(e, "effect", xb_effect_names[xb_type(g, card)->effect]);
+    av_add_int(e, "seat", s);
+    av_add_str(e, "where", loc_name(loc));
+    av_add_str(e, "card", cname(g, card));
+    av_add_str(e, "effect", xb_effect_names[xb_type(g, card)->effect]);
     push_ev(g, e);
 }
 
@@ -505,9 +505,9 @@ void xb_ev_pool(xb_game *g, int r, int a)
 {
     av *e = ev(g, "dice_pool");
     if (!e) return;
-    av_set_int(e, "seat", g->cur);
-    av_set_int(e, "resource", r);
-    av_set_int(e, "attack", a);
+    av_add_int(e, "seat", g->cur);
+    av_add_int(e, "resource", r);
+    av_add_int(e, "attack", a);
     push_ev(g, e);
 }
 
@@ -515,9 +515,9 @@ void xb_ev_roll(xb_game *g)
 {
     av *e = ev(g, "roll");
     if (!e) return;
-    av_set_int(e, "seat", g->cur);
-    av_set(e, "faces", dice_list(g->roll, g->n_roll));
-    av_set_int(e, "rerolls_left", g->rerolls_left);
+    av_add_int(e, "seat", g->cur);
+    av_add(e, "faces", dice_list(g->roll, g->n_roll));
+    av_add_int(e, "rerolls_left", g->rerolls_left);
     push_ev(g, e);
 }
 
@@ -528,8 +528,8 @@ void xb_ev_keep(xb_game *g, const bool *keep)
     av *l = av_list();
     for (int i = 0; i < g->n_roll; i++)
         if (keep[i]) av_push(l, av_str(xb_face_names[g->roll[i].face]));
-    av_set_int(e, "seat", g->cur);
-    av_set(e, "faces", l);
+    av_add_int(e, "seat", g->cur);
+    av_add(e, "faces", l);
     push_ev(g, e);
 }
 
@@ -537,9 +537,9 @@ void xb_ev_steal(xb_game *g, int d, int n)
 {
     av *e = ev(g, "steal");
     if (!e) return;
-    av_set_int(e, "seat", g->cur);
-    av_set_int(e, "from", d);
-    av_set_int(e, "amount", n);
+    av_add_int(e, "seat", g->cur);
+    av_add_int(e, "from", d);
+    av_add_int(e, "amount", n);
     push_ev(g, e);
 }
 
@@ -547,10 +547,10 @@ void xb_ev_destroy(xb_game *g, int s, int k, int card)
 {
     av *e = ev(g, "destroy_upgrade");
     if (!e) return;
-    av_set_int(e, "seat", g->cur);
-    av_set_int(e, "owner", s);
-    av_set_int(e, "slot", k + 1);
-    av_set_str(e, "card", cname(g, card));
+    av_add_int(e, "seat", g->cur);
+    av_add_int(e, "owner", s);
+    av_add_int(e, "slot", k + 1);
+    av_add_str(e, "card", cname(g, card));
     push_ev(g, e);
 }
 
@@ -558,11 +558,11 @@ void xb_ev_base_attack(xb_game *g, int d, int strength, int res, bool hit)
 {
     av *e = ev(g, "base_attack");
     if (!e) return;
-    av_set_int(e, "seat", g->cur);
-    av_set_int(e, "target", d);
-    av_set_int(e, "strength", strength);
-    av_set_int(e, "resistance", res);
-    av_set_bool(e, "hit", hit);
+    av_add_int(e, "seat", g->cur);
+    av_add_int(e, "target", d);
+    av_add_int(e, "strength", strength);
+    av_add_int(e, "resistance", res);
+    av_add_bool(e, "hit", hit);
     push_ev(g, e);
 }
 
@@ -570,12 +570,12 @@ void xb_ev_attack(xb_game *g, int soldier, int dice, int crits, int strength)
 {
     av *e = ev(g, "attack");
     if (!e) return;
-    av_set_int(e, "seat", g->cur);
-    av_set_str(e, "soldier", cname(g, soldier));
-    av_set(e, "target", g->atk_target < 0 ? av_str("ark") : av_int(g->atk_target));
-    av_set_int(e, "dice", dice);
-    av_set_int(e, "crits", crits);
-    av_set_int(e, "strength", strength);
+    av_add_int(e, "seat", g->cur);
+    av_add_str(e, "soldier", cname(g, soldier));
+    av_add(e, "target", g->atk_target < 0 ? av_str("ark") : av_int(g->atk_target));
+    av_add_int(e, "dice", dice);
+    av_add_int(e, "crits", crits);
+    av_add_int(e, "strength", strength);
     push_ev(g, e);
 }
 
@@ -583,9 +583,9 @@ void xb_ev_ark_damage(xb_game *g, int dmg)
 {
     av *e = ev(g, "ark_damage");
     if (!e) return;
-    av_set_int(e, "seat", g->cur);
-    av_set_int(e, "damage", dmg);
-    av_set_int(e, "life", g->ark_life < 0 ? 0 : g->ark_life);
+    av_add_int(e, "seat", g->cur);
+    av_add_int(e, "damage", dmg);
+    av_add_int(e, "life", g->ark_life < 0 ? 0 : g->ark_life);
     push_ev(g, e);
 }
 
@@ -593,10 +593,10 @@ void xb_ev_soldier_destroyed(xb_game *g, int card, int owner, const char *where)
 {
     av *e = ev(g, "soldier_destroyed");
     if (!e) return;
-    av_set_int(e, "seat", g->cur);
-    av_set_int(e, "owner", owner);
-    av_set_str(e, "card", cname(g, card));
-    av_set_str(e, "where", where);
+    av_add_int(e, "seat", g->cur);
+    av_add_int(e, "owner", owner);
+    av_add_str(e, "card", cname(g, card));
+    av_add_str(e, "where", where);
     push_ev(g, e);
 }
 
@@ -604,10 +604,10 @@ void xb_ev_block(xb_game *g, int d, int blocker, bool dies)
 {
     av *e = ev(g, blocker >= 0 ? "block" : "no_block");
     if (!e) return;
-    av_set_int(e, "seat", d);
+    av_add_int(e, "seat", d);
     if (blocker >= 0) {
-        av_set_str(e, "card", cname(g, blocker));
-        av_set_bool(e, "destroyed", dies);
+        av_add_str(e, "card", cname(g, blocker));
+        av_add_bool(e, "destroyed", dies);
     }
     push_ev(g, e);
 }
@@ -616,9 +616,9 @@ void xb_ev_place(xb_game *g, int card, int k)
 {
     av *e = ev(g, "place");
     if (!e) return;
-    av_set_int(e, "seat", g->cur);
-    av_set_str(e, "card", cname(g, card));
-    av_set_int(e, "slot", k + 1);
+    av_add_int(e, "seat", g->cur);
+    av_add_str(e, "card", cname(g, card));
+    av_add_int(e, "slot", k + 1);
     push_ev(g, e);
 }
 
@@ -626,11 +626,11 @@ void xb_ev_buy(xb_game *g, int card, int fam, int k)
 {
     av *e = ev(g, "buy");
     if (!e) return;
-    av_set_int(e, "seat", g->cur);
-    av_set_str(e, "card", cname(g, card));
-    av_set_str(e, "deck", xb_family_names[fam]);
-    av_set_int(e, "slot", k);
-    av_set_int(e, "cost", xb_market_cost(g, card));
+    av_add_int(e, "seat", g->cur);
+    av_add_str(e, "card", cname(g, card));
+    av_add_str(e, "deck", xb_family_names[fam]);
+    av_add_int(e, "slot", k);
+    av_add_int(e, "cost", xb_market_cost(g, card));
     push_ev(g, e);
 }
 
@@ -638,7 +638,7 @@ void xb_ev_simple(xb_game *g, const char *type)
 {
     av *e = ev(g, type);
     if (!e) return;
-    av_set_int(e, "seat", g->cur);
+    av_add_int(e, "seat", g->cur);
     push_ev(g, e);
 }
 
@@ -646,8 +646,8 @@ void xb_ev_amount(xb_game *g, const char *type, int n)
 {
     av *e = ev(g, type);
     if (!e) return;
-    av_set_int(e, "seat", g->cur);
-    av_set_int(e, "amount", n);
+    av_add_int(e, "seat", g->cur);
+    av_add_int(e, "amount", n);
     push_ev(g, e);
 }
 
@@ -655,9 +655,9 @@ void xb_ev_discard(xb_game *g, const char *from, int card)
 {
     av *e = ev(g, "discard");
     if (!e) return;
-    av_set_int(e, "seat", g->cur);
-    av_set_str(e, "from", from);
-    av_set_str(e, "card", cname(g, card));
+    av_add_int(e, "seat", g->cur);
+    av_add_str(e, "from", from);
+    av_add_str(e, "card", cname(g, card));
     push_ev(g, e);
 }
 
@@ -665,8 +665,8 @@ void xb_ev_move(xb_game *g, int to, int card)
 {
     av *e = ev(g, "move");
     if (!e) return;
-    av_set_int(e, "seat", g->cur);
-    av_set_str(e, "to", loc_name(to));
-    av_set_str(e, "card", cname(g, card));
+    av_add_int(e, "seat", g->cur);
+    av_add_str(e, "to", loc_name(to));
+    av_add_str(e, "card", cname(g, card));
     push_ev(g, e);
 }
