@@ -8,6 +8,21 @@
  * (longer ones are cut, the same in both forms). */
 #define TEXT_MAX 512
 
+static void push_label(void *list, int i, const char *label)
+{
+    (void)i;
+    av_push(list, av_set_str(av_map(), "label", label));
+}
+
+static void write_label(void *w, int i, const char *label)
+{
+    (void)i;
+    fw_map(w, 1);
+    FW_KEY(w, "label");
+    fw_str(w, label, strlen(label));
+    fw_end(w);
+}
+
 av *decide_tree(const arena_game_vt *vt, const arena_game *g, const arena_decision *d, uint64_t id,
                 av *events, const decide_clock *c)
 {
@@ -19,10 +34,7 @@ av *decide_tree(const arena_game_vt *vt, const arena_game *g, const arena_decisi
     vt->prompt(g, buf, sizeof buf);
     av_set_str(out, "prompt", buf);
     av *opts = av_list();
-    for (int i = 0; i < d->n_options; i++) {
-        vt->label(g, i, buf, sizeof buf);
-        av_push(opts, av_set_str(av_map(), "label", buf));
-    }
+    arena_game_labels(vt, g, d->n_options, buf, sizeof buf, push_label, opts);
     av_set(out, "options", opts);
     av *pick = av_map();
     av_set_int(pick, "min", d->pick_min);
@@ -58,13 +70,7 @@ void decide_write(codec_kind codec, abuf *out, const arena_game_vt *vt, const ar
     fw_str(&w, buf, strlen(buf));
     FW_KEY(&w, "options");
     fw_list(&w, (size_t)d->n_options);
-    for (int i = 0; i < d->n_options; i++) {
-        vt->label(g, i, buf, sizeof buf);
-        fw_map(&w, 1);
-        FW_KEY(&w, "label");
-        fw_str(&w, buf, strlen(buf));
-        fw_end(&w);
-    }
+    arena_game_labels(vt, g, d->n_options, buf, sizeof buf, write_label, &w);
     fw_end(&w);
     FW_KEY(&w, "pick");
     fw_map(&w, 3);

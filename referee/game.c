@@ -1,5 +1,6 @@
 #include "game.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -44,6 +45,42 @@ void arena_game_free_flat(arena_game *g)
 {
     events_free(&g->ev);
     free(g);
+}
+
+typedef struct counted {
+    arena_label_fn put;
+    void *ctx;
+    int n, seen;
+} counted;
+
+static void count_label(void *ctx, int i, const char *label)
+{
+    counted *c = ctx;
+    if (i != c->seen++ || i >= c->n) {
+        /* A game's labels() out of step with its decision: a bug, and the
+         * frame being written would be corrupt. */
+        fprintf(stderr, "arena: labels() gave option %d of %d out of order\n", i, c->n);
+        abort();
+    }
+    c->put(c->ctx, i, label);
+}
+
+void arena_game_labels(const arena_game_vt *vt, const arena_game *g, int n, char *buf, size_t len,
+                       arena_label_fn put, void *ctx)
+{
+    if (!vt->labels) {
+        for (int i = 0; i < n; i++) {
+            vt->label(g, i, buf, len);
+            put(ctx, i, buf);
+        }
+        return;
+    }
+    counted c = {put, ctx, n, 0};
+    vt->labels(g, buf, len, count_label, &c);
+    if (c.seen != n) {
+        fprintf(stderr, "arena: labels() gave %d labels for %d options\n", c.seen, n);
+        abort();
+    }
 }
 
 av *arena_view_tree(const arena_game_vt *vt, const arena_game *g, int seat)

@@ -45,6 +45,9 @@ enum {
 
 typedef struct arena_game_vt arena_game_vt;
 
+/* Takes option i's label (labels below, arena_game_labels). */
+typedef void (*arena_label_fn)(void *ctx, int i, const char *label);
+
 /* Every game state struct starts with this header. `size` is the size of
  * the whole state struct and `ev` its event list: games whose state is one
  * flat struct (all of ours) then use the ready-made clone, free and event
@@ -102,6 +105,11 @@ struct arena_game_vt {
     bool (*decision)(const arena_game *g, arena_decision *d);
     /* Label of option i of the current decision, written into buf. */
     void (*label)(const arena_game *g, int i, char *buf, size_t len);
+    /* Optional: every option's label of the current decision, in order, each
+     * written into buf as label() writes it and handed to put. For a game
+     * whose label() works out all the options to name one: the referee
+     * names them all for every decision. NULL: label() is called for each. */
+    void (*labels)(const arena_game *g, char *buf, size_t len, arena_label_fn put, void *ctx);
     /* Human-readable prompt of the current decision. */
     void (*prompt)(const arena_game *g, char *buf, size_t len);
     /* Applies a choice for the current decision. The referee has already
@@ -142,6 +150,10 @@ static inline void game_free(arena_game *g)
 {
     if (g) g->vt->free(g);
 }
+/* The labels of the n options of the current decision, through vt's
+ * labels (or label, one by one), each in buf and handed to put. */
+void arena_game_labels(const arena_game_vt *vt, const arena_game *g, int n, char *buf, size_t len,
+                       arena_label_fn put, void *ctx);
 /* The view as a tree (caller frees), as vt's view writes it. */
 av *arena_view_tree(const arena_game_vt *vt, const arena_game *g, int seat);
 static inline av *game_view(const arena_game *g, int seat)

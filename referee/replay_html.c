@@ -70,6 +70,12 @@ static void html_moved(void *ctx, replay *r)
         }
 }
 
+static void push_str(void *list, int i, const char *s)
+{
+    (void)i;
+    av_push(list, av_str(s));
+}
+
 static void html_decision(void *ctx, replay *r, const arena_decision *d, const int *c, int n,
                           const av *line)
 {
@@ -90,10 +96,7 @@ static void html_decision(void *ctx, replay *r, const arena_decision *d, const i
         r->gvt->prompt(r->g, buf, sizeof buf);
         av_set_str(step, "prompt", buf);
         av *opts = av_list(), *chosen = av_list(), *pick = av_list();
-        for (int i = 0; i < d->n_options; i++) {
-            r->gvt->label(r->g, i, buf, sizeof buf);
-            av_push(opts, av_str(buf));
-        }
+        arena_game_labels(r->gvt, r->g, d->n_options, buf, sizeof buf, push_str, opts);
         for (int k = 0; k < n; k++)
             av_push(chosen, av_int(c[k]));
         av_push(pick, av_int(d->pick_min));

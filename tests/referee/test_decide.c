@@ -1,7 +1,8 @@
 /* The decide message written straight into a buffer (decide_write) must be
  * byte for byte what codec_encode writes for its tree (decide_tree), in
  * both codecs: for every game at many random states, and for texts and
- * counts at the edges of msgpack's forms and JSON's escapes. */
+ * counts at the edges of msgpack's forms and JSON's escapes. A game's
+ * labels(), which both use, names each option as its label() does. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -66,6 +67,33 @@ static void check_both(const arena_game_vt *vt, const arena_game *g, const arena
     free(evs);
 }
 
+typedef struct seen_labels {
+    const arena_game_vt *vt;
+    const arena_game *g;
+    int n;
+} seen_labels;
+
+static void compare_label(void *ctx, int i, const char *label)
+{
+    seen_labels *c = ctx;
+    char one[512];
+    c->vt->label(c->g, i, one, sizeof one);
+    if (strcmp(one, label) != 0)
+        fail_msg("%s: labels() gives option %d as '%s', label() as '%s'", c->vt->name, i, label,
+                 one);
+    c->n++;
+}
+
+/* A game's labels(), where it has one, names every option as label() does. */
+static void check_labels(const arena_game_vt *vt, const arena_game *g, const arena_decision *d)
+{
+    if (!vt->labels) return;
+    char buf[512];
+    seen_labels c = {vt, g, 0};
+    vt->labels(g, buf, sizeof buf, compare_label, &c);
+    assert_int_equal(c.n, d->n_options);
+}
+
 /* Plays random games of one game and checks the decide of every state. */
 static void check_game(const arena_game_vt *vt, int players, uint64_t seed, int max_decisions)
 {
@@ -91,6 +119,7 @@ static void check_game(const arena_game_vt *vt, int players, uint64_t seed, int 
         if (arena_rng_below(&r, 3) == 0) c.game_ms = -1;
         uint64_t id = arena_rng_below(&r, 2) ? (uint64_t)decisions + 1 : arena_rng_next(&r);
         check_both(vt, g, &d, id, events, &c, true);
+        check_labels(vt, g, &d);
         choice = realloc(choice, (size_t)d.n_options * sizeof *choice);
         int n = arena_random_choice(&r, &d, choice);
         assert_true(vt->apply(g, choice, n));

@@ -143,6 +143,17 @@ static void pac_label(const arena_game *gg, int i, char *buf, size_t len)
     option_label(g, opts[i], buf, len);
 }
 
+static void pac_labels(const arena_game *gg, char *buf, size_t len, arena_label_fn put, void *ctx)
+{
+    const pacifica *g = (const pacifica *)gg;
+    int opts[PAC_MAX_OPTS];
+    int n = pac_options(g, opts);
+    for (int i = 0; i < n; i++) {
+        option_label(g, opts[i], buf, len);
+        put(ctx, i, buf);
+    }
+}
+
 static void pac_prompt(const arena_game *gg, char *buf, size_t len)
 {
     const pacifica *g = (const pacifica *)gg;
@@ -344,6 +355,7 @@ const arena_game_vt pacifica_game = {
     .free = arena_game_free_flat,
     .decision = pac_decision,
     .label = pac_label,
+    .labels = pac_labels,
     .prompt = pac_prompt,
     .apply = pac_apply,
     .view = pac_view,

@@ -67,6 +67,7 @@ bool xb_reorg_possible(const xb_game *g);
 
 /* present.c */
 void xb_label(const arena_game *gg, int i, char *buf, size_t len);
+void xb_labels(const arena_game *gg, char *buf, size_t len, arena_label_fn put, void *ctx);
 void xb_label_opt(const xb_game *g, const xb_opt *o, char *buf, size_t len);
 void xb_prompt(const arena_game *gg, char *buf, size_t len);
 void xb_view(const arena_game *gg, int seat, vout *o);

@@ -140,6 +140,7 @@ const arena_game_vt xibalba_game = {
     .free = arena_game_free_flat,
     .decision = xb_decision,
     .label = xb_label,
+    .labels = xb_labels,
     .prompt = xb_prompt,
     .apply = xb_apply_vt,
     .view = xb_view,
