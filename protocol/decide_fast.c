@@ -75,10 +75,7 @@ static bool json_int(rd *r, int64_t *v)
     while (i < n && r->p[i] >= '0' && r->p[i] <= '9')
         u = u * 10 + (uint64_t)(r->p[i++] - '0');
     size_t nd = i - d;
-    const char *lim = neg ? "9223372036854775808" : "9223372036854775807";
-    if (nd == 0 || nd > 19 || (nd == 19 && memcmp(r->p + d, lim, 19) > 0) ||
-        (nd > 1 && r->p[d] == '0'))
-        return false;
+    if (nd == 0 || !json_int_fits(r->p + d, nd, neg) || (nd > 1 && r->p[d] == '0')) return false;
     if (i < n && (r->p[i] == '.' || r->p[i] == 'e' || r->p[i] == 'E')) return false;
     r->off = i;
     r->values++;

@@ -305,14 +305,6 @@ static size_t number_at(const uint8_t *s, size_t n, size_t start, bool *integer,
     return i;
 }
 
-/* Whether the integer token s[start, end) (digits from d) fits int64. */
-static bool fits_int64(const uint8_t *s, size_t start, size_t d, size_t end)
-{
-    size_t nd = end - d;
-    const char *lim = s[start] == '-' ? "9223372036854775808" : "9223372036854775807";
-    return nd < 19 || (nd == 19 && memcmp(s + d, lim, 19) <= 0);
-}
-
 static av *read_number(jreader *r)
 {
     const uint8_t *s = r->s;
@@ -322,7 +314,7 @@ static av *read_number(jreader *r)
     size_t i = number_at(s, r->n, start, &integer, &d, &why);
     if (!i) return jr_bad(r, start, why);
     r->i = i;
-    if (integer && fits_int64(s, start, d, i)) {
+    if (integer && json_int_fits(s + d, i - d, s[start] == '-')) {
         uint64_t u = 0;
         for (size_t k = d; k < i; k++)
             u = u * 10 + (uint64_t)(s[k] - '0');
@@ -573,7 +565,8 @@ static inline bool skip_number(const uint8_t *s, size_t n, size_t *i)
     bool integer;
     const char *why;
     j = number_at(s, n, start, &integer, &d, &why);
-    if (!j || (!(integer && fits_int64(s, start, d, j)) && number_overflows(s + start, j - start)))
+    if (!j || (!(integer && json_int_fits(s + d, j - d, s[start] == '-')) &&
+               number_overflows(s + start, j - start)))
         return false;
     *i = j;
     return true;
@@ -608,7 +601,7 @@ bool json_skip_value(const char *text, size_t n, size_t *off, size_t *values, in
             if (!skip_string(s, n, &i, false)) return false;
         } else if (c == 't' || c == 'f' || c == 'n') {
             const char *word = c == 't' ? "true" : c == 'f' ? "false" : "null";
-            size_t len = strlen(word);
+            size_t len = c == 'f' ? 5 : 4;
             if (n - i < len || memcmp(s + i, word, len) != 0) return false;
             i += len;
         } else if (c == '-' || is_digit(c)) {

@@ -1,9 +1,10 @@
-/* The scan both JSON readers (json_read.c, decide_fast.c) make over a
- * string's text, eight bytes at a time: most protocol strings are plain
- * ASCII up to their closing quote. */
+/* What both JSON readers (json_read.c, decide_fast.c) check the same way:
+ * a string's text, scanned eight bytes at a time (most protocol strings
+ * are plain ASCII up to their closing quote), and an integer's range. */
 #ifndef ARENA_JSON_SCAN_H
 #define ARENA_JSON_SCAN_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -29,6 +30,14 @@ static inline size_t json_plain_end(const uint8_t *s, size_t i, size_t n)
     while (i < n && s[i] != '"' && s[i] != '\\' && s[i] >= 0x20 && s[i] < 0x80)
         i++;
     return i;
+}
+
+/* Whether the integer of the nd decimal digits at d (negative: neg) fits
+ * int64. */
+static inline bool json_int_fits(const uint8_t *d, size_t nd, bool neg)
+{
+    const char *lim = neg ? "9223372036854775808" : "9223372036854775807";
+    return nd < 19 || (nd == 19 && memcmp(d, lim, 19) <= 0);
 }
 
 #endif
