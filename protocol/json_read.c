@@ -68,14 +68,18 @@ static av *jr_bad(jreader *r, size_t at, const char *what)
     return NULL;
 }
 
-static void skip_ws(jreader *r)
+/* JSON whitespace from s[i]: where it ends. */
+static size_t past_ws(const uint8_t *s, size_t i, size_t n)
 {
     /* Compact JSON has none: any byte above ' ' ends it at once. */
-    while (r->i < r->n && r->s[r->i] <= ' ') {
-        uint8_t c = r->s[r->i];
-        if (c != ' ' && c != '\t' && c != '\n' && c != '\r') return;
-        r->i++;
-    }
+    while (i < n && s[i] <= ' ' && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r'))
+        i++;
+    return i;
+}
+
+static void skip_ws(jreader *r)
+{
+    r->i = past_ws(r->s, r->i, r->n);
 }
 
 static int hex4(const uint8_t *p)
@@ -511,14 +515,9 @@ av *json_read_value(const char *text, size_t n, size_t *off, size_t *values, int
     return v;
 }
 
-/* JSON whitespace from s[i]: where it ends. Compact JSON has none, so the
- * walk calls this only on a byte that may be some (PAST_WS). */
-static size_t past_ws(const uint8_t *s, size_t i, size_t n)
-{
-    while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r'))
-        i++;
-    return i;
-}
+/* past_ws, called only on a byte that may be whitespace: the skipping walk
+ * runs on every decision, and the SDK's size-optimised build keeps past_ws
+ * out of line. */
 #define PAST_WS(i) ((i) < n && s[(i)] <= ' ' ? past_ws(s, (i), n) : (i))
 
 /* The string whose quote is at s[*i], checked as read_string checks it,
