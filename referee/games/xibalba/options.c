@@ -2,6 +2,8 @@
  * for them are in present.c; the rules that apply them in rules.c. */
 #include "xb_internal.h"
 
+#include <stdlib.h>
+
 int xb_destroy_candidates(const xb_game *g, xb_opt *o)
 {
     int n = 0;
@@ -99,6 +101,16 @@ static bool use_ok(const xb_game *g, const xb_card_type *t)
     case XE_FORGE: return p->res >= t->arg && xb_can_add_die(g, XB_DIE_ATK);
     default: return false;
     }
+}
+
+xb_opt *xb_opts_room(const xb_game *g, xb_opt small[XB_OPT_SMALL])
+{
+    return g->step == XS_REORG ? xmalloc(XB_OPT_MAX * sizeof *small) : small;
+}
+
+void xb_opts_done(xb_opt *o, const xb_opt *small)
+{
+    if (o != small) free(o);
 }
 
 int xb_options(const xb_game *g, xb_opt *o)

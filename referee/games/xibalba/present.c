@@ -121,26 +121,26 @@ void xb_label(const arena_game *gg, int i, char *buf, size_t len)
 {
     const xb_game *g = (const xb_game *)gg;
     xb_opt small[XB_OPT_SMALL];
-    xb_opt *o = g->step == XS_REORG ? xmalloc(XB_OPT_MAX * sizeof *o) : small;
+    xb_opt *o = xb_opts_room(g, small);
     int n = xb_options(g, o);
     if (i < 0 || i >= n)
         snprintf(buf, len, "?");
     else
         xb_label_opt(g, &o[i], buf, len);
-    if (o != small) free(o);
+    xb_opts_done(o, small);
 }
 
 void xb_labels(const arena_game *gg, char *buf, size_t len, arena_label_fn put, void *ctx)
 {
     const xb_game *g = (const xb_game *)gg;
     xb_opt small[XB_OPT_SMALL];
-    xb_opt *o = g->step == XS_REORG ? xmalloc(XB_OPT_MAX * sizeof *o) : small;
+    xb_opt *o = xb_opts_room(g, small);
     int n = xb_options(g, o);
     for (int i = 0; i < n; i++) {
         xb_label_opt(g, &o[i], buf, len);
         put(ctx, i, buf);
     }
-    if (o != small) free(o);
+    xb_opts_done(o, small);
 }
 
 void xb_prompt(const arena_game *gg, char *buf, size_t len)

@@ -755,9 +755,9 @@ static void place_held(xb_game *g, const xb_opt *op)
 bool xb_apply(xb_game *g, const int *choice, int n)
 {
     xb_opt small[XB_OPT_SMALL];
-    xb_opt *o = g->step == XS_REORG ? xmalloc(XB_OPT_MAX * sizeof *o) : small;
+    xb_opt *o = xb_opts_room(g, small);
     bool r = apply_opts(g, o, choice, n);
-    if (o != small) free(o);
+    xb_opts_done(o, small);
     return r;
 }
 

@@ -46,6 +46,10 @@ typedef struct xb_opt {
 
 /* Fills o (XB_OPT_MAX entries, or XB_OPT_SMALL outside XS_REORG). */
 int xb_options(const xb_game *g, xb_opt *o);
+/* Room for the current decision's options: small, or in XS_REORG (the one
+ * step with more than XB_OPT_SMALL) a heap block; xb_opts_done frees it. */
+xb_opt *xb_opts_room(const xb_game *g, xb_opt small[XB_OPT_SMALL]);
+void xb_opts_done(xb_opt *o, const xb_opt *small);
 bool xb_apply(xb_game *g, const int *choice, int n);
 int xb_perm(const xb_game *g, int seat, int effect);
 int xb_card_at(const xb_game *g, int seat, int loc);

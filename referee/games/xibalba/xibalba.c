@@ -100,7 +100,7 @@ static bool xb_decision(const arena_game *gg, arena_decision *d)
     const xb_game *g = (const xb_game *)gg;
     if (g->step == XS_OVER) return false;
     xb_opt small[XB_OPT_SMALL];
-    xb_opt *o = g->step == XS_REORG ? xmalloc(XB_OPT_MAX * sizeof *o) : small;
+    xb_opt *o = xb_opts_room(g, small);
     d->seat = g->step == XS_BLOCK ? g->atk_target : g->cur;
     d->kind = step_kinds[g->step];
     d->n_options = xb_options(g, o);
@@ -108,7 +108,7 @@ static bool xb_decision(const arena_game *gg, arena_decision *d)
     d->pick_max = g->step == XS_KEEP || g->step == XS_ATTACK_DICE ? d->n_options : 1;
     d->pick_ordered = false;
     d->turn = g->turns + 1;
-    if (o != small) free(o);
+    xb_opts_done(o, small);
     return true;
 }
 
