@@ -103,16 +103,6 @@ static bool use_ok(const xb_game *g, const xb_card_type *t)
     }
 }
 
-xb_opt *xb_opts_room(const xb_game *g, xb_opt small[XB_OPT_SMALL])
-{
-    return g->step == XS_REORG ? xmalloc(XB_OPT_MAX * sizeof *small) : small;
-}
-
-void xb_opts_done(xb_opt *o, const xb_opt *small)
-{
-    if (o != small) free(o);
-}
-
 int xb_options(const xb_game *g, xb_opt *o)
 {
     int n = 0, s = g->cur;

@@ -3,6 +3,9 @@
 #ifndef ARENA_XB_INTERNAL_H
 #define ARENA_XB_INTERNAL_H
 
+#include <stdlib.h>
+
+#include "util.h"
 #include "xibalba.h"
 
 #define XB_OPT_MAX 1200
@@ -47,9 +50,18 @@ typedef struct xb_opt {
 /* Fills o (XB_OPT_MAX entries, or XB_OPT_SMALL outside XS_REORG). */
 int xb_options(const xb_game *g, xb_opt *o);
 /* Room for the current decision's options: small, or in XS_REORG (the one
- * step with more than XB_OPT_SMALL) a heap block; xb_opts_done frees it. */
-xb_opt *xb_opts_room(const xb_game *g, xb_opt small[XB_OPT_SMALL]);
-void xb_opts_done(xb_opt *o, const xb_opt *small);
+ * step with more than XB_OPT_SMALL) a heap block; xb_opts_done frees it.
+ * Inline: out of sight, gcc 12 at -O3 takes the caller's other stack
+ * arrays for dangling (-Wdangling-pointer). */
+static inline xb_opt *xb_opts_room(const xb_game *g, xb_opt small[XB_OPT_SMALL])
+{
+    return g->step == XS_REORG ? xmalloc(XB_OPT_MAX * sizeof *small) : small;
+}
+
+static inline void xb_opts_done(xb_opt *o, const xb_opt *small)
+{
+    if (o != small) free(o);
+}
 bool xb_apply(xb_game *g, const int *choice, int n);
 int xb_perm(const xb_game *g, int seat, int effect);
 int xb_card_at(const xb_game *g, int seat, int loc);
