@@ -120,14 +120,26 @@ void fw_nil(frame_writer *w)
     abuf_adds(w->out, "null");
 }
 
+size_t fw_value_at(frame_writer *w, const av *v)
+{
+    if (w->codec == CODEC_JSON) json_sep(w);
+    size_t at = w->out->len;
+    if (w->codec != CODEC_JSON)
+        mpw_value(w->out, v);
+    else
+        av_json_append(v, w->out);
+    return at;
+}
+
 void fw_value(frame_writer *w, const av *v)
 {
-    if (w->codec != CODEC_JSON) {
-        mpw_value(w->out, v);
-        return;
-    }
-    json_sep(w);
-    av_json_append(v, w->out);
+    (void)fw_value_at(w, v);
+}
+
+void fw_raw(frame_writer *w, const uint8_t *p, size_t n)
+{
+    if (w->codec == CODEC_JSON) json_sep(w);
+    abuf_add(w->out, p, n);
 }
 
 void fw_finish(frame_writer *w)

@@ -55,6 +55,11 @@ typedef struct frame_writer {
 /* Starts a frame at the end of out (msgpack: a length prefix to patch). */
 void fw_begin(frame_writer *w, codec_kind c, abuf *out);
 void fw_value(frame_writer *w, const av *v);
+/* fw_value, returning where v's own bytes start in w->out (after JSON's
+ * separator): what fw_raw takes to write the same value again. */
+size_t fw_value_at(frame_writer *w, const av *v);
+/* One value already encoded in w's codec (as fw_value_at left it). */
+void fw_raw(frame_writer *w, const uint8_t *p, size_t n);
 void fw_bool(frame_writer *w, bool v);
 void fw_nil(frame_writer *w);
 /* Completes the frame (msgpack: the length; json: the newline). */

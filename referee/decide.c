@@ -52,7 +52,7 @@ av *decide_tree(const arena_game_vt *vt, const arena_game *g, const arena_decisi
 }
 
 void decide_write(codec_kind codec, abuf *out, const arena_game_vt *vt, const arena_game *g,
-                  const arena_decision *d, uint64_t id, const av *const *events, size_t n_events,
+                  const arena_decision *d, uint64_t id, const decide_events *events,
                   const decide_clock *c)
 {
     char buf[TEXT_MAX];
@@ -86,9 +86,13 @@ void decide_write(codec_kind codec, abuf *out, const arena_game_vt *vt, const ar
     vout_frame(&o, &w);
     vt->view(g, d->seat, &o);
     FW_KEY(&w, "events");
-    fw_list(&w, n_events);
-    for (size_t i = 0; i < n_events; i++)
-        fw_value(&w, events[i]);
+    fw_list(&w, events->n);
+    for (size_t i = 0; i < events->n; i++) {
+        if (events->cache)
+            evcache_write(events->cache, &w, events->idx[i], events->ev[i]);
+        else
+            fw_value(&w, events->ev[i]);
+    }
     fw_end(&w);
     FW_KEY(&w, "clock");
     fw_map(&w, 3);

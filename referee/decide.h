@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "codec.h"
+#include "evcache.h"
 #include "game.h"
 
 typedef struct decide_clock {
@@ -21,11 +22,21 @@ typedef struct decide_clock {
 av *decide_tree(const arena_game_vt *vt, const arena_game *g, const arena_decision *d, uint64_t id,
                 av *events, const decide_clock *c);
 
+/* The events of one decide, borrowed: n trees, and with a cache their
+ * indices in the game, so that each is encoded once for every seat it
+ * goes to (evcache.h). */
+typedef struct decide_events {
+    const av *const *ev;
+    const size_t *idx; /* read only with cache */
+    size_t n;
+    evcache *cache; /* NULL: each event encoded here */
+} decide_events;
+
 /* Appends the frame codec_encode(codec, decide_tree(...)) would, without
- * the tree: the view is written by vt's view into the frame, the n events
- * are borrowed. Prompt and labels come from vt too. */
+ * the tree: the view is written by vt's view into the frame. Prompt and
+ * labels come from vt too. */
 void decide_write(codec_kind codec, abuf *out, const arena_game_vt *vt, const arena_game *g,
-                  const arena_decision *d, uint64_t id, const av *const *events, size_t n_events,
+                  const arena_decision *d, uint64_t id, const decide_events *events,
                   const decide_clock *c);
 
 #endif

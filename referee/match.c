@@ -86,7 +86,9 @@ struct match {
     int *choice;
     size_t choice_cap;
     const av **evs; /* the events of the decide being written (borrowed) */
+    size_t *evi;    /* and their indices in the game */
     size_t evs_cap;
+    evcache evc; /* their bytes, shared by the seats */
     char error[256];
     double t_start; /* the trace's zero */
     /* One per player only: a seat is some 1.7 KB, most of it its notes'
@@ -233,8 +235,8 @@ static av *events_for(struct match *m, int s)
     return list;
 }
 
-/* The same events borrowed into m->evs (for decide_write); returns how
- * many. */
+/* The same events borrowed into m->evs, their indices into m->evi (for
+ * decide_write); returns how many. */
 static size_t new_events(struct match *m, int s)
 {
     size_t n = m->gvt->event_count(m->g), k = 0;
@@ -244,7 +246,9 @@ static size_t new_events(struct match *m, int s)
         if (k == m->evs_cap) {
             m->evs_cap = m->evs_cap ? m->evs_cap * 2 : 16;
             m->evs = xrealloc(m->evs, m->evs_cap * sizeof *m->evs);
+            m->evi = xrealloc(m->evi, m->evs_cap * sizeof *m->evi);
         }
+        m->evi[k] = i;
         m->evs[k++] = e;
     }
     m->seat[s].ev_cursor = n;
@@ -287,6 +291,7 @@ static void release_events(struct match *m)
         if (st->ev_cursor < upto) upto = st->ev_cursor;
     }
     arena_game_release_events(m->g, upto);
+    evcache_release(&m->evc, upto);
 }
 
 static void ensure_choice_cap(struct match *m, int n)
@@ -381,7 +386,8 @@ static void send_decide(struct match *m, const arena_decision *d)
         codec_kind codec;
         abuf *out = agent_out(a, &codec);
         if (out) {
-            decide_write(codec, out, m->gvt, m->g, d, m->pid, m->evs, n, &clk);
+            decide_events evs = {m->evs, m->evi, n, &m->evc};
+            decide_write(codec, out, m->gvt, m->g, d, m->pid, &evs, &clk);
             agent_flush(a);
         }
     }
@@ -900,6 +906,8 @@ static void finish(struct match *m)
     free(m->match_id);
     free(m->choice);
     free(m->evs);
+    free(m->evi);
+    evcache_free(&m->evc);
     free(m);
     done(&o, ctx);
 }

@@ -32,20 +32,25 @@ static int64_t edgy_int(arena_rng *r)
 /* Appends both forms after the same prefix and compares them (the view
  * written straight into the frame by vt's view, and as its tree); with
  * texts in valid UTF-8 (as games write them), checks that the msgpack
- * payload decodes back to the tree. Frees events. */
+ * payload decodes back to the tree. The direct form reads the events
+ * (copied into events, which is freed here) from the game's own trees
+ * when idx is given (their indices), through cache when that is not NULL
+ * too. */
 static void check_both(const arena_game_vt *vt, const arena_game *g, const arena_decision *d,
-                       uint64_t id, av *events, const decide_clock *c, bool utf8)
+                       uint64_t id, av *events, const size_t *idx, evcache *cache,
+                       const decide_clock *c, bool utf8)
 {
     size_t n = av_len(events);
     const av **evs = calloc(n ? n : 1, sizeof *evs);
     for (size_t i = 0; i < n; i++)
-        evs[i] = events->u.list.items[i];
+        evs[i] = idx ? vt->event(g, idx[i], d->seat) : events->u.list.items[i];
+    decide_events de = {evs, idx, n, cache};
     for (int k = 0; k < 2; k++) {
         codec_kind codec = k ? CODEC_JSON : CODEC_MSGPACK;
         abuf direct = {0}, tree = {0};
         abuf_adds(&direct, "prefix");
         abuf_adds(&tree, "prefix");
-        decide_write(codec, &direct, vt, g, d, id, evs, n, c);
+        decide_write(codec, &direct, vt, g, d, id, &de, c);
         av *t = decide_tree(vt, g, d, id, av_copy(events), c);
         codec_encode(codec, t, &tree);
         if (direct.len != tree.len || memcmp(direct.data, tree.data, tree.len) != 0)
@@ -104,28 +109,40 @@ static void check_game(const arena_game_vt *vt, int players, uint64_t seed, int 
     arena_rng_seed(&r, seed);
     size_t cursor[ARENA_MAX_SEATS] = {0};
     int *choice = NULL;
+    size_t *idx = NULL;
+    /* As the referee does: each event encoded once for all the seats, and
+     * released (with its bytes) once every seat has had it. */
+    evcache cache = {0};
     arena_decision d;
     int decisions = 0;
     for (; decisions < max_decisions && vt->decision(g, &d); decisions++) {
         int s = d.seat;
         av *events = av_list();
         size_t ne = vt->event_count(g);
+        idx = realloc(idx, (ne + 1) * sizeof *idx);
         for (size_t i = cursor[s]; i < ne; i++) {
             const av *e = vt->event(g, i, s);
-            if (e) av_push(events, av_copy(e));
+            if (e) idx[av_len(events)] = i, av_push(events, av_copy(e));
         }
         cursor[s] = ne;
         decide_clock c = {edgy_int(&r), edgy_int(&r), edgy_int(&r)};
         if (arena_rng_below(&r, 3) == 0) c.game_ms = -1;
         uint64_t id = arena_rng_below(&r, 2) ? (uint64_t)decisions + 1 : arena_rng_next(&r);
-        check_both(vt, g, &d, id, events, &c, true);
+        check_both(vt, g, &d, id, events, idx, &cache, &c, true);
         check_labels(vt, g, &d);
+        size_t upto = ne;
+        for (int p = 0; p < players; p++)
+            upto = cursor[p] < upto ? cursor[p] : upto;
+        arena_game_release_events(g, upto);
+        evcache_release(&cache, upto);
         choice = realloc(choice, (size_t)d.n_options * sizeof *choice);
         int n = arena_random_choice(&r, &d, choice);
         assert_true(vt->apply(g, choice, n));
     }
     assert_true(decisions > 0);
     free(choice);
+    free(idx);
+    evcache_free(&cache);
     vt->free(g);
 }
 
@@ -218,7 +235,7 @@ static void test_direct_decide_matches_tree_at_the_edges(void **st)
                         strchr(labels[2], '\xff') == NULL && strchr(labels[3], '\xff') == NULL &&
                         strchr(d.kind, '\xff') == NULL &&
                         strchr(texts[(t + 4) % nt], '\xff') == NULL;
-            check_both(&vt, &g.base, &d, (uint64_t)edgy_int(&r), events, &c, utf8);
+            check_both(&vt, &g.base, &d, (uint64_t)edgy_int(&r), events, NULL, NULL, &c, utf8);
             av_free(view);
         }
     }
