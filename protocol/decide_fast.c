@@ -319,9 +319,9 @@ static bool rd_field(rd *r, char **out)
 }
 
 /* A value tree of the kind given by the next byte (a map or a list), read
- * by the codec's own reader at nesting level 1; with skip_state only
- * checked (*out stays NULL). */
-static bool rd_tree(rd *r, bool is_map, av **out)
+ * by the codec's own reader at nesting level 1; game state (a view or
+ * events) with skip_state only checked (*out stays NULL). */
+static bool rd_tree(rd *r, bool is_map, bool state, av **out)
 {
     if (r->off >= r->n) return false;
     uint8_t b = r->p[r->off];
@@ -329,7 +329,7 @@ static bool rd_tree(rd *r, bool is_map, av **out)
               : is_map ? ((b & 0xf0) == 0x80 || b == 0xde || b == 0xdf)
                        : ((b & 0xf0) == 0x90 || b == 0xdc || b == 0xdd);
     if (!ok) return false;
-    if (r->skip_state) return rd_skip(r, 1);
+    if (state && r->skip_state) return rd_skip(r, 1);
     *out = r->json ? json_read_value((const char *)r->p, r->n, &r->off, &r->values, 1)
                    : msgpack_read_value(r->p, r->n, &r->off, &r->values, 1);
     return *out != NULL;
@@ -466,8 +466,8 @@ static bool decide_field(rd *r, int k, void *ctx)
         return true;
     case K_OPTIONS: return rd_options(r, d);
     case K_PICK: return rd_pick(r, &d->pick);
-    case K_VIEW: return rd_tree(r, true, &d->view);
-    case K_EVENTS: return rd_tree(r, false, &d->events);
+    case K_VIEW: return rd_tree(r, true, true, &d->view);
+    case K_EVENTS: return rd_tree(r, false, true, &d->events);
     default: return rd_clock(r, &d->clock, false);
     }
 }
@@ -603,7 +603,7 @@ static bool hello_field(rd *r, int k, void *ctx)
     switch (k) {
     case 1: return rd_int(r, &h->protocol);
     case 2: return rd_field(r, &h->game);
-    case 3: return rd_tree(r, true, &h->options);
+    case 3: return rd_tree(r, true, false, &h->options);
     case 4: return rd_int(r, &h->seat);
     case 5: return rd_int(r, &h->players);
     case 6: return rd_items(r, (void **)&h->names, sizeof *h->names, &h->n_names, name_item);
@@ -626,7 +626,7 @@ static bool rd_hello(rd *r, size_t n, msg_hello *h)
 static bool over_field(rd *r, int k, void *ctx)
 {
     msg_over *o = ctx;
-    return k == 1 ? rd_result(r, o) : rd_tree(r, true, &o->view);
+    return k == 1 ? rd_result(r, o) : rd_tree(r, true, true, &o->view);
 }
 
 static bool rd_over(rd *r, size_t n, msg_over *o)
@@ -636,11 +636,11 @@ static bool rd_over(rd *r, size_t n, msg_over *o)
     return rd_map_from(r, 1, n, keys, 3, 1, &seen, over_field, o) && seen == 7;
 }
 
-bool msg_hello_over_fast(codec_kind c, const uint8_t *p, size_t n, msg *out)
+bool msg_hello_over_fast(codec_kind c, const uint8_t *p, size_t n, bool skip_state, msg *out)
 {
     static const key type_key[] = {KEY("type")};
     if (c != CODEC_MSGPACK && c != CODEC_JSON) return false;
-    rd r = {.p = p, .n = n, .json = c == CODEC_JSON};
+    rd r = {.p = p, .n = n, .json = c == CODEC_JSON, .skip_state = skip_state};
     size_t count, len;
     const char *s;
     if (!rd_open(&r, true, &count) || rd_more(&r, true, 0, count) != 1 ||
@@ -671,6 +671,16 @@ void msg_decide_fast_release(msg *m)
     av_free(m->u.decide.view);
     av_free(m->u.decide.events);
     m->u.decide.view = m->u.decide.events = NULL;
+}
+
+void msg_drop_state(msg *m)
+{
+    if (m->type == MSG_DECIDE) {
+        msg_decide_fast_release(m);
+    } else if (m->type == MSG_OVER) {
+        av_free(m->u.over.view);
+        m->u.over.view = NULL;
+    }
 }
 
 void decide_buf_free(decide_buf *b)

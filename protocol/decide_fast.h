@@ -14,7 +14,7 @@
  * (frame_decoder_next and msg_decode_take) on the same bytes, so every
  * accept and reject decision and every error text stays the general
  * path's; whatever this takes, the general path gives the same msg (with
- * skip_state, but for view and events) (tests/sdk/test_c_decide_fast.c,
+ * skip_state, but for the state it leaves out) (tests/sdk/test_c_decide_fast.c,
  * tests/fuzz/fuzz_decoder.c). */
 #ifndef ARENA_DECIDE_FAST_H
 #define ARENA_DECIDE_FAST_H
@@ -47,10 +47,14 @@ bool msg_decide_fast(codec_kind c, const uint8_t *p, size_t n, bool skip_state, 
                      msg *out);
 /* The same for hello and over (once a game each; the first key must be
  * type): true: *out holds the message, which the caller owns (msg_free);
- * false: declined, *out untouched. The trees (options, view) are built. */
-bool msg_hello_over_fast(codec_kind c, const uint8_t *p, size_t n, msg *out);
+ * false: declined, *out untouched. The trees (options, view) are built,
+ * but for over's view with skip_state: checked, and NULL in *out. */
+bool msg_hello_over_fast(codec_kind c, const uint8_t *p, size_t n, bool skip_state, msg *out);
 /* Frees what a decide from msg_decide_fast owns: its view and events. */
 void msg_decide_fast_release(msg *m);
+/* What skip_state leaves out, dropped from a message the general path
+ * read: a decide's view and events, an over's view. */
+void msg_drop_state(msg *m);
 void decide_buf_free(decide_buf *b);
 
 #endif

@@ -148,7 +148,7 @@ static bool read_fast(void *ctx, codec_kind c, const uint8_t *p, size_t n)
 {
     fast_ctx *f = ctx;
     return msg_decide_fast(c, p, n, f->s->skip_state, &f->s->dbuf, f->out) ||
-           msg_hello_over_fast(c, p, n, f->out);
+           msg_hello_over_fast(c, p, n, f->s->skip_state, f->out);
 }
 
 /* 1: *out holds the next message (*borrowed: a fast-path decide, released
@@ -168,9 +168,7 @@ static int next_msg(arena_session *s, msg *out, bool *borrowed)
             int rc = msg_decode_take(map, out, why, sizeof why);
             av_free(map);
             if (rc < 0) return fail(s, "bad message from the referee: %s", why);
-            if (s->skip_state && out->type == MSG_DECIDE) { /* as the fast path has it */
-                msg_decide_fast_release(out);
-            }
+            if (s->skip_state) msg_drop_state(out); /* as the fast path has it */
             return 1;
         }
         /* Straight into the decoder: no copy, and no big stack buffer to

@@ -122,7 +122,7 @@ static bool fast_cb(void *out, codec_kind c, const uint8_t *p, size_t n)
     msg *m = out, s;
     bool took = msg_decide_fast(c, p, n, false, &bufs[0], m);
     CHECK(msg_decide_fast(c, p, n, true, &bufs[1], &s) == took);
-    if (!took) return msg_hello_over_fast(c, p, n, m);
+    if (!took) return msg_hello_over_fast(c, p, n, false, m);
     if (took) {
         CHECK(s.u.decide.view == NULL && s.u.decide.events == NULL);
         s.u.decide.view = m->u.decide.view; /* borrowed for the encoding */

@@ -96,7 +96,7 @@ static bool fast_cb(void *ctx, codec_kind c, const uint8_t *p, size_t n)
 {
     fast_ctx *f = ctx;
     return msg_decide_fast(c, p, n, f->skip_state, &bufs[f->skip_state], f->out) ||
-           msg_hello_over_fast(c, p, n, f->out);
+           msg_hello_over_fast(c, p, n, f->skip_state, f->out);
 }
 
 /* Two messages with the same msgpack encoding of msg_encode's tree. */
@@ -156,9 +156,8 @@ static void read_step(codec_kind c, const uint8_t *frame, size_t n, read_mode mo
         o->rc = msg_decode_take(map, &o->m, why, sizeof why) < 0 ? -1 : 1;
         if (o->rc < 0) snprintf(o->err, sizeof o->err, "message: %s", why);
         av_free(map);
-        /* arena_bot.c drops a declined decide's state with skip_state */
-        if (o->rc == 1 && mode == FAST_SKIP_STATE && o->m.type == MSG_DECIDE)
-            msg_decide_fast_release(&o->m);
+        /* arena_bot.c drops a declined message's state with skip_state */
+        if (o->rc == 1 && mode == FAST_SKIP_STATE) msg_drop_state(&o->m);
     }
     o->pending = frame_decoder_pending(&d);
     frame_decoder_free(&d);
@@ -201,6 +200,13 @@ static bool check_payload(codec_kind c, const uint8_t *p, size_t n, tally *t)
         if (a.m.type == MSG_DECIDE) {
             same_decide(&a.m.u.decide, &b.m.u.decide, true);
             same_decide(&s.m.u.decide, &b.m.u.decide, false);
+        } else if (a.m.type == MSG_OVER) {
+            same_msg(&a.m, &b.m);
+            /* skip_state: the same but for the view, not built */
+            assert_null(s.m.u.over.view);
+            s.m.u.over.view = b.m.u.over.view;
+            same_msg(&s.m, &b.m);
+            s.m.u.over.view = NULL;
         } else {
             same_msg(&a.m, &b.m);
             same_msg(&s.m, &b.m);
