@@ -15,6 +15,9 @@
 #   STONES (default 100000) sizes the game: about STONES/2 decisions.
 #   CODEC=json runs both sides in JSON instead of msgpack.
 #   CPU=N pins to core N (default: the last one); CPU=none does not pin.
+#   ROUNDS=R (default 3): the arena and the ping-pongs run in turn R times;
+#   the last line gives the median ratio and the range of the rounds' own
+#   (one run can land in a slow spell of a shared machine and not the next).
 set -euo pipefail
 
 build=${1:-build}
@@ -33,10 +36,11 @@ flag=
 [[ $codec == json ]] && flag=--json
 
 /usr/bin/python3 - "$codec" "$cpu" "$stones" "$flag" "$arena" "$random_c" "$pingpong" \
-    "${pin[@]}" <<'PY'
-import json, resource, subprocess, sys, time
+    "${ROUNDS:-3}" "${pin[@]}" <<'PY'
+import json, resource, statistics, subprocess, sys, time
 codec, cpu, stones, flag, arena, random_c, pingpong = sys.argv[1:8]
-pin = sys.argv[8:]
+rounds = int(sys.argv[8])
+pin = sys.argv[9:]
 
 def run(cmd):
     """stdout, wall seconds, CPU seconds of cmd and everything it waited for"""
@@ -48,21 +52,29 @@ def run(cmd):
     return out, wall, (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime)
 
 bot = f"cmd:{random_c} --seed %d {flag}".rstrip()
-out, secs, cpu_s = run([arena, "play", "nim", bot % 1, bot % 2, "--set", f"stones={stones}",
-                        "--seed", "1", "--json"])
-game = json.loads(next(l for l in out.splitlines() if l.startswith("{")))
-if game["reason"] != "normal":
-    sys.exit(f"run.sh: the arena game did not end normally: {game['reason']} {game['forfeits']}")
-decisions = sum(game["decisions"])
-us, cpu_us = secs * 1e6 / decisions, cpu_s * 1e6 / decisions
 where = "not pinned" if not pin else f"pinned to core {cpu}"
-print(f"arena play nim ({codec}, {where}): {decisions} decisions in {secs:.3f} s = "
-      f"{decisions / secs:.0f} decisions/s ({us:.2f} us each, {cpu_us:.2f} us CPU)")
-for peers in (1, 2):
-    pp = json.loads(run([pingpong, "--codec", codec, "--rounds", "200000", "--peers", str(peers),
-                         "--json"])[0])
-    print(f"pipe ping-pong, {peers} peer(s), {pp['decide_bytes']}+{pp['act_bytes']} byte frames: "
-          f"{pp['round_trips_per_s']:.0f} round trips/s ({pp['us_per_round_trip']:.2f} us each, "
-          f"{pp['cpu_us_per_round_trip']:.2f} us CPU); arena/ping-pong "
-          f"{us / pp['us_per_round_trip']:.2f} x wall, {cpu_us / pp['cpu_us_per_round_trip']:.2f} x CPU")
+ratios = {1: [], 2: []}  # arena / ping-pong CPU, per round
+for r in range(1, rounds + 1):
+    out, secs, cpu_s = run([arena, "play", "nim", bot % 1, bot % 2, "--set", f"stones={stones}",
+                            "--seed", "1", "--json"])
+    game = json.loads(next(l for l in out.splitlines() if l.startswith("{")))
+    if game["reason"] != "normal":
+        sys.exit(f"run.sh: the arena game did not end normally: {game['reason']} {game['forfeits']}")
+    decisions = sum(game["decisions"])
+    us, cpu_us = secs * 1e6 / decisions, cpu_s * 1e6 / decisions
+    print(f"round {r}: arena play nim ({codec}, {where}): {decisions} decisions in {secs:.3f} s = "
+          f"{decisions / secs:.0f} decisions/s ({us:.2f} us each, {cpu_us:.2f} us CPU)")
+    for peers in (1, 2):
+        pp = json.loads(run([pingpong, "--codec", codec, "--rounds", "200000", "--peers",
+                             str(peers), "--json"])[0])
+        ratios[peers].append(cpu_us / pp['cpu_us_per_round_trip'])
+        print(f"round {r}: pipe ping-pong, {peers} peer(s), {pp['decide_bytes']}+{pp['act_bytes']} "
+              f"byte frames: {pp['round_trips_per_s']:.0f} round trips/s "
+              f"({pp['us_per_round_trip']:.2f} us each, {pp['cpu_us_per_round_trip']:.2f} us CPU); "
+              f"arena/ping-pong {us / pp['us_per_round_trip']:.2f} x wall, "
+              f"{ratios[peers][-1]:.2f} x CPU")
+for peers in (2, 1):
+    v = ratios[peers]
+    print(f"arena/ping-pong ({codec}, {peers} peer(s)), CPU: median {statistics.median(v):.2f} x "
+          f"over {rounds} round(s), range {min(v):.2f}-{max(v):.2f} x")
 PY
