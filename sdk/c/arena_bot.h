@@ -87,10 +87,11 @@ typedef struct arena_bot_options {
      * (0: serve forever). */
     int max_connections;
     /* For a bot whose decide does not look at the game state: in every
-     * msg_decide, view and events are NULL. The referee's decide is still
-     * checked whole, as without this (a malformed view is still a bad
-     * message), but the SDK builds no value trees for it, which saves
-     * most of the CPU time a decision costs the SDK. */
+     * msg_decide, view and events are NULL, and so is msg_over's view.
+     * The referee's messages are still checked whole, as without this (a
+     * malformed view is still a bad message), but the SDK builds no value
+     * trees for them, which saves most of the CPU time a decision costs
+     * the SDK. */
     bool skip_state;
 } arena_bot_options;
 
