@@ -20,6 +20,7 @@
 #include "fault.h"
 #include "lag.h"
 #include "matchlog.h"
+#include "msgwrite.h"
 #include "runner.h"
 #include "seatnotes.h"
 #include "util.h"
@@ -170,6 +171,17 @@ static void send_msg(struct match *m, int s, const msg *out)
         return;
     }
     agent_send(a, out); /* written straight from the struct (msgwrite.h) */
+}
+
+typedef struct seat_view {
+    struct match *m;
+    int seat;
+} seat_view;
+
+static void write_seat_view(vout *o, void *ctx)
+{
+    const seat_view *sv = ctx;
+    sv->m->gvt->view(sv->m->g, sv->seat, o);
 }
 
 static void send_error(struct match *m, int s, uint64_t id, const char *code, const char *text,
@@ -857,9 +869,18 @@ static void finish(struct match *m)
         om->reason = (char *)o.reason;
         om->forfeits = ff;
         om->n_forfeits = nf;
-        om->view = arena_view_tree(m->gvt, m->g, s);
-        send_msg(m, s, &ov);
-        av_free(om->view);
+        codec_kind codec;
+        abuf *out;
+        if (!m->log && !m->cfg.trace && (out = agent_out(a, &codec))) {
+            /* as decide's: the view written into the frame by the game */
+            seat_view sv = {m, s};
+            msg_write_over(codec, out, om, write_seat_view, &sv);
+            agent_flush(a);
+        } else {
+            om->view = arena_view_tree(m->gvt, m->g, s);
+            send_msg(m, s, &ov);
+            av_free(om->view);
+        }
     }
     if (m->log) {
         for (int s = 0; s < m->players; s++) {

@@ -83,7 +83,8 @@ static void put_hello(frame_writer *w, const msg_hello *h)
     fw_end(w);
 }
 
-static void put_over(frame_writer *w, const msg_over *r)
+/* view: NULL to write r->view. */
+static void put_over(frame_writer *w, const msg_over *r, msg_view_fn view, void *ctx)
 {
     fw_map(w, 3);
     FW_KEY(w, "type");
@@ -109,7 +110,13 @@ static void put_over(frame_writer *w, const msg_over *r)
     fw_end(w);
     fw_end(w);
     FW_KEY(w, "view");
-    put_tree(w, r->view, true);
+    if (view) {
+        vout o;
+        vout_frame(&o, w);
+        view(&o, ctx);
+    } else {
+        put_tree(w, r->view, true);
+    }
     fw_end(w);
 }
 
@@ -148,7 +155,7 @@ void msg_write(codec_kind codec, abuf *out, const msg *m)
     fw_begin(&w, codec, out);
     switch (m->type) {
     case MSG_HELLO: put_hello(&w, &m->u.hello); break;
-    case MSG_OVER: put_over(&w, &m->u.over); break;
+    case MSG_OVER: put_over(&w, &m->u.over, NULL, NULL); break;
     case MSG_ERROR: put_error(&w, &m->u.error); break;
     case MSG_EVENT:
         fw_map(&w, 2);
@@ -165,5 +172,13 @@ void msg_write(codec_kind codec, abuf *out, const msg *m)
         fw_end(&w);
         break;
     }
+    fw_finish(&w);
+}
+
+void msg_write_over(codec_kind codec, abuf *out, const msg_over *r, msg_view_fn view, void *ctx)
+{
+    frame_writer w;
+    fw_begin(&w, codec, out);
+    put_over(&w, r, view, ctx);
     fw_finish(&w);
 }

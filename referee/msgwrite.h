@@ -8,7 +8,14 @@
 
 #include "codec.h"
 #include "messages.h"
+#include "valueout.h"
 
 void msg_write(codec_kind codec, abuf *out, const msg *m);
+
+/* Writes a game's view into the frame where vout o stands (valueout.h). */
+typedef void (*msg_view_fn)(vout *o, void *ctx);
+/* msg_write of an over whose view (r->view is not read) view(o, ctx)
+ * writes straight into the frame, as decide's is (decide.h). */
+void msg_write_over(codec_kind codec, abuf *out, const msg_over *r, msg_view_fn view, void *ctx);
 
 #endif

@@ -1,7 +1,8 @@
 /* The referee's hello, event, over, error and bye written straight into a
  * buffer (msg_write) must be byte for byte what codec_encode writes for
  * msg_encode's tree, in both codecs: for every game (its settings in hello,
- * its views and events as they are during and after random play), and for
+ * its views and events as they are during and after random play, over's
+ * view also as the game writes it into the frame), and for
  * counts, numbers and texts at the edges of msgpack's forms and JSON's
  * escapes, NULL fields, forfeits and the most seats. */
 #include <setjmp.h>
@@ -55,6 +56,40 @@ static void check(const msg *m, bool utf8)
             assert_true(av_equal(back, t));
             av_free(back);
         }
+        abuf_free(&direct);
+        abuf_free(&tree);
+    }
+    av_free(t);
+    checked++;
+}
+
+typedef struct game_seat {
+    const arena_game_vt *vt;
+    const arena_game *g;
+    int seat;
+} game_seat;
+
+static void write_view(vout *o, void *ctx)
+{
+    const game_seat *gs = ctx;
+    gs->vt->view(gs->g, gs->seat, o);
+}
+
+/* The over the referee writes with the game's view straight into the
+ * frame (msg_write_over) against the tree of ov, which holds that view. */
+static void check_over_direct(const msg *ov, const arena_game_vt *vt, const arena_game *g, int s)
+{
+    av *t = msg_encode(ov);
+    game_seat gs = {vt, g, s};
+    for (int k = 0; k < 2; k++) {
+        codec_kind codec = k ? CODEC_JSON : CODEC_MSGPACK;
+        abuf direct = {0}, tree = {0};
+        msg_write_over(codec, &direct, &ov->u.over, write_view, &gs);
+        codec_encode(codec, t, &tree);
+        if (direct.len != tree.len || memcmp(direct.data, tree.data, tree.len) != 0)
+            fail_msg("%s over of %s with the view written by the game differs: %zu bytes, %zu "
+                     "from the tree",
+                     codec_name(codec), vt->name, direct.len, tree.len);
         abuf_free(&direct);
         abuf_free(&tree);
     }
@@ -150,6 +185,7 @@ static void check_game(const arena_game_vt *vt, int players, uint64_t seed)
         ov.u.over.n_forfeits = nf;
         ov.u.over.view = arena_view_tree(vt, g, s);
         check(&ov, true);
+        check_over_direct(&ov, vt, g, s);
         av_free(ov.u.over.view);
     }
     vt->free(g);
