@@ -43,30 +43,35 @@ void evcache_write(evcache *c, frame_writer *w, size_t idx, const av *ev)
     abuf_add(&c->bytes, w->out->data + at, s->len[k]);
 }
 
+/* Where the bytes of the events still held start: no earlier than this. */
+static size_t first_live(const evcache *c)
+{
+    size_t live = c->bytes.len;
+    for (size_t i = 0; i < c->n; i++)
+        for (int k = 0; k < 2; k++)
+            if (c->slot[i].has[k] && c->slot[i].off[k] < live) live = c->slot[i].off[k];
+    return live;
+}
+
 void evcache_release(evcache *c, size_t upto)
 {
     if (upto <= c->base) return;
     size_t drop = upto - c->base;
     if (drop >= c->n) {
         c->n = 0;
-        c->bytes.len = c->dead = 0;
+        c->bytes.len = 0;
     } else {
         c->n -= drop;
         memmove(c->slot, c->slot + drop, c->n * sizeof *c->slot);
-        /* The bytes of what is left start no earlier than this; once that
-         * is more than half the buffer, move them down. */
-        size_t live = c->bytes.len;
-        for (size_t i = 0; i < c->n; i++)
-            for (int k = 0; k < 2; k++)
-                if (c->slot[i].has[k] && c->slot[i].off[k] < live) live = c->slot[i].off[k];
-        c->dead = live;
-        if (c->dead > c->bytes.len / 2) {
-            memmove(c->bytes.data, c->bytes.data + c->dead, c->bytes.len - c->dead);
-            c->bytes.len -= c->dead;
+        /* Once the dead bytes are more than half the buffer, move the rest
+         * down. */
+        size_t dead = first_live(c);
+        if (dead > c->bytes.len / 2) {
+            memmove(c->bytes.data, c->bytes.data + dead, c->bytes.len - dead);
+            c->bytes.len -= dead;
             for (size_t i = 0; i < c->n; i++)
                 for (int k = 0; k < 2; k++)
-                    c->slot[i].off[k] -= c->slot[i].has[k] ? c->dead : 0;
-            c->dead = 0;
+                    c->slot[i].off[k] -= c->slot[i].has[k] ? dead : 0;
         }
     }
     c->base = upto;
@@ -74,7 +79,7 @@ void evcache_release(evcache *c, size_t upto)
 
 size_t evcache_bytes(const evcache *c)
 {
-    return c->bytes.len - c->dead;
+    return c->bytes.len - first_live(c);
 }
 
 void evcache_free(evcache *c)

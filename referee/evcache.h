@@ -24,8 +24,7 @@ typedef struct evcache_slot evcache_slot;
 typedef struct evcache {
     evcache_slot *slot; /* slot[i] is event base + i */
     size_t base, n, cap;
-    abuf bytes; /* every slot's encodings, from offset `dead` on */
-    size_t dead;
+    abuf bytes; /* every slot's encodings (and, before them, released ones') */
 } evcache;
 
 /* Writes event idx (its tree ev, as the seat is shown it) as the next
@@ -36,7 +35,7 @@ typedef struct evcache {
 void evcache_write(evcache *c, frame_writer *w, size_t idx, const av *ev);
 /* Drops the entries of events before upto, as their trees are freed. */
 void evcache_release(evcache *c, size_t upto);
-/* Bytes held, for tests. */
+/* Bytes held for the events not released, for tests. */
 size_t evcache_bytes(const evcache *c);
 void evcache_free(evcache *c);
 
