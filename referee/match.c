@@ -158,11 +158,18 @@ static void end_match(struct match *m, const char *reason)
     schedule_step(m);
 }
 
+/* A log or the trace records this match's messages, as trees: only then
+ * are the messages built as trees at all. */
+static bool recorded(const struct match *m)
+{
+    return m->log || m->cfg.trace;
+}
+
 static void send_msg(struct match *m, int s, const msg *out)
 {
     arena_agent *a = m->seat[s].agent;
     if (!a->alive || a->kind == AGENT_BUILTIN) return;
-    if (m->log || m->cfg.trace) { /* the tree they need goes out as it is */
+    if (recorded(m)) { /* the tree they need goes out as it is */
         av *v = msg_encode(out);
         if (m->log) matchlog_msg(m->log, s, "out", v);
         TRACE_MSG(m, s, "->", v);
@@ -317,7 +324,7 @@ static void ensure_choice_cap(struct match *m, int n)
 static void apply_choice(struct match *m, const arena_decision *d, int n, const char *by, double ms,
                          uint64_t id)
 {
-    if (m->log || m->cfg.trace) {
+    if (recorded(m)) {
         char lab[256];
         av *labels = av_list(), *idx = av_list();
         for (int i = 0; i < n; i++) {
@@ -387,7 +394,7 @@ static void send_decide(struct match *m, const arena_decision *d)
     m->pd = *d;
     m->sent = m->guarded = false;
     m->allowance = clock_allowance(&m->cfg.clock, sc);
-    if (m->log || m->cfg.trace) {
+    if (recorded(m)) {
         av *out = decide_tree(m->gvt, m->g, d, m->pid, events_for(m, s), &clk);
         if (m->log) matchlog_msg(m->log, s, "out", out);
         TRACE_MSG(m, s, "->", out);
@@ -679,7 +686,7 @@ void match_log_in(struct match *m, int s, const av *raw, size_t bytes)
 
 bool match_wants_raw(const struct match *m)
 {
-    return m->log || m->cfg.trace;
+    return recorded(m);
 }
 
 void match_on_dropped(struct match *m, int s, const char *what)
@@ -871,7 +878,7 @@ static void finish(struct match *m)
         om->n_forfeits = nf;
         codec_kind codec;
         abuf *out;
-        if (!m->log && !m->cfg.trace && (out = agent_out(a, &codec))) {
+        if (!recorded(m) && (out = agent_out(a, &codec))) {
             /* as decide's: the view written into the frame by the game */
             seat_view sv = {m, s};
             msg_write_over(codec, out, om, write_seat_view, &sv);
