@@ -118,6 +118,15 @@ static void twin_label(const arena_game *g, int i, char *buf, size_t len)
     IN(g)->vt->label(IN(g), i, buf, len);
 }
 
+/* The real game's labels in one call where it has that (else one by
+ * one), as the referee would ask it directly. */
+static void twin_labels(const arena_game *g, char *buf, size_t len, arena_label_fn put, void *ctx)
+{
+    arena_decision d;
+    if (IN(g)->vt->decision(IN(g), &d))
+        arena_game_labels(IN(g)->vt, IN(g), d.n_options, buf, len, put, ctx);
+}
+
 static void twin_prompt(const arena_game *g, char *buf, size_t len)
 {
     IN(g)->vt->prompt(IN(g), buf, len);
@@ -170,6 +179,7 @@ const arena_game_vt twin_game = {
     .free = twin_free,
     .decision = twin_decision,
     .label = twin_label,
+    .labels = twin_labels,
     .prompt = twin_prompt,
     .apply = twin_apply,
     .view = twin_view,
