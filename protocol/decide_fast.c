@@ -111,13 +111,17 @@ static bool rd_int(rd *r, int64_t *v)
     return true;
 }
 
-/* JSON: a string without escapes or control bytes, its bytes as they are. */
-static bool json_plain(rd *r, const char **s, size_t *len)
+/* JSON: a string without escapes or control bytes, its bytes as they are;
+ * *ascii says whether they are all ASCII (else the caller checks UTF-8). */
+static bool json_plain(rd *r, const char **s, size_t *len, bool *ascii)
 {
     if (!eat(r, '"')) return false;
     size_t i = json_plain_end(r->p, r->off, r->n);
-    while (i < r->n && r->p[i] >= 0x80) /* UTF-8, checked by the caller */
+    *ascii = true;
+    while (i < r->n && r->p[i] >= 0x80) {
+        *ascii = false;
         i = json_plain_end(r->p, i + 1, r->n);
+    }
     if (i >= r->n || r->p[i] != '"') return false;
     *s = (const char *)r->p + r->off;
     *len = i - r->off;
@@ -131,7 +135,8 @@ static bool rd_str(rd *r, const char **s, size_t *len)
 {
     if (r->json) {
         r->values++;
-        return json_plain(r, s, len) && utf8_valid(*s, *len);
+        bool ascii;
+        return json_plain(r, s, len, &ascii) && (ascii || utf8_valid(*s, *len));
     }
     uint8_t b;
     uint64_t u;
@@ -140,7 +145,10 @@ static bool rd_str(rd *r, const char **s, size_t *len)
         u = b & 0x1f;
     else if (b < 0xd9 || b > 0xdb || !fixed(r, b == 0xd9 ? 1 : b == 0xda ? 2 : 4, &u))
         return false;
-    if (r->n - r->off < u || !utf8_valid(r->p + r->off, (size_t)u)) return false;
+    if (r->n - r->off < u) return false;
+    const uint8_t *t = r->p + r->off;
+    if (!utf8_short_ascii(t, (size_t)u, r->n - r->off, false) && !utf8_valid(t, (size_t)u))
+        return false;
     *s = (const char *)r->p + r->off;
     *len = (size_t)u;
     r->off += (size_t)u;
@@ -198,7 +206,8 @@ static inline int rd_key(rd *r, const key *keys, int n, int expect)
     size_t len;
     if (r->json) {
         r->values++;
-        if (!json_plain(r, &k, &len) || !eat(r, ':')) return -1;
+        bool ascii;
+        if (!json_plain(r, &k, &len, &ascii) || !eat(r, ':')) return -1;
     } else {
         uint8_t b;
         if (!lead(r, &b) || (b & 0xe0) != 0xa0) return -1;

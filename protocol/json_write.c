@@ -10,15 +10,10 @@
 #include <string.h>
 
 #include "framewrite.h"
+#include "json_scan.h"
 #include "utf8.h"
 #include "util.h"
 #include "value.h"
-
-/* Printable ASCII that needs no escape: copied in runs, not byte by byte. */
-static bool plain(uint8_t c)
-{
-    return c >= 0x20 && c < 0x7f && c != '"' && c != '\\';
-}
 
 /* Room for n more bytes at the end of b (and the NUL abuf keeps past len:
  * whoever appends last writes it). Punctuation and plain runs go through
@@ -35,24 +30,36 @@ static inline void put_c(abuf *b, char c)
     b->len++;
 }
 
+/* Copies the writer's plain run of p from i (see json_plain_tab) to o,
+ * eight bytes at a time while a whole word is plain; returns its end. */
+static inline size_t copy_plain(const uint8_t *p, size_t i, size_t n, uint8_t *o)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    uint64_t w;
+    while (n - i >= 8 && (memcpy(&w, p + i, 8), json_stops(w, JSON_WRITE_PLAIN) == 0)) {
+        memcpy(o, &w, 8);
+        o += 8;
+        i += 8;
+    }
+#endif
+    while (i < n && (json_plain_tab[p[i]] & JSON_WRITE_PLAIN))
+        *o++ = p[i++];
+    return i;
+}
+
 static void put_str(abuf *b, const char *s, size_t n)
 {
     const uint8_t *p = (const uint8_t *)s;
     /* Room for all of it unless something needs escaping: the plain start
-     * (most often the whole string) is copied in the same scan. */
+     * is most often the whole string. */
     uint8_t *o = room(b, n + 2);
-    size_t i = 0;
-    *o++ = '"';
-    while (i < n && plain(p[i]))
-        *o++ = p[i++];
+    *o = '"';
+    size_t i = copy_plain(p, 0, n, o + 1);
     b->len += i + 1;
     while (i < n) {
         uint8_t c = p[i];
-        if (plain(c)) {
-            size_t end = i + 1;
-            while (end < n && plain(p[end]))
-                end++;
-            memcpy(room(b, end - i), p + i, end - i);
+        if (json_plain_tab[c] & JSON_WRITE_PLAIN) {
+            size_t end = copy_plain(p, i, n, room(b, n - i));
             b->len += end - i;
             i = end;
         } else if (c == '"' || c == '\\') {

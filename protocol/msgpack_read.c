@@ -126,7 +126,8 @@ static bool payload(mp_reader *r, size_t at, uint64_t len, const char **s)
         return false;
     }
     *s = (const char *)r->p + r->off;
-    if (!utf8_valid(*s, (size_t)len)) {
+    if (!utf8_short_ascii(r->p + r->off, (size_t)len, r->n - r->off, false) &&
+        !utf8_valid(*s, (size_t)len)) {
         mp_err(r, "msgpack: string at byte %zu is not valid UTF-8", at);
         return false;
     }
@@ -314,29 +315,16 @@ av *msgpack_read_value(const uint8_t *p, size_t n, size_t *off, size_t *values, 
     return v;
 }
 
-#define ONES 0x0101010101010101u
-#define HIGHS 0x8080808080808080u
-
 /* A str/bin payload of len bytes at p[*i]: within the n bytes, UTF-8,
- * and, for a key, NUL-free. Most are short ASCII (keys, event types): one
- * 8-byte load proves those, when the frame has 8 bytes from there on. */
+ * and, for a key, NUL-free. */
 static inline bool skip_text(const uint8_t *p, size_t n, size_t *i, uint64_t len, bool key)
 {
     if (len > n - *i) return false;
     const uint8_t *q = p + *i;
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    if (len < 8 && n - *i >= 8) {
-        uint64_t w, keep = (1ull << (8 * len)) - 1; /* the first len bytes */
-        memcpy(&w, q, 8);
-        w = (w & keep) | ~keep; /* the bytes past the text count as 0xff */
-        /* No byte >= 0x80 among the text's; no NUL (x - 1 borrows only
-         * through a zero byte). */
-        if (((w & keep) & HIGHS) == 0 && ((w - ONES) & ~w & HIGHS) == 0) {
-            *i += (size_t)len;
-            return true;
-        }
+    if (utf8_short_ascii(q, (size_t)len, n - *i, true)) {
+        *i += (size_t)len;
+        return true;
     }
-#endif
     size_t j = 0;
     while (j < len && q[j] - 1u < 0x7fu)
         j++;

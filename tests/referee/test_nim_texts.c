@@ -115,6 +115,27 @@ static void test_dec_i64_writes_what_printf_does(void **st)
         assert_memory_equal(b.data + 2, want, n);
         abuf_free(&b);
     }
+    /* every digit count, odd and even, around each power of ten */
+    int64_t p10 = 1;
+    for (int k = 0; k <= 18; k++, p10 = k <= 18 ? p10 * 10 : p10) {
+        for (int64_t d = -2; d <= 2; d++) {
+            for (int sign = -1; sign <= 1; sign += 2) {
+                int64_t x = sign * (p10 + d);
+                char tmp[DEC_I64_MAX], want[32];
+                size_t n = 0;
+                const char *p = dec_i64(tmp, x, &n);
+                assert_int_equal(n, (size_t)snprintf(want, sizeof want, "%" PRId64, x));
+                assert_memory_equal(p, want, n);
+            }
+        }
+    }
+    for (int64_t x = -1000; x <= 100000; x++) {
+        char tmp[DEC_I64_MAX], want[32];
+        size_t n = 0;
+        const char *p = dec_i64(tmp, x, &n);
+        assert_int_equal(n, (size_t)snprintf(want, sizeof want, "%" PRId64, x));
+        assert_memory_equal(p, want, n);
+    }
 }
 
 int main(void)

@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "codec.h"
+#include "utf8.h"
 #include "util.h"
 #include "value.h"
 
@@ -247,6 +248,79 @@ static void test_to_json(void **state)
     expect_json(NULL, "null");
 }
 
+/* The writer's escaping, one byte at a time, as the rules say: what
+ * av_to_json's eight-byte scan must agree with. */
+static void escape_ref(const uint8_t *p, size_t n, abuf *o)
+{
+    abuf_addc(o, '"');
+    for (size_t i = 0; i < n;) {
+        uint8_t c = p[i];
+        size_t k;
+        char u[8];
+        if (c == '"' || c == '\\') {
+            abuf_addc(o, '\\');
+            abuf_addc(o, (char)c);
+            i++;
+        } else if (c < 0x20 || c == 0x7f) {
+            const char *named = c == '\n'   ? "\\n"
+                                : c == '\r' ? "\\r"
+                                : c == '\t' ? "\\t"
+                                : c == '\b' ? "\\b"
+                                : c == '\f' ? "\\f"
+                                            : NULL;
+            snprintf(u, sizeof u, "\\u%04x", c);
+            abuf_adds(o, named ? named : u);
+            i++;
+        } else if (c < 0x80) {
+            abuf_addc(o, (char)c);
+            i++;
+        } else if ((k = utf8_seq(p + i, n - i)) == 0) {
+            abuf_adds(o, "\\ufffd");
+            i++;
+        } else {
+            abuf_add(o, p + i, k);
+            i += k;
+        }
+    }
+    abuf_addc(o, '"');
+}
+
+/* Random strings of runs long and short, with every kind of byte that
+ * ends a plain run at every offset of the eight-byte words. */
+static void test_to_json_strings_match_byte_by_byte(void **state)
+{
+    (void)state;
+    static const char *const pieces[] = {"a",        "plain-ascii-text",
+                                         "\"",       "\\",
+                                         "\n",       "\x01",
+                                         "\x1f",     "\x7f",
+                                         " ",        "~",
+                                         "\xc3\xa9", "\xe2\x82\xac",
+                                         "\xff",     "\xc0\xaf",
+                                         "\xe2\x82", "\x80"};
+    uint64_t seed = 12345;
+    for (int t = 0; t < 20000; t++) {
+        abuf in = {0}, want = {0};
+        seed = seed * 6364136223846793005u + 1442695040888963407u;
+        int pieces_n = (int)(seed >> 59); /* 0..31 */
+        for (int i = 0; i < pieces_n; i++) {
+            seed = seed * 6364136223846793005u + 1442695040888963407u;
+            const char *pc = pieces[(seed >> 33) % (sizeof pieces / sizeof *pieces)];
+            /* mostly plain, so that runs cross the eight-byte words */
+            abuf_adds(&in, (seed >> 40) % 3 ? pieces[(seed >> 45) % 2] : pc);
+        }
+        escape_ref(in.data, in.len, &want);
+        av *v = av_strn((const char *)in.data, in.len);
+        char *got = av_to_json(v);
+        assert_int_equal(strlen(got), want.len);
+        assert_memory_equal(got, want.data, want.len);
+        free(got);
+        av_free(v);
+        abuf_free(&in);
+        abuf_free(&want);
+    }
+}
+
 /* abuf_addi writes what %lld writes; a textbuf cuts where snprintf cuts. */
 static void test_abuf_addi_and_textbuf(void **state)
 {
@@ -362,6 +436,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_abuf_addf_pieces_of_every_size),
+        cmocka_unit_test(test_to_json_strings_match_byte_by_byte),
         cmocka_unit_test(test_abuf_addi_and_textbuf),
         cmocka_unit_test(test_blocks_and_sized_containers),
         cmocka_unit_test(test_equal),
