@@ -71,7 +71,7 @@ struct match {
     uint64_t pid;
     bool sent;
     bool guarded; /* not sent, the agent not reading: its timer is armed */
-    double t_sent, cpu0, allowance;
+    double t_sent, t_guard, cpu0, allowance;
     /* An answer that arrived, to be judged in step(). */
     bool answered;
     msg answer;
@@ -83,6 +83,10 @@ struct match {
     long stalls_start;
 
     struct event *ev_step, *ev_timer;
+    /* ev_timer is armed to fire at timer_at (clock_now_ms), for the
+     * decision before this one maybe: see arm_by. */
+    bool timer_on;
+    double timer_at;
     matchlog *log;
     int *choice;
     size_t choice_cap;
@@ -149,12 +153,18 @@ static int live_seats(const struct match *m)
     return n;
 }
 
+static void disarm_timer(struct match *m)
+{
+    event_del(m->ev_timer);
+    m->timer_on = false;
+}
+
 static void end_match(struct match *m, const char *reason)
 {
     if (m->state == M_DONE) return;
     m->state = M_DONE;
     m->end_reason = reason;
-    event_del(m->ev_timer);
+    disarm_timer(m);
     schedule_step(m);
 }
 
@@ -212,7 +222,7 @@ static void forfeit(struct match *m, int s, fault_cause cause, const char *why)
     if (m->log) matchlog_fault(m->log, s, fault_cause_name(cause), why, st->strikes, true);
     if (m->pending && m->pd.seat == s) {
         m->pending = false;
-        event_del(m->ev_timer);
+        disarm_timer(m);
     }
     /* With fewer than two seats left there is no game to play on. */
     if (live_seats(m) < 2)
@@ -376,6 +386,19 @@ static void hello_clock(const struct match *m, msg_clock *c)
 static void arm_timer(struct match *m, double ms)
 {
     arm_after(m->base, m->ev_timer, ms);
+    m->timer_on = true;
+    m->timer_at = clock_now_ms() + ms;
+}
+
+/* Arms the timer to fire within ms of now: one still set for an earlier
+ * decision and due sooner is left as it is, as on_timer looks again when
+ * it fires early. Deleting the timer on each answer and adding it on each
+ * decide was two timer-heap updates per round trip, each touching a path
+ * of the heap's entries, with thousands of timers at scale. */
+static void arm_by(struct match *m, double now, double ms)
+{
+    if (m->timer_on && m->timer_at <= now + ms) return;
+    arm_timer(m, ms);
 }
 
 /* The decide message is the hot path of every game: unless a log or the
@@ -423,7 +446,8 @@ void match_on_blocked(struct match *m, int s)
      * each partial write (or a slow reader could put its deadline off). */
     if (!m->pending || m->pd.seat != s || m->sent || m->guarded || m->state != M_PLAYING) return;
     m->guarded = true;
-    arm_timer(m, m->allowance + 1000);
+    m->t_guard = clock_now_ms();
+    arm_by(m, m->t_guard, m->allowance + 1000);
 }
 
 void match_on_sent(struct match *m, int s, double when)
@@ -435,9 +459,9 @@ void match_on_sent(struct match *m, int s, double when)
     if (cc->mode == CLOCK_CPU) {
         m->cpu0 = proc_tree_cpu_ms(m->seat[s].agent->pid);
         double first = m->allowance < clock_wall_cap(cc) ? m->allowance : clock_wall_cap(cc);
-        arm_timer(m, first);
+        arm_by(m, when, first);
     } else {
-        arm_timer(m, m->allowance);
+        arm_by(m, when, m->allowance);
     }
 }
 
@@ -519,22 +543,40 @@ static void on_timer(evutil_socket_t fd, short what, void *arg)
 {
     (void)fd, (void)what;
     struct match *m = arg;
+    m->timer_on = false;
     if (m->state == M_WAIT_READY) {
         ready_timed_out(m);
         return;
     }
     if (!m->pending) return;
+    const clock_config *cc = &m->cfg.clock;
+    /* The timer may have been set for an earlier decision (arm_by): then
+     * it fires before this one's time is up, and only looks again. */
+    double now = clock_now_ms();
+    if (!m->sent) {
+        /* Left from the decision before: this one's is set once its decide
+         * is out (match_on_sent) or backs up (match_on_blocked). */
+        if (!m->guarded) return;
+        double left = m->t_guard + m->allowance + 1000 - now;
+        if (left > 0) {
+            arm_timer(m, left < 1 ? 1 : left);
+            return;
+        }
+    } else if (cc->mode == CLOCK_WALL && now - m->t_sent < m->allowance) {
+        double left = m->allowance - (now - m->t_sent);
+        arm_timer(m, left < 1 ? 1 : left);
+        return;
+    }
     /* Before any verdict, catch up with the agent: if the loop was late its
      * answer may be waiting in the pipe (it is then judged with the lag
      * credited), or the decide still in our buffer. */
     agent_catch_up(m->seat[m->pd.seat].agent);
     if (!m->pending || m->answered || m->state != M_PLAYING) return;
-    double now = clock_now_ms();
+    now = clock_now_ms();
     if (!m->sent) {
         decision_timed_out(m, m->allowance);
         return;
     }
-    const clock_config *cc = &m->cfg.clock;
     double wall = now - m->t_sent;
     double used = cc->mode == CLOCK_CPU ? used_ms(m, now) : wall;
     if (used < m->allowance && (cc->mode != CLOCK_CPU || wall < clock_wall_cap(cc))) {
@@ -566,8 +608,7 @@ static void judge_answer(struct match *m)
         if (m->log) matchlog_lag(m->log, s, id, lag, used, used > lag ? used - lag : 0);
         used = used > lag ? used - lag : 0;
     }
-    m->pending = false;
-    event_del(m->ev_timer);
+    m->pending = false; /* its timer stays: see arm_by */
     st->time_ms += used;
     note_move(m, st, used);
     bool in_time = used <= m->allowance && clock_charge(&m->cfg.clock, &st->clock, used);
@@ -758,7 +799,7 @@ static void on_step(evutil_socket_t fd, short what, void *arg)
     if (m->state == M_WAIT_READY) {
         for (int s = 0; s < m->players; s++)
             if (m->seat[s].forfeit == CAUSE_NONE && !m->seat[s].ready) return;
-        event_del(m->ev_timer);
+        disarm_timer(m);
         m->state = M_PLAYING;
     }
     if (m->state == M_PLAYING && m->answered) judge_answer(m);

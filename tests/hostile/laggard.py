@@ -10,6 +10,8 @@ protocol asks; the options below only choose *when*:
   --hold-act          answer the first decide only once `over` has arrived
   --hold-timeouts N   answer nothing until N timeout errors have arrived,
                       then answer every held decide in order
+  --delays MS,MS,...  sleep MS before answering the first, second, ...
+                      decide (those past the list: at once)
   --touch FILE        create FILE when the first decide arrives
   --crash-on-hello    (the faulting seat) exit on the first hello
   --crash-when FILE   (the faulting seat) answer the first decide, wait
@@ -42,7 +44,7 @@ def main():
         a = args[i]
         if a in ("--hold-ready", "--hold-act", "--crash-on-hello"):
             opt[a] = True
-        elif a in ("--hold-timeouts", "--touch", "--crash-when", "--report") and i + 1 < len(args):
+        elif a in ("--hold-timeouts", "--touch", "--crash-when", "--report", "--delays") and i + 1 < len(args):
             i += 1
             opt[a] = args[i]
         else:
@@ -53,6 +55,7 @@ def main():
     hold_ready = "--hold-ready" in opt
     hold_act = "--hold-act" in opt
     hold_timeouts = int(opt.get("--hold-timeouts", 0))
+    delays = [int(x) for x in opt["--delays"].split(",")] if "--delays" in opt else []
     held = []  # decides (and a hello, as None) not answered yet, in order
     timeouts = 0
     decides = 0
@@ -89,6 +92,8 @@ def main():
             elif held:
                 held.append(msg)
             else:
+                if decides <= len(delays):
+                    time.sleep(delays[decides - 1] / 1000)
                 act(msg)
             if decides == 1 and "--crash-when" in opt:
                 deadline = time.monotonic() + 30

@@ -122,7 +122,38 @@ def late_twice(tmp):
     dropped_notes(tmp, "'act'")
 
 
-CASES = {"stale_ready": stale_ready, "stale_act": stale_act, "late_twice": late_twice}
+def stale_timer(tmp):
+    """The match keeps one timer, left set for the previous decision when it
+    is due no later than the next one's deadline (match.c, arm_by). Such a
+    timer firing during a later decision must not end it, and one due later
+    than a new, shorter deadline must not delay that decision's timeout."""
+    # Seat 0 answers its first decide after 600 ms; the timer set for it
+    # (1,000 ms) fires 400 ms into seat 1's first decide, which takes 800.
+    games = play([laggard("--delays", "600"), laggard("--delays", "800")],
+                 ["--move-ms", "1000", "--bank-ms", "0", "--startup-ms", "10000"], tmp)
+    check(len(games) == 1, "one game")
+    g = games[0]
+    check(g["reason"] == "normal" and not g["forfeits"],
+          f"a timer set for an earlier decision ended a later one: {g['reason']}, {g['fault_message']}")
+    # 300 ms a move and a 3,000 ms bank. Seat 1 spends 2,700 of its bank on
+    # its first decide (3,000 ms), seat 0 its second decide (500 ms) while
+    # the timer is set for the whole of its 3,300 ms; seat 1's second decide
+    # then has 600 ms, far sooner, and seat 1 never answers it.
+    os.makedirs(f"{tmp}/b", exist_ok=True)
+    games = play([laggard("--delays", "0,500"), laggard("--delays", "3000,60000")],
+                 ["--move-ms", "300", "--bank-ms", "3000", "--startup-ms", "10000"], f"{tmp}/b")
+    check(len(games) == 1, "one game")
+    g = games[0]
+    check(g["reason"] == "forfeit" and [f["seat"] for f in g["forfeits"]] == [1],
+          f"seat 1 should forfeit on time: {g['reason']}, {g['forfeits']}")
+    # 3,000 ms on the first decide, 600 on the second (+ the loop's slack);
+    # a timeout that waited for the longer timer would charge ~2,800.
+    t = g["time_ms"][1]
+    check(3500 < t < 4300, f"seat 1 charged {t:.0f} ms: its timeout came late")
+
+
+CASES = {"stale_ready": stale_ready, "stale_act": stale_act, "late_twice": late_twice,
+         "stale_timer": stale_timer}
 
 
 def main():
