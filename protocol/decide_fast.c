@@ -19,6 +19,11 @@
 #include "utf8.h"
 #include "util.h"
 
+/* The C SDK is built for size (sdk/c/meson.build), and at -Os gcc calls
+ * even these one-line readers; inlined they take fewer instructions and no
+ * more code (a random-c decision: 8.6 % fewer instructions, same size). */
+#define HOT static inline __attribute__((always_inline))
+
 typedef struct rd {
     const uint8_t *p;
     size_t n, off;
@@ -38,7 +43,7 @@ static uint64_t be(const uint8_t *p, size_t k)
 }
 
 /* The next byte, counted as the start of a value; false at the end. */
-static bool lead(rd *r, uint8_t *b)
+HOT bool lead(rd *r, uint8_t *b)
 {
     if (r->off >= r->n) return false;
     r->values++;
@@ -47,7 +52,7 @@ static bool lead(rd *r, uint8_t *b)
 }
 
 /* Consumes byte c if it comes next (JSON punctuation). */
-static bool eat(rd *r, uint8_t c)
+HOT bool eat(rd *r, uint8_t c)
 {
     if (r->off >= r->n || r->p[r->off] != c) return false;
     r->off++;
@@ -55,7 +60,7 @@ static bool eat(rd *r, uint8_t c)
 }
 
 /* A k-byte big-endian length or payload. */
-static bool fixed(rd *r, size_t k, uint64_t *u)
+HOT bool fixed(rd *r, size_t k, uint64_t *u)
 {
     if (r->n - r->off < k) return false;
     *u = be(r->p + r->off, k);
@@ -178,7 +183,7 @@ static bool rd_open(rd *r, bool is_map, size_t *count)
 
 /* Before item i of an open container: 1 if there is one, 0 at its end (the
  * JSON closer consumed), -1 on anything else. */
-static int rd_more(rd *r, bool is_map, size_t i, size_t count)
+HOT int rd_more(rd *r, bool is_map, size_t i, size_t count)
 {
     if (!r->json) return i < count;
     if (eat(r, is_map ? '}' : ']')) return 0;

@@ -316,8 +316,9 @@ av *msgpack_read_value(const uint8_t *p, size_t n, size_t *off, size_t *values, 
 }
 
 /* A str/bin payload of len bytes at p[*i]: within the n bytes, UTF-8,
- * and, for a key, NUL-free. */
-static inline bool skip_text(const uint8_t *p, size_t n, size_t *i, uint64_t len, bool key)
+ * and, for a key, NUL-free. (Inlined even at -Os, as the SDK is built.) */
+static inline __attribute__((always_inline)) bool skip_text(const uint8_t *p, size_t n, size_t *i,
+                                                            uint64_t len, bool key)
 {
     if (len > n - *i) return false;
     const uint8_t *q = p + *i;
