@@ -17,9 +17,8 @@ bool utf8_valid(const void *p, size_t n);
  * proven by one 8-byte load: true only for len < 8 with 8 bytes readable
  * at p (avail, as the rest of a frame); false says nothing. Most protocol
  * strings are short ASCII keys and names, where utf8_valid's byte loop
- * cost more than the rest of their reading. */
-/* (Inlined even at -Os, as the SDK is built: called, it cost a quarter of
- * what it saves.) */
+ * cost more than the rest of their reading. Inlined even at -Os, as the
+ * SDK is built: called, it cost a quarter of what it saves. */
 static inline __attribute__((always_inline)) bool utf8_short_ascii(const uint8_t *p, size_t len,
                                                                    size_t avail, bool nul_free)
 {

@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """Fair verdicts: a correct bot that answers late is never charged for it
 when its opponent faulted meanwhile or when its answer is to a decision
-that already timed out. Plays nim through the real `arena play` with the
+that already timed out; the match's timer, left set from one decision to
+the next, neither ends a decision early nor times one out late. Plays nim through the real `arena play` with the
 laggard agent (laggard.py) and reads the verdicts and match logs.
 
 usage: verdicts.py ARENA CASE
@@ -127,29 +128,30 @@ def stale_timer(tmp):
     is due no later than the next one's deadline (match.c, arm_by). Such a
     timer firing during a later decision must not end it, and one due later
     than a new, shorter deadline must not delay that decision's timeout."""
-    # Seat 0 answers its first decide after 600 ms; the timer set for it
-    # (1,000 ms) fires 400 ms into seat 1's first decide, which takes 800.
-    games = play([laggard("--delays", "600"), laggard("--delays", "800")],
-                 ["--move-ms", "1000", "--bank-ms", "0", "--startup-ms", "10000"], tmp)
+    # Seat 0 answers its first decide after 1,200 ms; the timer set for it
+    # (2,000 ms) fires 800 ms into seat 1's first decide, which takes 1,500.
+    games = play([laggard("--delays", "1200"), laggard("--delays", "1500")],
+                 ["--move-ms", "2000", "--bank-ms", "0", "--startup-ms", "10000"], tmp)
     check(len(games) == 1, "one game")
     g = games[0]
     check(g["reason"] == "normal" and not g["forfeits"],
           f"a timer set for an earlier decision ended a later one: {g['reason']}, {g['fault_message']}")
-    # 300 ms a move and a 3,000 ms bank. Seat 1 spends 2,700 of its bank on
-    # its first decide (3,000 ms), seat 0 its second decide (500 ms) while
-    # the timer is set for the whole of its 3,300 ms; seat 1's second decide
-    # then has 600 ms, far sooner, and seat 1 never answers it.
+    # 300 ms a move and a 5,000 ms bank. Seat 1 spends 3,700 of its bank on
+    # its first decide (4,000 ms), seat 0 its second decide (500 ms) while
+    # the timer is set for the whole of its 5,300 ms; seat 1's second decide
+    # then has 1,600 ms, far sooner, and seat 1 never answers it.
     os.makedirs(f"{tmp}/b", exist_ok=True)
-    games = play([laggard("--delays", "0,500"), laggard("--delays", "3000,60000")],
-                 ["--move-ms", "300", "--bank-ms", "3000", "--startup-ms", "10000"], f"{tmp}/b")
+    games = play([laggard("--delays", "0,500"), laggard("--delays", "4000,60000")],
+                 ["--move-ms", "300", "--bank-ms", "5000", "--startup-ms", "10000"], f"{tmp}/b")
     check(len(games) == 1, "one game")
     g = games[0]
     check(g["reason"] == "forfeit" and [f["seat"] for f in g["forfeits"]] == [1],
           f"seat 1 should forfeit on time: {g['reason']}, {g['forfeits']}")
-    # 3,000 ms on the first decide, 600 on the second (+ the loop's slack);
-    # a timeout that waited for the longer timer would charge ~2,800.
+    # 4,000 ms on the first decide, 1,600 on the second (+ the loop's
+    # slack); a timeout that waited for the longer timer would charge ~5,300
+    # for the second.
     t = g["time_ms"][1]
-    check(3500 < t < 4300, f"seat 1 charged {t:.0f} ms: its timeout came late")
+    check(5100 < t < 6600, f"seat 1 charged {t:.0f} ms: its timeout came late")
 
 
 CASES = {"stale_ready": stale_ready, "stale_act": stale_act, "late_twice": late_twice,
