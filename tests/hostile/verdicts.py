@@ -136,20 +136,22 @@ def stale_timer(tmp):
     g = games[0]
     check(g["reason"] == "normal" and not g["forfeits"],
           f"a timer set for an earlier decision ended a later one: {g['reason']}, {g['fault_message']}")
-    # 300 ms a move and a 5,000 ms bank. Seat 1 spends 3,700 of its bank on
-    # its first decide (4,000 ms), seat 0 its second decide (500 ms) while
-    # the timer is set for the whole of its 5,300 ms; seat 1's second decide
-    # then has 1,600 ms, far sooner, and seat 1 never answers it.
+    # 300 ms a move and a 5,000 ms bank. Seat 0 answers at once, leaving the
+    # timer set for 5,300 ms; seat 1 spends 3,700 of its bank on its first
+    # decide (4,000 ms). Seat 0's second decide takes 2,000 ms: the timer
+    # fires 1,300 ms into it and is set again for the rest of its 5,300.
+    # Seat 1's second decide then has 1,600 ms, far sooner than that, and
+    # seat 1 never answers it.
     os.makedirs(f"{tmp}/b", exist_ok=True)
-    games = play([laggard("--delays", "0,500"), laggard("--delays", "4000,60000")],
+    games = play([laggard("--delays", "0,2000"), laggard("--delays", "4000,60000")],
                  ["--move-ms", "300", "--bank-ms", "5000", "--startup-ms", "10000"], f"{tmp}/b")
     check(len(games) == 1, "one game")
     g = games[0]
     check(g["reason"] == "forfeit" and [f["seat"] for f in g["forfeits"]] == [1],
           f"seat 1 should forfeit on time: {g['reason']}, {g['forfeits']}")
     # 4,000 ms on the first decide, 1,600 on the second (+ the loop's
-    # slack); a timeout that waited for the longer timer would charge ~5,300
-    # for the second.
+    # slack); a timeout that waited for seat 0's timer would charge 3,300
+    # for the second (7,300 in all).
     t = g["time_ms"][1]
     check(5100 < t < 6600, f"seat 1 charged {t:.0f} ms: its timeout came late")
 
