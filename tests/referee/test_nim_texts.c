@@ -81,6 +81,17 @@ static void test_nim_label_and_prompt_are_snprintfs_texts(void **st)
     assert_true(decisions > 100);
 }
 
+/* dec_i64(x) against printf's %lld: the same digits, ending the buffer. */
+static void expect_dec(int64_t x, char want[32], size_t *n)
+{
+    char tmp[DEC_I64_MAX];
+    const char *p = dec_i64(tmp, x, n);
+    int w = snprintf(want, 32, "%" PRId64, x);
+    assert_true(p >= tmp && p + *n == tmp + DEC_I64_MAX);
+    assert_int_equal(*n, (size_t)w);
+    assert_memory_equal(p, want, *n);
+}
+
 static void test_dec_i64_writes_what_printf_does(void **st)
 {
     (void)st;
@@ -100,14 +111,10 @@ static void test_dec_i64_writes_what_printf_does(void **st)
                                 INT64_MIN,
                                 INT64_MIN + 1,
                                 1000000000000LL};
+    char want[32];
+    size_t n;
     for (size_t i = 0; i < sizeof v / sizeof *v; i++) {
-        char tmp[DEC_I64_MAX], want[32];
-        size_t n = 0;
-        const char *p = dec_i64(tmp, v[i], &n);
-        int w = snprintf(want, sizeof want, "%" PRId64, v[i]);
-        assert_true(p >= tmp && p + n == tmp + DEC_I64_MAX);
-        assert_int_equal(n, (size_t)w);
-        assert_memory_equal(p, want, n);
+        expect_dec(v[i], want, &n);
         abuf b = {0};
         abuf_adds(&b, "x=");
         abuf_addi(&b, v[i]);
@@ -117,25 +124,15 @@ static void test_dec_i64_writes_what_printf_does(void **st)
     }
     /* every digit count, odd and even, around each power of ten */
     int64_t p10 = 1;
-    for (int k = 0; k <= 18; k++, p10 = k <= 18 ? p10 * 10 : p10) {
+    for (int k = 0; k <= 18; k++) {
+        if (k > 0) p10 *= 10;
         for (int64_t d = -2; d <= 2; d++) {
-            for (int sign = -1; sign <= 1; sign += 2) {
-                int64_t x = sign * (p10 + d);
-                char tmp[DEC_I64_MAX], want[32];
-                size_t n = 0;
-                const char *p = dec_i64(tmp, x, &n);
-                assert_int_equal(n, (size_t)snprintf(want, sizeof want, "%" PRId64, x));
-                assert_memory_equal(p, want, n);
-            }
+            expect_dec(p10 + d, want, &n);
+            expect_dec(-(p10 + d), want, &n);
         }
     }
-    for (int64_t x = -1000; x <= 100000; x++) {
-        char tmp[DEC_I64_MAX], want[32];
-        size_t n = 0;
-        const char *p = dec_i64(tmp, x, &n);
-        assert_int_equal(n, (size_t)snprintf(want, sizeof want, "%" PRId64, x));
-        assert_memory_equal(p, want, n);
-    }
+    for (int64_t x = -1000; x <= 100000; x++)
+        expect_dec(x, want, &n);
 }
 
 int main(void)
