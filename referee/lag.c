@@ -1,14 +1,22 @@
 #include "lag.h"
 
+#include <errno.h>
 #include <event2/event.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
+#include <sys/timerfd.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "clock.h"
 #include "util.h"
 
-void lag_account_start(lag_account *a, double now)
+void lag_account_start(lag_account *a, double now, double slack)
 {
-    a->next_due = now + LAG_PROBE_MS;
+    a->slack = slack;
+    a->next_due = now + LAG_PROBE_MS + slack;
     a->stall_from = a->stall_to = -1e300; /* no stall yet */
     a->total_ms = 0;
     a->stalls = 0;
@@ -23,7 +31,7 @@ void lag_account_tick(lag_account *a, double now)
         a->total_ms += late;
         a->stalls++;
     }
-    a->next_due = now + LAG_PROBE_MS;
+    a->next_due = now + LAG_PROBE_MS + a->slack;
 }
 
 double lag_account_credit(const lag_account *a, double now)
@@ -42,7 +50,10 @@ double lag_account_total(const lag_account *a, double now)
 
 struct lag_meter {
     struct event_base *base;
-    struct event *probe;
+    int tfd;                /* the probe's timerfd, or -1 */
+    struct event *fd_probe; /* its event, while it works */
+    struct event *probe;    /* else: a libevent timer, with slack */
+    bool precise;           /* the timerfd is in use */
     lag_account acc;
     int holders;
     lag_meter *next;
@@ -50,8 +61,36 @@ struct lag_meter {
 
 static lag_meter *meters; /* one per event base in use */
 
+/* How late a libevent timer may run on an idle loop: two ticks of the
+ * coarse clock it keeps time with (an idle tickless kernel moves that clock
+ * late) and epoll's millisecond. Measured with a 4 ms tick: up to 8 ms. */
+static double coarse_slack(void)
+{
+    struct timespec res;
+    if (clock_getres(CLOCK_MONOTONIC_COARSE, &res) != 0) return 20;
+    return 2 * ((double)res.tv_sec * 1e3 + (double)res.tv_nsec / 1e6) + 1;
+}
+
+/* Without a timerfd (out of descriptors, say) the probe is a libevent
+ * timer: coarse, so its slack is never taken for a stall. */
+static void use_coarse_timer(lag_meter *m)
+{
+    if (m->precise) event_del(m->fd_probe);
+    m->precise = false;
+    double slack = coarse_slack();
+    m->acc.next_due += slack - m->acc.slack;
+    m->acc.slack = slack;
+}
+
 static void arm(lag_meter *m)
 {
+    if (m->precise) {
+        double due = m->acc.next_due; /* to the nanosecond: slack 0 */
+        struct itimerspec it = {
+            .it_value = {.tv_sec = (time_t)(due / 1e3), .tv_nsec = (long)(fmod(due, 1e3) * 1e6)}};
+        if (timerfd_settime(m->tfd, TFD_TIMER_ABSTIME, &it, NULL) == 0) return;
+        use_coarse_timer(m);
+    }
     /* libevent counts from its cached time, which is stale after a long
      * callback: refresh it so the probe is due LAG_PROBE_MS from now. */
     event_base_update_cache_time(m->base);
@@ -61,8 +100,13 @@ static void arm(lag_meter *m)
 
 static void on_probe(evutil_socket_t fd, short what, void *arg)
 {
-    (void)fd, (void)what;
+    (void)what;
     lag_meter *m = arg;
+    if (fd >= 0) {
+        uint64_t expired; /* read to clear the timerfd; EAGAIN is harmless */
+        ssize_t r = read(fd, &expired, sizeof expired);
+        (void)r;
+    }
     lag_account_tick(&m->acc, clock_now_ms());
     arm(m);
 }
@@ -75,12 +119,16 @@ lag_meter *lag_meter_hold(struct event_base *base)
     if (!m) {
         m = xcalloc(1, sizeof *m);
         m->base = base;
+        m->tfd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+        if (m->tfd >= 0) m->fd_probe = event_new(base, m->tfd, EV_READ | EV_PERSIST, on_probe, m);
         m->probe = evtimer_new(base, on_probe, m);
         m->next = meters;
         meters = m;
     }
     if (m->holders++ == 0) {
-        lag_account_start(&m->acc, clock_now_ms());
+        lag_account_start(&m->acc, clock_now_ms(), 0);
+        m->precise = m->fd_probe && event_add(m->fd_probe, NULL) == 0;
+        if (!m->precise) use_coarse_timer(m);
         arm(m);
     }
     return m;
@@ -94,6 +142,8 @@ void lag_meter_release(lag_meter *m)
             *p = m->next;
             break;
         }
+    if (m->fd_probe) event_free(m->fd_probe);
+    if (m->tfd >= 0) close(m->tfd);
     event_free(m->probe);
     free(m);
 }

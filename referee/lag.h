@@ -7,7 +7,11 @@
  * not credited.
  *
  * The accounting is pure (times in, totals out) so it is unit-tested; the
- * meter runs it on a libevent timer. */
+ * meter runs it on a timerfd of CLOCK_MONOTONIC, the clock the match times
+ * with. Not on a libevent timer: libevent keeps time on the coarse clock
+ * (a 4 ms tick on a HZ=250 kernel), so its timers run up to a tick plus
+ * epoll's millisecond late on an idle loop, and each such "stall" took
+ * time off a bot's next answer (tests/hostile/verdicts.py, no_false_lag). */
 #ifndef ARENA_LAG_H
 #define ARENA_LAG_H
 
@@ -17,13 +21,15 @@ struct event_base;
 #define LAG_STALL_MS 5.0  /* a probe later than this: the loop stalled */
 
 typedef struct lag_account {
-    double next_due;             /* when the probe should run next */
+    double slack;                /* how late the probe's timer may run unstalled */
+    double next_due;             /* when the probe should run next, slack included */
     double stall_from, stall_to; /* the latest stall the probe saw end */
     double total_ms;             /* stall time seen so far */
     long stalls;
 } lag_account;
 
-void lag_account_start(lag_account *a, double now);
+/* `slack`: 0 for a precise timer; a coarse one's granularity otherwise. */
+void lag_account_start(lag_account *a, double now, double slack);
 /* The probe ran at `now`: records a stall if it ran late, schedules the
  * next run. */
 void lag_account_tick(lag_account *a, double now);

@@ -2,8 +2,9 @@
 """Fair verdicts: a correct bot that answers late is never charged for it
 when its opponent faulted meanwhile or when its answer is to a decision
 that already timed out; the match's timer, left set from one decision to
-the next, neither ends a decision early nor times one out late. Plays nim through the real `arena play` with the
-laggard agent (laggard.py) and reads the verdicts and match logs.
+the next, neither ends a decision early nor times one out late; on an idle
+loop no answer gets lag taken off. Plays nim through the real `arena play`
+with the laggard agent (laggard.py) and reads the verdicts and match logs.
 
 usage: verdicts.py ARENA CASE
 """
@@ -156,8 +157,29 @@ def stale_timer(tmp):
     check(5100 < t < 6600, f"seat 1 charged {t:.0f} ms: its timeout came late")
 
 
+def no_false_lag(tmp):
+    """Lag is credited only for a stall of the referee's loop (lag.h). On an
+    idle loop there is none: a bot that sleeps SLEEP ms before each answer
+    must be charged at least that for every one. (The probe once ran on
+    libevent's coarse clock, 4 ms a tick here: it looked late by up to ~6
+    ms on an idle loop, and an answer read soon after got that and more
+    taken off, so a bot could overrun its move time and still be in time.)"""
+    sleep, moves = 25, 60
+    games = play([laggard("--delays", ",".join([str(sleep)] * moves)), laggard()],
+                 ROOMY + ["--set", f"stones={2 * moves}"], tmp)
+    check(len(games) == 1 and games[0]["reason"] == "normal", "one normal game")
+    lines = log_lines(tmp)
+    mine = [x for x in lines if x["type"] == "choice" and x["seat"] == 0]
+    check(len(mine) == moves, f"{len(mine)} decisions of seat 0, want {moves}")
+    short = [x["ms"] for x in mine if x["ms"] < sleep]
+    credits = [x for x in lines if x["type"] == "lag" and "seat" in x]
+    check(not short and not credits,
+          f"{len(short)} of {moves} answers charged less than the {sleep} ms slept "
+          f"({short}); lag credited: {credits}")
+
+
 CASES = {"stale_ready": stale_ready, "stale_act": stale_act, "late_twice": late_twice,
-         "stale_timer": stale_timer}
+         "stale_timer": stale_timer, "no_false_lag": no_false_lag}
 
 
 def main():

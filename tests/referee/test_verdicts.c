@@ -71,7 +71,7 @@ static void test_on_time_loop_has_no_lag(void **st)
 {
     (void)st;
     lag_account a;
-    lag_account_start(&a, 1000);
+    lag_account_start(&a, 1000, 0);
     for (double t = 1010; t < 2000; t += LAG_PROBE_MS + 1) /* 1 ms late each */
         lag_account_tick(&a, t);
     assert_true(lag_account_credit(&a, 2000) == 0);
@@ -82,7 +82,7 @@ static void test_stall_going_on_is_credited(void **st)
 {
     (void)st;
     lag_account a;
-    lag_account_start(&a, 1000); /* probe due at 1010 */
+    lag_account_start(&a, 1000, 0); /* probe due at 1010 */
     /* The loop stalls: at 1310 the probe has not run yet. */
     assert_true(lag_account_credit(&a, 1310) == 300);
     assert_true(lag_account_total(&a, 1310) == 300);
@@ -92,7 +92,7 @@ static void test_stall_just_ended_is_credited_then_forgotten(void **st)
 {
     (void)st;
     lag_account a;
-    lag_account_start(&a, 1000);
+    lag_account_start(&a, 1000, 0);
     lag_account_tick(&a, 1310); /* ran 300 ms late */
     assert_int_equal(a.stalls, 1);
     /* An answer read right after: it may have come at any time since 1010. */
@@ -103,11 +103,26 @@ static void test_stall_just_ended_is_credited_then_forgotten(void **st)
     assert_true(lag_account_total(&a, 1325) == 300);
 }
 
+static void test_coarse_probe_late_within_its_slack_is_no_stall(void **st)
+{
+    (void)st;
+    lag_account a;
+    lag_account_start(&a, 1000, 9); /* a coarse timer: due by 1019 */
+    lag_account_tick(&a, 1017);     /* 7 ms after its nominal 1010: its tick */
+    lag_account_tick(&a, 1040);     /* 13 ms after 1027: 4 ms past its slack */
+    assert_int_equal(a.stalls, 0);
+    assert_true(lag_account_credit(&a, 1041) == 0);
+    lag_account_tick(&a, 1100); /* due by 1059: a real stall */
+    assert_int_equal(a.stalls, 1);
+    assert_true(lag_account_total(&a, 1100) == 41);
+    assert_true(lag_account_credit(&a, 1101) == 42);
+}
+
 static void test_lag_total_never_decreases_across_a_tick(void **st)
 {
     (void)st;
     lag_account a;
-    lag_account_start(&a, 0);
+    lag_account_start(&a, 0, 0);
     double before = lag_account_total(&a, 500);
     lag_account_tick(&a, 500);
     assert_true(lag_account_total(&a, 500) >= before);
@@ -125,6 +140,7 @@ int main(void)
         cmocka_unit_test(test_on_time_loop_has_no_lag),
         cmocka_unit_test(test_stall_going_on_is_credited),
         cmocka_unit_test(test_stall_just_ended_is_credited_then_forgotten),
+        cmocka_unit_test(test_coarse_probe_late_within_its_slack_is_no_stall),
         cmocka_unit_test(test_lag_total_never_decreases_across_a_tick),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
