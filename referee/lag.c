@@ -17,7 +17,6 @@ void lag_account_start(lag_account *a, double now, double slack)
 {
     a->slack = slack;
     a->next_due = now + LAG_PROBE_MS + slack;
-    a->stall_from = a->stall_to = -1e300; /* no stall yet */
     a->total_ms = 0;
     a->stalls = 0;
 }
@@ -26,8 +25,6 @@ void lag_account_tick(lag_account *a, double now)
 {
     double late = now - a->next_due;
     if (late > LAG_STALL_MS) {
-        a->stall_from = a->next_due;
-        a->stall_to = now;
         a->total_ms += late;
         a->stalls++;
     }
@@ -37,9 +34,7 @@ void lag_account_tick(lag_account *a, double now)
 double lag_account_credit(const lag_account *a, double now)
 {
     double late = now - a->next_due;
-    if (late > LAG_STALL_MS) return late;
-    if (now - a->stall_to <= LAG_PROBE_MS) return now - a->stall_from;
-    return 0;
+    return late > LAG_STALL_MS ? late : 0;
 }
 
 double lag_account_total(const lag_account *a, double now)
@@ -55,7 +50,7 @@ struct lag_meter {
     struct event *probe;    /* else: a libevent timer, with slack */
     bool precise;           /* the timerfd is in use */
     lag_account acc;
-    int holders;
+    lag_hold *holds; /* the holders */
     lag_meter *next;
 };
 
@@ -107,11 +102,17 @@ static void on_probe(evutil_socket_t fd, short what, void *arg)
         ssize_t r = read(fd, &expired, sizeof expired);
         (void)r;
     }
+    /* A stall ends here: what agents sent during it waits in their pipes.
+     * Read it now, while it still counts as delayed by the stall; anything
+     * read after this came while the loop was running. */
+    if (lag_account_credit(&m->acc, clock_now_ms()) > 0)
+        for (lag_hold *h = m->holds; h; h = h->next)
+            h->on_stall_end(h->arg);
     lag_account_tick(&m->acc, clock_now_ms());
     arm(m);
 }
 
-lag_meter *lag_meter_hold(struct event_base *base)
+lag_meter *lag_meter_hold(struct event_base *base, lag_hold *h)
 {
     lag_meter *m = meters;
     while (m && m->base != base)
@@ -125,18 +126,27 @@ lag_meter *lag_meter_hold(struct event_base *base)
         m->next = meters;
         meters = m;
     }
-    if (m->holders++ == 0) {
+    if (!m->holds) {
         lag_account_start(&m->acc, clock_now_ms(), 0);
         m->precise = m->fd_probe && event_add(m->fd_probe, NULL) == 0;
         if (!m->precise) use_coarse_timer(m);
         arm(m);
     }
+    h->prev = NULL;
+    h->next = m->holds;
+    if (m->holds) m->holds->prev = h;
+    m->holds = h;
     return m;
 }
 
-void lag_meter_release(lag_meter *m)
+void lag_meter_release(lag_meter *m, lag_hold *h)
 {
-    if (--m->holders > 0) return;
+    if (h->prev)
+        h->prev->next = h->next;
+    else
+        m->holds = h->next;
+    if (h->next) h->next->prev = h->prev;
+    if (m->holds) return;
     for (lag_meter **p = &meters; *p; p = &(*p)->next)
         if (*p == m) {
             *p = m->next;

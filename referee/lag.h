@@ -4,7 +4,10 @@
  * charged must not include that, so a probe timer measures the lag and the
  * match subtracts it from an answer read at the end of a stall (protocol.md
  * §5). Stalls while the bot was still thinking delayed nothing: they are
- * not credited.
+ * not credited. An answer read after the stall's end is not credited
+ * either: when the probe sees the end, the holders (the matches) first read
+ * whatever their agents sent meanwhile, so what comes later came while the
+ * loop was running.
  *
  * The accounting is pure (times in, totals out) so it is unit-tested; the
  * meter runs it on a timerfd of CLOCK_MONOTONIC, the clock the match times
@@ -21,10 +24,9 @@ struct event_base;
 #define LAG_STALL_MS 5.0  /* a probe later than this: the loop stalled */
 
 typedef struct lag_account {
-    double slack;                /* how late the probe's timer may run unstalled */
-    double next_due;             /* when the probe should run next, slack included */
-    double stall_from, stall_to; /* the latest stall the probe saw end */
-    double total_ms;             /* stall time seen so far */
+    double slack;    /* how late the probe's timer may run unstalled */
+    double next_due; /* when the probe should run next, slack included */
+    double total_ms; /* stall time seen so far */
     long stalls;
 } lag_account;
 
@@ -34,9 +36,9 @@ void lag_account_start(lag_account *a, double now, double slack);
  * next run. */
 void lag_account_tick(lag_account *a, double now);
 /* How long the loop had not been running when something was read at
- * `now`: the stall going on (the probe is overdue) or one that ended less
- * than a probe period ago; else 0. A message read then may have arrived at
- * any time in that stall, so this much of its time is the referee's. */
+ * `now`: the stall going on (the probe is overdue), else 0. A message read
+ * then may have arrived at any time in that stall, so this much of its time
+ * is the referee's. */
 double lag_account_credit(const lag_account *a, double now);
 /* Stall time so far, the stall going on included. */
 double lag_account_total(const lag_account *a, double now);
@@ -44,8 +46,16 @@ double lag_account_total(const lag_account *a, double now);
 /* The probe of one event base, shared by every match on it and running
  * only while one holds it (so an idle loop can still exit). */
 typedef struct lag_meter lag_meter;
-lag_meter *lag_meter_hold(struct event_base *base);
-void lag_meter_release(lag_meter *m);
+/* A holder: when a stall ends, on_stall_end(arg) reads what its agents
+ * sent during it (while the stall still counts as going on). It must not
+ * release a hold: game progress waits for the match's own step. */
+typedef struct lag_hold {
+    void (*on_stall_end)(void *arg);
+    void *arg;
+    struct lag_hold *prev, *next;
+} lag_hold;
+lag_meter *lag_meter_hold(struct event_base *base, lag_hold *h);
+void lag_meter_release(lag_meter *m, lag_hold *h);
 /* lag_account_credit / _total of the base's probe, clock_now_ms() time. */
 double lag_meter_credit(const lag_meter *m, double now);
 double lag_meter_total(const lag_meter *m, double now);

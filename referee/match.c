@@ -79,6 +79,7 @@ struct match {
     /* The loop's own lag is never charged (lag.h): the credit for the
      * stall the answer was read in, and totals for the log's summary. */
     lag_meter *lag;
+    lag_hold lag_hold; /* reads a waiting answer when a stall ends */
     double lag_answered, t_hello, lag_start;
     long stalls_start;
 
@@ -593,6 +594,15 @@ static void on_timer(evutil_socket_t fd, short what, void *arg)
     decision_timed_out(m, used);
 }
 
+/* The loop stalled while this decision's answer may have come: read it
+ * now, so that it is judged with the stall credited (lag.h). */
+static void on_stall_end(void *arg)
+{
+    struct match *m = arg;
+    if (m->state == M_PLAYING && m->pending && m->sent && !m->answered)
+        agent_catch_up(m->seat[m->pd.seat].agent);
+}
+
 static void judge_answer(struct match *m)
 {
     msg *in = &m->answer;
@@ -963,7 +973,7 @@ static void finish(struct match *m)
         if (st->policy) st->agent->pv->free(st->policy);
     }
     if (m->answered) msg_free(&m->answer);
-    lag_meter_release(m->lag);
+    lag_meter_release(m->lag, &m->lag_hold);
     event_free(m->ev_step);
     event_free(m->ev_timer);
     game_free(m->g);
@@ -1119,7 +1129,8 @@ int match_start(struct event_base *base, const match_config *cfg, arena_agent *c
     }
     for (int s = 0; s < players; s++)
         agents[s]->dropped_between = 0;
-    m->lag = lag_meter_hold(base);
+    m->lag_hold = (lag_hold){.on_stall_end = on_stall_end, .arg = m};
+    m->lag = lag_meter_hold(base, &m->lag_hold);
     m->lag_start = lag_meter_total(m->lag, clock_now_ms());
     m->stalls_start = lag_meter_stalls(m->lag);
     m->state = M_WAIT_JOIN;

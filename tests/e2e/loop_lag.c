@@ -1,22 +1,36 @@
-/* The referee's own lag is never charged to a bot. Two matches share one
- * event loop: in match B an in-process bot stalls the whole loop for
- * STALL_MS on each of its decisions (a deterministic stand-in for any
- * referee slowness: a huge message, a slow disk, a loaded machine); in match
- * A a spawned bot (this program with --bot: THINK_MS a decision) answers
- * every decision well within move_ms, but its answers sit unread in the
- * pipe while the loop is stalled. A must end normally, and A's match log
- * must record the lag it was spared.
- * Usage: loop-lag RANDOM_C */
+/* The referee's own lag is never charged to a bot, and nothing else is
+ * taken off. Two matches share one event loop: in match B an in-process
+ * bot stalls the whole loop for STALL_MS on each of its decisions (a
+ * deterministic stand-in for any referee slowness: a huge message, a slow
+ * disk, a loaded machine, or a colluding bot in another match).
+ *
+ * spared: in match A a spawned bot (this program with --bot: THINK_MS a
+ * decision) answers every decision well within move_ms, but its answers
+ * sit unread in the pipe while the loop is stalled. A must end normally,
+ * and A's match log must record the lag it was spared.
+ *
+ * after: match B's other bot thinks THINK_MS, so the loop runs free for
+ * a while after each stall. A's bot (--after FIFO) waits for the end of
+ * B's next stall (the staller writes a byte to FIFO) and answers AFTER_MS
+ * later, while the loop is running: nothing delayed that answer, so all of
+ * its time is charged. (The probe once credited a whole stall to any
+ * answer read up to 10 ms after it ended: a colluding bot that stalled the
+ * loop, with a 1 MiB frame say, won its partner that much time.)
+ * Usage: loop-lag RANDOM_C [spared|after] */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <errno.h>
 #include <event2/event.h>
+#include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -29,6 +43,7 @@
 
 #define STALL_MS 300
 #define THINK_MS 20
+#define AFTER_MS 8
 #define MOVE_MS 150 /* A's whole allowance: less than one stall */
 #define DEADLINE_MS 60000
 
@@ -42,12 +57,16 @@ static void *stall_create(const char *arg, int seat, uint64_t seed, char *err, s
     static int token;
     return &token;
 }
+static int stall_signal = -1; /* after: the FIFO the staller writes to */
+
 static int stall_decide(void *self, const arena_game *g, const arena_decision *d, int *choice)
 {
     (void)self, (void)g;
     struct timespec ts = {0, STALL_MS * 1000000L};
     while (nanosleep(&ts, &ts) != 0) {
     }
+    if (stall_signal >= 0 && write(stall_signal, "", 1) < 0 && errno != EAGAIN)
+        fprintf(stderr, "loop-lag: cannot signal the stall's end\n");
     int n = d->pick_min > 0 ? d->pick_min : 1;
     for (int i = 0; i < n; i++)
         choice[i] = i;
@@ -77,9 +96,26 @@ static void bot_send(const msg *m)
     av_free(v);
 }
 
-/* --bot: a correct bot that thinks THINK_MS, then takes one stone. */
-static int bot(void)
+/* Waits for the end of the staller's next stall: a byte on `fifo` that
+ * comes after the decide did (older ones are drained first). */
+static void await_stall_end(int fifo)
 {
+    char b[64];
+    while (read(fifo, b, sizeof b) > 0) {
+    }
+    struct pollfd p = {.fd = fifo, .events = POLLIN};
+    if (poll(&p, 1, 5 * STALL_MS) == 1 && read(fifo, b, 1) < 0) {
+    }
+    struct timespec ts = {0, AFTER_MS * 1000000L};
+    nanosleep(&ts, NULL);
+}
+
+/* --bot: a correct bot that thinks THINK_MS, then takes one stone.
+ * --after FIFO: the same, but it answers AFTER_MS after a stall's end. */
+static int bot(const char *fifo_path)
+{
+    int fifo = -1;
+    if (fifo_path && (fifo = open(fifo_path, O_RDONLY | O_NONBLOCK)) < 0) return 1;
     msg join = {.type = MSG_JOIN, .u.join = {.name = "thinker"}};
     bot_send(&join);
     frame_decoder dec;
@@ -105,7 +141,10 @@ static int bot(void)
             bot_send(&ready);
         } else if (m.type == MSG_DECIDE) {
             struct timespec ts = {0, THINK_MS * 1000000L};
-            nanosleep(&ts, NULL);
+            if (fifo >= 0)
+                await_stall_end(fifo);
+            else
+                nanosleep(&ts, NULL);
             int64_t one = 0;
             msg a = {.type = MSG_ACT,
                      .u.act = {.id = m.u.decide.id, .choice = &one, .n_choice = 1}};
@@ -231,17 +270,79 @@ static void test_stalled_loop_is_not_charged(void **st)
     assert_true(lags >= 1);
 }
 
+static void test_answer_after_a_stall_is_charged(void **st)
+{
+    (void)st;
+    struct event_base *base = event_base_new();
+    char fifo[128], s1[600], s2[512], err[256], self[400];
+    snprintf(fifo, sizeof fifo, "/tmp/arena-loop-lag-%d.fifo", (int)getpid());
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    stall_signal = open(fifo, O_RDWR | O_NONBLOCK); /* (RDWR: no reader yet) */
+    assert_true(stall_signal >= 0);
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    assert_true(n > 0);
+    self[n] = 0;
+    snprintf(s1, sizeof s1, "cmd:%s --after %s", self, fifo);
+    snprintf(s2, sizeof s2, "cmd:%s --seed 2", random_c);
+    char s3[600];
+    snprintf(s3, sizeof s3, "cmd:%s --bot", self);
+    arena_agent *ag[4] = {agent(base, s1), agent(base, s2), agent(base, "builtin:random"),
+                          agent(base, s3)};
+    ag[2]->pv = &stall_policy; /* B's seat 0 stalls the loop; seat 1 thinks between */
+
+    match_config a = {.game = arena_find_game("nim"), .on_fault = FAULT_FORFEIT, .max_strikes = 1};
+    clock_config_default(&a.clock);
+    a.clock.move_ms = 10000; /* roomy: this is about what is charged */
+    a.clock.bank_ms = 0;
+    a.clock.startup_ms = 10000;
+    arena_setting short_game[] = {{"stones", "12"}};
+    a.settings = short_game;
+    a.n_settings = 1;
+    match_config b = a;
+    b.settings = NULL;
+    b.n_settings = 0;
+
+    done_rec ra = {0}, rb = {0};
+    finished = 0;
+    assert_int_equal(match_start(base, &a, ag, 2, 11, on_done, &ra, err, sizeof err), 0);
+    assert_int_equal(match_start(base, &b, ag + 2, 2, 12, on_done, &rb, err, sizeof err), 0);
+    double deadline = clock_now_ms() + DEADLINE_MS;
+    while (!ra.done) {
+        if (clock_now_ms() > deadline) {
+            fprintf(stderr, "loop-lag: match A still running after %d ms\n", DEADLINE_MS);
+            exit(1);
+        }
+        event_base_loop(base, EVLOOP_ONCE);
+    }
+    unlink(fifo); /* B would stall on: A's result is all this test wants */
+    for (int i = 0; i < 2; i++)
+        if (ra.o.fault_message[i][0])
+            fprintf(stderr, "A seat %d: '%s'\n", i, ra.o.fault_message[i]);
+    assert_string_equal(ra.o.reason, "normal");
+    assert_true(ra.o.decisions[0] >= 5);
+    /* Each answer came a whole stall (and B's thinking) after its decide. */
+    double mean = ra.o.time_ms[0] / (double)ra.o.decisions[0];
+    fprintf(stderr, "A seat 0: %ld decisions, %.1f ms charged on average\n", ra.o.decisions[0],
+            mean);
+    assert_true(mean > STALL_MS / 2);
+}
+
 int main(int argc, char **argv)
 {
-    if (argc == 2 && strcmp(argv[1], "--bot") == 0) return bot();
-    if (argc < 2) {
-        fprintf(stderr, "usage: loop-lag RANDOM_C\n");
+    if (argc == 2 && strcmp(argv[1], "--bot") == 0) return bot(NULL);
+    if (argc == 3 && strcmp(argv[1], "--after") == 0) return bot(argv[2]);
+    if (argc < 2 || (argc > 2 && strcmp(argv[2], "spared") && strcmp(argv[2], "after"))) {
+        fprintf(stderr, "usage: loop-lag RANDOM_C [spared|after]\n");
         return 2;
     }
     random_c = argv[1];
     signal(SIGPIPE, SIG_IGN);
-    const struct CMUnitTest tests[] = {
+    const struct CMUnitTest spared[] = {
         cmocka_unit_test(test_stalled_loop_is_not_charged),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    const struct CMUnitTest after[] = {
+        cmocka_unit_test(test_answer_after_a_stall_is_charged),
+    };
+    if (argc > 2 && strcmp(argv[2], "after") == 0) return cmocka_run_group_tests(after, NULL, NULL);
+    return cmocka_run_group_tests(spared, NULL, NULL);
 }

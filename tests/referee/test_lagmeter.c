@@ -1,7 +1,8 @@
 /* The loop's lag probe on a real event loop (lag.h): an idle loop has no
  * stalls, a callback that blocks the loop is one, and without a descriptor
  * for its timerfd the probe falls back to libevent's coarse timer and still
- * tells the two apart. (test_verdicts.c checks the accounting alone.)
+ * tells the two apart; a holder hears of each stall's end. (test_verdicts.c
+ * checks the accounting alone.)
  * Timing: run alone (meson is_parallel false), so that a busy machine does
  * not stall the loop for real. */
 #include <setjmp.h>
@@ -29,11 +30,21 @@ static void block_loop(evutil_socket_t fd, short what, void *arg)
     }
 }
 
+static int stall_ends; /* calls of the holder's on_stall_end */
+static void count_stall_end(void *arg)
+{
+    (void)arg;
+    stall_ends++;
+}
+
 /* Runs base for IDLE_MS; with `block`, a callback blocks it BLOCK_MS half
- * way through. Returns the meter's stalls; *lag gets their total. */
+ * way through. Returns the meter's stalls; *lag gets their total. The
+ * holder must hear of each stall's end once. */
 static long run(struct event_base *base, bool block, double *lag)
 {
-    lag_meter *m = lag_meter_hold(base);
+    lag_hold h = {.on_stall_end = count_stall_end};
+    stall_ends = 0;
+    lag_meter *m = lag_meter_hold(base, &h);
     long before = lag_meter_stalls(m);
     double lag0 = lag_meter_total(m, clock_now_ms());
     struct event *ev = evtimer_new(base, block_loop, NULL);
@@ -44,7 +55,8 @@ static long run(struct event_base *base, bool block, double *lag)
     event_free(ev);
     long stalls = lag_meter_stalls(m) - before;
     *lag = lag_meter_total(m, clock_now_ms()) - lag0;
-    lag_meter_release(m);
+    lag_meter_release(m, &h);
+    assert_int_equal(stall_ends, stalls);
     return stalls;
 }
 
