@@ -62,7 +62,10 @@ double clock_now_ms(void)
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
-/* utime + stime (fields 14 and 15) of one process, in clock ticks. */
+/* CPU time of one process in clock ticks: its own (utime + stime, fields
+ * 14 and 15) and that of the children it has reaped (cutime + cstime, 16
+ * and 17). So a child's time stays in the tree when it is reaped: it moves
+ * from the child's own fields into its parent's. */
 static long long proc_ticks(pid_t pid)
 {
     char path[64], buf[1024];
@@ -77,38 +80,60 @@ static long long proc_ticks(pid_t pid)
     char *p = strrchr(buf, ')');
     if (!p) return -1;
     unsigned long long ut = 0, st = 0;
-    if (sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &ut, &st) != 2)
+    long long cut = 0, cst = 0;
+    if (sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu %lld %lld", &ut, &st,
+               &cut, &cst) != 4)
         return -1;
-    return (long long)(ut + st);
+    return (long long)(ut + st) + cut + cst;
 }
 
-/* Walks /proc/PID/task/TID/children recursively. Descendants that already
- * exited and were reaped count through their parent's cutime/cstime only
- * when the parent waited for them; bots that fork short-lived helpers
- * without waiting escape the count, which the docs state. */
-static long long tree_ticks(pid_t pid, int depth)
+/* Every process under pid, found through /proc/PID/task/TID/children, by an
+ * explicit stack: a chain of processes of any depth is followed (a depth
+ * limit would leave a deep enough helper uncharged). The descendants a bot
+ * detaches from its tree (its parent exits, so it is reparented) leave the
+ * count: spawn.c makes the agent a child subreaper, so that takes leaving
+ * the agent's own process, which protocol.md states. */
+#define TREE_MAX 65536 /* processes walked: pid_max is 4M, an agent's far fewer */
+static long long tree_ticks(pid_t root)
 {
-    long long total = proc_ticks(pid);
-    if (total < 0 || depth > 16) return total;
-    char path[64];
-    snprintf(path, sizeof path, "/proc/%d/task", (int)pid);
-    DIR *d = opendir(path);
-    if (!d) return total;
-    struct dirent *e;
-    while ((e = readdir(d))) {
-        if (e->d_name[0] == '.') continue;
-        char cpath[300];
-        snprintf(cpath, sizeof cpath, "/proc/%d/task/%s/children", (int)pid, e->d_name);
-        FILE *f = fopen(cpath, "r");
-        if (!f) continue;
-        int child;
-        while (fscanf(f, "%d", &child) == 1) {
-            long long t = tree_ticks((pid_t)child, depth + 1);
-            if (t > 0) total += t;
+    long long total = proc_ticks(root);
+    if (total < 0) return total;
+    size_t n = 0, cap = 64;
+    pid_t *stack = malloc(cap * sizeof *stack);
+    if (!stack) return total;
+    stack[n++] = root;
+    size_t walked = 0;
+    while (n > 0 && walked++ < TREE_MAX) {
+        pid_t pid = stack[--n];
+        char path[64];
+        snprintf(path, sizeof path, "/proc/%d/task", (int)pid);
+        DIR *d = opendir(path);
+        if (!d) continue;
+        struct dirent *e;
+        while ((e = readdir(d))) {
+            if (e->d_name[0] == '.') continue;
+            char cpath[300];
+            snprintf(cpath, sizeof cpath, "/proc/%d/task/%s/children", (int)pid, e->d_name);
+            FILE *f = fopen(cpath, "r");
+            if (!f) continue;
+            int child;
+            while (fscanf(f, "%d", &child) == 1) {
+                long long t = proc_ticks((pid_t)child);
+                if (t < 0) continue; /* gone (and reaped: counted by its parent) */
+                total += t;
+                if (n == cap) {
+                    pid_t *more = realloc(stack, 2 * cap * sizeof *stack);
+                    if (!more) break;
+                    stack = more;
+                    cap *= 2;
+                }
+                stack[n++] = (pid_t)child;
+            }
+            fclose(f);
         }
-        fclose(f);
+        closedir(d);
     }
-    closedir(d);
+    free(stack);
     return total;
 }
 
@@ -116,6 +141,6 @@ double proc_tree_cpu_ms(pid_t pid)
 {
     static long hz;
     if (!hz) hz = sysconf(_SC_CLK_TCK);
-    long long t = tree_ticks(pid, 0);
+    long long t = tree_ticks(pid);
     return t < 0 ? -1.0 : (double)t * 1000.0 / (double)hz;
 }

@@ -472,7 +472,8 @@ static double used_ms(struct match *m, double now)
     if (!m->sent) return 0;
     if (m->cfg.clock.mode == CLOCK_CPU) {
         double c = proc_tree_cpu_ms(m->seat[m->pd.seat].agent->pid);
-        return c < 0 ? 0 : c - m->cpu0;
+        /* (Below cpu0 only when CPU left the tree: never a credit.) */
+        return c < m->cpu0 ? 0 : c - m->cpu0;
     }
     return now - m->t_sent;
 }

@@ -219,8 +219,8 @@ void run_options_help_skip(FILE *out, const char *const *skip)
         "process.\n"
         "Stopping arena (Ctrl-C, SIGTERM, SIGHUP, even SIGKILL) kills every agent's\n"
         "process group; under --sandbox its whole PID namespace. Without --sandbox, a\n"
-        "process an agent moves out of its group (setsid) survives arena and, with\n"
-        "--clock cpu, thinks uncharged.\n",
+        "process an agent moves out of its group (setsid) survives arena (while the\n"
+        "agent runs it stays in the agent's tree: --clock cpu charges its CPU).\n",
         out);
 }
 

@@ -163,6 +163,9 @@ static void child_setup(const agent_limits *lim, bool sandbox, const sandbox_sta
     }
     /* After any uid change, which would clear it: if we die, so does it. */
     prctl(PR_SET_PDEATHSIG, SIGKILL);
+    /* Kept across exec: a process the agent orphans (a double fork) becomes
+     * the agent's child, not init's, so --clock cpu still counts it. */
+    prctl(PR_SET_CHILD_SUBREAPER, 1);
     if (getppid() != parent) _exit(126);
 }
 

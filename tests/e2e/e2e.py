@@ -164,6 +164,22 @@ def case_cpu_clock_charges_cpu_not_sleep():
                        "--seed", "1")
     g = games(out)[0]
     check(g["forfeits"] == [{"seat": 0, "cause": "timeout"}], f"burner under cpu clock: {g}")
+    # So does burning it in a child that is reaped before the answer: its CPU
+    # moves into the parent's cutime, and that is the agent's too.
+    rc, out, _ = arena("play", "nim", "cmd:" + BURNER + " reaped 300", "builtin:random",
+                       "--clock", "cpu", "--move-ms", "50", "--bank-ms", "0", "--json",
+                       "--seed", "1")
+    g = games(out)[0]
+    check(g["forfeits"] == [{"seat": 0, "cause": "timeout"}],
+          f"a reaped child's CPU went uncharged: {g}")
+    # And in a helper it double-forked: the agent is a child subreaper, so
+    # the orphan stays in its tree (1.5 s of burning, then it exits).
+    rc, out, _ = arena("play", "nim", "cmd:" + BURNER + " orphan 1500", "builtin:random",
+                       "--clock", "cpu", "--move-ms", "50", "--bank-ms", "0", "--json",
+                       "--seed", "1")
+    g = games(out)[0]
+    check(g["forfeits"] == [{"seat": 0, "cause": "timeout"}],
+          f"an orphaned helper's CPU went uncharged: {g}")
     # Sleeping past the wall cap (10 x 20 ms) times out even in cpu mode.
     rc, out, _ = arena("play", "nim", "cmd:" + BURNER + " sleep 400", "builtin:random",
                        "--clock", "cpu", "--move-ms", "20", "--bank-ms", "0", "--json",

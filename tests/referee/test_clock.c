@@ -5,6 +5,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <signal.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "clock.h"
@@ -88,6 +90,71 @@ static void test_clock_cpu_time_of_self_grows(void **st)
     assert_true(proc_tree_cpu_ms(999999999) < 0);
 }
 
+static void spin(double ms)
+{
+    volatile double x = 0;
+    double t0 = clock_now_ms();
+    while (clock_now_ms() - t0 < ms)
+        x += 1.0;
+    (void)x;
+}
+
+/* A child that ran and was waited for: its CPU moves into our cutime and
+ * stays in the tree (a bot burning in short-lived children is charged). */
+static void test_clock_cpu_counts_reaped_children(void **st)
+{
+    (void)st;
+    double before = proc_tree_cpu_ms(getpid());
+    pid_t c = fork();
+    assert_true(c >= 0);
+    if (c == 0) {
+        spin(150);
+        _exit(0);
+    }
+    int status;
+    assert_int_equal(waitpid(c, &status, 0), c);
+    double after = proc_tree_cpu_ms(getpid());
+    assert_true(after - before >= 100); /* 150 ms at 10 ms ticks */
+}
+
+/* A chain of DEPTH processes: the last spins, then waits; every one is in
+ * the tree, however deep (a depth limit would hide the spinner). */
+#define DEPTH 40
+static void test_clock_cpu_follows_a_deep_chain(void **st)
+{
+    (void)st;
+    int ready[2];
+    assert_int_equal(pipe(ready), 0);
+    double before = proc_tree_cpu_ms(getpid());
+    pid_t top = fork();
+    assert_true(top >= 0);
+    if (top == 0) {
+        setpgid(0, 0); /* one group, killed whole below */
+        for (int d = 1; d < DEPTH; d++) {
+            pid_t c = fork();
+            if (c < 0) _exit(1);
+            if (c > 0) { /* each link waits for the next: a chain, not a fan */
+                int s;
+                waitpid(c, &s, 0);
+                _exit(0);
+            }
+        }
+        spin(150);
+        if (write(ready[1], "x", 1) != 1) _exit(1);
+        pause(); /* alive, so only the walk can find its CPU */
+        _exit(0);
+    }
+    char b;
+    assert_int_equal(read(ready[0], &b, 1), 1);
+    double during = proc_tree_cpu_ms(getpid());
+    kill(-top, SIGKILL);
+    int s;
+    waitpid(top, &s, 0);
+    close(ready[0]);
+    close(ready[1]);
+    assert_true(during - before >= 100);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -97,6 +164,8 @@ int main(void)
         cmocka_unit_test(test_clock_game_cap_limits_allowance),
         cmocka_unit_test(test_clock_cpu_wall_cap_is_ten_moves),
         cmocka_unit_test(test_clock_cpu_time_of_self_grows),
+        cmocka_unit_test(test_clock_cpu_counts_reaped_children),
+        cmocka_unit_test(test_clock_cpu_follows_a_deep_chain),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

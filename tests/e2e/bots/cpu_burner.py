@@ -1,8 +1,15 @@
 #!/usr/bin/python3
 """Joins and answers correctly, but burns CPU (mode "burn") or sleeps
 (mode "sleep") for a given number of ms before every answer: the clock tests'
-agent. Usage: cpu_burner.py MODE MS"""
+agent. Mode "reaped" burns in short-lived children it waits for, so the CPU
+is spent by processes gone from the tree when the referee next looks. Mode
+"orphan" leaves a helper that burns CPU for MS (no longer: it would outlive
+the test) in a new session, whose parent exits at once, and sleeps 300 ms
+before every answer: the helper is no child of the bot's, unless the bot is
+a child subreaper.
+Usage: cpu_burner.py MODE MS"""
 import json
+import os
 import sys
 import time
 
@@ -14,6 +21,18 @@ def send(msg):
     sys.stdout.flush()
 
 
+if mode == "orphan":
+    if os.fork() == 0:
+        os.setsid()
+        if os.fork() == 0:
+            end = time.monotonic() + ms / 1000.0
+            while time.monotonic() < end:
+                pass
+            os._exit(0)
+        os._exit(0)
+    os.wait()
+    mode, ms = "sleep", 300
+
 send({"type": "join", "name": "cpu-" + mode})
 for line in sys.stdin:
     msg = json.loads(line)
@@ -21,7 +40,18 @@ for line in sys.stdin:
         send({"type": "ready"})
     elif msg["type"] == "decide":
         end = time.monotonic() + ms / 1000.0
-        if mode == "burn":
+        if mode == "reaped":
+            # 20 ms a child: each is gone before a look at the tree (the
+            # referee's timer) could see it over a move's budget.
+            while time.monotonic() < end:
+                child = os.fork()
+                if child == 0:
+                    stop = min(end, time.monotonic() + 0.02)
+                    while time.monotonic() < stop:
+                        pass
+                    os._exit(0)
+                os.waitpid(child, 0)
+        elif mode == "burn":
             x = 0
             while time.monotonic() < end:
                 x += 1
