@@ -1046,6 +1046,12 @@ int match_start(struct event_base *base, const match_config *cfg, arena_agent *c
                 snprintf(err, errlen, "one agent cannot take two seats");
                 return -1;
             }
+        /* (The commands refuse this before anything runs: runopts.h.) */
+        if (cfg->clock.mode == CLOCK_CPU && agents[s]->kind == AGENT_TCP) {
+            snprintf(err, errlen, "agent %s: --clock cpu cannot time an agent over TCP",
+                     agent_name(agents[s]));
+            return -1;
+        }
     }
     /* Events exist for agents on the wire and for the log: with neither,
      * building and freeing them would be most of a built-in game's cost. */

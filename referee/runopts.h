@@ -45,5 +45,9 @@ void run_options_help_skip(FILE *out, const char *const *skip);
 /* Fills the match and agent configs from the options. */
 void run_options_match(const run_options *o, const arena_game_vt *game, match_config *m);
 void run_options_agent(const run_options *o, const char *game, const char *spec, agent_config *a);
+/* Why the options cannot time the agent of `spec` ("tcp-listen" for the
+ * agents of `arena serve`), or NULL: --clock cpu measures a spawned
+ * agent's process tree, and a TCP agent's CPU is on the other end. */
+const char *run_options_clock_misfit(const run_options *o, const char *spec);
 
 #endif

@@ -432,11 +432,14 @@ int cmd_sprt(int argc, char **argv)
         goto out;
     }
     if (!resume) {
-        for (int a = 0; a < 2; a++)
-            if (agent_spec_check(game->name, specs[a], err, sizeof err) != 0) {
+        for (int a = 0; a < 2; a++) {
+            const char *misfit = run_options_clock_misfit(&ro, specs[a]);
+            if (misfit) snprintf(err, sizeof err, "%s", misfit);
+            if (misfit || agent_spec_check(game->name, specs[a], err, sizeof err) != 0) {
                 rc = cli_usage_error("sprt: agent %s (%s): %s", names[a], specs[a], err);
                 goto out;
             }
+        }
         db = store_open(dbpath, true, err, sizeof err);
         if (!store_is_url(dbpath)) sandbox_hide_db(dbpath);
         if (!db) {

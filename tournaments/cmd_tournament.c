@@ -556,11 +556,14 @@ int cmd_tournament(int argc, char **argv)
         game_free(probe_game);
         /* And every agent spec: a bad one must not leave a results file
          * that neither --resume nor a rerun could use. */
-        for (int a = 0; a < o.n_agents; a++)
-            if (agent_spec_check(game->name, o.specs[a], gerr, sizeof gerr) != 0) {
+        for (int a = 0; a < o.n_agents; a++) {
+            const char *misfit = run_options_clock_misfit(&o.ro, o.specs[a]);
+            if (misfit) snprintf(gerr, sizeof gerr, "%s", misfit);
+            if (misfit || agent_spec_check(game->name, o.specs[a], gerr, sizeof gerr) != 0) {
                 rc = cli_usage_error("tournament: agent %s (%s): %s", o.names[a], o.specs[a], gerr);
                 goto out;
             }
+        }
         if (!o.db) o.db = "results.sqlite";
         db = store_open(o.db, true, err, sizeof err);
         if (!store_is_url(o.db)) sandbox_hide_db(o.db);

@@ -406,6 +406,13 @@ int play_prepare(play_run *r)
                 r->n_agents, r->n_agents == 1 ? "" : "s");
         return 2;
     }
+    for (int i = 0; i < r->n_agents; i++) {
+        const char *why = run_options_clock_misfit(&r->opts, r->specs[i]);
+        if (why) {
+            fprintf(stderr, "arena: agent %d (%s): %s\n", i + 1, r->specs[i], why);
+            return 2;
+        }
+    }
     if (!r->have_seed) r->seed = fresh_seed();
     /* Settings are checked before any agent is started. */
     char err[2048];

@@ -462,6 +462,11 @@ int cmd_serve(int argc, char **argv)
         fprintf(stderr, "arena: unknown game '%s' (games: %s)\n", game_name, cli_game_list());
         return 2;
     }
+    const char *misfit = run_options_clock_misfit(&sv.run.opts, "tcp-listen");
+    if (misfit) {
+        fprintf(stderr, "arena: serve: %s\n", misfit);
+        return 2;
+    }
     int rc = read_tokens(&sv, tokens);
     if (rc) return rc;
     if (sv.n_remote + n_local > ARENA_MAX_SEATS) {

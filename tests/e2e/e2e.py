@@ -180,6 +180,26 @@ def case_cpu_clock_charges_cpu_not_sleep():
     g = games(out)[0]
     check(g["forfeits"] == [{"seat": 0, "cause": "timeout"}],
           f"an orphaned helper's CPU went uncharged: {g}")
+    # An agent over TCP has its CPU on the other end: --clock cpu cannot
+    # time it, and would charge it nothing. Refused before anything runs
+    # (the port is never dialled).
+    with tempfile.TemporaryDirectory() as d:
+        tokens = os.path.join(d, "tokens")
+        with open(tokens, "w") as f:
+            f.write("t1 remote\n")
+        for what, cmd in (
+                ("play", ["play", "nim", "tcp:127.0.0.1:9", "builtin:random"]),
+                ("tournament", ["tournament", "--game", "nim", "--agent", "a=tcp:127.0.0.1:9",
+                                "--agent", "b=builtin:random", "--db", os.path.join(d, "t.db")]),
+                ("sprt", ["sprt", "--game", "nim", "--agent", "a=tcp:127.0.0.1:9",
+                          "--agent", "b=builtin:random", "--elo0", "0", "--elo1", "5",
+                          "--db", os.path.join(d, "s.db")]),
+                ("serve", ["serve", "nim", "--listen", "127.0.0.1:0", "--tokens", tokens,
+                           "builtin:random"])):
+            rc, out, err = arena(*cmd, "--clock", "cpu", timeout=30)
+            check(rc == 2 and "--clock cpu" in err and "TCP" in err
+                  and not os.path.exists(os.path.join(d, "t.db")),
+                  f"{what} with a TCP agent under --clock cpu: exit {rc}, {err.strip()!r}")
     # Sleeping past the wall cap (10 x 20 ms) times out even in cpu mode.
     rc, out, _ = arena("play", "nim", "cmd:" + BURNER + " sleep 400", "builtin:random",
                        "--clock", "cpu", "--move-ms", "20", "--bank-ms", "0", "--json",

@@ -1,13 +1,18 @@
 /* The loop matches run on (match_loop_new) keeps polling while built-in
  * bots play: a match of built-in bots never waits for I/O, and on a plain
  * libevent loop its steps would starve every pipe, clock, heartbeat and
- * signal until it ended. */
+ * signal until it ended. And a match refuses to time an agent over TCP by
+ * its CPU. */
+#include <arpa/inet.h>
 #include <event2/event.h>
+#include <netinet/in.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -75,10 +80,49 @@ static void a_timer_runs_while_built_in_bots_play(void **st)
     assert_true(timer_ran_mid_match);
 }
 
+/* The commands refuse --clock cpu with a tcp: agent up front (runopts.h);
+ * match_start refuses it too, for a worker whose host maps an agent to a
+ * tcp: spec. Its CPU would count as none at all. */
+static void cpu_clock_refuses_a_tcp_agent(void **st)
+{
+    (void)st;
+    int ls = socket(AF_INET, SOCK_STREAM, 0);
+    struct sockaddr_in sa = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+    socklen_t len = sizeof sa;
+    assert_int_equal(bind(ls, (struct sockaddr *)&sa, sizeof sa), 0);
+    assert_int_equal(listen(ls, 1), 0);
+    assert_int_equal(getsockname(ls, (struct sockaddr *)&sa, &len), 0);
+    char spec[64], err[256];
+    snprintf(spec, sizeof spec, "tcp:127.0.0.1:%d", ntohs(sa.sin_port));
+    struct event_base *base = match_loop_new();
+    agent_config c = {.spec = spec, .game = "nim", .startup_ms = 1000};
+    agent_limits_default(&c.limits);
+    arena_agent *a = agent_new(base, &c, err, sizeof err);
+    if (!a) fail_msg("%s", err);
+    c.spec = "builtin:random";
+    arena_agent *b = agent_new(base, &c, err, sizeof err);
+    assert_non_null(b);
+    match_config mc = {.game = arena_find_game("nim")};
+    clock_config_default(&mc.clock);
+    mc.clock.mode = CLOCK_CPU;
+    arena_agent *seats[2] = {a, b};
+    err[0] = 0;
+    assert_int_equal(match_start(base, &mc, seats, 2, 7, on_done, NULL, err, sizeof err), -1);
+    assert_non_null(strstr(err, "--clock cpu cannot time an agent over TCP"));
+    closed = 0;
+    agent_close(a, on_closed, NULL);
+    agent_close(b, on_closed, NULL);
+    while (closed < 2)
+        event_base_loop(base, EVLOOP_ONCE);
+    event_base_free(base);
+    close(ls);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(a_timer_runs_while_built_in_bots_play),
+        cmocka_unit_test(cpu_clock_refuses_a_tcp_agent),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
