@@ -208,6 +208,27 @@ def case_cpu_clock_charges_cpu_not_sleep():
     check(g["forfeits"] == [{"seat": 0, "cause": "timeout"}], f"wall cap in cpu mode: {g}")
 
 
+def case_cpu_clock_survives_a_cpu_starver():
+    # The opponent keeps every core busy while our bot thinks (starver.sh).
+    # Our bot's fixed work (about 30 ms of CPU here) then takes several
+    # times that in wall time: under a 100 ms wall clock it times out (the
+    # attack is real), under the cpu clock it is charged its own CPU only.
+    STARVER = os.path.join(BOTS, "starver.sh")
+    worker = "cmd:" + BURNER + " work 400"
+    rc, out, _ = arena("play", "nim", worker, "cmd:" + STARVER, "--move-ms", "100",
+                       "--bank-ms", "0", "--json", "--seed", "1")
+    g = games(out)[0]
+    check(g["forfeits"] == [{"seat": 0, "cause": "timeout"}],
+          f"the starver did not slow the worker under a wall clock: {g}")
+    rc, out, err = arena("play", "nim", worker, "cmd:" + STARVER, "--clock", "cpu",
+                         "--move-ms", "100", "--bank-ms", "0", "--json", "--seed", "1")
+    g = games(out)[0]
+    check(rc == 0 and g["reason"] == "normal" and not g["forfeits"],
+          f"the starver made the worker time out under the cpu clock: {g} {err}")
+    check(g["time_ms"][0] / g["decisions"][0] < 80,
+          f"the worker was charged more than its own CPU: {g['time_ms']}, {g['decisions']}")
+
+
 def case_bank_absorbs_overruns():
     # 120 ms a move against move 100 + bank 1000: ~20 ms a move from the bank,
     # fine for a nim game of ~10 own moves.

@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """Joins and answers correctly, but burns CPU (mode "burn") or sleeps
 (mode "sleep") for a given number of ms before every answer: the clock tests'
-agent. Mode "reaped" burns in short-lived children it waits for, so the CPU
+agent. Mode "work" does a fixed amount of work instead, MS loop iterations
+(in thousands), however long that takes. Mode "reaped" burns in short-lived children it waits for, so the CPU
 is spent by processes gone from the tree when the referee next looks. Mode
 "orphan" leaves a helper that burns CPU for MS (no longer: it would outlive
 the test) in a new session, whose parent exits at once, and sleeps 300 ms
@@ -40,7 +41,11 @@ for line in sys.stdin:
         send({"type": "ready"})
     elif msg["type"] == "decide":
         end = time.monotonic() + ms / 1000.0
-        if mode == "reaped":
+        if mode == "work":
+            x = 0
+            for i in range(ms * 1000):
+                x += i
+        elif mode == "reaped":
             # 20 ms a child: each is gone before a look at the tree (the
             # referee's timer) could see it over a move's budget.
             while time.monotonic() < end:

@@ -1,0 +1,9 @@
+#!/bin/sh
+# A bot that starves the others of CPU: 4 busy loops per core in its own
+# process group (so they die with it), then it plays as json_random.py.
+n=$((4 * $(nproc)))
+while [ "$n" -gt 0 ]; do
+    (while :; do :; done) &
+    n=$((n - 1))
+done
+exec /usr/bin/python3 "$(dirname "$0")/json_random.py"
