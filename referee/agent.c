@@ -294,6 +294,21 @@ void agent_flush(arena_agent *a)
         flush_out(a);
 }
 
+static bool freezable(const arena_agent *a)
+{
+    return a->cfg.freeze_idle && a->kind == AGENT_SPAWNED && a->pid > 0 && !a->exited;
+}
+
+void agent_freeze(arena_agent *a)
+{
+    if (freezable(a) && a->alive) freezer_stop(&a->frz, a->pid);
+}
+
+void agent_thaw(arena_agent *a)
+{
+    if (a->frz.stopped) freezer_cont(&a->frz, a->pid);
+}
+
 void agent_send_av(arena_agent *a, const av *v)
 {
     codec_kind c;
@@ -761,6 +776,7 @@ static void agent_free(arena_agent *a)
     frame_decoder_free(&a->dec);
     abuf_free(&a->out);
     abuf_free(&a->errline);
+    freezer_free(&a->frz);
     free(a->join_name);
     free(a->spec);
     free(a->display);
@@ -804,6 +820,7 @@ void agent_close(arena_agent *a, void (*closed)(void *ctx), void *ctx)
         agent_finish_close(a);
         return;
     }
+    agent_thaw(a); /* to read its bye and exit, or to die of SIGKILL at once */
     bool polite = a->alive && a->joined && !a->exited;
     if (polite) {
         msg bye = {.type = MSG_BYE};

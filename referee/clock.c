@@ -1,11 +1,12 @@
 #include "clock.h"
 
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "proctree.h"
 
 void clock_config_default(clock_config *c)
 {
@@ -87,53 +88,21 @@ static long long proc_ticks(pid_t pid)
     return (long long)(ut + st) + cut + cst;
 }
 
-/* Every process under pid, found through /proc/PID/task/TID/children, by an
- * explicit stack: a chain of processes of any depth is followed (a depth
- * limit would leave a deep enough helper uncharged). The descendants a bot
- * detaches from its tree (its parent exits, so it is reparented) leave the
- * count: spawn.c makes the agent a child subreaper, so that takes leaving
- * the agent's own process, which protocol.md states. */
-#define TREE_MAX 65536 /* processes walked: pid_max is 4M, an agent's far fewer */
+static void add_ticks(pid_t pid, pid_t parent, void *ctx)
+{
+    (void)parent;
+    long long t = proc_ticks(pid);
+    if (t > 0) *(long long *)ctx += t; /* (gone: reaped, and counted by its parent) */
+}
+
+/* The agent's whole tree (proctree.h). A descendant a bot detaches from it
+ * (its parent exits, so it is reparented) would leave the count: spawn.c
+ * makes the agent a child subreaper, so only leaving the agent's own
+ * process does that, as protocol.md states. */
 static long long tree_ticks(pid_t root)
 {
     long long total = proc_ticks(root);
-    if (total < 0) return total;
-    size_t n = 0, cap = 64;
-    pid_t *stack = malloc(cap * sizeof *stack);
-    if (!stack) return total;
-    stack[n++] = root;
-    size_t walked = 0;
-    while (n > 0 && walked++ < TREE_MAX) {
-        pid_t pid = stack[--n];
-        char path[64];
-        snprintf(path, sizeof path, "/proc/%d/task", (int)pid);
-        DIR *d = opendir(path);
-        if (!d) continue;
-        struct dirent *e;
-        while ((e = readdir(d))) {
-            if (e->d_name[0] == '.') continue;
-            char cpath[300];
-            snprintf(cpath, sizeof cpath, "/proc/%d/task/%s/children", (int)pid, e->d_name);
-            FILE *f = fopen(cpath, "r");
-            if (!f) continue;
-            int child;
-            while (fscanf(f, "%d", &child) == 1) {
-                long long t = proc_ticks((pid_t)child);
-                if (t < 0) continue; /* gone (and reaped: counted by its parent) */
-                total += t;
-                if (n == cap) {
-                    pid_t *more = realloc(stack, 2 * cap * sizeof *stack);
-                    if (!more) break;
-                    stack = more;
-                    cap *= 2;
-                }
-                stack[n++] = (pid_t)child;
-            }
-            fclose(f);
-        }
-        closedir(d);
-    }
-    free(stack);
+    if (total >= 0) proctree_walk(root, add_ticks, &total);
     return total;
 }
 

@@ -418,6 +418,10 @@ static void send_decide(struct match *m, const arena_decision *d)
     m->pd = *d;
     m->sent = m->guarded = false;
     m->allowance = clock_allowance(&m->cfg.clock, sc);
+    /* --freeze-idle: only the seat on the move runs (freeze.h). */
+    for (int t = 0; t < m->players; t++)
+        if (t != s) agent_freeze(m->seat[t].agent);
+    agent_thaw(a);
     if (recorded(m)) {
         av *out = decide_tree(m->gvt, m->g, d, m->pid, events_for(m, s), &clk);
         if (m->log) matchlog_msg(m->log, s, "out", out);
@@ -784,6 +788,7 @@ static void send_hellos(struct match *m)
         hm->n_names = (size_t)m->players;
         hm->match = m->match_id;
         hello_clock(m, &hm->clock);
+        agent_thaw(st->agent); /* it must answer: ready */
         send_msg(m, s, &h);
         st->hello_sent = true;
     }
@@ -972,6 +977,7 @@ static void finish(struct match *m)
         st->agent->match = NULL;
         st->agent->seat = -1;
         if (st->policy) st->agent->pv->free(st->policy);
+        agent_freeze(st->agent); /* idle until its next hello (or bye) */
     }
     if (m->answered) msg_free(&m->answer);
     lag_meter_release(m->lag, &m->lag_hold);

@@ -7,6 +7,7 @@
 #include <sys/types.h>
 
 #include "codec.h"
+#include "freeze.h"
 #include "match.h"
 #include "messages.h"
 #include "owed.h"
@@ -31,6 +32,7 @@ struct arena_agent {
     bool flush_deferred;    /* ev_flush let a new match's first step go first */
     frame_decoder dec;
     abuf out;
+    freezer frz;      /* --freeze-idle */
     bool write_waits; /* ev_write is added: out did not all go at once */
     bool exited;
     int exit_status;
@@ -86,6 +88,10 @@ codec_kind agent_codec(const arena_agent *a);
  * agent is not to be written to (dead, built-in); then agent_flush. */
 abuf *agent_out(arena_agent *a, codec_kind *c);
 void agent_flush(arena_agent *a);
+/* --freeze-idle (freeze.h): stop the agent's processes while it is not on
+ * the move, continue them when it must answer. No-ops for other agents. */
+void agent_freeze(arena_agent *a);
+void agent_thaw(arena_agent *a);
 /* Catches up with an agent after the loop was late: writes what is queued
  * for it and handles what it has sent (before a timeout is declared). */
 void agent_catch_up(arena_agent *a);

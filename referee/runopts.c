@@ -53,6 +53,7 @@ static const flag_doc flags[] = {
     {"--limit-procs", F_INT, 0, 1 << 20, "N", "agent processes (RLIMIT_NPROC; 0: unlimited)"},
     {"--limit-fsize", F_INT, 0, 1 << 24, "MIB", "largest file an agent may write (0: unlimited)"},
     {"--sandbox", F_BOOL, 0, 0, NULL, "isolate spawned agents (bwrap; see Isolation)"},
+    {"--freeze-idle", F_BOOL, 0, 0, NULL, "stop spawned agents while not on the move"},
     {"--pass-env", F_ENV, 0, 0, "NAME", "--sandbox: also give agents $NAME (repeatable)"},
 };
 #define N_FLAGS (sizeof flags / sizeof flags[0])
@@ -88,7 +89,7 @@ int run_options_parse(run_options *o, int argc, char **argv, int *i)
             fprintf(stderr, "arena: %s takes no value\n", f->name);
             return -1;
         }
-        o->sandbox = true;
+        *(!strcmp(f->name, "--sandbox") ? &o->sandbox : &o->freeze_idle) = true;
         return 1;
     }
     const char *val;
@@ -245,6 +246,7 @@ void run_options_agent(const run_options *o, const char *game, const char *spec,
     a->exit_grace_ms = o->exit_grace_ms;
     a->max_frame = (size_t)o->max_frame;
     a->sandbox = o->sandbox;
+    a->freeze_idle = o->freeze_idle;
     a->pass_env = o->pass_env;
 }
 

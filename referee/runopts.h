@@ -22,6 +22,7 @@ typedef struct run_options {
     int64_t exit_grace_ms;
     int64_t max_frame;
     bool sandbox;
+    bool freeze_idle;
     const char *pass_env[RUNOPTS_MAX_PASS_ENV + 1]; /* --pass-env NAME, NULL-terminated */
     size_t n_pass_env;
     arena_setting settings[RUNOPTS_MAX_SETTINGS]; /* --set KEY=VALUE (strings point into argv) */

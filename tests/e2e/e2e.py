@@ -208,11 +208,12 @@ def case_cpu_clock_charges_cpu_not_sleep():
     check(g["forfeits"] == [{"seat": 0, "cause": "timeout"}], f"wall cap in cpu mode: {g}")
 
 
-def case_cpu_clock_survives_a_cpu_starver():
+def case_cpu_starver_is_withstood():
     # The opponent keeps every core busy while our bot thinks (starver.sh).
     # Our bot's fixed work (about 30 ms of CPU here) then takes several
     # times that in wall time: under a 100 ms wall clock it times out (the
-    # attack is real), under the cpu clock it is charged its own CPU only.
+    # attack is real), under the cpu clock it is charged its own CPU only,
+    # and with --freeze-idle the starver is stopped while the worker thinks.
     STARVER = os.path.join(BOTS, "starver.sh")
     worker = "cmd:" + BURNER + " work 400"
     rc, out, _ = arena("play", "nim", worker, "cmd:" + STARVER, "--move-ms", "100",
@@ -227,6 +228,13 @@ def case_cpu_clock_survives_a_cpu_starver():
           f"the starver made the worker time out under the cpu clock: {g} {err}")
     check(g["time_ms"][0] / g["decisions"][0] < 80,
           f"the worker was charged more than its own CPU: {g['time_ms']}, {g['decisions']}")
+    # --freeze-idle stops the starver while the worker is on the move: the
+    # wall clock then sees the worker's own time only.
+    rc, out, err = arena("play", "nim", worker, "cmd:" + STARVER, "--freeze-idle", "--move-ms",
+                         "100", "--bank-ms", "0", "--json", "--seed", "1", "--games", "2")
+    gs = games(out)
+    check(rc == 0 and len(gs) == 2 and all(g["reason"] == "normal" for g in gs),
+          f"the starver made the worker time out under --freeze-idle: {gs} {err}")
 
 
 def case_bank_absorbs_overruns():
