@@ -306,7 +306,7 @@ void agent_freeze(arena_agent *a)
 
 void agent_thaw(arena_agent *a)
 {
-    if (a->frz.stopped) freezer_cont(&a->frz, a->pid);
+    if (a->frz.stopped) freezer_cont(&a->frz, a->exited ? 0 : a->pid);
 }
 
 void agent_send_av(arena_agent *a, const av *v)

@@ -62,7 +62,7 @@ void freezer_cont(freezer *f, pid_t root)
 {
     if (!f->stopped) return;
     f->stopped = false;
-    kill(-root, SIGCONT);
+    if (root > 0) kill(-root, SIGCONT);
     for (size_t i = 0; i < f->n; i++) {
         pidfd_send_signal(f->fds[i], SIGCONT, NULL, 0);
         close(f->fds[i]);

@@ -25,7 +25,9 @@ typedef struct freezer {
     size_t n, cap;
 } freezer;
 
-/* root: the agent's first process, the leader of its process group. */
+/* root: the agent's first process, the leader of its process group; to
+ * freezer_cont, 0 once it was reaped (its group id may be reused), which
+ * continues only the processes held by pidfd. */
 void freezer_stop(freezer *f, pid_t root);
 void freezer_cont(freezer *f, pid_t root);
 /* Kills (SIGKILL) the processes it still holds stopped, then forgets them. */

@@ -158,28 +158,20 @@ def case_cpu_clock_charges_cpu_not_sleep():
                        "--move-ms", "50", "--bank-ms", "0", "--json", "--seed", "1")
     g = games(out)[0]
     check(g["forfeits"] == [{"seat": 0, "cause": "timeout"}], f"wall clock: {g}")
+    def times_out_under_cpu_clock(burner_args, what):
+        rc, out, _ = arena("play", "nim", "cmd:" + BURNER + " " + burner_args, "builtin:random",
+                           "--clock", "cpu", "--move-ms", "50", "--bank-ms", "0", "--json",
+                           "--seed", "1")
+        g = games(out)[0]
+        check(g["forfeits"] == [{"seat": 0, "cause": "timeout"}], f"{what}: {g}")
     # Burning 300 ms of CPU a move exceeds a 50 ms cpu clock.
-    rc, out, _ = arena("play", "nim", "cmd:" + BURNER + " burn 300", "builtin:random",
-                       "--clock", "cpu", "--move-ms", "50", "--bank-ms", "0", "--json",
-                       "--seed", "1")
-    g = games(out)[0]
-    check(g["forfeits"] == [{"seat": 0, "cause": "timeout"}], f"burner under cpu clock: {g}")
+    times_out_under_cpu_clock("burn 300", "burner under cpu clock")
     # So does burning it in a child that is reaped before the answer: its CPU
     # moves into the parent's cutime, and that is the agent's too.
-    rc, out, _ = arena("play", "nim", "cmd:" + BURNER + " reaped 300", "builtin:random",
-                       "--clock", "cpu", "--move-ms", "50", "--bank-ms", "0", "--json",
-                       "--seed", "1")
-    g = games(out)[0]
-    check(g["forfeits"] == [{"seat": 0, "cause": "timeout"}],
-          f"a reaped child's CPU went uncharged: {g}")
+    times_out_under_cpu_clock("reaped 300", "a reaped child's CPU went uncharged")
     # And in a helper it double-forked: the agent is a child subreaper, so
     # the orphan stays in its tree (1.5 s of burning, then it exits).
-    rc, out, _ = arena("play", "nim", "cmd:" + BURNER + " orphan 1500", "builtin:random",
-                       "--clock", "cpu", "--move-ms", "50", "--bank-ms", "0", "--json",
-                       "--seed", "1")
-    g = games(out)[0]
-    check(g["forfeits"] == [{"seat": 0, "cause": "timeout"}],
-          f"an orphaned helper's CPU went uncharged: {g}")
+    times_out_under_cpu_clock("orphan 1500", "an orphaned helper's CPU went uncharged")
     # An agent over TCP has its CPU on the other end: --clock cpu cannot
     # time it, and would charge it nothing. Refused before anything runs
     # (the port is never dialled).

@@ -35,6 +35,15 @@ static void on_closed(void *ctx)
     closed++;
 }
 
+static void close_both(struct event_base *base, arena_agent *a, arena_agent *b)
+{
+    closed = 0;
+    agent_close(a, on_closed, NULL);
+    agent_close(b, on_closed, NULL);
+    while (closed < 2)
+        event_base_loop(base, EVLOOP_ONCE);
+}
+
 static void on_timer(evutil_socket_t fd, short what, void *ctx)
 {
     (void)fd;
@@ -69,10 +78,7 @@ static void a_timer_runs_while_built_in_bots_play(void **st)
     while (!finished)
         event_base_loop(base, EVLOOP_ONCE);
     double took = clock_now_ms() - t0;
-    agent_close(a, on_closed, NULL);
-    agent_close(b, on_closed, NULL);
-    while (closed < 2)
-        event_base_loop(base, EVLOOP_ONCE);
+    close_both(base, a, b);
     event_free(t);
     event_base_free(base);
     printf("match took %.1f ms\n", took);
@@ -109,11 +115,7 @@ static void cpu_clock_refuses_a_tcp_agent(void **st)
     err[0] = 0;
     assert_int_equal(match_start(base, &mc, seats, 2, 7, on_done, NULL, err, sizeof err), -1);
     assert_non_null(strstr(err, "--clock cpu cannot time an agent over TCP"));
-    closed = 0;
-    agent_close(a, on_closed, NULL);
-    agent_close(b, on_closed, NULL);
-    while (closed < 2)
-        event_base_loop(base, EVLOOP_ONCE);
+    close_both(base, a, b);
     event_base_free(base);
     close(ls);
 }
