@@ -69,21 +69,12 @@ double clock_now_ms(void)
  * from the child's own fields into its parent's. */
 static long long proc_ticks(pid_t pid)
 {
-    char path[64], buf[1024];
-    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
-    FILE *f = fopen(path, "r");
-    if (!f) return -1;
-    size_t n = fread(buf, 1, sizeof buf - 1, f);
-    fclose(f);
-    buf[n] = 0;
-    /* The command name may hold spaces and parens: fields start after the
-     * last ')'. */
-    char *p = strrchr(buf, ')');
-    if (!p) return -1;
+    char buf[1024];
+    const char *p = proctree_stat(pid, buf, sizeof buf);
     unsigned long long ut = 0, st = 0;
     long long cut = 0, cst = 0;
-    if (sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu %lld %lld", &ut, &st,
-               &cut, &cst) != 4)
+    if (!p || sscanf(p, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu %lld %lld", &ut, &st,
+                     &cut, &cst) != 4)
         return -1;
     return (long long)(ut + st) + cut + cst;
 }

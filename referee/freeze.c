@@ -1,6 +1,7 @@
 #include "freeze.h"
 
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/pidfd.h>
@@ -28,16 +29,18 @@ static void keep(freezer *f, int fd)
 static void stop_one(pid_t pid, pid_t parent, void *ctx)
 {
     round *r = ctx;
-    char field[32];
-    const char *st = proctree_stat_field(pid, 3, field, sizeof field);
+    char buf[1024];
+    const char *st = proctree_stat(pid, buf, sizeof buf);
     /* Stopped already (by the group's signal, or an earlier round), or
      * dead: nothing to do. */
     if (!st || strchr("TtZX", st[0])) return;
     int fd = pidfd_open(pid, 0);
     if (fd < 0) return; /* gone */
-    char pp[32];
-    const char *ppid = proctree_stat_field(pid, 4, pp, sizeof pp);
-    if (!ppid || atoi(ppid) != (int)parent || pidfd_send_signal(fd, SIGSTOP, NULL, 0) != 0) {
+    /* Read again with the pidfd held: still the process found under parent? */
+    const char *now = proctree_stat(pid, buf, sizeof buf);
+    int ppid = -1;
+    if (!now || sscanf(now, "%*c %d", &ppid) != 1 || ppid != (int)parent ||
+        pidfd_send_signal(fd, SIGSTOP, NULL, 0) != 0) {
         close(fd); /* the pid is another process's now */
         return;
     }

@@ -1,6 +1,5 @@
 #include "lag.h"
 
-#include <errno.h>
 #include <event2/event.h>
 #include <math.h>
 #include <stdbool.h>

@@ -42,28 +42,17 @@ void proctree_walk(pid_t root, void (*visit)(pid_t pid, pid_t parent, void *ctx)
     free(stack);
 }
 
-const char *proctree_stat_field(pid_t pid, int field, char *buf, size_t len)
+const char *proctree_stat(pid_t pid, char *buf, size_t len)
 {
-    char path[64], line[1024];
+    char path[64];
     snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
     FILE *f = fopen(path, "r");
     if (!f) return NULL;
-    size_t got = fread(line, 1, sizeof line - 1, f);
+    size_t got = fread(buf, 1, len - 1, f);
     fclose(f);
-    line[got] = 0;
+    buf[got] = 0;
     /* The command name (field 2) may hold spaces and parens: the fields
      * after it start past the last ')'. */
-    char *p = strrchr(line, ')');
-    if (!p || field < 3) return NULL;
-    p += 2;
-    for (int k = 3; k < field; k++) {
-        p = strchr(p, ' ');
-        if (!p) return NULL;
-        p++;
-    }
-    size_t w = strcspn(p, " \n");
-    if (w + 1 > len) return NULL;
-    memcpy(buf, p, w);
-    buf[w] = 0;
-    return buf;
+    char *p = strrchr(buf, ')');
+    return p && p[1] == ' ' ? p + 2 : NULL;
 }

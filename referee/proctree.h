@@ -13,9 +13,9 @@
  * parents before their children. */
 void proctree_walk(pid_t root, void (*visit)(pid_t pid, pid_t parent, void *ctx), void *ctx);
 
-/* Field `field` (1-based, as in proc(5): 3 is the state, 4 the parent,
- * 14-17 the CPU times) of /proc/PID/stat, as text in buf; NULL if the
- * process is gone. */
-const char *proctree_stat_field(pid_t pid, int field, char *buf, size_t len);
+/* Reads /proc/PID/stat into buf and returns where its third field (the
+ * state; then the parent, ..., 14-17 the CPU times: proc(5)) starts; NULL
+ * if the process is gone. */
+const char *proctree_stat(pid_t pid, char *buf, size_t len);
 
 #endif

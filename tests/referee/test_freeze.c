@@ -54,8 +54,8 @@ static void leader(int out)
 
 static char state(pid_t pid)
 {
-    char buf[32];
-    const char *s = proctree_stat_field(pid, 3, buf, sizeof buf);
+    char buf[1024];
+    const char *s = proctree_stat(pid, buf, sizeof buf);
     return s ? s[0] : 0;
 }
 
