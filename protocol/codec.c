@@ -232,6 +232,7 @@ void frame_decoder_init(frame_decoder *d, size_t max_frame, codec_kind forced)
     memset(d, 0, sizeof *d);
     d->codec = forced;
     d->max_frame = max_frame ? max_frame : PROTO_MAX_FRAME_DEFAULT;
+    d->max_values = PROTO_MAX_VALUES;
 }
 
 static int fail(frame_decoder *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -367,8 +368,9 @@ int frame_decoder_next(frame_decoder *d, av **msg)
     char err[sizeof d->error];
     err[0] = '\0';
     av *v = d->codec == CODEC_MSGPACK
-                ? msgpack_decode(d->in.data + start, len, err, sizeof err)
-                : json_decode((const char *)d->in.data + start, len, err, sizeof err);
+                ? msgpack_decode_max(d->in.data + start, len, d->max_values, err, sizeof err)
+                : json_decode_max((const char *)d->in.data + start, len, d->max_values, err,
+                                  sizeof err);
     advance(d, consume);
     if (!v) return fail(d, "%s", err);
     if (v->type != AV_MAP) {

@@ -35,8 +35,8 @@
 typedef struct jreader {
     const uint8_t *s;
     size_t n, i;
-    size_t values;
-    abuf tmp; /* unescaped string or number text */
+    size_t values, max_values; /* values read so far, and the cap */
+    abuf tmp;                  /* unescaped string or number text */
     char *err;
     size_t errlen;
 } jreader;
@@ -357,8 +357,8 @@ static bool literal(jreader *r, const char *word, size_t len)
 
 static bool count_value(jreader *r)
 {
-    if (++r->values <= PROTO_MAX_VALUES) return true;
-    jr_err(r, "json: more than %d values in one message", PROTO_MAX_VALUES);
+    if (++r->values <= r->max_values) return true;
+    jr_err(r, "json: more than %zu values in one message", r->max_values);
     return false;
 }
 
@@ -492,7 +492,13 @@ static av *read_value(jreader *r, int depth)
 
 av *json_decode(const char *text, size_t n, char *err, size_t errlen)
 {
-    jreader r = {.s = (const uint8_t *)text, .n = n, .err = err, .errlen = errlen};
+    return json_decode_max(text, n, PROTO_MAX_VALUES, err, errlen);
+}
+
+av *json_decode_max(const char *text, size_t n, size_t max_values, char *err, size_t errlen)
+{
+    jreader r = {
+        .s = (const uint8_t *)text, .n = n, .max_values = max_values, .err = err, .errlen = errlen};
     av *v = read_value(&r, 0);
     if (v) {
         skip_ws(&r);
@@ -507,7 +513,11 @@ av *json_decode(const char *text, size_t n, char *err, size_t errlen)
 
 av *json_read_value(const char *text, size_t n, size_t *off, size_t *values, int depth)
 {
-    jreader r = {.s = (const uint8_t *)text, .n = n, .i = *off, .values = *values};
+    jreader r = {.s = (const uint8_t *)text,
+                 .n = n,
+                 .i = *off,
+                 .values = *values,
+                 .max_values = PROTO_MAX_VALUES};
     av *v = read_value(&r, depth);
     abuf_free(&r.tmp);
     *off = r.i;

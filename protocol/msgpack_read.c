@@ -21,7 +21,7 @@
 typedef struct mp_reader {
     const uint8_t *p;
     size_t n, off;
-    size_t values; /* at most PROTO_MAX_VALUES */
+    size_t values, max_values; /* values read so far, and the cap */
     char *err;
     size_t errlen;
 } mp_reader;
@@ -109,8 +109,8 @@ static bool count_value(mp_reader *r)
         mp_truncated(r);
         return false;
     }
-    if (++r->values > PROTO_MAX_VALUES) {
-        mp_err(r, "msgpack: more than %d values in one message (at byte %zu)", PROTO_MAX_VALUES,
+    if (++r->values > r->max_values) {
+        mp_err(r, "msgpack: more than %zu values in one message (at byte %zu)", r->max_values,
                r->off);
         return false;
     }
@@ -195,7 +195,7 @@ static av *mp_container(mp_reader *r, size_t at, uint64_t count, bool is_map, in
     /* Storage is sized for the count, but never past what the value limit
      * leaves: a larger count fails at the limit anyway, and sizing for it
      * would cost megabytes of fresh memory first. */
-    size_t room = (PROTO_MAX_VALUES - r->values) / (is_map ? 2 : 1) + 1;
+    size_t room = (r->max_values - r->values) / (is_map ? 2 : 1) + 1;
     size_t size = count < room ? (size_t)count : room;
     if (!is_map) {
         av *l = av_list_sized(size);
@@ -296,7 +296,12 @@ static av *mp_value(mp_reader *r, int depth)
 
 av *msgpack_decode(const void *p, size_t n, char *err, size_t errlen)
 {
-    mp_reader r = {.p = p, .n = n, .err = err, .errlen = errlen};
+    return msgpack_decode_max(p, n, PROTO_MAX_VALUES, err, errlen);
+}
+
+av *msgpack_decode_max(const void *p, size_t n, size_t max_values, char *err, size_t errlen)
+{
+    mp_reader r = {.p = p, .n = n, .max_values = max_values, .err = err, .errlen = errlen};
     if (n == 0) return mp_err(&r, "msgpack: empty input");
     av *v = mp_value(&r, 0);
     if (v && r.off != n) {
@@ -308,7 +313,7 @@ av *msgpack_decode(const void *p, size_t n, char *err, size_t errlen)
 
 av *msgpack_read_value(const uint8_t *p, size_t n, size_t *off, size_t *values, int depth)
 {
-    mp_reader r = {.p = p, .n = n, .off = *off, .values = *values};
+    mp_reader r = {.p = p, .n = n, .off = *off, .values = *values, .max_values = PROTO_MAX_VALUES};
     av *v = mp_value(&r, depth);
     *off = r.off;
     *values = r.values;

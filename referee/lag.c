@@ -42,6 +42,23 @@ double lag_account_total(const lag_account *a, double now)
     return a->total_ms + (late > LAG_STALL_MS ? late : 0);
 }
 
+void lag_account_own(const lag_account *a, lag_own *o, double t0, double t1)
+{
+    if (o->stall != a->next_due) { /* the probe ran: a new stall, if any */
+        o->stall = a->next_due;
+        o->ms = 0;
+    }
+    if (t0 < a->next_due) t0 = a->next_due; /* before it, no stall */
+    if (t1 > t0) o->ms += t1 - t0;
+}
+
+double lag_account_credit_own(const lag_account *a, const lag_own *o, double now)
+{
+    double credit = lag_account_credit(a, now);
+    if (credit > 0 && o->stall == a->next_due) credit -= o->ms;
+    return credit > 0 ? credit : 0;
+}
+
 struct lag_meter {
     struct event_base *base;
     int tfd;                /* the probe's timerfd, or -1 */
@@ -157,9 +174,14 @@ void lag_meter_release(lag_meter *m, lag_hold *h)
     free(m);
 }
 
-double lag_meter_credit(const lag_meter *m, double now)
+double lag_meter_credit_own(const lag_meter *m, const lag_own *o, double now)
 {
-    return lag_account_credit(&m->acc, now);
+    return lag_account_credit_own(&m->acc, o, now);
+}
+
+void lag_meter_own(const lag_meter *m, lag_own *o, double t0, double t1)
+{
+    lag_account_own(&m->acc, o, t0, t1);
 }
 
 double lag_meter_total(const lag_meter *m, double now)

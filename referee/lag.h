@@ -9,6 +9,13 @@
  * whatever their agents sent meanwhile, so what comes later came while the
  * loop was running.
  *
+ * Time the loop spends on an agent's own messages is that agent's time,
+ * stall or not: a bot that keeps the loop decoding its `log`s while it
+ * thinks would otherwise have its own flood credited back as the referee's
+ * lag (tests/hostile/verdicts.py, flood_self). agent.c bounds that time
+ * per wake-up, so that no agent can stall the loop long enough to win
+ * another a credit (flood_other).
+ *
  * The accounting is pure (times in, totals out) so it is unit-tested; the
  * meter runs it on a timerfd of CLOCK_MONOTONIC, the clock the match times
  * with. Not on a libevent timer: libevent keeps time on the coarse clock
@@ -47,6 +54,18 @@ double lag_account_credit(const lag_account *a, double now);
 /* Stall time so far, the stall going on included. */
 double lag_account_total(const lag_account *a, double now);
 
+/* The loop's time on one agent's input (reading and decoding what it
+ * sent) in the stall going on. */
+typedef struct lag_own {
+    double stall; /* the stall (its due time) that ms belongs to */
+    double ms;
+} lag_own;
+/* The loop was busy with the agent's input from t0 to t1. */
+void lag_account_own(const lag_account *a, lag_own *o, double t0, double t1);
+/* lag_account_credit for a message of that agent: the stall going on,
+ * less the part of it the loop spent on the agent's own input. */
+double lag_account_credit_own(const lag_account *a, const lag_own *o, double now);
+
 /* The probe of one event base, shared by every match on it and running
  * only while one holds it (so an idle loop can still exit). */
 typedef struct lag_meter lag_meter;
@@ -60,8 +79,10 @@ typedef struct lag_hold {
 } lag_hold;
 lag_meter *lag_meter_hold(struct event_base *base, lag_hold *h);
 void lag_meter_release(lag_meter *m, lag_hold *h);
-/* lag_account_credit / _total of the base's probe, clock_now_ms() time. */
-double lag_meter_credit(const lag_meter *m, double now);
+/* lag_account_credit_own / _own / _total of the base's probe, in
+ * clock_now_ms() time. */
+double lag_meter_credit_own(const lag_meter *m, const lag_own *o, double now);
+void lag_meter_own(const lag_meter *m, lag_own *o, double t0, double t1);
 double lag_meter_total(const lag_meter *m, double now);
 long lag_meter_stalls(const lag_meter *m);
 

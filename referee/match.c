@@ -46,6 +46,7 @@ typedef struct seat_state {
     size_t stderr_logged, stderr_dropped;
     /* `log` messages: bytes kept in the match log, messages dropped */
     size_t bot_log_logged, bot_log_dropped;
+    lag_own own;      /* the loop's time on this seat's input, not credited */
     seat_notes notes; /* for the outcome's readers; last (see match_alloc) */
 } seat_state;
 
@@ -683,13 +684,18 @@ void match_on_message(struct match *m, int s, msg *in, double arrived)
         m->answer = *in;
         m->answered = true;
         m->answered_at = arrived;
-        m->lag_answered = lag_meter_credit(m->lag, arrived);
+        m->lag_answered = lag_meter_credit_own(m->lag, &st->own, arrived);
         schedule_step(m);
         return;
     }
     const char *t = msg_type_name(in->type);
     msg_free(in);
     agent_fail(a, CAUSE_PROTOCOL, false, "unexpected '%s' message", t);
+}
+
+void match_on_busy(struct match *m, int s, double t0, double t1)
+{
+    lag_meter_own(m->lag, &m->seat[s].own, t0, t1);
 }
 
 void match_on_joined(struct match *m, int s)

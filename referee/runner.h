@@ -58,8 +58,9 @@ struct arena_agent {
     const char *parg;
     void *policy;
 
-    /* stderr lines being assembled. */
-    abuf errline;
+    /* stderr lines being assembled, and read but not yet handled. */
+    abuf errline, errpend;
+    struct event *ev_errmore; /* handles errpend on the loop's next turn */
 
     /* arena serve: vets the join's token; on_dead hears of a death while
      * the agent sits in no match (both get check_ctx). */
@@ -104,6 +105,9 @@ void agent_fail(arena_agent *a, fault_cause cause, bool at_startup, const char *
 
 /* match.c callbacks from agent.c */
 void match_on_joined(struct match *m, int seat);
+/* The loop was busy with the seat's input from t0 to t1 (lag.h: its own
+ * time, never credited to it as the loop's lag). */
+void match_on_busy(struct match *m, int seat, double t0, double t1);
 void match_on_message(struct match *m, int seat, msg *in, double arrived_ms);
 void match_on_sent(struct match *m, int seat, double when_ms); /* out buffer drained */
 /* The agent's output could not all be written (it is not reading). */

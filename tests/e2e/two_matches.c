@@ -206,10 +206,11 @@ static void test_each_hostile_fault_beside_a_normal_match(void **st)
 
 /* A `log` of almost 1 MiB with ~120,000 distinct keys: the decoder used to
  * be quadratic in the keys and held the loop for tens of seconds, timing out
- * the neighbouring match. Now it is over PROTO_MAX_VALUES and refused before
- * anything is built: the sender forfeits for that protocol error (not for a
- * timeout), and the neighbour plays on. The clocks are generous so a loaded
- * machine or a sanitizer build does not matter. */
+ * the neighbouring match. Now it is over an agent's PROTO_MAX_VALUES_IN and
+ * refused at the first value past it: the sender forfeits for that
+ * protocol error (not for a timeout), and the neighbour plays on. The
+ * clocks are generous so a loaded machine or a sanitizer build does not
+ * matter. */
 static void test_many_keys_log_beside_a_normal_match(void **st)
 {
     (void)st;
@@ -224,7 +225,7 @@ static void test_many_keys_log_beside_a_normal_match(void **st)
     run_beside(hspec, &clk, &r);
     assert_string_equal(r.a.o.reason, "forfeit");
     assert_int_equal(r.a.o.forfeit[0], CAUSE_PROTOCOL);
-    assert_non_null(strstr(r.a.o.fault_message[0], "more than 32768 values"));
+    assert_non_null(strstr(r.a.o.fault_message[0], "more than 4096 values"));
     assert_int_equal(r.a.o.forfeit[1], CAUSE_NONE);
     assert_b_normal(&r);
     close_all(&r);

@@ -23,6 +23,7 @@ import matchlog  # noqa: E402  (tests/matchlog.py: gzip or plain logs)
 ARENA = os.path.abspath(sys.argv[1])
 CASE = sys.argv[2]
 LAGGARD = os.path.join(os.path.dirname(os.path.abspath(__file__)), "laggard.py")
+FLOODER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "flooder.py")
 # Roomy clocks: nothing here should time out unless the case wants it to.
 ROOMY = ["--move-ms", "5000", "--bank-ms", "5000", "--startup-ms", "10000"]
 COMMON = ["--seed", "3", "--exit-grace-ms", "200", "--limit-as", "0", "--json"]
@@ -180,8 +181,52 @@ def no_false_lag(tmp):
           f"({short}); lag credited: {credits}")
 
 
+def flood_charged(tmp, seat, agents, think, moves):
+    """Plays agents with ROOMY clocks; every decision of `seat`, a bot that
+    takes `think` ms, must be charged that much, however busy its own or
+    another bot's messages kept the referee's loop."""
+    games = play(agents, ROOMY + ["--set", f"stones={2 * moves}"], tmp)
+    check(len(games) == 1 and games[0]["reason"] == "normal", "one normal game")
+    lines = log_lines(tmp)
+    charged = [x["ms"] for x in lines if x["type"] == "choice" and x["seat"] == seat]
+    check(len(charged) == moves, f"{len(charged)} decisions of seat {seat}, want {moves}")
+    # The same allowance for a real stall as no_false_lag's.
+    short = [round(ms) for ms in charged if ms < think - 2]
+    check(not short, f"{len(short)} of {moves} answers charged over 2 ms less than the "
+          f"{think} ms taken: {short}; all: {[round(ms) for ms in charged]}")
+
+
+def flood_self(tmp):
+    """The referee's time on a bot's own messages is the bot's time (lag.h).
+    A bot that floods the loop with costly `log`s while it thinks must be
+    charged its thinking time: an old referee counted the stall it caused
+    as its own lag and took 10-80 ms off each 300 ms answer."""
+    think, moves = 300, 6
+    flood_charged(tmp, 0, ["cmd:/usr/bin/python3 " + FLOODER + " self " + str(think), laggard()],
+                  think, moves)
+
+
+def flood_other(tmp):
+    """A bot cannot win time for another by flooding the loop: the referee
+    decodes little of it per wake-up, so the loop never stalls long enough
+    to credit the thinking bot (its opponent here, a colluding partner in
+    a game of more seats or in another match on the loop)."""
+    think, moves = 300, 6
+    flood_charged(tmp, 1, ["cmd:/usr/bin/python3 " + FLOODER + " always",
+                           laggard("--delays", ",".join([str(think)] * moves))], think, moves)
+
+
+def flood_stderr(tmp):
+    """The same for a bot that floods its stderr with empty lines: the
+    referee drains a bounded amount of it per wake-up as well."""
+    think, moves = 300, 6
+    flood_charged(tmp, 1, ["cmd:/usr/bin/python3 " + FLOODER + " stderr",
+                           laggard("--delays", ",".join([str(think)] * moves))], think, moves)
+
+
 CASES = {"stale_ready": stale_ready, "stale_act": stale_act, "late_twice": late_twice,
-         "stale_timer": stale_timer, "no_false_lag": no_false_lag}
+         "stale_timer": stale_timer, "no_false_lag": no_false_lag, "flood_self": flood_self,
+         "flood_other": flood_other, "flood_stderr": flood_stderr}
 
 
 def main():

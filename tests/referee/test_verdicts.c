@@ -102,6 +102,28 @@ static void test_stall_is_credited_only_while_it_lasts(void **st)
     assert_true(lag_account_total(&a, 1321) == 300);
 }
 
+static void test_loop_time_on_an_agents_own_input_is_not_credited_to_it(void **st)
+{
+    (void)st;
+    lag_account a;
+    lag_own mine = {0}, other = {0};
+    lag_account_start(&a, 1000, 0); /* probe due at 1010 */
+    /* The loop decodes the agent's flood from 1005 to 1200: only what falls
+     * in the stall (from 1010) is its own part of it. */
+    lag_account_own(&a, &mine, 1005, 1100);
+    lag_account_own(&a, &mine, 1100, 1200);
+    assert_true(lag_account_credit(&a, 1250) == 240);
+    assert_true(lag_account_credit_own(&a, &mine, 1250) == 50);   /* 240 - 190 */
+    assert_true(lag_account_credit_own(&a, &other, 1250) == 240); /* not its doing */
+    /* Its own time never makes a credit negative. */
+    lag_account_own(&a, &mine, 1200, 1260);
+    assert_true(lag_account_credit_own(&a, &mine, 1255) == 0);
+    /* A new stall starts from nothing: the old one's time is not held over. */
+    lag_account_tick(&a, 1260);
+    lag_account_own(&a, &mine, 1265, 1268); /* before 1270: not in the stall */
+    assert_true(lag_account_credit_own(&a, &mine, 1300) == 30);
+}
+
 static void test_coarse_probe_late_within_its_slack_is_no_stall(void **st)
 {
     (void)st;
@@ -139,6 +161,7 @@ int main(void)
         cmocka_unit_test(test_on_time_loop_has_no_lag),
         cmocka_unit_test(test_stall_going_on_is_credited),
         cmocka_unit_test(test_stall_is_credited_only_while_it_lasts),
+        cmocka_unit_test(test_loop_time_on_an_agents_own_input_is_not_credited_to_it),
         cmocka_unit_test(test_coarse_probe_late_within_its_slack_is_no_stall),
         cmocka_unit_test(test_lag_total_never_decreases_across_a_tick),
     };

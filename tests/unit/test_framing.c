@@ -546,6 +546,42 @@ static void test_too_many_values_refused(void **state)
     }
 }
 
+/* An agent's message may hold PROTO_MAX_VALUES_IN values (agent.c sets the
+ * decoder's cap): a `log` of that many decodes, one more is refused with
+ * the cap in the reason, in both codecs. */
+static void test_agent_message_value_cap(void **state)
+{
+    (void)state;
+    for (size_t ci = 0; ci < 2; ci++) {
+        for (size_t extra = 0; extra < 2; extra++) {
+            /* the map, type, "log", text, the list: 5 values, then items */
+            av *msg = av_map();
+            av_add_str(msg, "type", "log");
+            av *items = av_list();
+            for (size_t i = 0; i < PROTO_MAX_VALUES_IN - 5 + extra; i++)
+                av_push(items, av_list());
+            av_add(msg, "text", items);
+            abuf b = {0};
+            codec_encode(codecs[ci], msg, &b);
+            av_free(msg);
+            frame_decoder d;
+            frame_decoder_init(&d, 0, CODEC_NONE);
+            d.max_values = PROTO_MAX_VALUES_IN;
+            frame_decoder_feed(&d, b.data, b.len);
+            av *m = NULL;
+            if (!extra) {
+                assert_int_equal(frame_decoder_next(&d, &m), 1);
+                av_free(m);
+            } else {
+                assert_int_equal(frame_decoder_next(&d, &m), -1);
+                assert_non_null(strstr(d.error, "more than 4096 values"));
+            }
+            frame_decoder_free(&d);
+            abuf_free(&b);
+        }
+    }
+}
+
 static void test_detection(void **state)
 {
     (void)state;
@@ -761,6 +797,7 @@ int main(void)
         cmocka_unit_test(test_depth_limit),
         cmocka_unit_test(test_frame_of_many_keys),
         cmocka_unit_test(test_too_many_values_refused),
+        cmocka_unit_test(test_agent_message_value_cap),
         cmocka_unit_test(test_detection),
         cmocka_unit_test(test_stays_failed),
         cmocka_unit_test(test_json_line_ends_and_blank_lines),
