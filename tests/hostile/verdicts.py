@@ -190,10 +190,13 @@ def flood_charged(tmp, seat, agents, think, moves):
     lines = log_lines(tmp)
     charged = [x["ms"] for x in lines if x["type"] == "choice" and x["seat"] == seat]
     check(len(charged) == moves, f"{len(charged)} decisions of seat {seat}, want {moves}")
-    # The same allowance for a real stall as no_false_lag's.
+    # A real stall is credited (over 2 ms, lag.h): with the cores busy
+    # flooding, the referee may be descheduled once. A flood that worked
+    # took 6 ms or more off several answers.
     short = [round(ms) for ms in charged if ms < think - 2]
-    check(not short, f"{len(short)} of {moves} answers charged over 2 ms less than the "
-          f"{think} ms taken: {short}; all: {[round(ms) for ms in charged]}")
+    check(len(short) <= 1 and all(ms >= think - 5 for ms in charged),
+          f"{len(short)} of {moves} answers charged over 2 ms less than the {think} ms "
+          f"taken: {short}; all: {[round(ms) for ms in charged]}")
 
 
 def flood_self(tmp):
