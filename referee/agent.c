@@ -448,8 +448,10 @@ static void on_read(evutil_socket_t fd, short what, void *arg)
         if (r < 0 && errno == EINTR) continue;
         if (r < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) break;
         double now = clock_now_ms();
-        if (busy < 0) busy = now;
-        busy_until(a, &busy, now); /* before a message read here is judged */
+        if (busy < 0)
+            busy = now;
+        else
+            busy_until(a, &busy, now); /* before a message read here is judged */
         if (r <= 0) {
             agent_fail(a, CAUSE_CRASH, !a->joined, "the agent closed its output (%s)",
                        r == 0 ? "EOF" : strerror(errno));
