@@ -367,10 +367,10 @@ int frame_decoder_next(frame_decoder *d, av **msg)
     if (r <= 0) return r;
     char err[sizeof d->error];
     err[0] = '\0';
-    av *v = d->codec == CODEC_MSGPACK
-                ? msgpack_decode_max(d->in.data + start, len, d->max_values, err, sizeof err)
-                : json_decode_max((const char *)d->in.data + start, len, d->max_values, err,
-                                  sizeof err);
+    av *v = d->codec == CODEC_MSGPACK ? msgpack_decode_max(d->in.data + start, len, d->max_values,
+                                                           &d->values, err, sizeof err)
+                                      : json_decode_max((const char *)d->in.data + start, len,
+                                                        d->max_values, &d->values, err, sizeof err);
     advance(d, consume);
     if (!v) return fail(d, "%s", err);
     if (v->type != AV_MAP) {

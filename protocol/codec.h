@@ -33,7 +33,7 @@ typedef enum { CODEC_NONE = 0, CODEC_MSGPACK, CODEC_JSON } codec_kind;
  * messages are small (an `act` holds at most a few hundred choices); the
  * lower cap keeps what one of them costs the referee's loop well under the
  * stall it would credit as its own lag (referee/lag.h). */
-#define PROTO_MAX_VALUES_IN 4096
+#define PROTO_MAX_VALUES_IN 1024
 
 const char *codec_name(codec_kind c); /* "msgpack", "json", "none" */
 /* Parses "msgpack" / "json"; CODEC_NONE if neither. */
@@ -48,6 +48,7 @@ typedef struct frame_decoder {
     codec_kind codec;  /* CODEC_NONE until the first byte picks it */
     size_t max_frame;  /* payload cap in bytes (msgpack: N; json: line w/o '\n') */
     size_t max_values; /* values in one message: PROTO_MAX_VALUES unless set */
+    size_t values;     /* values read by the last frame_decoder_next */
     abuf in;
     size_t head; /* bytes at the front of `in` already returned as messages */
     size_t scan; /* json: bytes of `in` already searched for '\n' */
@@ -88,9 +89,12 @@ int frame_decoder_next_fast(frame_decoder *d,
 /* Whole-buffer helpers (tests, logs). Return NULL and fill err on failure. */
 av *msgpack_decode(const void *p, size_t n, char *err, size_t errlen);
 av *json_decode(const char *text, size_t n, char *err, size_t errlen);
-/* The same with another cap than PROTO_MAX_VALUES. */
-av *msgpack_decode_max(const void *p, size_t n, size_t max_values, char *err, size_t errlen);
-av *json_decode_max(const char *text, size_t n, size_t max_values, char *err, size_t errlen);
+/* The same with another cap than PROTO_MAX_VALUES; *values (if not NULL)
+ * gets how many values were read, up to a failure. */
+av *msgpack_decode_max(const void *p, size_t n, size_t max_values, size_t *values, char *err,
+                       size_t errlen);
+av *json_decode_max(const char *text, size_t n, size_t max_values, size_t *values, char *err,
+                    size_t errlen);
 
 /* One value of a msgpack message that starts at p[*off], read as
  * msgpack_decode reads the values inside a message: depth is its nesting

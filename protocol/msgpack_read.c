@@ -296,14 +296,16 @@ static av *mp_value(mp_reader *r, int depth)
 
 av *msgpack_decode(const void *p, size_t n, char *err, size_t errlen)
 {
-    return msgpack_decode_max(p, n, PROTO_MAX_VALUES, err, errlen);
+    return msgpack_decode_max(p, n, PROTO_MAX_VALUES, NULL, err, errlen);
 }
 
-av *msgpack_decode_max(const void *p, size_t n, size_t max_values, char *err, size_t errlen)
+av *msgpack_decode_max(const void *p, size_t n, size_t max_values, size_t *values, char *err,
+                       size_t errlen)
 {
     mp_reader r = {.p = p, .n = n, .max_values = max_values, .err = err, .errlen = errlen};
     if (n == 0) return mp_err(&r, "msgpack: empty input");
     av *v = mp_value(&r, 0);
+    if (values) *values = r.values;
     if (v && r.off != n) {
         av_free(v);
         return mp_err(&r, "msgpack: %zu trailing bytes after the value", n - r.off);

@@ -34,6 +34,10 @@ struct arena_agent {
     abuf out;
     freezer frz;      /* --freeze-idle */
     bool write_waits; /* ev_write is added: out did not all go at once */
+    /* Whole messages wait in dec past a wake-up's budget: ev_read is off
+     * and ev_readmore takes them on the loop's next turn. */
+    bool read_held;
+    struct event *ev_readmore;
     bool exited;
     int exit_status;
 

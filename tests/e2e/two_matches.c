@@ -225,7 +225,7 @@ static void test_many_keys_log_beside_a_normal_match(void **st)
     run_beside(hspec, &clk, &r);
     assert_string_equal(r.a.o.reason, "forfeit");
     assert_int_equal(r.a.o.forfeit[0], CAUSE_PROTOCOL);
-    assert_non_null(strstr(r.a.o.fault_message[0], "more than 4096 values"));
+    assert_non_null(strstr(r.a.o.fault_message[0], "more than 1024 values"));
     assert_int_equal(r.a.o.forfeit[1], CAUSE_NONE);
     assert_b_normal(&r);
     close_all(&r);

@@ -2,14 +2,15 @@
 """flooder: a correct nim bot that keeps the referee busy decoding its
 `log` messages, for the fair-verdict tests (verdicts.py). Each `log` is
 built to cost the referee as much as one message may: a list of as many
-empty maps as an agent's message may hold (PROTO_MAX_VALUES_IN, 4,096
+empty maps as an agent's message may hold (PROTO_MAX_VALUES_IN, 1,024
 values in all).
 
   self MS    on each decide, floods for MS ms, then answers: the referee
              spends the bot's thinking time decoding, and an old referee
              took that time off the bot's clock as its own "lag". These
              `log`s are of the other costly kind: nearly 1 MiB of text,
-             checked as UTF-8 in one go (a few ms: a stall of the loop)
+             checked as UTF-8 in one go (about 1 ms here, a stall of the
+             loop under a sanitizer)
   always     floods from its join to its `bye`, from a second thread, and
              answers every decide at once: a partner stalling the loop for
              another bot (the opponent here) that thinks
@@ -27,7 +28,7 @@ import msgpack
 
 MODE = sys.argv[1]
 THINK = float(sys.argv[2]) / 1000 if MODE == "self" else 0.0
-EMPTY_MAPS = 4089  # + the map, its 3 keys and values, the list: 4,096 values
+EMPTY_MAPS = 1017  # + the map, its 3 keys and values, the list: 1,024 values
 BATCH = 16  # frames a write: the pipe stays full, the referee never waits
 
 out = sys.stdout.buffer
