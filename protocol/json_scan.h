@@ -63,6 +63,28 @@ static inline size_t json_plain_end(const uint8_t *s, size_t i, size_t n)
     return i;
 }
 
+/* The first i' >= i with s[i'] a '"', a '\\' or a control byte; n if none.
+ * What it passes over is a string's text as it stands, UTF-8 included,
+ * to be checked as UTF-8 in one go. */
+static inline size_t json_text_end(const uint8_t *s, size_t i, size_t n)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    const uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
+    while (n - i >= 8) {
+        uint64_t w, q, b;
+        memcpy(&w, s + i, 8);
+        q = w ^ (ones * '"'), b = w ^ (ones * '\\');
+        /* as json_stops, less its `| w`: a byte of UTF-8 is no stop */
+        uint64_t m = (((q - ones) & ~q) | ((b - ones) & ~b) | ((w - ones * 0x20) & ~w)) & highs;
+        if (m) return i + (size_t)__builtin_ctzll(m) / 8;
+        i += 8;
+    }
+#endif
+    while (i < n && s[i] != '"' && s[i] != '\\' && s[i] >= 0x20)
+        i++;
+    return i;
+}
+
 /* Whether the integer of the nd decimal digits at d (negative: neg) fits
  * int64. */
 static inline bool json_int_fits(const uint8_t *d, size_t nd, bool neg)

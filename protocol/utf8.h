@@ -12,6 +12,9 @@
 size_t utf8_seq(const uint8_t *p, size_t n);
 /* True when all n bytes are valid UTF-8 (NUL included). */
 bool utf8_valid(const void *p, size_t n);
+/* How many of the n bytes at p are valid UTF-8 before the first sequence
+ * that is not (n when all are). */
+size_t utf8_valid_prefix(const void *p, size_t n);
 
 /* Whether the len bytes at p are ASCII (and, with nul_free, hold no NUL),
  * proven by one 8-byte load: true only for len < 8 with 8 bytes readable

@@ -2,17 +2,20 @@
  * default) holds the event loop while it is decoded, for the worst shapes an
  * agent can send: many distinct keys in one map, one key repeated, long keys
  * with a shared prefix, nesting at the depth limit, many tiny lists or maps,
- * maps around the size where the value tree starts hashing, long strings;
- * msgpack and JSON. Each frame goes through the referee's own path
- * (frame_decoder_feed + frame_decoder_next) and the tree is then freed; the
- * figure is decode + free, the time the loop is blocked, in process CPU
- * time (wall time on a shared machine mostly measures the other tenants).
+ * maps around the size where the value tree starts hashing, long strings
+ * and text of every UTF-8 sequence length; msgpack and JSON. Each frame goes
+ * through the referee's own path (frame_decoder_feed + frame_decoder_next,
+ * with an agent's cap of PROTO_MAX_VALUES_IN values unless --max-values
+ * says otherwise) and the tree is then freed; the figure is decode + free,
+ * the time the loop is blocked, in process CPU time (wall time on a shared
+ * machine mostly measures the other tenants).
  *
- *   bench-decoder [--reps N] [--size BYTES] [--only SUBSTRING]
+ *   bench-decoder [--reps N] [--size BYTES] [--max-values N] [--only SUBSTRING]
  *
- * A frame over PROTO_MAX_VALUES is refused before anything is built; its
- * row times that refusal ("refused"). Exits 1 if a frame fails for any other
- * reason (so a smoke run checks every shape). */
+ * A frame of more values than the cap is refused at the first value past
+ * it (what was built is freed); its row times that refusal ("refused").
+ * Exits 1 if a frame fails for any other reason (so a smoke run checks
+ * every shape). */
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -191,18 +194,49 @@ static size_t mp_maps_17(abuf *b, size_t budget)
     return mp_maps_of(b, budget, 17);
 }
 
-static size_t mp_long_string(abuf *b, size_t budget)
+/* Text of at most the budget's length: `unit` (whole UTF-8 sequences)
+ * repeated, or with unit NULL one sequence of each length (1 to 4 bytes)
+ * in a fixed pseudo-random order, which no branch predictor learns. Every
+ * byte of a string is checked as UTF-8; ASCII goes eight bytes at a time,
+ * so the costly text is the other kind. */
+static char *text_of(const char *unit, size_t budget, size_t *n)
+{
+    static const char *const mix[] = {"a", "\xc3\xa9", "\xe2\x82\xac", "\xf0\x9d\x84\x9e"};
+    char *s = xmalloc(budget + 1);
+    uint32_t x = 12345;
+    for (*n = 0;;) {
+        x = x * 1103515245u + 12345u;
+        const char *u = unit ? unit : mix[(x >> 16) % 4];
+        size_t l = strlen(u);
+        if (*n + l > budget) break;
+        memcpy(s + *n, u, l);
+        *n += l;
+    }
+    s[*n] = 0;
+    return s;
+}
+
+static size_t mp_text(abuf *b, size_t budget, const char *unit)
 {
     abuf_addc(b, (char)0x81);
     mp_str(b, "s", 1);
-    size_t n = budget - b->len - 5;
-    n -= n % 2;
-    char *s = xmalloc(n);
-    for (size_t i = 0; i < n; i += 2) /* U+00E9, two bytes: UTF-8 is checked */
-        s[i] = (char)0xc3, s[i + 1] = (char)0xa9;
+    size_t n;
+    char *s = text_of(unit, budget - b->len - 5, &n);
     mp_str(b, s, n);
     free(s);
     return 1;
+}
+static size_t mp_long_string(abuf *b, size_t budget)
+{
+    return mp_text(b, budget, "\xc3\xa9"); /* U+00E9 */
+}
+static size_t mp_text_3byte(abuf *b, size_t budget)
+{
+    return mp_text(b, budget, "\xe2\x82\xac"); /* U+20AC */
+}
+static size_t mp_text_mixed(abuf *b, size_t budget)
+{
+    return mp_text(b, budget, NULL);
 }
 
 /* --------------------------------------------------------------- JSON out */
@@ -284,6 +318,25 @@ static size_t js_maps_17(abuf *b, size_t budget)
     return n * 17;
 }
 
+static size_t js_text(abuf *b, size_t budget, const char *unit)
+{
+    abuf_adds(b, "{\"s\":\"");
+    size_t n;
+    char *s = text_of(unit, budget - b->len - 2, &n);
+    abuf_add(b, s, n);
+    free(s);
+    abuf_adds(b, "\"}");
+    return 1;
+}
+static size_t js_long_string(abuf *b, size_t budget)
+{
+    return js_text(b, budget, "\xc3\xa9");
+}
+static size_t js_text_mixed(abuf *b, size_t budget)
+{
+    return js_text(b, budget, NULL);
+}
+
 static size_t js_escaped_string(abuf *b, size_t budget)
 {
     size_t n = 0;
@@ -312,6 +365,8 @@ static const shape shapes[] = {
     {"msgpack 16-key maps", CODEC_MSGPACK, mp_maps_16, "keys"},
     {"msgpack 17-key maps", CODEC_MSGPACK, mp_maps_17, "keys"},
     {"msgpack long string", CODEC_MSGPACK, mp_long_string, "string"},
+    {"msgpack 3-byte text", CODEC_MSGPACK, mp_text_3byte, "string"},
+    {"msgpack mixed text", CODEC_MSGPACK, mp_text_mixed, "string"},
     {"json many distinct keys", CODEC_JSON, js_many_keys, "keys"},
     {"json one key repeated", CODEC_JSON, js_same_key, "entries"},
     {"json depth limit", CODEC_JSON, js_deep, "lists"},
@@ -319,6 +374,8 @@ static const shape shapes[] = {
     {"json tiny maps", CODEC_JSON, js_tiny_maps, "maps"},
     {"json 17-key maps", CODEC_JSON, js_maps_17, "keys"},
     {"json escaped string", CODEC_JSON, js_escaped_string, "escapes"},
+    {"json long string", CODEC_JSON, js_long_string, "string"},
+    {"json mixed text", CODEC_JSON, js_text_mixed, "string"},
 };
 
 static double now_ms(void)
@@ -338,6 +395,7 @@ int main(int argc, char **argv)
 {
     int reps = 5;
     size_t size = PROTO_MAX_FRAME_DEFAULT;
+    size_t max_values = PROTO_MAX_VALUES_IN;
     const char *only = NULL;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--reps") && i + 1 < argc)
@@ -346,13 +404,16 @@ int main(int argc, char **argv)
             size = strtoul(argv[++i], NULL, 10);
         else if (!strcmp(argv[i], "--only") && i + 1 < argc)
             only = argv[++i];
+        else if (!strcmp(argv[i], "--max-values") && i + 1 < argc)
+            max_values = strtoul(argv[++i], NULL, 10);
         else {
-            fprintf(stderr, "usage: bench-decoder [--reps N] [--size BYTES] [--only SUBSTRING]\n");
+            fprintf(stderr, "usage: bench-decoder [--reps N] [--size BYTES] [--max-values N] "
+                            "[--only SUBSTRING]\n");
             return 2;
         }
     }
-    if (reps < 1 || size < 64) {
-        fprintf(stderr, "bench-decoder: --reps >= 1 and --size >= 64\n");
+    if (reps < 1 || size < 64 || max_values < 1) {
+        fprintf(stderr, "bench-decoder: --reps >= 1, --size >= 64 and --max-values >= 1\n");
         return 2;
     }
     printf("%-28s %9s %9s %-8s %10s %10s  %s\n", "shape", "bytes", "count", "", "median ms",
@@ -384,6 +445,7 @@ int main(int argc, char **argv)
         for (int r = 0; r < reps; r++) {
             frame_decoder d;
             frame_decoder_init(&d, size, sh->codec);
+            d.max_values = max_values;
             double t0 = now_ms();
             frame_decoder_feed(&d, frame.data, frame.len);
             av *m = NULL;
