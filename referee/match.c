@@ -26,8 +26,12 @@
 #include "util.h"
 
 #define STDERR_LOG_CAP (256 * 1024) /* bytes of stderr logged per seat per game */
-#define BOT_LOG_CAP (256 * 1024)    /* bytes of `log` frames logged per seat per game */
-#define BUILTIN_BATCH 256           /* in-process decisions before yielding */
+/* What a stderr line costs the log besides its text: its record (some 50
+ * bytes, and some 2 us of the loop to write). Counted against the cap, so
+ * that a flood of empty lines is not logged 262,144 times a game. */
+#define STDERR_RECORD_BYTES 48
+#define BOT_LOG_CAP (256 * 1024) /* bytes of `log` frames logged per seat per game */
+#define BUILTIN_BATCH 256        /* in-process decisions before yielding */
 
 typedef enum { M_WAIT_JOIN, M_WAIT_READY, M_PLAYING, M_DONE } match_state;
 
@@ -718,11 +722,12 @@ void match_on_stderr(struct match *m, int s, const char *line, size_t len)
     seat_state *st = &m->seat[s];
     seat_notes_stderr(&st->notes, line, len);
     if (m->cfg.trace) trace_stderr(m->cfg.trace, clock_now_ms() - m->t_start, s, line, len);
-    if (st->stderr_logged + len > STDERR_LOG_CAP) {
+    size_t cost = len + STDERR_RECORD_BYTES;
+    if (st->stderr_logged + cost > STDERR_LOG_CAP) {
         st->stderr_dropped += len + 1;
         return;
     }
-    st->stderr_logged += len + 1;
+    st->stderr_logged += cost;
     if (m->log) matchlog_stderr(m->log, s, line, len);
 }
 

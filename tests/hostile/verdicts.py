@@ -184,7 +184,7 @@ def no_false_lag(tmp):
 def flood_charged(tmp, seat, agents, think, moves):
     """Plays agents with ROOMY clocks; every decision of `seat`, a bot that
     takes `think` ms, must be charged that much, however busy its own or
-    another bot's messages kept the referee's loop."""
+    another bot's messages kept the referee's loop. Returns the log."""
     games = play(agents, ROOMY + ["--set", f"stones={2 * moves}"], tmp)
     check(len(games) == 1 and games[0]["reason"] == "normal", "one normal game")
     lines = log_lines(tmp)
@@ -197,6 +197,7 @@ def flood_charged(tmp, seat, agents, think, moves):
     check(len(short) <= 1 and all(ms >= think - 5 for ms in charged),
           f"{len(short)} of {moves} answers charged over 2 ms less than the {think} ms "
           f"taken: {short}; all: {[round(ms) for ms in charged]}")
+    return lines
 
 
 def flood_self(tmp):
@@ -221,10 +222,22 @@ def flood_other(tmp):
 
 def flood_stderr(tmp):
     """The same for a bot that floods its stderr with empty lines: the
-    referee drains a bounded amount of it per wake-up as well."""
+    referee drains a bounded amount of it per wake-up as well. And the
+    match log keeps a bounded number of its lines: each costs a record
+    (about 50 bytes written, 2 us of the loop), so the log cap counts that
+    much per line, not the 1 byte of an empty one, which let 262,000 empty
+    records into the log of one game."""
     think, moves = 300, 6
-    flood_charged(tmp, 1, ["cmd:/usr/bin/python3 " + FLOODER + " stderr",
-                           laggard("--delays", ",".join([str(think)] * moves))], think, moves)
+    lines = flood_charged(tmp, 1, ["cmd:/usr/bin/python3 " + FLOODER + " stderr",
+                                   laggard("--delays", ",".join([str(think)] * moves))],
+                          think, moves)
+    kept = sum(1 for x in lines if x["type"] == "stderr" and x["seat"] == 0)
+    dropped = any(x["type"] == "note" and x["seat"] == 0 and "stderr beyond the log cap"
+                  in x["text"] for x in lines)
+    print(f"stderr records kept: {kept}; drop noted: {dropped}")
+    check(dropped, "the log does not say the flood's stderr was dropped")
+    check(kept <= (256 << 10) // 48, f"{kept} empty stderr lines logged, want at most "
+          f"{(256 << 10) // 48} (256 KiB at 48 bytes a record)")
 
 
 CASES = {"stale_ready": stale_ready, "stale_act": stale_act, "late_twice": late_twice,
