@@ -67,40 +67,43 @@ double clock_now_ms(void)
  * 14 and 15) and that of the children it has reaped (cutime + cstime, 16
  * and 17). So a child's time stays in the tree when it is reaped: it moves
  * from the child's own fields into its parent's. */
-static long long proc_ticks(pid_t pid)
+/* A process's CPU time in ms: its threads', ended ones included, to the
+ * nanosecond (its CPU-time clock), and its reaped children's, which /proc
+ * gives only in clock ticks (10 ms). Not the whole of it in ticks: a
+ * move's charge was then the difference of two truncated counts, off by up
+ * to 10 ms either way, so a bot using 55 ms of a 50 ms move passed about
+ * half the time (e2e cpu_clock_is_precise). -1 if the process is gone. */
+static double proc_cpu_ms(pid_t pid)
 {
+    static long hz;
+    if (!hz) hz = sysconf(_SC_CLK_TCK);
     char buf[1024];
     const char *p = proctree_stat(pid, buf, sizeof buf);
-    unsigned long long ut = 0, st = 0;
     long long cut = 0, cst = 0;
-    if (!p || sscanf(p, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu %lld %lld", &ut, &st,
-                     &cut, &cst) != 4)
+    if (!p ||
+        sscanf(p, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %lld %lld", &cut, &cst) != 2)
         return -1;
-    return (long long)(ut + st) + cut + cst;
+    clockid_t id;
+    struct timespec ts;
+    if (clock_getcpuclockid(pid, &id) != 0 || clock_gettime(id, &ts) != 0) return -1;
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6 +
+           (double)(cut + cst) * 1000.0 / (double)hz;
 }
 
-static void add_ticks(pid_t pid, pid_t parent, void *ctx)
+static void add_cpu(pid_t pid, pid_t parent, void *ctx)
 {
     (void)parent;
-    long long t = proc_ticks(pid);
-    if (t > 0) *(long long *)ctx += t; /* (gone: reaped, and counted by its parent) */
+    double ms = proc_cpu_ms(pid);
+    if (ms > 0) *(double *)ctx += ms; /* (gone: reaped, and counted by its parent) */
 }
 
 /* The agent's whole tree (proctree.h). A descendant a bot detaches from it
  * (its parent exits, so it is reparented) would leave the count: spawn.c
  * makes the agent a child subreaper, so only leaving the agent's own
  * process does that, as protocol.md states. */
-static long long tree_ticks(pid_t root)
-{
-    long long total = proc_ticks(root);
-    if (total >= 0) proctree_walk(root, add_ticks, &total);
-    return total;
-}
-
 double proc_tree_cpu_ms(pid_t pid)
 {
-    static long hz;
-    if (!hz) hz = sysconf(_SC_CLK_TCK);
-    long long t = tree_ticks(pid);
-    return t < 0 ? -1.0 : (double)t * 1000.0 / (double)hz;
+    double total = proc_cpu_ms(pid);
+    if (total >= 0) proctree_walk(pid, add_cpu, &total);
+    return total;
 }

@@ -30,7 +30,8 @@ double clock_wall_cap(const clock_config *cfg);
 /* Monotonic wall time in ms. */
 double clock_now_ms(void);
 /* CPU time (user + system) in ms of a process and all its descendants,
- * read from /proc; -1 if the process is gone. */
+ * to the microsecond but for reaped children's (10 ms ticks); -1 if the
+ * process is gone. */
 double proc_tree_cpu_ms(pid_t pid);
 
 #endif

@@ -200,6 +200,39 @@ def case_cpu_clock_charges_cpu_not_sleep():
     check(g["forfeits"] == [{"seat": 0, "cause": "timeout"}], f"wall cap in cpu mode: {g}")
 
 
+def case_cpu_clock_is_precise():
+    """--clock cpu charges a move the CPU time it took, not a count of the
+    kernel's 10 ms ticks: a bot burning 15 ms of CPU a move was charged 10
+    or 20 (the bot's own clock said 15.0-15.4, 18.4 now and then), and one
+    burning 42 or 46 ms of a 50 ms move timed out on about one move in ten."""
+    with tempfile.TemporaryDirectory() as d:
+        log = os.path.join(d, "cpu.jsonl.gz")
+        rc, out, err = arena("play", "nim", "cmd:" + BURNER + " cpu 15", "builtin:random",
+                             "--clock", "cpu", "--move-ms", "1000", "--bank-ms", "0", "--json",
+                             "--seed", "1", "--set", "stones=40", "--log", log)
+        g = games(out)[0]
+        check(rc == 0 and g["reason"] == "normal", f"burner under cpu clock: {g} {err}")
+        records = list(matchlog.records(log))
+        charged = [e["ms"] for e in records if e["type"] == "choice" and e["seat"] == 0]
+        # What the bot used by its own CPU clock, from reading the decide to
+        # writing the act; the referee's span is a little wider.
+        own = [float(e["msg"]["text"].split()[1]) for e in records
+               if e["type"] == "msg" and e["seat"] == 0 and e["dir"] == "in"
+               and e["msg"]["type"] == "log"]
+        check(len(charged) >= 5 and len(own) == len(charged),
+              f"{len(charged)} decisions of the burner, {len(own)} reports")
+        off = [(round(c, 3), m) for c, m in zip(charged, own) if not -0.5 <= c - m <= 1.5]
+        check(not off, f"charged vs used by the bot's own clock, ms: {off}; "
+              f"all charged: {charged}")
+    rc, out, err = arena("play", "nim", "cmd:" + BURNER + " cpu 40", "builtin:random",
+                         "--clock", "cpu", "--move-ms", "50", "--bank-ms", "0", "--json",
+                         "--seed", "1", "--set", "stones=60", "--on-fault", "fallback",
+                         "--max-strikes", "1000")
+    g = games(out)[0]
+    check(rc == 0 and g["decisions"][0] >= 15 and g["fallbacks"] == [0, 0],
+          f"40 ms of CPU in a 50 ms move timed out: {g} {err}")
+
+
 def case_cpu_starver_is_withstood():
     # The opponent keeps every core busy while our bot thinks (starver.sh).
     # Our bot's fixed work (about 30 ms of CPU here) then takes several

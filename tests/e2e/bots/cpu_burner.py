@@ -1,7 +1,10 @@
 #!/usr/bin/python3
 """Joins and answers correctly, but burns CPU (mode "burn") or sleeps
 (mode "sleep") for a given number of ms before every answer: the clock tests'
-agent. Mode "work" does a fixed amount of work instead, MS loop iterations
+agent. Mode "cpu" burns MS ms of its own CPU time, however long that takes,
+and sends a `log` "cpu X" before each answer: X, the ms of CPU it used from
+reading the decide to writing the answer, by its own clock.
+Mode "work" does a fixed amount of work instead, MS loop iterations
 (in thousands), however long that takes. Mode "reaped" burns in short-lived children it waits for, so the CPU
 is spent by processes gone from the tree when the referee next looks. Mode
 "orphan" leaves a helper that burns CPU for MS (no longer: it would outlive
@@ -36,6 +39,7 @@ if mode == "orphan":
 
 send({"type": "join", "name": "cpu-" + mode})
 for line in sys.stdin:
+    cpu0 = time.process_time()
     msg = json.loads(line)
     if msg["type"] == "hello":
         send({"type": "ready"})
@@ -56,6 +60,12 @@ for line in sys.stdin:
                         pass
                     os._exit(0)
                 os.waitpid(child, 0)
+        elif mode == "cpu":
+            stop = time.process_time() + ms / 1000.0
+            while time.process_time() < stop:
+                pass
+            used = (time.process_time() - cpu0) * 1000
+            send({"type": "log", "text": f"cpu {used:.3f}"})
         elif mode == "burn":
             x = 0
             while time.monotonic() < end:
