@@ -518,6 +518,7 @@ static void on_read(evutil_socket_t fd, short what, void *arg)
         if ((size_t)r < room) break; /* drained: no read just for EAGAIN */
     }
     if (t == TAKEN_DEAD || !a->alive) return;
+    a->read_more = t == TAKEN_BUDGET || budget == 0;
     hold_reading(a, t == TAKEN_BUDGET);
     if (busy >= 0) busy_until(a, &busy, clock_now_ms());
 }
@@ -680,11 +681,14 @@ static void on_timer(evutil_socket_t fd, short what, void *arg)
                (long long)a->cfg.startup_ms);
 }
 
-void agent_catch_up(arena_agent *a)
+bool agent_catch_up(arena_agent *a)
 {
-    if (!a->alive || a->kind == AGENT_BUILTIN || a->closing) return;
+    if (!a->alive || a->kind == AGENT_BUILTIN || a->closing) return false;
     if (a->out.len) flush_out(a);
-    if (a->alive && a->rfd >= 0) on_read(a->rfd, EV_READ, a);
+    if (!a->alive || a->rfd < 0) return false;
+    a->read_more = false;
+    on_read(a->rfd, EV_READ, a);
+    return a->alive && a->read_more;
 }
 
 static int tcp_dial(const char *hostport, int64_t timeout_ms, char *err, size_t errlen)

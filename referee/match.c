@@ -32,6 +32,9 @@
 #define STDERR_RECORD_BYTES 48
 #define BOT_LOG_CAP (256 * 1024) /* bytes of `log` frames logged per seat per game */
 #define BUILTIN_BATCH 256        /* in-process decisions before yielding */
+/* Turns of an agent's input read to find its answer when the loop was
+ * late (catch_up_awaited). */
+#define CATCH_UP_TURNS 4
 
 typedef enum { M_WAIT_JOIN, M_WAIT_READY, M_PLAYING, M_DONE } match_state;
 
@@ -550,6 +553,18 @@ static void ready_timed_out(struct match *m)
     }
 }
 
+/* Reads the awaited agent's input after the loop was late (a stall's end,
+ * a timer), until its answer: that may wait behind its other messages,
+ * past one turn's budget (agent.c), so a few turns are read. Not more: the
+ * time is the agent's, but the stall is every match's. */
+static void catch_up_awaited(struct match *m)
+{
+    arena_agent *a = m->seat[m->pd.seat].agent;
+    bool more = agent_catch_up(a);
+    for (int turn = 1; more && turn < CATCH_UP_TURNS && m->pending && !m->answered; turn++)
+        more = agent_catch_up(a);
+}
+
 static void on_timer(evutil_socket_t fd, short what, void *arg)
 {
     (void)fd, (void)what;
@@ -581,7 +596,7 @@ static void on_timer(evutil_socket_t fd, short what, void *arg)
     /* Before any verdict, catch up with the agent: if the loop was late its
      * answer may be waiting in the pipe (it is then judged with the lag
      * credited), or the decide still in our buffer. */
-    agent_catch_up(m->seat[m->pd.seat].agent);
+    catch_up_awaited(m);
     if (!m->pending || m->answered || m->state != M_PLAYING) return;
     now = clock_now_ms();
     if (!m->sent) {
@@ -609,8 +624,7 @@ static void on_timer(evutil_socket_t fd, short what, void *arg)
 static void on_stall_end(void *arg)
 {
     struct match *m = arg;
-    if (m->state == M_PLAYING && m->pending && m->sent && !m->answered)
-        agent_catch_up(m->seat[m->pd.seat].agent);
+    if (m->state == M_PLAYING && m->pending && m->sent && !m->answered) catch_up_awaited(m);
 }
 
 static void judge_answer(struct match *m)

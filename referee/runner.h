@@ -38,6 +38,7 @@ struct arena_agent {
      * and ev_readmore takes them on the loop's next turn. */
     bool read_held;
     struct event *ev_readmore;
+    bool read_more; /* the last on_read stopped at a budget: more may wait */
     bool exited;
     int exit_status;
 
@@ -98,8 +99,10 @@ void agent_flush(arena_agent *a);
 void agent_freeze(arena_agent *a);
 void agent_thaw(arena_agent *a);
 /* Catches up with an agent after the loop was late: writes what is queued
- * for it and handles what it has sent (before a timeout is declared). */
-void agent_catch_up(arena_agent *a);
+ * for it and handles what it has sent (before a timeout is declared), as
+ * much as one turn of the loop reads. True when it stopped at that budget
+ * with more perhaps waiting. */
+bool agent_catch_up(arena_agent *a);
 /* event_add of a timer `ms` from now (the real now, not libevent's cached
  * time, which is stale after a long callback). */
 void arm_after(struct event_base *base, struct event *ev, double ms);

@@ -7,7 +7,8 @@
  * decode at most two of them (the value budget, and one message that
  * crosses it), and the messages left over must still all be handled on
  * later turns, with nothing more to read from the socket to wake the loop
- * up. Both codecs. */
+ * up; and a catch-up before a verdict must say when it stopped at the
+ * budget. Both codecs. */
 #include <event2/event.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -20,6 +21,7 @@
 
 #include <cmocka.h>
 
+#include "clock.h"
 #include "codec.h"
 #include "match.h"
 #include "runner.h"
@@ -63,54 +65,227 @@ static void on_closed(void *ctx)
     closed++;
 }
 
+/* An agent on a socket pair that has sent its join and LOGS heavy logs,
+ * all at once. */
+typedef struct flood {
+    struct event_base *base;
+    arena_agent *a;
+    int peer;
+    size_t sent, log_len, join_len; /* bytes: all, one log, the join */
+} flood;
+
+static void flood_start(flood *f, codec_kind c)
+{
+    int sv[2];
+    assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+    int big = 1 << 20;
+    setsockopt(sv[1], SOL_SOCKET, SO_SNDBUF, &big, sizeof big);
+    f->peer = sv[1];
+    f->base = event_base_new();
+    agent_config cfg = {.spec = "tcp", .game = "nim", .startup_ms = 10000};
+    agent_limits_default(&cfg.limits);
+    f->a = agent_from_socket(f->base, sv[0], &cfg, NULL, NULL);
+    assert_non_null(f->a);
+    av *join = av_map();
+    av_add_str(join, "type", "join");
+    av_add_str(join, "name", "flood");
+    put(f->peer, c, join);
+    f->join_len = unread(sv[0]);
+    abuf one = {0}; /* every log is the same size: count them by bytes */
+    av *h = heavy_log();
+    codec_encode(c, h, &one);
+    av_free(h);
+    f->log_len = one.len;
+    abuf_free(&one);
+    for (int i = 0; i < LOGS; i++)
+        put(f->peer, c, heavy_log());
+    f->sent = unread(sv[0]);
+    assert_int_equal(f->sent, f->join_len + LOGS * f->log_len);
+}
+
+/* Bytes of input handled so far; checks that the step since `before`
+ * decoded at most two logs (the value budget, and one message that
+ * crosses it), and the join. */
+static size_t flood_step(const flood *f, size_t before)
+{
+    size_t done = f->sent - unread(f->a->rfd) - frame_decoder_pending(&f->a->dec);
+    assert_true(f->a->alive);
+    assert_true(done - before <= 2 * f->log_len + (before == 0 ? f->join_len : 0));
+    return done;
+}
+
+static void flood_end(flood *f)
+{
+    assert_true(f->a->joined);
+    closed = 0;
+    agent_close(f->a, on_closed, NULL);
+    assert_int_equal(closed, 1);
+    event_base_free(f->base);
+    close(f->peer);
+}
+
+static const codec_kind codecs[] = {CODEC_MSGPACK, CODEC_JSON};
+
 static void test_a_flood_is_decoded_a_few_messages_a_turn(void **st)
 {
     (void)st;
-    const codec_kind codecs[] = {CODEC_MSGPACK, CODEC_JSON};
     for (size_t ci = 0; ci < 2; ci++) {
+        flood f;
+        flood_start(&f, codecs[ci]);
+        size_t done = 0;
+        int turns = 0;
+        while (done < f.sent && turns < 10 * LOGS) {
+            event_base_loop(f.base, EVLOOP_ONCE | EVLOOP_NONBLOCK);
+            turns++;
+            done = flood_step(&f, done);
+        }
+        assert_int_equal(done, f.sent); /* nothing stuck in the decoder */
+        assert_true(turns >= LOGS / 2);
+        flood_end(&f);
+    }
+}
+
+/* Before a timeout is declared the match reads a few turns more while
+ * agent_catch_up says input may be waiting (match.c, on_timer): it must
+ * say so as long as it stopped at the budget, and no longer once all is
+ * read. */
+static void test_catch_up_says_when_more_may_wait(void **st)
+{
+    (void)st;
+    for (size_t ci = 0; ci < 2; ci++) {
+        flood f;
+        flood_start(&f, codecs[ci]);
+        size_t done = 0;
+        int calls = 0;
+        bool more;
+        do {
+            more = agent_catch_up(f.a);
+            calls++;
+            done = flood_step(&f, done);
+        } while (more && calls < 10 * LOGS);
+        assert_int_equal(done, f.sent);
+        assert_true(calls >= LOGS / 2);
+        assert_false(agent_catch_up(f.a)); /* drained: nothing more */
+        flood_end(&f);
+    }
+}
+
+/* ----------------------------------------------- in a match, at a verdict */
+
+static int finished;
+static match_outcome outcome;
+static void on_done(const match_outcome *o, void *ctx)
+{
+    (void)ctx;
+    outcome = *o;
+    finished++;
+}
+
+/* Runs the loop and reads the peer's end until a message of `type`. */
+static av *await_msg(struct event_base *base, int peer, frame_decoder *d, const char *type)
+{
+    for (int i = 0; i < 20000; i++) {
+        av *m;
+        while (frame_decoder_next(d, &m) == 1) {
+            const char *t = av_get_str(m, "type");
+            if (t && strcmp(t, type) == 0) return m;
+            av_free(m);
+        }
+        event_base_loop(base, EVLOOP_ONCE | EVLOOP_NONBLOCK);
+        uint8_t buf[4096];
+        ssize_t r = recv(peer, buf, sizeof buf, MSG_DONTWAIT);
+        if (r > 0) frame_decoder_feed(d, buf, (size_t)r);
+        if (r <= 0) usleep(500);
+    }
+    fail_msg("no '%s' from the referee", type);
+    return NULL;
+}
+
+/* The loop is late (this test stalls it) when an answer arrives, and the
+ * answer waits behind three of the agent's logs of PROTO_MAX_VALUES_IN
+ * values, sent with it before its deadline: one turn's budget each. The
+ * match reads a few turns of the agent's input when it sees the stall end
+ * and before a verdict (match.c, catch_up_awaited), so the answer is found
+ * within the stall and judged with it credited; reading one turn each time
+ * timed the bot out. */
+static void test_an_answer_behind_a_flood_is_found_after_a_stall(void **st)
+{
+    (void)st;
+    for (size_t ci = 0; ci < 2; ci++) {
+        codec_kind c = codecs[ci];
         int sv[2];
         assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
         int big = 1 << 20;
         setsockopt(sv[1], SOL_SOCKET, SO_SNDBUF, &big, sizeof big);
         struct event_base *base = event_base_new();
+        char err[256];
         agent_config cfg = {.spec = "tcp", .game = "nim", .startup_ms = 10000};
         agent_limits_default(&cfg.limits);
         arena_agent *a = agent_from_socket(base, sv[0], &cfg, NULL, NULL);
+        cfg.spec = "builtin:random";
+        arena_agent *other = agent_new(base, &cfg, err, sizeof err);
         assert_non_null(a);
-
+        assert_non_null(other);
         av *join = av_map();
         av_add_str(join, "type", "join");
         av_add_str(join, "name", "flood");
-        put(sv[1], codecs[ci], join);
-        /* Every log is the same size: count them by bytes. */
-        abuf one = {0};
-        av *h = heavy_log();
-        codec_encode(codecs[ci], h, &one);
-        av_free(h);
-        for (int i = 0; i < LOGS; i++)
-            put(sv[1], codecs[ci], heavy_log());
-        size_t sent = unread(sv[0]);
-        assert_true(sent > LOGS * one.len);
+        put(sv[1], c, join);
 
-        size_t done = 0; /* bytes of input handled */
-        int turns = 0;
-        while (done < sent && turns < 10 * LOGS) {
-            event_base_loop(base, EVLOOP_ONCE | EVLOOP_NONBLOCK);
-            turns++;
-            size_t now = sent - unread(sv[0]) - frame_decoder_pending(&a->dec);
-            assert_true(a->alive);
-            /* The join (small) may go with the first turn's two logs. */
-            assert_true(now - done <= 2 * one.len + (done == 0 ? sent - LOGS * one.len : 0));
-            done = now;
+        arena_setting set[] = {{"stones", "1"}}; /* one decision: ours */
+        match_config mc = {.game = arena_find_game("nim"), .settings = set, .n_settings = 1};
+        clock_config_default(&mc.clock);
+        mc.clock.move_ms = 50;
+        mc.clock.bank_ms = 0;
+        mc.clock.startup_ms = 10000;
+        arena_agent *seats[2] = {a, other};
+        finished = 0;
+        assert_int_equal(match_start(base, &mc, seats, 2, 1, on_done, NULL, err, sizeof err), 0);
+        frame_decoder d;
+        frame_decoder_init(&d, 0, c);
+        av_free(await_msg(base, sv[1], &d, "hello"));
+        av *ready = av_map();
+        av_add_str(ready, "type", "ready");
+        put(sv[1], c, ready);
+        av *decide = await_msg(base, sv[1], &d, "decide");
+        int64_t id = 0, min = 1;
+        assert_true(av_get_int(decide, "id", &id));
+        av_get_int(av_get(decide, "pick"), "min", &min);
+        av_free(decide);
+
+        /* Three logs and the answer in one write, well within the move. */
+        abuf out = {0};
+        for (int i = 0; i < 3; i++) {
+            av *h = heavy_log();
+            codec_encode(c, h, &out);
+            av_free(h);
         }
-        assert_int_equal(done, sent); /* nothing stuck in the decoder */
-        assert_true(a->joined);
-        assert_true(turns >= LOGS / 2);
+        av *act = av_map();
+        av_add_str(act, "type", "act");
+        av_add(act, "id", av_int(id));
+        av *choice = av_list();
+        for (int64_t i = 0; i < (min > 0 ? min : 1); i++)
+            av_push(choice, av_int(i));
+        av_add(act, "choice", choice);
+        codec_encode(c, act, &out);
+        av_free(act);
+        assert_int_equal(write(sv[1], out.data, out.len), (ssize_t)out.len);
+        abuf_free(&out);
+        usleep(120 * 1000); /* the stall: past the move's 50 ms */
 
+        for (int i = 0; i < 2000 && !finished; i++)
+            event_base_loop(base, EVLOOP_ONCE | EVLOOP_NONBLOCK);
+        assert_int_equal(finished, 1);
+        if (outcome.forfeit[0] != CAUSE_NONE)
+            fail_msg("%s: the answer behind the logs was not found: %s", codec_name(c),
+                     outcome.fault_message[0]);
+        assert_string_equal(outcome.reason, "normal");
+        frame_decoder_free(&d);
         closed = 0;
         agent_close(a, on_closed, NULL);
-        assert_int_equal(closed, 1);
-        abuf_free(&one);
+        agent_close(other, on_closed, NULL);
+        for (int i = 0; i < 2000 && closed < 2; i++)
+            event_base_loop(base, EVLOOP_ONCE | EVLOOP_NONBLOCK);
+        assert_int_equal(closed, 2);
         event_base_free(base);
         close(sv[1]);
     }
@@ -120,6 +295,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_a_flood_is_decoded_a_few_messages_a_turn),
+        cmocka_unit_test(test_catch_up_says_when_more_may_wait),
+        cmocka_unit_test(test_an_answer_behind_a_flood_is_found_after_a_stall),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
