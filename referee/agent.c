@@ -672,9 +672,11 @@ static void on_timer(evutil_socket_t fd, short what, void *arg)
      * the timer may have been armed from a stale cached time. */
     agent_catch_up(a);
     if (a->joined || !a->alive) return;
-    double left = (double)a->cfg.startup_ms - (clock_now_ms() - a->t_start);
+    /* The tree's CPU since its exec is all it used: no baseline. */
+    double left = clock_startup_left(a->cfg.startup_cpu, (double)a->cfg.startup_ms, a->t_start,
+                                     a->pid, 0, clock_now_ms());
     if (left > 0) {
-        arm_after(a->base, a->ev_timer, left);
+        arm_after(a->base, a->ev_timer, left < 1 ? 1 : left);
         return;
     }
     agent_fail(a, CAUSE_TIMEOUT, true, "no 'join' within startup_ms (%lld ms)",

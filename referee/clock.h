@@ -24,8 +24,17 @@ double clock_allowance(const clock_config *cfg, const seat_clock *c);
  * bank or the game time would go negative. */
 bool clock_charge(const clock_config *cfg, seat_clock *c, double used);
 
-/* In cpu mode the wall clock still caps a decision at 10 x move_ms. */
+/* In cpu mode the wall clock still caps a decision at 10 x move_ms (and a
+ * start-up at 10 x startup_ms): a sleeping or blocked agent times out. */
+#define CLOCK_CPU_WALL_CAP 10
 double clock_wall_cap(const clock_config *cfg);
+/* What is left of a start-up span of `limit_ms` begun at wall time `t0`
+ * (startup_ms: exec to join, hello to ready), <= 0 when it is over. With
+ * `cpu`, counted in the CPU time the tree of `pid` used since it had
+ * `cpu0`, within the wall cap: an opponent that starves the host of CPU
+ * then cannot make an agent miss its start-up. Wall time if the tree is
+ * gone. */
+double clock_startup_left(bool cpu, double limit_ms, double t0, pid_t pid, double cpu0, double now);
 
 /* Monotonic wall time in ms. */
 double clock_now_ms(void);

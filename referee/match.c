@@ -54,6 +54,7 @@ typedef struct seat_state {
     /* `log` messages: bytes kept in the match log, messages dropped */
     size_t bot_log_logged, bot_log_dropped;
     lag_own own;      /* the loop's time on this seat's input, not credited */
+    double cpu_hello; /* its tree's CPU time when its hello went (--clock cpu) */
     seat_notes notes; /* for the outcome's readers; last (see match_alloc) */
 } seat_state;
 
@@ -526,18 +527,30 @@ static void ready_timed_out(struct match *m)
         if (m->seat[s].forfeit == CAUSE_NONE && !m->seat[s].ready)
             agent_catch_up(m->seat[s].agent); /* a ready may sit unread */
     if (m->state != M_WAIT_READY) return;
-    double left = (double)m->cfg.clock.startup_ms - (clock_now_ms() - m->t_hello);
-    bool waiting = false;
-    for (int s = 0; s < m->players; s++)
-        waiting |= m->seat[s].forfeit == CAUSE_NONE && !m->seat[s].ready;
+    /* Each seat's time left: the same wall time for all, or in cpu mode
+     * each one's own CPU time (clock_startup_left). */
+    double now = clock_now_ms(), next = -1, left[ARENA_MAX_SEATS];
+    bool waiting = false, over = false;
+    for (int s = 0; s < m->players; s++) {
+        seat_state *st = &m->seat[s];
+        if (st->forfeit != CAUSE_NONE || st->ready) continue;
+        waiting = true;
+        left[s] =
+            clock_startup_left(m->cfg.clock.mode == CLOCK_CPU, (double)m->cfg.clock.startup_ms,
+                               m->t_hello, st->agent->pid, st->cpu_hello, now);
+        if (left[s] <= 0)
+            over = true;
+        else if (next < 0 || left[s] < next)
+            next = left[s];
+    }
     if (!waiting) return; /* the step that just got scheduled starts play */
-    if (left > 0) {
-        arm_timer(m, left);
+    if (!over) {
+        arm_timer(m, next < 1 ? 1 : next);
         return;
     }
     for (int s = 0; s < m->players; s++) {
         seat_state *st = &m->seat[s];
-        if (st->forfeit == CAUSE_NONE && !st->ready) {
+        if (st->forfeit == CAUSE_NONE && !st->ready && left[s] <= 0) {
             if (m->log)
                 matchlog_fault(m->log, s, "timeout", "no 'ready' within startup_ms", 0, true);
             seat_notes_forfeit(&st->notes, "timeout", "no 'ready' within startup_ms");
@@ -545,9 +558,11 @@ static void ready_timed_out(struct match *m)
             st->forfeit = CAUSE_TIMEOUT;
         }
     }
-    if (live_seats(m) < 2)
+    if (live_seats(m) < 2) {
         end_match(m, "forfeit");
-    else {
+    } else if (next > 0) { /* others still have time to get ready */
+        arm_timer(m, next < 1 ? 1 : next);
+    } else {
         m->state = M_PLAYING;
         schedule_step(m);
     }
@@ -814,6 +829,8 @@ static void send_hellos(struct match *m)
         hm->match = m->match_id;
         hello_clock(m, &hm->clock);
         agent_thaw(st->agent); /* it must answer: ready */
+        if (m->cfg.clock.mode == CLOCK_CPU && st->agent->pid > 0)
+            st->cpu_hello = proc_tree_cpu_ms(st->agent->pid);
         send_msg(m, s, &h);
         st->hello_sent = true;
     }

@@ -62,6 +62,7 @@ typedef struct agent_config {
     size_t max_frame;      /* 0: PROTO_MAX_FRAME_DEFAULT */
     bool sandbox;          /* bubblewrap (spawned agents) */
     bool freeze_idle;      /* stopped while not on the move (freeze.h; spawned agents) */
+    bool startup_cpu;      /* startup_ms counts CPU time (--clock cpu; spawned agents) */
     /* --pass-env names for the sandbox, NULL-terminated; may be NULL */
     const char *const *pass_env;
     uint64_t seed; /* builtin policies' randomness */

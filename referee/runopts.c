@@ -43,7 +43,7 @@ static const flag_doc flags[] = {
     {"--bank-ms", F_INT, 0, 86400000, "N", "reserve per game for decisions over --move-ms"},
     {"--game-ms", F_INT, 0, 864000000, "N", "total time per seat per game (default: none)"},
     {"--startup-ms", F_INT, 1, 3600000, "N", "exec (or connect)->join and hello->ready limit"},
-    {"--clock", F_CLOCK, 0, 0, "wall|cpu", "wall time, or CPU of a spawned agent's tree"},
+    {"--clock", F_CLOCK, 0, 0, "wall|cpu", "wall time, or spawned agents' CPU (start-up too)"},
     {"--on-fault", F_FAULT, 0, 0, "forfeit|fallback", "what a timeout or illegal answer costs"},
     {"--max-strikes", F_INT, 1, 1000000, "N", "fallback mode: the Nth strike forfeits"},
     {"--exit-grace-ms", F_INT, 0, 600000, "N", "after bye, wait this long before killing"},
@@ -247,6 +247,7 @@ void run_options_agent(const run_options *o, const char *game, const char *spec,
     a->max_frame = (size_t)o->max_frame;
     a->sandbox = o->sandbox;
     a->freeze_idle = o->freeze_idle;
+    a->startup_cpu = o->clock.mode == CLOCK_CPU;
     a->pass_env = o->pass_env;
 }
 

@@ -260,6 +260,22 @@ def case_cpu_starver_is_withstood():
     gs = games(out)
     check(rc == 0 and len(gs) == 2 and all(g["reason"] == "normal" for g in gs),
           f"the starver made the worker time out under --freeze-idle: {gs} {err}")
+    # A heavy start-up (600 ms of CPU before join, or before ready): beside
+    # the starver it takes seconds of wall time and missed a 1.5 s
+    # startup_ms; under the cpu clock startup_ms counts its CPU too.
+    for mode in ("start", "ready"):
+        heavy = f"cmd:{BURNER} {mode} 600"
+        rc, out, _ = arena("play", "nim", heavy, "cmd:" + STARVER, "--startup-ms", "1500",
+                           "--json", "--seed", "1")
+        g = games(out)[0]
+        check(g["forfeits"] == [{"seat": 0, "cause": "timeout"}],
+              f"{mode}: the starver did not delay the start-up under a wall clock: {g}")
+        rc, out, err = arena("play", "nim", heavy, "cmd:" + STARVER, "--startup-ms", "1500",
+                             "--clock", "cpu", "--move-ms", "100", "--json", "--seed", "1")
+        g = games(out)[0]
+        check(rc == 0 and g["reason"] == "normal" and not g["forfeits"],
+              f"{mode}: the starver made a heavy start-up miss startup_ms under the cpu "
+              f"clock: {g} {err}")
 
 
 def case_bank_absorbs_overruns():

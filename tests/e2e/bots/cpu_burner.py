@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """Joins and answers correctly, but burns CPU (mode "burn") or sleeps
 (mode "sleep") for a given number of ms before every answer: the clock tests'
-agent. Mode "cpu" burns MS ms of its own CPU time, however long that takes,
+agent. Mode "start" burns MS ms of its own CPU before it joins, mode
+"ready" before each ready; both then answer at once. Mode "cpu" burns MS ms of its own CPU time, however long that takes,
 and sends a `log` "cpu X" before each answer: X, the ms of CPU it used from
 reading the decide to writing the answer, by its own clock.
 Mode "work" does a fixed amount of work instead, MS loop iterations
@@ -25,6 +26,19 @@ def send(msg):
     sys.stdout.flush()
 
 
+def burn_cpu(ms):
+    stop = time.process_time() + ms / 1000.0
+    while time.process_time() < stop:
+        pass
+
+
+startup = 0
+if mode in ("start", "ready"):  # a heavy start-up: MS ms of CPU, then quick answers
+    startup = ms
+    if mode == "start":
+        burn_cpu(ms)
+    mode, ms = "sleep", 0
+
 if mode == "orphan":
     if os.fork() == 0:
         os.setsid()
@@ -42,6 +56,8 @@ for line in sys.stdin:
     cpu0 = time.process_time()
     msg = json.loads(line)
     if msg["type"] == "hello":
+        if startup and sys.argv[1] == "ready":
+            burn_cpu(startup)
         send({"type": "ready"})
     elif msg["type"] == "decide":
         end = time.monotonic() + ms / 1000.0
