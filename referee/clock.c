@@ -78,8 +78,10 @@ double clock_now_ms(void)
  * and 17). So a child's time stays in the tree when it is reaped: it moves
  * from the child's own fields into its parent's. */
 /* A process's CPU time in ms: its threads', ended ones included, to the
- * nanosecond (its CPU-time clock), and its reaped children's, which /proc
- * gives only in clock ticks (10 ms). Not the whole of it in ticks: a
+ * nanosecond (its CPU-time clock) as far as the kernel has counted it (a
+ * thread running on another CPU is brought up to date at its scheduler
+ * tick or when it blocks), and its reaped children's, which /proc gives
+ * only in clock ticks (10 ms). Not the whole of it in ticks: a
  * move's charge was then the difference of two truncated counts, off by up
  * to 10 ms either way, so a bot using 55 ms of a 50 ms move passed about
  * half the time (e2e cpu_clock_is_precise). -1 if the process is gone. */

@@ -7,6 +7,7 @@ import json
 import os
 import re
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -221,9 +222,18 @@ def case_cpu_clock_is_precise():
                and e["msg"]["type"] == "log"]
         check(len(charged) >= 5 and len(own) == len(charged),
               f"{len(charged)} decisions of the burner, {len(own)} reports")
-        off = [(round(c, 3), m) for c, m in zip(charged, own) if not -0.5 <= c - m <= 1.5]
-        check(not off, f"charged vs used by the bot's own clock, ms: {off}; "
-              f"all charged: {charged}")
+        # The kernel brings a running process's CPU time up to date at its
+        # scheduler tick (every 4 ms here, 10 at worst) or when it blocks:
+        # if the bot is still on a CPU when its answer is read, up to a
+        # tick of that run is not seen yet. So a few moves may be charged
+        # up to a tick less; none more, and most to the bot's own clock.
+        diffs = [c - m for c, m in zip(charged, own)]
+        over = [(round(c, 3), m) for c, m in zip(charged, own) if c - m > 1.5]
+        under = [(round(c, 3), m) for c, m in zip(charged, own) if c - m < -0.5]
+        check(not over and len(under) <= 3 and all(m - c < 10.5 for c, m in under)
+              and statistics.median(abs(d) for d in diffs) < 0.5,
+              f"charged vs used by the bot's own clock, ms: over {over}, under {under}; "
+              f"all charged: {charged}; own: {own}")
     rc, out, err = arena("play", "nim", "cmd:" + BURNER + " cpu 40", "builtin:random",
                          "--clock", "cpu", "--move-ms", "50", "--bank-ms", "0", "--json",
                          "--seed", "1", "--set", "stones=60", "--on-fault", "fallback",
