@@ -39,8 +39,9 @@ double clock_startup_left(bool cpu, double limit_ms, double t0, pid_t pid, doubl
 /* Monotonic wall time in ms. */
 double clock_now_ms(void);
 /* CPU time (user + system) in ms of a process and all its descendants,
- * to the microsecond but for reaped children's (10 ms ticks); -1 if the
- * process is gone. */
+ * to the microsecond as far as the kernel has counted it (up to a
+ * scheduler tick of a running process may not be), but for reaped
+ * children's (10 ms ticks); -1 if the process is gone. */
 double proc_tree_cpu_ms(pid_t pid);
 
 #endif
