@@ -54,7 +54,7 @@ typedef struct seat_state {
     /* `log` messages: bytes kept in the match log, messages dropped */
     size_t bot_log_logged, bot_log_dropped;
     lag_own own;      /* the loop's time on this seat's input, not credited */
-    double cpu_hello; /* its tree's CPU time when its hello went (--clock cpu) */
+    double cpu_hello; /* its tree's CPU time when its hello went (startup_cpu) */
     seat_notes notes; /* for the outcome's readers; last (see match_alloc) */
 } seat_state;
 
@@ -527,17 +527,16 @@ static void ready_timed_out(struct match *m)
         if (m->seat[s].forfeit == CAUSE_NONE && !m->seat[s].ready)
             agent_catch_up(m->seat[s].agent); /* a ready may sit unread */
     if (m->state != M_WAIT_READY) return;
-    /* Each seat's time left: the same wall time for all, or in cpu mode
-     * each one's own CPU time (clock_startup_left). */
+    /* Each seat's time left: wall time, or its own CPU time where the
+     * agent's start-up is timed so (startup_cpu, clock_startup_left). */
     double now = clock_now_ms(), next = -1, left[ARENA_MAX_SEATS];
     bool waiting = false, over = false;
     for (int s = 0; s < m->players; s++) {
         seat_state *st = &m->seat[s];
         if (st->forfeit != CAUSE_NONE || st->ready) continue;
         waiting = true;
-        left[s] =
-            clock_startup_left(m->cfg.clock.mode == CLOCK_CPU, (double)m->cfg.clock.startup_ms,
-                               m->t_hello, st->agent->pid, st->cpu_hello, now);
+        left[s] = clock_startup_left(st->agent->cfg.startup_cpu, (double)m->cfg.clock.startup_ms,
+                                     m->t_hello, st->agent->pid, st->cpu_hello, now);
         if (left[s] <= 0)
             over = true;
         else if (next < 0 || left[s] < next)
@@ -829,7 +828,7 @@ static void send_hellos(struct match *m)
         hm->match = m->match_id;
         hello_clock(m, &hm->clock);
         agent_thaw(st->agent); /* it must answer: ready */
-        if (m->cfg.clock.mode == CLOCK_CPU && st->agent->pid > 0)
+        if (st->agent->cfg.startup_cpu && st->agent->pid > 0)
             st->cpu_hello = proc_tree_cpu_ms(st->agent->pid);
         send_msg(m, s, &h);
         st->hello_sent = true;

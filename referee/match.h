@@ -62,7 +62,10 @@ typedef struct agent_config {
     size_t max_frame;      /* 0: PROTO_MAX_FRAME_DEFAULT */
     bool sandbox;          /* bubblewrap (spawned agents) */
     bool freeze_idle;      /* stopped while not on the move (freeze.h; spawned agents) */
-    bool startup_cpu;      /* startup_ms counts CPU time (--clock cpu; spawned agents) */
+    /* startup_ms counts CPU time (within 10 x in wall time): under --clock
+     * cpu, and under --freeze-idle, which cannot stop anyone while all
+     * agents start. Spawned agents only. */
+    bool startup_cpu;
     /* --pass-env names for the sandbox, NULL-terminated; may be NULL */
     const char *const *pass_env;
     uint64_t seed; /* builtin policies' randomness */

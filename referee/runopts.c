@@ -247,7 +247,7 @@ void run_options_agent(const run_options *o, const char *game, const char *spec,
     a->max_frame = (size_t)o->max_frame;
     a->sandbox = o->sandbox;
     a->freeze_idle = o->freeze_idle;
-    a->startup_cpu = o->clock.mode == CLOCK_CPU;
+    a->startup_cpu = o->clock.mode == CLOCK_CPU || o->freeze_idle;
     a->pass_env = o->pass_env;
 }
 

@@ -272,7 +272,8 @@ def case_cpu_starver_is_withstood():
           f"the starver made the worker time out under --freeze-idle: {gs} {err}")
     # A heavy start-up (600 ms of CPU before join, or before ready): beside
     # the starver it takes seconds of wall time and missed a 1.5 s
-    # startup_ms; under the cpu clock startup_ms counts its CPU too.
+    # startup_ms; under the cpu clock, and under --freeze-idle (which stops
+    # no one while all start), startup_ms counts its CPU.
     for mode in ("start", "ready"):
         heavy = f"cmd:{BURNER} {mode} 600"
         rc, out, _ = arena("play", "nim", heavy, "cmd:" + STARVER, "--startup-ms", "1500",
@@ -286,6 +287,12 @@ def case_cpu_starver_is_withstood():
         check(rc == 0 and g["reason"] == "normal" and not g["forfeits"],
               f"{mode}: the starver made a heavy start-up miss startup_ms under the cpu "
               f"clock: {g} {err}")
+        rc, out, err = arena("play", "nim", heavy, "cmd:" + STARVER, "--startup-ms", "1500",
+                             "--freeze-idle", "--move-ms", "200", "--json", "--seed", "1")
+        g = games(out)[0]
+        check(rc == 0 and g["reason"] == "normal" and not g["forfeits"],
+              f"{mode}: the starver made a heavy start-up miss startup_ms under "
+              f"--freeze-idle: {g} {err}")
 
 
 def case_bank_absorbs_overruns():
