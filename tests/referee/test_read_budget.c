@@ -7,8 +7,9 @@
  * decode at most two of them (the value budget, and one message that
  * crosses it), and the messages left over must still all be handled on
  * later turns, with nothing more to read from the socket to wake the loop
- * up; and a catch-up before a verdict must say when it stopped at the
- * budget. Both codecs. */
+ * up. A catch-up must say when it stopped at the budget, and in a real
+ * match an answer queued behind three such logs must still be found when
+ * the loop was late (match.c, catch_up_awaited). Both codecs. */
 #include <event2/event.h>
 #include <setjmp.h>
 #include <stdarg.h>
