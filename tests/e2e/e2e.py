@@ -251,16 +251,26 @@ def case_cpu_starver_is_withstood():
     # and with --freeze-idle the starver is stopped while the worker thinks.
     STARVER = os.path.join(BOTS, "starver.sh")
     worker = "cmd:" + BURNER + " work 400"
-    rc, out, _ = arena("play", "nim", worker, "cmd:" + STARVER, "--move-ms", "100",
-                       "--bank-ms", "0", "--json", "--seed", "1")
-    g = games(out)[0]
-    check(g["forfeits"] == [{"seat": 0, "cause": "timeout"}],
-          f"the starver did not slow the worker under a wall clock: {g}")
-    rc, out, err = arena("play", "nim", worker, "cmd:" + STARVER, "--clock", "cpu",
-                         "--move-ms", "100", "--bank-ms", "0", "--json", "--seed", "1")
-    g = games(out)[0]
-    check(rc == 0 and g["reason"] == "normal" and not g["forfeits"],
-          f"the starver made the worker time out under the cpu clock: {g} {err}")
+
+    def plays(what, *args):
+        """One nim game beside the starver, which must end normally."""
+        rc, out, err = arena("play", "nim", *args, "--json", "--seed", "1")
+        g = games(out)[0]
+        check(rc == 0 and g["reason"] == "normal" and not g["forfeits"],
+              f"the starver made {what}: {g} {err}")
+        return g
+
+    def times_out(what, *args):
+        """The same game, in which our bot (seat 0) must time out."""
+        rc, out, _ = arena("play", "nim", *args, "--json", "--seed", "1")
+        g = games(out)[0]
+        check(g["forfeits"] == [{"seat": 0, "cause": "timeout"}],
+              f"the starver did not {what}: {g}")
+
+    times_out("slow the worker under a wall clock", worker, "cmd:" + STARVER, "--move-ms", "100",
+              "--bank-ms", "0")
+    g = plays("the worker time out under the cpu clock", worker, "cmd:" + STARVER, "--clock",
+              "cpu", "--move-ms", "100", "--bank-ms", "0")
     check(g["time_ms"][0] / g["decisions"][0] < 80,
           f"the worker was charged more than its own CPU: {g['time_ms']}, {g['decisions']}")
     # --freeze-idle stops the starver while the worker is on the move: the
@@ -276,23 +286,12 @@ def case_cpu_starver_is_withstood():
     # no one while all start), startup_ms counts its CPU.
     for mode in ("start", "ready"):
         heavy = f"cmd:{BURNER} {mode} 600"
-        rc, out, _ = arena("play", "nim", heavy, "cmd:" + STARVER, "--startup-ms", "1500",
-                           "--json", "--seed", "1")
-        g = games(out)[0]
-        check(g["forfeits"] == [{"seat": 0, "cause": "timeout"}],
-              f"{mode}: the starver did not delay the start-up under a wall clock: {g}")
-        rc, out, err = arena("play", "nim", heavy, "cmd:" + STARVER, "--startup-ms", "1500",
-                             "--clock", "cpu", "--move-ms", "100", "--json", "--seed", "1")
-        g = games(out)[0]
-        check(rc == 0 and g["reason"] == "normal" and not g["forfeits"],
-              f"{mode}: the starver made a heavy start-up miss startup_ms under the cpu "
-              f"clock: {g} {err}")
-        rc, out, err = arena("play", "nim", heavy, "cmd:" + STARVER, "--startup-ms", "1500",
-                             "--freeze-idle", "--move-ms", "200", "--json", "--seed", "1")
-        g = games(out)[0]
-        check(rc == 0 and g["reason"] == "normal" and not g["forfeits"],
-              f"{mode}: the starver made a heavy start-up miss startup_ms under "
-              f"--freeze-idle: {g} {err}")
+        times_out(f"delay a heavy start-up ({mode}) under a wall clock", heavy,
+                  "cmd:" + STARVER, "--startup-ms", "1500")
+        plays(f"a heavy start-up ({mode}) miss startup_ms under the cpu clock", heavy,
+              "cmd:" + STARVER, "--startup-ms", "1500", "--clock", "cpu", "--move-ms", "100")
+        plays(f"a heavy start-up ({mode}) miss startup_ms under --freeze-idle", heavy,
+              "cmd:" + STARVER, "--startup-ms", "1500", "--freeze-idle", "--move-ms", "200")
 
 
 def case_bank_absorbs_overruns():

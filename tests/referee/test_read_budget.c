@@ -127,45 +127,56 @@ static void flood_end(flood *f)
 
 static const codec_kind codecs[] = {CODEC_MSGPACK, CODEC_JSON};
 
+/* Runs `turn` until the whole flood is handled, or it says nothing more
+ * waits, checking each step (flood_step); all must then be handled.
+ * Returns the turns taken. */
+static int drain(flood *f, bool (*turn)(flood *f))
+{
+    size_t done = 0;
+    int turns = 0;
+    bool more = true;
+    while (more && done < f->sent && turns < 10 * LOGS) {
+        more = turn(f);
+        turns++;
+        done = flood_step(f, done);
+    }
+    assert_int_equal(done, f->sent); /* nothing stuck in the decoder */
+    return turns;
+}
+
+static bool loop_turn(flood *f)
+{
+    event_base_loop(f->base, EVLOOP_ONCE | EVLOOP_NONBLOCK);
+    return true;
+}
+
+static bool catch_up_turn(flood *f)
+{
+    return agent_catch_up(f->a);
+}
+
 static void test_a_flood_is_decoded_a_few_messages_a_turn(void **st)
 {
     (void)st;
     for (size_t ci = 0; ci < 2; ci++) {
         flood f;
         flood_start(&f, codecs[ci]);
-        size_t done = 0;
-        int turns = 0;
-        while (done < f.sent && turns < 10 * LOGS) {
-            event_base_loop(f.base, EVLOOP_ONCE | EVLOOP_NONBLOCK);
-            turns++;
-            done = flood_step(&f, done);
-        }
-        assert_int_equal(done, f.sent); /* nothing stuck in the decoder */
-        assert_true(turns >= LOGS / 2);
+        assert_true(drain(&f, loop_turn) >= LOGS / 2);
         flood_end(&f);
     }
 }
 
 /* Before a timeout is declared the match reads a few turns more while
- * agent_catch_up says input may be waiting (match.c, on_timer): it must
- * say so as long as it stopped at the budget, and no longer once all is
- * read. */
+ * agent_catch_up says input may be waiting (match.c, catch_up_awaited):
+ * it must say so as long as it stopped at the budget, and no longer once
+ * all is read. */
 static void test_catch_up_says_when_more_may_wait(void **st)
 {
     (void)st;
     for (size_t ci = 0; ci < 2; ci++) {
         flood f;
         flood_start(&f, codecs[ci]);
-        size_t done = 0;
-        int calls = 0;
-        bool more;
-        do {
-            more = agent_catch_up(f.a);
-            calls++;
-            done = flood_step(&f, done);
-        } while (more && calls < 10 * LOGS);
-        assert_int_equal(done, f.sent);
-        assert_true(calls >= LOGS / 2);
+        assert_true(drain(&f, catch_up_turn) >= LOGS / 2);
         assert_false(agent_catch_up(f.a)); /* drained: nothing more */
         flood_end(&f);
     }
