@@ -465,19 +465,21 @@ static taken take_messages(arena_agent *a, double now, size_t *values)
     return TAKEN_DEAD;
 }
 
-/* Messages past the budget wait for the loop's next turn, and the agent
- * is not read meanwhile: a flood fills its pipe and blocks the flooder. */
-static void hold_reading(arena_agent *a, bool hold)
+/* Input left past a wake-up's budget waits for the loop's next turn:
+ * `more`, a zero-delay timer, takes it up, and `io` (the descriptor's
+ * event) is off meanwhile, so a flood fills its pipe and blocks the
+ * flooder. `held`: whether input was waiting already. Messages (on_read)
+ * and stderr (on_stderr) alike. */
+static void hold_input(struct event *io, struct event *more, bool held, bool hold)
 {
     if (hold) {
         struct timeval now = {0, 0};
-        if (!a->read_held) event_del(a->ev_read);
-        event_add(a->ev_readmore, &now);
-    } else if (a->read_held) {
-        event_del(a->ev_readmore);
-        event_add(a->ev_read, NULL);
+        if (!held) event_del(io);
+        event_add(more, &now);
+    } else if (held) {
+        event_del(more);
+        event_add(io, NULL);
     }
-    a->read_held = hold;
 }
 
 /* From ev_read, or from ev_readmore (a timer: fd is -1). */
@@ -519,7 +521,8 @@ static void on_read(evutil_socket_t fd, short what, void *arg)
     }
     if (t == TAKEN_DEAD || !a->alive) return;
     a->read_more = t == TAKEN_BUDGET || budget == 0;
-    hold_reading(a, t == TAKEN_BUDGET);
+    hold_input(a->ev_read, a->ev_readmore, a->read_held, t == TAKEN_BUDGET);
+    a->read_held = t == TAKEN_BUDGET;
     if (busy >= 0) busy_until(a, &busy, clock_now_ms());
 }
 
@@ -601,13 +604,7 @@ static void on_stderr(evutil_socket_t fd, short what, void *arg)
         abuf_consume(&a->errpend, used);
     else if (used < n)
         abuf_add(&a->errpend, p + used, n - used);
-    if (a->errpend.len) { /* the rest on a later turn of the loop */
-        if (!held) event_del(a->ev_err);
-        struct timeval now = {0, 0};
-        event_add(a->ev_errmore, &now);
-    } else if (held) {
-        event_add(a->ev_err, NULL);
-    }
+    hold_input(a->ev_err, a->ev_errmore, held, a->errpend.len > 0);
     busy_until(a, &busy, clock_now_ms());
 }
 
