@@ -48,6 +48,7 @@ typedef struct agent_limits {
     int64_t cpu_s;    /* CPU seconds over the process lifetime (RLIMIT_CPU) */
     int64_t nproc;    /* processes of the agent's user (RLIMIT_NPROC) */
     int64_t fsize_mb; /* largest file it may write (RLIMIT_FSIZE), MiB */
+    int64_t tmp_mb;   /* --sandbox: its /tmp and its /dev/shm, each, MiB */
 } agent_limits;
 
 void agent_limits_default(agent_limits *l);

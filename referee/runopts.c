@@ -52,6 +52,7 @@ static const flag_doc flags[] = {
     {"--limit-cpu", F_INT, 0, 1 << 30, "S", "agent CPU seconds per process (0: unlimited)"},
     {"--limit-procs", F_INT, 0, 1 << 20, "N", "agent processes (RLIMIT_NPROC; 0: unlimited)"},
     {"--limit-fsize", F_INT, 0, 1 << 24, "MIB", "largest file an agent may write (0: unlimited)"},
+    {"--limit-tmp", F_INT, 0, 1 << 24, "MIB", "--sandbox: size of /tmp, and of /dev/shm"},
     {"--sandbox", F_BOOL, 0, 0, NULL, "isolate spawned agents (bwrap; see Isolation)"},
     {"--freeze-idle", F_BOOL, 0, 0, NULL, "stop spawned agents while not on the move"},
     {"--pass-env", F_ENV, 0, 0, "NAME", "--sandbox: also give agents $NAME (repeatable)"},
@@ -69,6 +70,7 @@ static int64_t *int_target(run_options *o, const char *name)
     if (!strcmp(name, "--limit-cpu")) return &o->limits.cpu_s;
     if (!strcmp(name, "--limit-procs")) return &o->limits.nproc;
     if (!strcmp(name, "--limit-fsize")) return &o->limits.fsize_mb;
+    if (!strcmp(name, "--limit-tmp")) return &o->limits.tmp_mb;
     if (!strcmp(name, "--max-strikes")) return &o->max_strikes;
     if (!strcmp(name, "--max-frame")) return &o->max_frame;
     return NULL;
@@ -212,12 +214,16 @@ void run_options_help_skip(FILE *out, const char *const *skip)
         "and the --pass-env variables. It sees, read-only: /usr, /bin, /lib*, a few /etc\n"
         "files (loader, TLS, time zone, python3*, java-*), the directories of the files\n"
         "its command names and those in PYTHONPATH and NODE_PATH (match logs, results\n"
-        "DBs and other agents' programs there are masked); and a private /tmp.\n"
+        "DBs and other agents' programs there are masked). It can write only to a\n"
+        "private /tmp and /dev/shm, each a tmpfs (memory) of --limit-tmp MiB.\n"
         "Run by root, arena starts each sandboxed agent as a uid of its own (2000000000 +\n"
         "pid): its own directory and files must be readable by others, their parents\n"
         "need not be. Under --sandbox --limit-procs holds per agent (set in its own user\n"
         "namespace). No cgroups are used: memory, CPU and file-size limits are per\n"
-        "process.\n"
+        "process, so an agent's processes can use their sum, and neither its System V\n"
+        "shared memory nor the number of its memfds is bounded. With or without\n"
+        "--sandbox, agents are the kernel's first pick when memory runs out\n"
+        "(oom_score_adj 1000).\n"
         "Stopping arena (Ctrl-C, SIGTERM, SIGHUP, even SIGKILL) kills every agent's\n"
         "process group; under --sandbox its whole PID namespace. Without --sandbox, a\n"
         "process an agent moves out of its group (setsid) survives arena (while the\n"

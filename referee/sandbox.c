@@ -287,8 +287,21 @@ int sandbox_stage_enter(const sandbox_stage *stage)
     return 0;
 }
 
+/* A tmpfs at `at` of tmp_mb MiB (0: the kernel's default, half the RAM).
+ * Its pages are memory no rlimit counts, and the OOM killer cannot free them
+ * by killing any one process: unbounded, one agent could fill the RAM. */
+static void add_tmpfs(strv *s, const char *at, int64_t tmp_mb)
+{
+    if (tmp_mb > 0) {
+        char bytes[32];
+        snprintf(bytes, sizeof bytes, "%lld", (long long)tmp_mb << 20);
+        strv_add3(s, "--size", bytes, NULL);
+    }
+    strv_add3(s, "--tmpfs", at, NULL);
+}
+
 char **sandbox_argv(const char *const *inner, const char *command, const char *const *pass_env,
-                    int64_t nproc, sandbox_stage *stage, char *err, size_t errlen)
+                    int64_t nproc, int64_t tmp_mb, sandbox_stage *stage, char *err, size_t errlen)
 {
     strv s = {0};
     strv_add(&s, "bwrap");
@@ -308,8 +321,12 @@ char **sandbox_argv(const char *const *inner, const char *command, const char *c
         if (getenv(pass_env[i])) strv_add3(&s, "--setenv", pass_env[i], getenv(pass_env[i]));
     bind_system(&s);
     strv_add3(&s, "--proc", "/proc", NULL);
+    /* bwrap's /dev is a tmpfs of its own: read-only but for a bounded
+     * /dev/shm (POSIX shared memory and semaphores live there). */
     strv_add3(&s, "--dev", "/dev", NULL);
-    strv_add3(&s, "--tmpfs", "/tmp", NULL);
+    add_tmpfs(&s, "/dev/shm", tmp_mb);
+    strv_add3(&s, "--remount-ro", "/dev", NULL);
+    add_tmpfs(&s, "/tmp", tmp_mb);
 
     /* The working directory exists (empty unless a program lives there), so
      * relative program paths resolve as they do outside. */
@@ -347,6 +364,7 @@ char **sandbox_argv(const char *const *inner, const char *command, const char *c
             rc = -1;
         } else if (S_ISDIR(st.st_mode)) {
             strv_add3(&s, "--tmpfs", p, NULL);
+            strv_add3(&s, "--remount-ro", p, NULL);
         } else {
             strv_add3(&s, "--ro-bind", "/dev/null", p);
         }

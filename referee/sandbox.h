@@ -51,12 +51,13 @@ typedef struct sandbox_stage {
  * name the program files whose directories become visible) with the
  * environment allowlist plus pass_env (NULL-terminated names; may be NULL),
  * and, when nproc > 0, RLIMIT_NPROC set inside the agent's own user
- * namespace. stage: NULL binds the directories by path; else they are
- * listed in *stage and bound from it (sandbox_stage_enter), and one that
- * other users may not read is refused. NULL with err if a hidden
- * path cannot be masked or a directory cannot be staged. */
+ * namespace. Its /tmp and /dev/shm are tmpfs of tmp_mb MiB each (0: the
+ * kernel's default); nothing else is writable. stage: NULL binds the directories by path; else they
+ * are listed in *stage and bound from it (sandbox_stage_enter), and one that other users may not
+ * read is refused. NULL with err if a hidden path cannot be masked or a directory cannot be staged.
+ */
 char **sandbox_argv(const char *const *inner, const char *command, const char *const *pass_env,
-                    int64_t nproc, sandbox_stage *stage, char *err, size_t errlen);
+                    int64_t nproc, int64_t tmp_mb, sandbox_stage *stage, char *err, size_t errlen);
 void sandbox_argv_free(char **argv);
 
 /* In the agent's child, still root, between fork and exec (async-signal-

@@ -28,6 +28,7 @@ void agent_limits_default(agent_limits *l)
     l->cpu_s = 7200; /* per process lifetime; the clock bounds each move */
     l->nproc = 512;
     l->fsize_mb = 64;
+    l->tmp_mb = 64;
 }
 
 static void set_limit(int res, rlim_t v)
@@ -155,6 +156,15 @@ static void child_setup(const agent_limits *lim, bool sandbox, const sandbox_sta
      * namespace (sandbox.c); set here it would count every agent of the uid. */
     if (lim->nproc > 0 && !sandbox) set_limit(RLIMIT_NPROC, (rlim_t)lim->nproc);
     if (lim->fsize_mb > 0) set_limit(RLIMIT_FSIZE, (rlim_t)lim->fsize_mb << 20);
+    /* When memory runs out, the kernel kills an agent before the referee or
+     * anything else of the host's. Written with CAP_SYS_RESOURCE it sticks;
+     * without, the agent may lower it again. */
+    int oom = open("/proc/self/oom_score_adj", O_WRONLY | O_CLOEXEC);
+    if (oom >= 0) {
+        ssize_t wr = write(oom, "1000", 4);
+        (void)wr;
+        close(oom);
+    }
     if (sandbox && geteuid() == 0) {
         /* Root: the agent (and bwrap, which then builds the sandbox as an
          * unprivileged user) gets a uid of its own. */
@@ -193,7 +203,8 @@ int spawn_agent(const char *command, bool shell, const agent_config *cfg, spawne
     sandbox_stage stage = {0};
     sandbox_stage *staged = cfg->sandbox && geteuid() == 0 ? &stage : NULL;
     if (cfg->sandbox) {
-        bw = sandbox_argv(inner, command, cfg->pass_env, cfg->limits.nproc, staged, err, errlen);
+        bw = sandbox_argv(inner, command, cfg->pass_env, cfg->limits.nproc, cfg->limits.tmp_mb,
+                          staged, err, errlen);
         if (!bw) {
             free(line);
             return -1;

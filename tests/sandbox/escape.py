@@ -33,7 +33,14 @@ Attacks (KEY):
   ptrace   PTRACE_ATTACH to the victim
   kill     SIGKILL to the victim
   forks    how many processes it could fork (they stay alive, holding the
-           per-agent process count for the whole game)"""
+           per-agent process count for the whole game)
+  tmp, shm MiB it could write to /tmp and /dev/shm (memory, not disk: no
+           rlimit bounds it; up to FILL_MIB)
+  dev, mask  writing a file to /dev, or into the masked logs directory
+           (both memory too)
+  oom      its oom_score_adj is below 1000: the kernel's OOM killer could
+           pick the referee before the agents
+  oom_undo lowering its oom_score_adj back to 0 worked"""
 import ctypes
 import json
 import os
@@ -46,6 +53,7 @@ MS_RDONLY, MS_REMOUNT, MS_BIND = 1, 32, 4096
 MNT_DETACH = 2
 PTRACE_ATTACH = 16
 MAX_FORKS = 200
+FILL_MIB = 96  # past --limit-tmp's default of 64
 
 libc = ctypes.CDLL(None, use_errno=True)
 
@@ -59,6 +67,42 @@ def umount():
     tmp = libc.umount2(b"/tmp", MNT_DETACH) == 0
     proc = libc.umount2(b"/proc", MNT_DETACH) == 0
     return tmp or proc
+
+
+def fill(d):
+    """MiB written below d in 8 MiB files (under --limit-fsize) until a
+    write fails or FILL_MIB; the files are removed again."""
+    chunk, done, names = b"x" * (1 << 20), 0, []
+    try:
+        while done < FILL_MIB:
+            names.append(os.path.join(d, f"fill-{len(names)}"))
+            with open(names[-1], "wb") as f:
+                for _ in range(8):
+                    f.write(chunk)
+                    f.flush()
+                    done += 1
+    except OSError:
+        pass
+    for n in names:
+        try:
+            os.unlink(n)
+        except OSError:
+            pass
+    return done
+
+
+def oom_adj():
+    with open("/proc/self/oom_score_adj") as f:
+        return int(f.read())
+
+
+def lower_oom_adj():
+    try:
+        with open("/proc/self/oom_score_adj", "w") as f:
+            f.write("0")
+    except OSError:
+        pass
+    return oom_adj() < 1000
 
 
 def can_read(path):
@@ -177,9 +221,15 @@ def attack(work, harmless):
     f["fds"] = can_walk_up_from_fds(work)
     victim = find_victim(2.0)
     f["seen"] = victim is not None
+    f["oom"] = oom_adj() < 1000
     if harmless:
         play("escape:" + ",".join(f"{k}={int(v)}" for k, v in f.items()))
         return
+    f["tmp"] = fill("/tmp")
+    f["shm"] = fill("/dev/shm")
+    f["dev"] = fill("/dev") > 0
+    f["mask"] = fill(os.path.join(here, "logs")) > 0
+    f["oom_undo"] = lower_oom_adj()
     f["ptrace"] = victim is not None and libc.ptrace(PTRACE_ATTACH, victim, None, None) == 0
     if victim is not None:
         try:

@@ -42,6 +42,7 @@ CASE = sys.argv[4]
 HERE = os.path.dirname(os.path.abspath(__file__))
 SECRET = "arena-test-secret-4242"
 LIMIT_PROCS = 32
+TMP_MIB = 64  # --limit-tmp's default
 
 
 class Failure(Exception):
@@ -128,6 +129,15 @@ def run_arena(args, work, user=None, env_extra=None, limit=60):
     return p.returncode, p.stdout, p.stderr
 
 
+def pins_oom(user):
+    """Whether arena, run by user (None: us), has CAP_SYS_RESOURCE."""
+    if user:
+        return False
+    with open("/proc/self/status") as f:
+        eff = next(int(l.split()[1], 16) for l in f if l.startswith("CapEff:"))
+    return bool(eff >> 24 & 1)
+
+
 def facts_of(name):
     check(name.startswith("escape:"), f"attacker join name {name!r}")
     return {k: int(v) for k, v in (kv.split("=") for kv in name[len("escape:"):].split(","))}
@@ -153,6 +163,7 @@ def escape(user, parent=None):
         f = facts_of(g[0]["agents"][0])
         for k in ("write", "db", "env", "sock", "seen", "opp"):
             check(f[k] == 1, f"without --sandbox attack {k!r} should work: {f}")
+        check(f["oom"] == 0, f"an agent's oom_score_adj is 1000 with or without --sandbox: {f}")
         os.unlink(os.path.join(work, "pwned"))
         # Under --sandbox every attack fails and the victim plays normally.
         rc, out, err = run_arena(["play", "nim", attacker, victim, "--sandbox", "--log",
@@ -164,8 +175,13 @@ def escape(user, parent=None):
         print("attacks:", f)
         # "write" is judged on the host below: when the work directory is
         # under /tmp, the bot's write lands in its private /tmp, harmlessly.
-        broken = [k for k, v in f.items() if k not in ("forks", "write") and v]
+        # Only an arena with CAP_SYS_RESOURCE (root, usually) can stop its
+        # agents from lowering their oom_score_adj again.
+        allowed = ("forks", "write", "tmp", "shm") + (() if pins_oom(user) else ("oom_undo",))
+        broken = [k for k, v in f.items() if k not in allowed and v]
         check(not broken, f"escapes that worked under --sandbox: {broken} ({f})")
+        for k in ("tmp", "shm"):
+            check(1 <= f[k] <= TMP_MIB, f"{k}: {f[k]} MiB written, want 1..{TMP_MIB}: {f}")
         check(1 <= f["forks"] < LIMIT_PROCS,
               f"forks {f['forks']}: the per-agent limit {LIMIT_PROCS} should stop the bomb")
         check(g[0]["forfeits"] == [], f"the victim must not suffer: {g[0]}")

@@ -60,7 +60,7 @@ static char **build(const char *const *pass_env, int64_t nproc, char *err, size_
 {
     char *command = xasprintf("python3 %s/bot.py --fast", dir);
     const char *inner[] = {"/bin/sh", "-c", "exec x", NULL};
-    char **argv = sandbox_argv(inner, command, pass_env, nproc, NULL, err, errlen);
+    char **argv = sandbox_argv(inner, command, pass_env, nproc, 64, NULL, err, errlen);
     free(command);
     return argv;
 }
@@ -76,8 +76,17 @@ static void test_namespaces_caps_session(void **st)
     assert_true(find2(a, "--die-with-parent", NULL) > 0);
     assert_true(find2(a, "--new-session", NULL) > 0);
     assert_true(find2(a, "--cap-drop", "ALL") > 0);
-    assert_true(find2(a, "--tmpfs", "/tmp") > 0);
     assert_true(find2(a, "--remount-ro", "/") > 0);
+    /* The writable places are tmpfs of --limit-tmp (64 MiB here): memory
+     * that no rlimit counts. bwrap's /dev is one more, made read-only. */
+    int tmp = find2(a, "--tmpfs", "/tmp"), shm = find2(a, "--tmpfs", "/dev/shm");
+    assert_true(tmp > 2 && shm > 2);
+    for (int k = 0; k < 2; k++) {
+        int at = k ? shm : tmp;
+        assert_string_equal(a[at - 2], "--size");
+        assert_string_equal(a[at - 1], "67108864");
+    }
+    assert_true(find2(a, "--remount-ro", "/dev") > find2(a, "--dev", "/dev"));
     /* The host root is never bound, nor /etc as a whole, nor /home. */
     assert_int_equal(find2(a, "/", "/"), -1);
     assert_int_equal(find2(a, "/etc", "/etc"), -1);
@@ -125,7 +134,8 @@ static void test_program_dir_bound_private_paths_masked(void **st)
     assert_string_equal(a[b + 2], dir);
     int t = find2(a, "--tmpfs", logs);
     int o = find2(a, "/dev/null", other);
-    assert_true(t > b && o > b); /* masks come after the bind they cover */
+    assert_true(t > b && o > b);                     /* masks come after the bind they cover */
+    assert_true(find2(a, "--remount-ro", logs) > t); /* and hold nothing */
     assert_string_equal(a[o - 1], "--ro-bind");
     assert_int_equal(find2(a, "/dev/null", bot), -1);
     sandbox_argv_free(a);
@@ -155,8 +165,9 @@ static void test_staged_dirs_bound_from_stage(void **st)
     const char *inner[] = {"/bin/sh", "-c", "exec x", NULL};
     sandbox_stage stage;
     assert_int_equal(chmod(dir, 0755), 0);
-    char **argv = sandbox_argv(inner, command, NULL, 0, &stage, err, sizeof err);
+    char **argv = sandbox_argv(inner, command, NULL, 0, 0, &stage, err, sizeof err);
     assert_non_null(argv);
+    assert_int_equal(find2(argv, "--size", NULL), -1); /* --limit-tmp 0: no --size */
     assert_int_equal(stage.n, 1);
     assert_string_equal(stage.at[0], SANDBOX_STAGE "/0");
     assert_true(stage.dir[0]);
@@ -169,7 +180,7 @@ static void test_staged_dirs_bound_from_stage(void **st)
     sandbox_argv_free(argv);
 
     assert_int_equal(chmod(dir, 0700), 0);
-    argv = sandbox_argv(inner, command, NULL, 0, &stage, err, sizeof err);
+    argv = sandbox_argv(inner, command, NULL, 0, 0, &stage, err, sizeof err);
     assert_null(argv);
     assert_int_equal(stage.n, 0);
     assert_non_null(strstr(err, "not readable by other users"));
