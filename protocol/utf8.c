@@ -112,3 +112,46 @@ size_t utf8_valid_prefix(const void *p, size_t n)
         i += k;
     return i;
 }
+
+/* Code points that move the cursor or reorder text on a terminal: C1
+ * controls (U+0080..U+009F: 0x9b is CSI), the bidirectional marks,
+ * embeddings, overrides and isolates, and the line and paragraph
+ * separators. c is a decoded code point of n >= 2 bytes. */
+static bool shown_as_mask(uint32_t c)
+{
+    return (c >= 0x80 && c <= 0x9f) || c == 0x061c || c == 0x200e || c == 0x200f ||
+           (c >= 0x2028 && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069);
+}
+
+void utf8_mask_controls(char *s, bool keep_tab)
+{
+    uint8_t *p = (uint8_t *)s;
+    size_t n = strlen(s);
+    for (size_t i = 0; i < n;) {
+        uint8_t b = p[i];
+        if (b < 0x80) {
+            if ((b < 0x20 && !(keep_tab && b == '\t')) || b == 0x7f) p[i] = '?';
+            i++;
+            continue;
+        }
+        size_t k = utf8_seq(p + i, n - i);
+        if (k == 0) {
+            p[i++] = '?';
+            continue;
+        }
+        uint32_t c = b & (0x7f >> k);
+        for (size_t j = 1; j < k; j++)
+            c = c << 6 | (p[i + j] & 0x3f);
+        if (shown_as_mask(c)) memset(p + i, '?', k);
+        i += k;
+    }
+}
+
+size_t utf8_cut(const char *s, size_t max)
+{
+    size_t n = strlen(s);
+    if (n <= max) return n;
+    while (max > 0 && ((uint8_t)s[max] & 0xc0) == 0x80)
+        max--;
+    return max;
+}

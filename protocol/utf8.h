@@ -16,6 +16,16 @@ bool utf8_valid(const void *p, size_t n);
  * that is not (n when all are). */
 size_t utf8_valid_prefix(const void *p, size_t n);
 
+/* Agent text made safe to print on a terminal, in place: control characters
+ * (C0 but a tab when keep_tab, DEL, C1), bidirectional controls, line and
+ * paragraph separators, and bytes that are not valid UTF-8 become '?', one
+ * per byte, so the length stays. An agent's name or log line cannot move the
+ * cursor, recolour, hide or reorder what the operator reads. */
+void utf8_mask_controls(char *s, bool keep_tab);
+/* The length of s cut to at most max bytes, at a character boundary of
+ * valid UTF-8. */
+size_t utf8_cut(const char *s, size_t max);
+
 /* Whether the len bytes at p are ASCII (and, with nul_free, hold no NUL),
  * proven by one 8-byte load: true only for len < 8 with 8 bytes readable
  * at p (avail, as the rest of a frame); false says nothing. Most protocol

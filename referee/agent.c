@@ -21,6 +21,7 @@
 #include "pidtab.h"
 #include "runner.h"
 #include "spawn.h"
+#include "utf8.h"
 #include "util.h"
 
 #define STDERR_LINE_MAX 4096
@@ -355,7 +356,11 @@ static void handle_msg(arena_agent *a, msg m, double now)
         a->joined = true;
         if (a->report) a->report->join_ms = clock_now_ms() - a->t_start;
         a->join = m.u.join;
-        a->join_name = xstrdup(m.u.join.name);
+        /* The name reaches terminals, logs and the other seats: one short
+         * line that cannot drive a terminal. */
+        a->join_name =
+            xasprintf("%.*s", (int)utf8_cut(m.u.join.name, AGENT_NAME_MAX), m.u.join.name);
+        utf8_mask_controls(a->join_name, false);
         event_del(a->ev_timer);
         if (a->match) match_on_joined(a->match, a->seat);
         return;

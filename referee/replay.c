@@ -9,6 +9,7 @@
 
 #include "codec.h"
 #include "matchlog.h"
+#include "utf8.h"
 #include "util.h"
 
 static int fail(const replay *r, long line, const char *what)
@@ -47,8 +48,10 @@ static void read_settings(const av *e, arena_setting *s, size_t *ns, size_t cap)
 static void read_names(replay *r, const av *names)
 {
     for (int k = 0; k < r->players && names && k < (int)av_len(names); k++)
-        if (names->u.list.items[k]->type == AV_STR)
+        if (names->u.list.items[k]->type == AV_STR) {
             snprintf(r->names[k], sizeof r->names[k], "%s", names->u.list.items[k]->u.str.s);
+            utf8_mask_controls(r->names[k], false); /* agents chose them */
+        }
 }
 
 static int on_header(replay *r, const av *e, long lineno, char *err, size_t errlen)

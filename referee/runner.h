@@ -15,6 +15,9 @@
 
 struct match;
 
+/* The longest join name shown or passed on, in bytes. */
+#define AGENT_NAME_MAX 64
+
 typedef enum { AGENT_SPAWNED, AGENT_TCP, AGENT_BUILTIN } agent_kind;
 
 struct arena_agent {
@@ -43,8 +46,8 @@ struct arena_agent {
     int exit_status;
 
     bool joined;
-    char *join_name;
-    msg_join join; /* as received */
+    char *join_name; /* cut to AGENT_NAME_MAX bytes, controls masked */
+    msg_join join;   /* as received */
     bool alive;
     fault_cause dead_cause;
     bool dead_at_startup;

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "utf8.h"
 #include "util.h"
 
 void seat_notes_init(seat_notes *n)
@@ -24,13 +25,6 @@ void seat_notes_fallback(seat_notes *n, const char *cause, const char *why)
     snprintf(n->fallback_last, sizeof n->fallback_last, "%s: %s", cause, why);
 }
 
-/* Agent text on the operator's terminal: no escape sequences. */
-static void mask_controls(char *p)
-{
-    for (; *p; p++)
-        if ((unsigned char)*p < 0x20 && *p != '\t') *p = '?';
-}
-
 void seat_notes_stderr(seat_notes *n, const char *line, size_t len)
 {
     char one[SEATNOTES_LINE_CAP + 8];
@@ -38,7 +32,7 @@ void seat_notes_stderr(seat_notes *n, const char *line, size_t len)
         snprintf(one, sizeof one, "%.*s...", SEATNOTES_LINE_CAP, line);
     else
         snprintf(one, sizeof one, "%.*s", (int)len, line);
-    mask_controls(one);
+    utf8_mask_controls(one, true);
     size_t add = strlen(one) + 1, cap = sizeof n->stderr_tail - 1, have = strlen(n->stderr_tail);
     while (have && have + add > cap) { /* drop the oldest line */
         char *nl = strchr(n->stderr_tail, '\n');
@@ -56,7 +50,9 @@ void seat_notes_message(seat_notes *n, const av *raw)
     if (!type || strcmp(type, "log") != 0) return;
     const char *text = av_get_str(raw, "text");
     n->bot_logs++;
-    snprintf(n->bot_log_last, sizeof n->bot_log_last, "%s", text ? text : "");
+    snprintf(n->bot_log_last, sizeof n->bot_log_last, "%.*s",
+             (int)utf8_cut(text ? text : "", sizeof n->bot_log_last - 1), text ? text : "");
+    utf8_mask_controls(n->bot_log_last, true);
 }
 
 void seat_notes_print_tail(FILE *out, const char *tail, const char *indent, int max_lines)
@@ -109,6 +105,7 @@ void trace_printf(FILE *f, double t_ms, int seat, const char *fmt, ...)
 void trace_msg(FILE *f, double t_ms, int seat, const char *arrow, const av *msg)
 {
     char *json = av_to_json(msg);
+    utf8_mask_controls(json, false); /* JSON escapes C0, not DEL, C1 or bidi */
     trace_printf(f, t_ms, seat, "%s %s", arrow, json);
     free(json);
 }
@@ -118,7 +115,7 @@ void trace_stderr(FILE *f, double t_ms, int seat, const char *line, size_t len)
     char *copy = xmalloc(len + 1);
     memcpy(copy, line, len);
     copy[len] = '\0';
-    mask_controls(copy);
+    utf8_mask_controls(copy, true);
     trace_printf(f, t_ms, seat, "stderr: %s", copy);
     free(copy);
 }

@@ -19,6 +19,7 @@
 #include "matchlog.h"
 #include "play.h"
 #include "seatnotes.h"
+#include "utf8.h"
 #include "util.h"
 
 #define STDERR_NOISE_LIMIT (1024 * 1024)
@@ -83,12 +84,13 @@ static void say(findings *f, const char *level, const char *fmt, ...)
 {
     if (!strcmp(level, "FAIL")) f->problems++;
     if (!strcmp(level, "warn")) f->warnings++;
-    printf("  %-5s ", level);
     va_list ap;
     va_start(ap, fmt);
-    vprintf(fmt, ap);
+    char *line = xvasprintf(fmt, ap);
     va_end(ap);
-    printf("\n");
+    utf8_mask_controls(line, true); /* findings quote the bot's own text */
+    printf("  %-5s %s\n", level, line);
+    free(line);
 }
 
 /* Reads one match log: the checked agent's choices, faults and notes. */

@@ -13,6 +13,7 @@
 
 #include "cli.h"
 #include "codec.h"
+#include "utf8.h"
 #include "util.h"
 
 /* ---- the text record ---------------------------------------------------- */
@@ -124,6 +125,15 @@ static void text_decision(void *ctx, replay *r, const arena_decision *d, const i
     printf("%s\n", fallback ? "  [played by the fallback]" : "");
 }
 
+/* A string of the log as printed: what agents wrote (names, stderr, `log`
+ * lines) reaches the terminal masked (utf8.h). Free it. */
+static char *masked(const char *s)
+{
+    char *m = xstrdup(s ? s : "");
+    utf8_mask_controls(m, true);
+    return m;
+}
+
 static void text_aside(void *ctx, replay *r, const av *e)
 {
     text_sink *t = ctx;
@@ -132,18 +142,22 @@ static void text_aside(void *ctx, replay *r, const av *e)
     if (t->quiet || (t->seat >= 0 && seat != t->seat)) return;
     const char *type = av_get_str(e, "type");
     const char *who = seat >= 0 && seat < r->players ? r->names[seat] : "referee";
+    char *what, *text;
     if (!strcmp(type, "fault")) {
-        const char *cause = av_get_str(e, "cause"), *msg = av_get_str(e, "message"),
-                   *verdict = av_get_str(e, "verdict");
-        printf("  !! seat %" PRId64 " %s: %s: %s -> %s\n", seat, who, cause ? cause : "fault",
-               msg ? msg : "", verdict ? verdict : "");
-    } else if (!strcmp(type, "msg")) {
-        const char *text = av_get_str(av_get(e, "msg"), "text");
-        printf("  log   seat %" PRId64 " %s: %s\n", seat, who, text ? text : "");
+        char *verdict = masked(av_get_str(e, "verdict"));
+        what = masked(av_get_str(e, "cause"));
+        text = masked(av_get_str(e, "message"));
+        printf("  !! seat %" PRId64 " %s: %s: %s -> %s\n", seat, who, *what ? what : "fault", text,
+               verdict);
+        free(verdict);
     } else {
-        const char *text = av_get_str(e, "text");
-        printf("  %-5s seat %" PRId64 " %s: %s\n", type, seat, who, text ? text : "");
+        bool log = !strcmp(type, "msg");
+        what = masked(log ? "log" : type);
+        text = masked(av_get_str(log ? av_get(e, "msg") : e, "text"));
+        printf("  %-5s seat %" PRId64 " %s: %s\n", what, seat, who, text);
     }
+    free(what);
+    free(text);
 }
 
 static void text_result(void *ctx, replay *r, const av *e)

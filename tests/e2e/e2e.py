@@ -98,6 +98,33 @@ def strip_times(path):
     return out
 
 
+def case_agent_text_cannot_drive_the_terminal():
+    """An agent's name, stderr and `log` lines reach the operator's terminal
+    (the result lines, --trace, replay, check-bot); none of their control
+    characters may: the spoofer's name would otherwise print a false
+    standing over the real one."""
+    spoofer = os.path.join(BOTS, "spoofer.py")
+    bad = [b"\x1b", b"\r", b"\x08", b"\x7f", b"\x07", b"\xc2\x9b", b"\x9b", b"\xe2\x80\xae",
+           b"\xe2\x81\xa6", b"\xe2\x80\x8f", b"\xe2\x80\xa8", b"\xff"]
+    with tempfile.TemporaryDirectory() as d:
+        log = os.path.join(d, "m.jsonl.gz")
+        runs = [["play", "nim", spoofer, "builtin:random", "--seed", "3", "--log", log],
+                ["play", "nim", spoofer, "builtin:random", "--seed", "3", "--trace"],
+                ["replay", log], ["replay", log, "--seat", "0"],
+                ["check-bot", spoofer, "--game", "nim", "--games", "1"]]
+        for args in runs:
+            p = subprocess.run([ARENA, *args], capture_output=True, timeout=120)
+            shown = p.stdout + p.stderr
+            check(b"spoof" in shown, f"{args[0]}: the name is shown: {shown[:2000]!r}")
+            found = [b for b in bad if b in shown]
+            check(not found, f"arena {' '.join(args[:2])}: {found} reach the terminal: "
+                             f"{shown[:3000]!r}")
+            if args[0] == "play" and "--trace" not in args:
+                check(b"FORFEIT (illegal)" in shown, f"the real verdict: {shown!r}")
+                check(b"xx 2nd" in shown and b"x" * 65 not in shown,
+                      f"a name is cut to 64 bytes: {shown!r}")
+
+
 def case_same_seed_same_log():
     with tempfile.TemporaryDirectory() as d:
         logs = []

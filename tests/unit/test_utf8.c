@@ -128,12 +128,58 @@ static void test_random_text(void **state)
     }
 }
 
+/* What reaches a terminal: each control, bidi mark, separator and invalid
+ * byte becomes '?', one per byte; printable text, tabs (when kept) and
+ * other non-ASCII characters stay. */
+static void test_mask_controls(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *in, *tab_kept, *tab_masked;
+    } cases[] = {
+        {"plain name", "plain name", "plain name"},
+        {"a\tb", "a\tb", "a?b"},
+        {"\x1b[31mred\r\x08\x07\x7f", "?[31mred????", "?[31mred????"},
+        {"caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x8e\xb2", "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x8e\xb2",
+         "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x8e\xb2"},
+        {"\xc2\x9b"
+         "31m \xc2\x80\xc2\x9f \xc2\xa0",
+         "??31m ???? \xc2\xa0", "??31m ???? \xc2\xa0"},
+        {"\xe2\x80\xae"
+         "abc\xe2\x81\xa6\xe2\x81\xa9\xe2\x80\x8e\xd8\x9c",
+         "???abc???????????", "???abc???????????"},
+        {"\xe2\x80\xa8\xe2\x80\xa9\xe2\x80\xa7\xe2\x80\xaf", "??????\xe2\x80\xa7\xe2\x80\xaf",
+         "??????\xe2\x80\xa7\xe2\x80\xaf"},
+        {"\x9b\xff\xc3x\xed\xa0\x80", "???x???", "???x???"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        for (int keep = 0; keep < 2; keep++) {
+            char buf[64];
+            snprintf(buf, sizeof buf, "%s", cases[i].in);
+            utf8_mask_controls(buf, keep);
+            assert_string_equal(buf, keep ? cases[i].tab_kept : cases[i].tab_masked);
+        }
+    }
+}
+
+static void test_cut_at_a_character(void **state)
+{
+    (void)state;
+    assert_int_equal(utf8_cut("abc", 5), 3);
+    assert_int_equal(utf8_cut("abcdef", 4), 4);
+    assert_int_equal(utf8_cut("ab\xc3\xa9", 3), 2);         /* not inside é */
+    assert_int_equal(utf8_cut("a\xf0\x9f\x8e\xb2z", 4), 1); /* nor inside the die */
+    assert_int_equal(utf8_cut("a\xf0\x9f\x8e\xb2z", 5), 5);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_short_sequences_at_every_offset),
         cmocka_unit_test(test_every_pair_of_bytes),
         cmocka_unit_test(test_random_text),
+        cmocka_unit_test(test_mask_controls),
+        cmocka_unit_test(test_cut_at_a_character),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
