@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """A bot that tries to break out of `arena play --sandbox`, for
 tests/sandbox/run_sandbox.py. It reports what worked through its join name
-("escape:KEY=0|1,...", 1 meaning the attack succeeded), then plays nim as a
+in a `log` line ("escape:KEY=0|1,...", 1 meaning the attack succeeded; a
+join name would be cut to 64 bytes), then plays nim as a
 JSON bot answering option 0.
 
   escape.py attack WORKDIR   try every escape; WORKDIR holds the test's
@@ -191,7 +192,7 @@ def fork_bomb():
     return n
 
 
-def play(name, on_decide=None):
+def play(name, on_decide=None, facts=None):
     def send(m):
         sys.stdout.write(json.dumps(m) + "\n")
         sys.stdout.flush()
@@ -201,6 +202,8 @@ def play(name, on_decide=None):
         m = json.loads(line)
         if m["type"] == "hello":
             send({"type": "ready"})
+            if facts:
+                send({"type": "log", "text": facts})
         elif m["type"] == "decide":
             if on_decide:
                 on_decide()
@@ -223,7 +226,7 @@ def attack(work, harmless):
     f["seen"] = victim is not None
     f["oom"] = oom_adj() < 1000
     if harmless:
-        play("escape:" + ",".join(f"{k}={int(v)}" for k, v in f.items()))
+        play("escape", facts="escape:" + ",".join(f"{k}={int(v)}" for k, v in f.items()))
         return
     f["tmp"] = fill("/tmp")
     f["shm"] = fill("/dev/shm")
@@ -241,7 +244,7 @@ def attack(work, harmless):
         f["kill"] = False
     facts = {k: int(v) for k, v in f.items()}
     facts["forks"] = fork_bomb()
-    play("escape:" + ",".join(f"{k}={v}" for k, v in facts.items()))
+    play("escape", facts="escape:" + ",".join(f"{k}={v}" for k, v in facts.items()))
 
 
 def victim():

@@ -138,9 +138,11 @@ def pins_oom(user):
     return bool(eff >> 24 & 1)
 
 
-def facts_of(name):
-    check(name.startswith("escape:"), f"attacker join name {name!r}")
-    return {k: int(v) for k, v in (kv.split("=") for kv in name[len("escape:"):].split(","))}
+def facts_of(game):
+    """The attacker's findings, from its `log` line."""
+    text = game["bot_log_last"][0]
+    check(text.startswith("escape:"), f"attacker's log line {text!r}")
+    return {k: int(v) for k, v in (kv.split("=") for kv in text[len("escape:"):].split(","))}
 
 
 def escape(user, parent=None):
@@ -160,7 +162,7 @@ def escape(user, parent=None):
                                 victim, "--log", "bots/logs", *clocks, "--seed", "3"], work, user)
         g = games(out)
         check(rc == 0 and len(g) == 1, f"control run: exit {rc}")
-        f = facts_of(g[0]["agents"][0])
+        f = facts_of(g[0])
         for k in ("write", "db", "env", "sock", "seen", "opp"):
             check(f[k] == 1, f"without --sandbox attack {k!r} should work: {f}")
         check(f["oom"] == 0, f"an agent's oom_score_adj is 1000 with or without --sandbox: {f}")
@@ -171,7 +173,7 @@ def escape(user, parent=None):
                                  work, user)
         g = games(out)
         check(rc == 0 and len(g) == 1, f"sandboxed run: exit {rc}")
-        f = facts_of(g[0]["agents"][0])
+        f = facts_of(g[0])
         print("attacks:", f)
         # "write" is judged on the host below: when the work directory is
         # under /tmp, the bot's write lands in its private /tmp, harmlessly.
