@@ -367,6 +367,8 @@ static void serve_help(void)
            "per address wait to join (the oldest waiting one makes room when the table\n"
            "is full); an address with 5 refused joins is refused for a while. Each\n"
            "refused or dropped connection is one line on stderr with its address.\n"
+           "The connection is plain TCP: whoever can read it sees each seat's view and\n"
+           "token. Across a network you do not control, tunnel it (SSH, WireGuard).\n"
            "\n"
            "  --listen HOST:PORT           where to listen (e.g. 127.0.0.1:7700)\n"
            "  --tokens FILE                the seats' tokens and names\n"
