@@ -245,6 +245,29 @@ static void test_rule_chancellor_deck_onto_empty_discard_shows_no_top(void **st)
         expect_top(viewer, 0, "nil");
 }
 
+/* Discarding nothing (Cellar with no card chosen) puts no card onto the
+ * face-down deck Chancellor left there: its top stays hidden from every
+ * seat, the owner included. */
+static void test_rule_cellar_discarding_nothing_keeps_chancellor_deck_face_down(void **st)
+{
+    (void)st;
+    mk(2, "Chancellor,Cellar");
+    set(0, Z_HAND, "Village,Chancellor,Cellar");
+    set(0, Z_DECK, "Estate,Gold,Copper,Copper");
+    begin(0);
+    pick("play:Village");
+    pick("play:Chancellor");
+    pick("discard-deck");
+    size_t since = nev();
+    pick("play:Cellar");
+    pick("");
+    assert_string_equal(dom_cards[G->p[0].z[Z_DISCARD].c[2]].name, "Gold");
+    for (int viewer = 1; viewer >= 0; viewer--) {
+        expect_top(viewer, 0, "nil");
+        expect_no_card_named(since, viewer, "Gold");
+    }
+}
+
 #define T(f) cmocka_unit_test_teardown(f, teardown)
 int main(void)
 {
@@ -258,6 +281,7 @@ int main(void)
         T(test_rule_revealed_discards_stay_public),
         T(test_rule_chancellor_deck_goes_in_unseen),
         T(test_rule_chancellor_deck_onto_empty_discard_shows_no_top),
+        T(test_rule_cellar_discarding_nothing_keeps_chancellor_deck_face_down),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -138,7 +138,7 @@ static void cleanup(dom_game *g, int ntreasury)
     pz->n = 0;
     if (pl->any_stay) memset(pl->stay, 0, sizeof pl->stay);
     pl->any_stay = false;
-    discard_top_seen(g, p);
+    if (n) discard_top_seen(g, p);
     ev_discard_many(g, p, cs, n);
     for (int k = 0; k < ntreasury; k++)
         deck_put(g, p, C_TREASURY, SEEN_OWNER | SEEN_ALL);

@@ -150,7 +150,8 @@ void discard_cards(dom_game *g, int p, int zone, const uint8_t *cs, int n)
             done[k++] = cs[i];
         }
     if (zone == Z_HAND) hand_left(g, p, 0, false);
-    discard_top_seen(g, p);
+    /* no card discarded: a face-down top (Chancellor) stays face down */
+    if (k) discard_top_seen(g, p);
     ev_discard_many(g, p, done, k);
 }
 
@@ -161,7 +162,7 @@ void discard_all_hidden(dom_game *g, int p, int zone)
     int n = z->n;
     memcpy(cs, z->c, (size_t)n);
     discard_zone(g, p, zone, false);
-    discard_top_seen(g, p);
+    if (n) discard_top_seen(g, p);
     ev_discard_many(g, p, cs, n);
 }
 
