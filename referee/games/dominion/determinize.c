@@ -8,9 +8,10 @@
  *  - o != seat: the cards in play, Duration zone, Island mat and set-aside
  *    zone; the deck slots everyone saw filled (SEEN_ALL: Bureaucrat, Spy,
  *    Sea Hag, Treasure Map, Treasury); the discard slots everyone saw filled
- *    or on top; the hand cards everyone saw (hand_seen: gained to the hand,
- *    revealed in it). The rest of the hand, Haven, Native Village mat and
- *    the rest of the deck and discard pile are one pool.
+ *    (the top, unless a deck lies face down there); the hand cards everyone
+ *    saw (hand_seen: gained to the hand, revealed in it). The rest of the
+ *    hand, Haven, Native Village mat and the rest of the deck and discard
+ *    pile are one pool.
  * Each pool is shuffled and dealt back into the same slots, so every zone
  * keeps its size and every known card stays where it is: view(seat) does
  * not change and no card is created or lost.
@@ -58,8 +59,9 @@ static int hidden_slots(dom_player *pl, bool own, uint8_t *pool, bool put)
         for (int i = 0; i < z->n; i++)
             SLOT(z->c[i]);
     }
+    /* the top too when nobody saw it (a deck Chancellor put face down) */
     dom_zone *dz = &pl->z[Z_DISCARD];
-    for (int i = 0; i + 1 < dz->n; i++)
+    for (int i = 0; i < dz->n; i++)
         if (!(pl->disc_seen[i] & SEEN_ALL)) SLOT(dz->c[i]);
 #undef SLOT
     return k;
