@@ -337,6 +337,40 @@ static void test_determinize_deals_face_down_discard_top_again(void **st)
     assert_true(moved > 10);
 }
 
+/* Pearl Diver may put the bottom card on top, unseen: the others no longer
+ * know where the Golds Treasure Map put onto the deck lie (one slot lower,
+ * or not), whatever was chosen. */
+static void test_determinize_forgets_deck_slots_after_pearl_diver(void **st)
+{
+    (void)st;
+    for (int moved_up = 0; moved_up < 2; moved_up++) {
+        mk(2, "Treasure Map,Pearl Diver");
+        set(0, Z_HAND, "Village,Treasure Map,Treasure Map,Pearl Diver");
+        set(0, Z_DECK, "Copper,Silver,Silver,Duchy,Curse,Estate");
+        begin(0);
+        pick("play:Village");
+        pick("play:Treasure Map");
+        assert_string_equal(top(0), "Gold");
+        pick("play:Pearl Diver");
+        pick(moved_up ? "top:Estate" : "keep:Estate");
+        assert_string_equal(top(0), moved_up ? "Estate" : "Gold");
+        assert_string_equal(kind(), "buy");
+        const dom_zone *d = &G->p[0].z[Z_DECK];
+        int n = d->n, slot = n - 2, other = 0;
+        assert_int_equal(d->c[slot], C_GOLD);
+        char *before = view_json(&G->base, 1);
+        for (uint64_t seed = 1; seed <= 40; seed++) {
+            dom_game *c = (dom_game *)G->base.vt->clone(&G->base);
+            c->base.vt->determinize(&c->base, 1, seed);
+            check_one(G, c, 1, before);
+            other += c->p[0].z[Z_DECK].c[slot] != C_GOLD;
+            game_free(&c->base);
+        }
+        free(before);
+        assert_true(other > 10);
+    }
+}
+
 /* A different seed reseeds the game's own generator: the next shuffle of
  * the clones differs. */
 static void test_determinize_reseeds_future_shuffles(void **st)
@@ -368,6 +402,7 @@ int main(void)
         T(test_determinize_keeps_public_discards),
         T(test_determinize_keeps_hand_cards_everyone_saw),
         T(test_determinize_deals_face_down_discard_top_again),
+        T(test_determinize_forgets_deck_slots_after_pearl_diver),
         T(test_determinize_reseeds_future_shuffles),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

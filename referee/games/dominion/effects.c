@@ -463,6 +463,10 @@ int card_special(dom_game *g, dom_frame *f)
             f->step = 3;
             if (ask_words(g, p, DK_PEARL_DIVER, SP_TOP, SP_KEEP, d->c[0])) return R_WAIT;
         }
+        /* the others do not see whether the bottom card went on top, so no
+         * longer where the cards they saw put onto the deck lie */
+        for (int i = 0; d->n > 1 && i < d->n; i++)
+            pl->deck_seen[i] &= (uint8_t)~SEEN_ALL;
         if (ans_word(g) == SP_TOP && d->n > 1) {
             uint8_t c = d->c[0], seen = pl->deck_seen[0];
             memmove(&d->c[0], &d->c[1], (size_t)(d->n - 1));
