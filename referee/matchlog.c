@@ -7,6 +7,7 @@
 #include <zlib.h>
 
 #include "clock.h"
+#include "game_rng.h"
 #include "util.h"
 
 struct matchlog {
@@ -80,6 +81,7 @@ void matchlog_header(matchlog *l, const char *match_id, const char *game, uint64
     av_set_str(m, "match", match_id);
     av_set_str(m, "game", game);
     av_set_int(m, "seed", (int64_t)seed);
+    av_set_str(m, "rng", GAME_RNG_NAME); /* what the seed dealt with: replay checks it */
     av_set_int(m, "players", players);
     av *n = av_list();
     for (int s = 0; s < players; s++)

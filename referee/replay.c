@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "codec.h"
+#include "game_rng.h"
 #include "matchlog.h"
 #include "utf8.h"
 #include "util.h"
@@ -62,6 +63,13 @@ static int on_header(replay *r, const av *e, long lineno, char *err, size_t errl
     if (!r->gvt || !av_get_int(e, "seed", &seed) || !av_get_int(e, "players", &players) ||
         players < 1 || players > ARENA_MAX_SEATS)
         return fail(r, lineno, "bad match header (game, seed, players)");
+    /* A seed deals alike only through the same generator. */
+    const char *rng = av_get_str(e, "rng");
+    if (!rng || strcmp(rng, GAME_RNG_NAME) != 0)
+        return fail(r, lineno,
+                    rng ? "the log's games were dealt by another rng than this arena's"
+                        : "the log was written before the games' rng became " GAME_RNG_NAME
+                          " (arena before 2026-11-27): this arena deals its seed otherwise");
     r->players = (int)players;
     for (int k = 0; k < r->players; k++)
         snprintf(r->names[k], sizeof r->names[k], "?");

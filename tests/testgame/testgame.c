@@ -11,7 +11,7 @@
 
 #include "events.h"
 #include "game.h"
-#include "rng.h"
+#include "game_rng.h"
 #include "util.h"
 
 /* Map entries under keys a map cannot hold yet (each written once, in a
@@ -78,10 +78,10 @@ static arena_game *nim_create(const arena_setting *set, size_t nset, uint64_t se
     g->max_take = max_take;
     g->winner = -1;
     g->base.ev.disabled = (flags & ARENA_GAME_NO_EVENTS) != 0;
-    arena_rng rng;
-    arena_rng_seed(&rng, seed);
+    game_rng rng;
+    game_rng_seed(&rng, seed);
     for (int s = 0; s < players; s++) {
-        g->secret[s] = (int64_t)arena_rng_below(&rng, 1000000);
+        g->secret[s] = (int64_t)game_rng_below(&rng, 1000000);
         if (!g->base.ev.disabled) {
             av *e = av_map();
             NEW_KEY(e, "type", av_str("secret"));

@@ -539,9 +539,9 @@ static void assert_coverage(const vis_ctx *c)
 
 /* The game's own generator decides every future shuffle and roll: no seat
  * may see its state either. */
-static void reseed(arena_rng *game_rng, arena_rng *r)
+static void reseed(game_rng *g, arena_rng *r)
 {
-    arena_rng_seed(game_rng, arena_rng_next(r));
+    game_rng_seed(g, arena_rng_next(r));
 }
 
 static void shuffle_u8(uint8_t *a, int n, arena_rng *r)

@@ -196,7 +196,7 @@ static void leaky(arena_game *gg, int seat, uint64_t seed)
 static void lazy(arena_game *gg, int seat, uint64_t seed)
 {
     (void)seat;
-    arena_rng_seed(&((xb_game *)gg)->rng, seed); /* reseeds, never shuffles */
+    game_rng_seed(&((xb_game *)gg)->rng, seed); /* reseeds, never shuffles */
 }
 
 static void determinize_checks_have_teeth(void **state)

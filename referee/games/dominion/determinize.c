@@ -109,5 +109,5 @@ void dom_determinize(arena_game *gg, int seat, uint64_t seed)
         hidden_slots(pl, o == seat, pool, true);
     }
     /* future shuffles must not be the real ones either */
-    arena_rng_seed(&g->rng, arena_rng_next(&r));
+    game_rng_seed(&g->rng, arena_rng_next(&r));
 }

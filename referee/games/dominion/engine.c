@@ -402,7 +402,7 @@ static arena_game *dom_create(const arena_setting *set, size_t nset, uint64_t se
     g->base.size = sizeof *g;
     g->np = players;
     g->max_turns = (int)max_turns;
-    arena_rng_seed(&g->rng, seed);
+    game_rng_seed(&g->rng, seed);
     g->base.ev.disabled = (flags & ARENA_GAME_NO_EVENTS) != 0;
     if (!dom_parse_kingdom(kingdom, g, err, errlen)) {
         free(g);

@@ -56,7 +56,7 @@ bool dom_parse_kingdom(const char *v, dom_game *g, char *err, size_t errlen)
         for (int i = 0; i < DOM_N_KINGDOM_CARDS; i++)
             pool[i] = DOM_FIRST_KINGDOM + i;
         for (int i = 0; i < 10; i++) {
-            int j = i + (int)arena_rng_below(&g->rng, (uint32_t)(DOM_N_KINGDOM_CARDS - i));
+            int j = i + (int)game_rng_below(&g->rng, (uint32_t)(DOM_N_KINGDOM_CARDS - i));
             int t = pool[i];
             pool[i] = pool[j];
             pool[j] = t;

@@ -176,7 +176,7 @@ static void shuffle_discard(dom_game *g, int p)
     zmove_all(&pl->z[Z_DISCARD], &pl->z[Z_DECK]);
     dom_zone *d = &pl->z[Z_DECK];
     for (int i = d->n - 1; i > 0; i--) {
-        int j = (int)arena_rng_below(&g->rng, (uint32_t)i + 1);
+        int j = (int)game_rng_below(&g->rng, (uint32_t)i + 1);
         uint8_t t = d->c[i];
         d->c[i] = d->c[j];
         d->c[j] = t;

@@ -11,7 +11,7 @@
 
 #include "events.h"
 #include "game.h"
-#include "rng.h"
+#include "game_rng.h"
 
 enum dom_card_id {
     /* basic supply */
@@ -217,7 +217,7 @@ typedef struct dom_game {
     int16_t ans[DOM_OPTCAP];
     int nans;
 
-    arena_rng rng;
+    game_rng rng;
 } dom_game;
 
 extern const arena_game_vt dominion_game;

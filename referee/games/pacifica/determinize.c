@@ -15,7 +15,7 @@ typedef struct place {
 void pac_determinize(arena_game *gg, int seat, uint64_t seed)
 {
     pacifica *g = (pacifica *)gg;
-    arena_rng_seed(&g->rng, seed);
+    game_rng_seed(&g->rng, seed);
     if (seat < 0 || seat > 1) return; /* the omniscient seat knows everything */
     int opp = 1 - seat;
     unsigned me = 1u << seat;
@@ -35,7 +35,7 @@ void pac_determinize(arena_game *gg, int seat, uint64_t seed)
             seen[i] = g->seen[cards[i]];
         }
         for (int i = n - 1; i > 0; i--) {
-            int j = (int)arena_rng_below(&g->rng, (uint32_t)(i + 1));
+            int j = (int)game_rng_below(&g->rng, (uint32_t)(i + 1));
             uint8_t t = cards[i];
             cards[i] = cards[j];
             cards[j] = t;

@@ -40,7 +40,7 @@ static arena_game *pac_create(const arena_setting *set, size_t nset, uint64_t se
         return NULL;
     }
     g->base.ev.disabled = (flags & ARENA_GAME_NO_EVENTS) != 0;
-    arena_rng_seed(&g->rng, seed);
+    game_rng_seed(&g->rng, seed);
     for (int c = 0; c < PAC_NCARDS; c++) {
         int cat = g->set.c[c].cat;
         g->where[c] = PL_STACK;
@@ -48,7 +48,7 @@ static arena_game *pac_create(const arena_setting *set, size_t nset, uint64_t se
     }
     for (int cat = 0; cat < PC_NCAT; cat++)
         for (int i = PAC_PER_CAT - 1; i > 0; i--) {
-            int j = (int)arena_rng_below(&g->rng, (uint32_t)(i + 1));
+            int j = (int)game_rng_below(&g->rng, (uint32_t)(i + 1));
             uint8_t t = g->stack[cat][i];
             g->stack[cat][i] = g->stack[cat][j];
             g->stack[cat][j] = t;

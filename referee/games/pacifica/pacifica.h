@@ -10,7 +10,7 @@
 
 #include "events.h"
 #include "game.h"
-#include "rng.h"
+#include "game_rng.h"
 
 enum {
     PC_TREASURE,
@@ -103,7 +103,7 @@ typedef struct pac_task {
 typedef struct pacifica {
     arena_game base;
     pac_cardset set;
-    arena_rng rng;
+    game_rng rng;
     /* card locations */
     uint8_t where[PAC_NCARDS], owner[PAC_NCARDS];
     bool active[PAC_NCARDS];

@@ -13,7 +13,7 @@ void xb_determinize(arena_game *gg, int seat, uint64_t seed)
 {
     (void)seat; /* no seat knows more of the decks than another */
     xb_game *g = (xb_game *)gg;
-    arena_rng_seed(&g->rng, seed);
+    game_rng_seed(&g->rng, seed);
     for (int f = 0; f < XB_FAMILIES; f++)
         xb_shuffle(g, &g->deck[f]);
 }

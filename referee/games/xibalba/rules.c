@@ -124,7 +124,7 @@ int xb_face_value(int face)
 
 static int roll_face(xb_game *g, int kind)
 {
-    return xb_die_faces[kind][arena_rng_below(&g->rng, 6)];
+    return xb_die_faces[kind][game_rng_below(&g->rng, 6)];
 }
 
 static int roll_paragon(xb_game *g, int n)
@@ -165,7 +165,7 @@ static bool over(const xb_game *g)
 void xb_shuffle(xb_game *g, xb_stack *d)
 {
     for (int i = d->n - 1; i > 0; i--) {
-        int j = (int)arena_rng_below(&g->rng, (uint32_t)i + 1);
+        int j = (int)game_rng_below(&g->rng, (uint32_t)i + 1);
         int16_t t = d->c[i];
         d->c[i] = d->c[j];
         d->c[j] = t;
@@ -878,13 +878,13 @@ void xb_setup(xb_game *g)
     /* factions: one side of a distinct board per player */
     int boards[XB_FACTIONS / 2] = {0, 1, 2, 3};
     for (int i = XB_FACTIONS / 2 - 1; i > 0; i--) {
-        int j = (int)arena_rng_below(&g->rng, (uint32_t)i + 1);
+        int j = (int)game_rng_below(&g->rng, (uint32_t)i + 1);
         int t = boards[i];
         boards[i] = boards[j];
         boards[j] = t;
     }
     for (int s = 0; s < players; s++) {
-        g->p[s].faction = 2 * boards[s] + (int)arena_rng_below(&g->rng, 2);
+        g->p[s].faction = 2 * boards[s] + (int)game_rng_below(&g->rng, 2);
         g->p[s].res = players;
     }
     xb_ev_setup(g);

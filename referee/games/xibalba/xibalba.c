@@ -84,7 +84,7 @@ static arena_game *xb_create(const arena_setting *set, size_t nset, uint64_t see
     g->place_card = -1;
     g->destroy_only = g->destroy_steal = -1;
     g->base.ev.disabled = (flags & ARENA_GAME_NO_EVENTS) != 0;
-    arena_rng_seed(&g->rng, seed);
+    game_rng_seed(&g->rng, seed);
 
     xb_setup(g);
     return &g->base;

@@ -9,7 +9,7 @@
 
 #include "events.h"
 #include "game.h"
-#include "rng.h"
+#include "game_rng.h"
 
 #define XB_MAX_PLAYERS 4
 #define XB_SLOTS 4
@@ -155,7 +155,7 @@ typedef struct xb_game {
     xb_cardset cs;
     char cards_name[256];
     int players, apocalypse, target, max_rounds;
-    arena_rng rng;
+    game_rng rng;
     xb_stack deck[XB_FAMILIES], discard[XB_FAMILIES];
     int16_t market[XB_FAMILIES][2]; /* -1: empty */
     int market_slots;
