@@ -145,6 +145,18 @@ static inline void pick(const char *labels)
     assert_true(game_apply(&G->base, ch, n));
 }
 
+/* Seat 0 plays Chancellor and puts its deck (Gold on top of two Coppers)
+ * onto its empty discard pile, face down; then it is to buy. */
+static inline void chancellor_deck_face_down(void)
+{
+    mk(2, "Chancellor");
+    set(0, Z_HAND, "Chancellor,Estate");
+    set(0, Z_DECK, "Gold,Copper,Copper");
+    begin(0);
+    pick("play:Chancellor");
+    pick("discard-deck");
+}
+
 /* Ends the current turn: no more actions, no buys, no Treasury. */
 static inline void end_turn(void)
 {

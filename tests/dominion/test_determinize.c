@@ -314,12 +314,7 @@ static void test_determinize_keeps_hand_cards_everyone_saw(void **st)
 static void test_determinize_deals_face_down_discard_top_again(void **st)
 {
     (void)st;
-    mk(2, "Chancellor");
-    set(0, Z_HAND, "Chancellor,Estate");
-    set(0, Z_DECK, "Gold,Copper,Copper");
-    begin(0);
-    pick("play:Chancellor");
-    pick("discard-deck");
+    chancellor_deck_face_down();
     assert_string_equal(kind(), "buy");
     const dom_zone *d0 = &G->p[0].z[Z_DISCARD];
     assert_int_equal(d0->n, 3);

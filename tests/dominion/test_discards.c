@@ -234,12 +234,7 @@ static void test_rule_chancellor_deck_goes_in_unseen(void **st)
 static void test_rule_chancellor_deck_onto_empty_discard_shows_no_top(void **st)
 {
     (void)st;
-    mk(2, "Chancellor");
-    set(0, Z_HAND, "Chancellor,Estate");
-    set(0, Z_DECK, "Gold,Copper,Copper");
-    begin(0);
-    pick("play:Chancellor");
-    pick("discard-deck");
+    chancellor_deck_face_down();
     assert_int_equal(zn(0, Z_DISCARD), 3);
     for (int viewer = 1; viewer >= 0; viewer--)
         expect_top(viewer, 0, "nil");
