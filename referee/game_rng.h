@@ -7,7 +7,8 @@
  * invertible) would let a bot that solves for the state from what it saw
  * know every hidden card and every future draw. A keystream cipher's
  * output gives nothing of its key away; what is left is guessing the seed
- * itself (53 random bits when arena draws it). Bots and determinize keep the faster rng.h.
+ * itself (53 random bits when arena draws it). Bots and determinize keep
+ * the faster rng.h: nobody sees their draws.
  *
  * Header-only, like rng.h: a draw is a load from the current block; a new
  * block every 16 draws. Never seed from time: a game's randomness comes only
