@@ -120,8 +120,10 @@ def case_agent_text_cannot_drive_the_terminal():
                 ["play", "nim", spoofer, "builtin:random", "--seed", "3", "--trace"],
                 ["replay", log], ["replay", log, "--seat", "0"],
                 ["check-bot", spoofer, "--game", "nim", "--games", "1"]]
+        # check-bot keeps a failing bot's logs under $TMPDIR: in d, removed with it
+        env = dict(os.environ, TMPDIR=d)
         for args in runs:
-            p = subprocess.run([ARENA, *args], capture_output=True, timeout=120)
+            p = subprocess.run([ARENA, *args], capture_output=True, timeout=120, env=env)
             shown = p.stdout + p.stderr
             check(b"spoof" in shown, f"{args[0]}: the name is shown: {shown[:2000]!r}")
             found = [b for b in bad if b in shown]
