@@ -49,9 +49,10 @@ void seat_notes_message(seat_notes *n, const av *raw)
     const char *type = av_get_str(raw, "type");
     if (!type || strcmp(type, "log") != 0) return;
     const char *text = av_get_str(raw, "text");
+    if (!text) text = "";
     n->bot_logs++;
     snprintf(n->bot_log_last, sizeof n->bot_log_last, "%.*s",
-             (int)utf8_cut(text ? text : "", sizeof n->bot_log_last - 1), text ? text : "");
+             (int)utf8_cut(text, sizeof n->bot_log_last - 1), text);
     utf8_mask_controls(n->bot_log_last, true);
 }
 
