@@ -56,8 +56,10 @@ static void reap(arena_agent *a)
     if (r == a->pid) {
         a->exited = true;
         a->exit_status = st;
-        /* Whatever the leader left behind in its group goes with it. */
+        /* Whatever the leader left behind goes with it: its group, and
+         * where cgroups serve, the processes that left the group. */
         kill(-a->pid, SIGKILL);
+        cgroup_kill(&a->cg);
         spawn_forget(a->pid);
     }
 }
@@ -183,6 +185,16 @@ void agent_fail(arena_agent *a, fault_cause cause, bool at_startup, const char *
     va_start(ap, fmt);
     vsnprintf(why, sizeof why, fmt, ap);
     va_end(ap);
+    long ooms = cause == CAUSE_CRASH ? cgroup_oom_kills(&a->cg) : 0;
+    if (ooms > 0) {
+        size_t n = strlen(why);
+        const char *whom = ooms == 1 ? "a process of it" : "processes of it";
+        if (a->cfg.limits.mem_mb > 0)
+            snprintf(why + n, sizeof why - n, "; the kernel killed %s at --limit-mem %lld", whom,
+                     (long long)a->cfg.limits.mem_mb);
+        else
+            snprintf(why + n, sizeof why - n, "; the kernel killed %s for memory", whom);
+    }
     /* A connection to `arena serve` that breaks the protocol before its join
      * is accepted is told why before it is closed. */
     if (a->check && !a->joined && cause == CAUSE_PROTOCOL) {
@@ -200,6 +212,7 @@ void agent_fail(arena_agent *a, fault_cause cause, bool at_startup, const char *
     memcpy(a->dead_reason, why, sizeof why);
     stop_io(a);
     if (a->pid > 0 && !a->exited) kill(-a->pid, SIGKILL);
+    cgroup_kill(&a->cg);
     if (a->match)
         match_on_dead(a->match, a->seat);
     else if (a->on_dead)
@@ -656,6 +669,7 @@ static void on_timer(evutil_socket_t fd, short what, void *arg)
         /* exit_grace_ms is over: kill the whole group and reap it. */
         if (a->pid > 0 && !a->exited) {
             kill(-a->pid, SIGKILL);
+            cgroup_kill(&a->cg);
             int st;
             while (waitpid(a->pid, &st, 0) < 0 && errno == EINTR) {
             }
@@ -794,6 +808,7 @@ arena_agent *agent_new(struct event_base *base, const agent_config *cfg, char *e
         a->wfd = sp.to_fd;
         a->efd = sp.err_fd;
         a->xfd = sp.exec_fd;
+        a->cg = sp.cg;
         if (a->xfd >= 0) {
             a->ev_exec = event_new(base, a->xfd, EV_READ, on_exec, a);
             event_add(a->ev_exec, NULL);
@@ -892,6 +907,7 @@ static void agent_free(arena_agent *a)
     if (a->rfd >= 0) close(a->rfd);
     if (a->wfd >= 0 && a->wfd != a->rfd) close(a->wfd);
     if (a->efd >= 0) close(a->efd);
+    cgroup_close(&a->cg);
     if (a->joined && a->kind != AGENT_BUILTIN) {
         msg jm = {.type = MSG_JOIN, .u.join = a->join};
         msg_free(&jm);
@@ -912,11 +928,15 @@ void agent_set_report(arena_agent *a, agent_report *r)
 {
     a->report = r;
     r->join_ms = -1;
+    r->mem_peak = -1;
 }
 
 static void agent_finish_close(arena_agent *a)
 {
-    if (a->report) a->report->closed = true;
+    if (a->report) {
+        a->report->closed = true;
+        a->report->mem_peak = cgroup_mem_peak(&a->cg);
+    }
     spawned_remove(a);
     if (spawned_tab.len == 0 && sigchld_ev) {
         event_free(sigchld_ev);

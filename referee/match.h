@@ -49,6 +49,7 @@ typedef struct agent_limits {
     int64_t nproc;    /* processes of the agent's user (RLIMIT_NPROC) */
     int64_t fsize_mb; /* largest file it may write (RLIMIT_FSIZE), MiB */
     int64_t tmp_mb;   /* --sandbox: its /tmp and its /dev/shm, each, MiB */
+    int64_t mem_mb;   /* memory of all its processes together (cgroup.h), MiB */
 } agent_limits;
 
 void agent_limits_default(agent_limits *l);
@@ -113,6 +114,9 @@ typedef struct agent_report {
     bool closed;            /* agent_close finished */
     bool exited_itself;     /* it exited within exit_grace_ms after bye */
     double exit_ms;         /* bye -> exit, when it exited itself */
+    /* The most memory all its processes held at once (its cgroup's peak),
+     * bytes; < 0 where it has no cgroup (cgroup.h). */
+    int64_t mem_peak;
 } agent_report;
 void agent_set_report(arena_agent *a, agent_report *r);
 

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
+#include "cgroup.h"
 #include "codec.h"
 #include "freeze.h"
 #include "match.h"
@@ -44,6 +45,7 @@ struct arena_agent {
     bool read_more; /* the last on_read stopped at a budget: more may wait */
     bool exited;
     int exit_status;
+    agent_cgroup cg; /* spawned, where cgroups serve (cgroup.h) */
 
     bool joined;
     char *join_name; /* cut to AGENT_NAME_MAX bytes, controls masked */

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cgroup.h"
 #include "codec.h"
 #include "sandbox.h"
 
@@ -50,7 +51,8 @@ static const flag_doc flags[] = {
     {"--max-frame", F_INT, 64, 1 << 30, "BYTES", "largest message an agent may send"},
     {"--limit-as", F_INT, 0, 1 << 24, "MIB", "agent address space (0: unlimited)"},
     {"--limit-cpu", F_INT, 0, 1 << 30, "S", "agent CPU seconds per process (0: unlimited)"},
-    {"--limit-procs", F_INT, 0, 1 << 20, "N", "agent processes (RLIMIT_NPROC; 0: unlimited)"},
+    {"--limit-mem", F_INT, 0, 1 << 24, "MIB", "agent memory, all its processes (cgroup; 0: none)"},
+    {"--limit-procs", F_INT, 0, 1 << 20, "N", "agent processes (0: unlimited)"},
     {"--limit-fsize", F_INT, 0, 1 << 24, "MIB", "largest file an agent may write (0: unlimited)"},
     {"--limit-tmp", F_INT, 0, 1 << 24, "MIB", "--sandbox: size of /tmp, and of /dev/shm"},
     {"--sandbox", F_BOOL, 0, 0, NULL, "isolate spawned agents (bwrap; see Isolation)"},
@@ -71,6 +73,7 @@ static int64_t *int_target(run_options *o, const char *name)
     if (!strcmp(name, "--limit-procs")) return &o->limits.nproc;
     if (!strcmp(name, "--limit-fsize")) return &o->limits.fsize_mb;
     if (!strcmp(name, "--limit-tmp")) return &o->limits.tmp_mb;
+    if (!strcmp(name, "--limit-mem")) return &o->limits.mem_mb;
     if (!strcmp(name, "--max-strikes")) return &o->max_strikes;
     if (!strcmp(name, "--max-frame")) return &o->max_frame;
     return NULL;
@@ -110,6 +113,15 @@ int run_options_parse(run_options *o, int argc, char **argv, int *i)
         if (!parse_i64(val, f->lo, f->hi, &v)) {
             fprintf(stderr, "arena: %s wants an integer from %lld to %lld, not '%s'\n", f->name,
                     (long long)f->lo, (long long)f->hi, val);
+            return -1;
+        }
+        /* Asked for, a cap that cannot hold is an error; by default, a note
+         * (spawn.c). */
+        const char *why;
+        if (!strcmp(f->name, "--limit-mem") && v > 0 && !cgroup_usable(&why)) {
+            fprintf(stderr,
+                    "arena: --limit-mem cannot be enforced here: %s (--limit-mem 0 runs without)\n",
+                    why);
             return -1;
         }
         *int_target(o, f->name) = v;
@@ -205,9 +217,16 @@ void run_options_help_skip(FILE *out, const char *const *skip)
             fprintf(out, "  %-28s %s%s\n", left, f->help, dflt);
     }
     fputs(
+        "\nLimits. Where arena may make cgroups (cgroup v1's memory hierarchy, usually as\n"
+        "root; not cgroup v2 yet), each spawned agent gets one: --limit-mem caps the\n"
+        "memory of all its processes together, tmpfs and shared memory included,\n"
+        "--limit-procs their number, and every process it started dies with it, setsid\n"
+        "or not. Elsewhere --limit-mem given is an error, and its default is not\n"
+        "enforced (a note says so under --sandbox). The other limits are per process,\n"
+        "and without a cgroup --limit-procs is RLIMIT_NPROC: every agent of the uid\n"
+        "shares it, and root is exempt.\n"
         "\nIsolation. Without --sandbox an agent runs as your user with your environment\n"
-        "and files: no isolation is promised, only the limits above, per process except\n"
-        "--limit-procs (RLIMIT_NPROC counts every process of the uid: agents share it).\n"
+        "and files: no isolation is promised, only the limits above.\n"
         "With --sandbox (bwrap) each agent gets its own user, PID, network, IPC and UTS\n"
         "namespaces, no capabilities, a new session, and an empty environment but\n" SANDBOX_ENV_DOC
         "\n"
@@ -218,16 +237,14 @@ void run_options_help_skip(FILE *out, const char *const *skip)
         "private /tmp and /dev/shm, each a tmpfs (memory) of --limit-tmp MiB.\n"
         "Run by root, arena starts each sandboxed agent as a uid of its own (2000000000 +\n"
         "pid): its own directory and files must be readable by others, their parents\n"
-        "need not be. Under --sandbox --limit-procs holds per agent (set in its own user\n"
-        "namespace). No cgroups are used: memory, CPU and file-size limits are per\n"
-        "process, so an agent's processes can use their sum, and neither its System V\n"
-        "shared memory nor the number of its memfds is bounded. With or without\n"
-        "--sandbox, agents are the kernel's first pick when memory runs out\n"
-        "(oom_score_adj 1000).\n"
+        "need not be. Under --sandbox --limit-procs holds per agent (also set in its own\n"
+        "user namespace). With or without --sandbox, agents are the kernel's first pick\n"
+        "when memory runs out (oom_score_adj 1000).\n"
         "Stopping arena (Ctrl-C, SIGTERM, SIGHUP, even SIGKILL) kills every agent's\n"
-        "process group; under --sandbox its whole PID namespace. Without --sandbox, a\n"
-        "process an agent moves out of its group (setsid) survives arena (while the\n"
-        "agent runs it stays in the agent's tree: --clock cpu charges its CPU).\n",
+        "process group and cgroup; under --sandbox its whole PID namespace. Without\n"
+        "--sandbox or cgroups, a process an agent moves out of its group (setsid)\n"
+        "survives arena (while the agent runs it stays in the agent's tree: --clock cpu\n"
+        "charges its CPU).\n",
         out);
 }
 

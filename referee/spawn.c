@@ -18,6 +18,9 @@
 #include "sandbox.h"
 #include "util.h"
 
+#ifndef ARENA_DEFAULT_LIMIT_MEM_MB
+#define ARENA_DEFAULT_LIMIT_MEM_MB 2048
+#endif
 #ifndef ARENA_DEFAULT_LIMIT_AS_MB
 #define ARENA_DEFAULT_LIMIT_AS_MB 8192 /* generous: JIT runtimes reserve large areas */
 #endif
@@ -29,6 +32,7 @@ void agent_limits_default(agent_limits *l)
     l->nproc = 512;
     l->fsize_mb = 64;
     l->tmp_mb = 64;
+    l->mem_mb = ARENA_DEFAULT_LIMIT_MEM_MB;
 }
 
 static void set_limit(int res, rlim_t v)
@@ -82,6 +86,7 @@ static void watchdog_main(int rfd)
             pidtab_del(&live, -m);
     }
     pidtab_each_key(&live, kill_group, NULL);
+    cgroup_sweep(); /* what left its group, and the cgroups themselves */
     _exit(0);
 }
 
@@ -128,10 +133,18 @@ void spawn_kill_all(void)
 /* Runs in the child between fork and exec: async-signal-safe calls only.
  * keep_fd: the exec-error pipe (close-on-exec); parent: our pid; stage:
  * the directories a root referee shows the sandboxed agent, or NULL. */
-static void child_setup(const agent_limits *lim, bool sandbox, const sandbox_stage *stage, int in,
-                        int out, int errfd, int keep_fd, pid_t parent)
+static void child_setup(const agent_limits *lim, bool sandbox, const sandbox_stage *stage,
+                        const agent_cgroup *cg, int in, int out, int errfd, int keep_fd,
+                        pid_t parent)
 {
     setpgid(0, 0);
+    /* First, while still root: all it starts from here on is counted. */
+    if (cgroup_enter(cg) != 0) {
+        static const char msg[] = "arena: cannot move the agent into its cgroup\n";
+        ssize_t wr = write(errfd, msg, sizeof msg - 1);
+        (void)wr;
+        _exit(126);
+    }
     if (stage && sandbox_stage_enter(stage) != 0) {
         static const char msg[] = "arena: --sandbox: cannot mount the agent's directories\n";
         ssize_t wr = write(errfd, msg, sizeof msg - 1);
@@ -179,6 +192,24 @@ static void child_setup(const agent_limits *lim, bool sandbox, const sandbox_sta
     if (getppid() != parent) _exit(126);
 }
 
+/* The agent's cgroup, where cgroups serve. Where they do not, a sandboxed
+ * agent's memory is bounded per process only: said once. */
+static int open_cgroup(const agent_config *cfg, agent_cgroup *cg, char *err, size_t errlen)
+{
+    const char *why;
+    if (cgroup_usable(&why))
+        return cgroup_open(cg, cfg->limits.mem_mb, cfg->limits.nproc, err, errlen);
+    static bool said;
+    if (cfg->sandbox && cfg->limits.mem_mb > 0 && !said) {
+        said = true;
+        fprintf(stderr,
+                "arena: --limit-mem is not enforced: %s; an agent's memory is bounded per process "
+                "only\n",
+                why);
+    }
+    return 0;
+}
+
 static int nonblock_cloexec(int fd)
 {
     int fl = fcntl(fd, F_GETFL);
@@ -211,6 +242,13 @@ int spawn_agent(const char *command, bool shell, const agent_config *cfg, spawne
         }
     }
     char *const *argv = bw ? bw : (char *const *)inner;
+    agent_cgroup cg = {0};
+    if (open_cgroup(cfg, &cg, err, errlen) != 0) {
+        free(line);
+        sandbox_argv_free(bw);
+        sandbox_stage_free(&stage);
+        return -1;
+    }
 
     int pin[2] = {-1, -1}, pout[2] = {-1, -1}, perr[2] = {-1, -1}, pexec[2] = {-1, -1};
     if (pipe2(pin, O_CLOEXEC) || pipe2(pout, O_CLOEXEC) || pipe2(perr, O_CLOEXEC) ||
@@ -223,6 +261,7 @@ int spawn_agent(const char *command, bool shell, const agent_config *cfg, spawne
         free(line);
         sandbox_argv_free(bw);
         sandbox_stage_free(&stage);
+        cgroup_close(&cg);
         return -1;
     }
     pid_t parent = getpid();
@@ -236,10 +275,12 @@ int spawn_agent(const char *command, bool shell, const agent_config *cfg, spawne
         free(line);
         sandbox_argv_free(bw);
         sandbox_stage_free(&stage);
+        cgroup_close(&cg);
         return -1;
     }
     if (pid == 0) {
-        child_setup(&cfg->limits, cfg->sandbox, staged, pin[0], pout[1], perr[1], pexec[1], parent);
+        child_setup(&cfg->limits, cfg->sandbox, staged, &cg, pin[0], pout[1], perr[1], pexec[1],
+                    parent);
         if (bw)
             execvp(argv[0], argv);
         else
@@ -251,6 +292,7 @@ int spawn_agent(const char *command, bool shell, const agent_config *cfg, spawne
     }
     setpgid(pid, pid); /* also from the parent: no race with an early kill */
     remember(pid);
+    cgroup_entered(&cg);
     close(pin[0]);
     close(pout[1]);
     close(perr[1]);
@@ -270,6 +312,7 @@ int spawn_agent(const char *command, bool shell, const agent_config *cfg, spawne
             kill(-pid, SIGKILL);
             waitpid(pid, NULL, 0);
             spawn_forget(pid);
+            cgroup_close(&cg);
             snprintf(err, errlen, "cannot run '%s': %s", cfg->sandbox ? "bwrap" : command,
                      strerror(child_errno));
             close(pin[1]);
@@ -290,6 +333,7 @@ int spawn_agent(const char *command, bool shell, const agent_config *cfg, spawne
     out->to_fd = pin[1];
     out->from_fd = pout[0];
     out->err_fd = perr[0];
+    out->cg = cg;
     return 0;
 }
 

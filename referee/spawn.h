@@ -10,15 +10,17 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#include "cgroup.h"
 #include "match.h"
 
 typedef struct spawned {
-    pid_t pid;   /* also the process group id */
-    int to_fd;   /* the child's stdin */
-    int from_fd; /* the child's stdout */
-    int err_fd;  /* the child's stderr */
-    int exec_fd; /* readable once the child exec'd or failed to: see below;
-                  * -1 with cfg->wait_exec (the exec was waited for) */
+    pid_t pid;       /* also the process group id */
+    int to_fd;       /* the child's stdin */
+    int from_fd;     /* the child's stdout */
+    int err_fd;      /* the child's stderr */
+    int exec_fd;     /* readable once the child exec'd or failed to: see below;
+                      * -1 with cfg->wait_exec (the exec was waited for) */
+    agent_cgroup cg; /* none where cgroups are not usable */
 } spawned;
 
 /* command: for `cmd:LINE` the line, run by /bin/sh -c "exec LINE"; for a

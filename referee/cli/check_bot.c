@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cgroup.h"
 #include "cli.h"
 #include "codec.h"
 #include "matchlog.h"
@@ -226,11 +227,13 @@ static int check_help(void)
            "Plays a short series (default 3 games) of AGENT against builtin:random and\n"
            "reports in plain words what is wrong: a late `join`, wrong decision ids,\n"
            "illegal choices, slow answers (with the measured times), the exception its\n"
-           "stderr shows, stderr noise, and whether it exits by itself after `bye`. More\n"
-           "than 1 MiB of stderr fails. Faults are played through with the fallback\n"
-           "policy (unlimited strikes) so that every one of them is counted. Logs go to a\n"
-           "temporary directory in $TMPDIR (or /tmp): removed, with the directory, when\n"
-           "the bot is compliant; kept and named when it is not (or with --keep-logs).\n"
+           "stderr shows, stderr noise, whether it exits by itself after `bye`, and the\n"
+           "peak memory of all its processes (where it gets a cgroup: see --limit-mem;\n"
+           "over 3/4 of the cap warns). More than 1 MiB of stderr fails. Faults are\n"
+           "played through with the fallback policy (unlimited strikes) so that every one\n"
+           "of them is counted. Logs go to a temporary directory in $TMPDIR (or /tmp):\n"
+           "removed, with the directory, when the bot is compliant; kept and named when\n"
+           "it is not (or with --keep-logs).\n"
            "\n"
            "  --game G        the game to check on [nim: a tiny test game any bot that\n"
            "                  follows the protocol generically can play]\n"
@@ -451,6 +454,21 @@ int cmd_check_bot(int argc, char **argv)
         else
             say(&f, "FAIL", "did not exit within %lld ms after `bye` (it was killed)",
                 (long long)r.opts.exit_grace_ms);
+    }
+    /* Its headroom under the memory cap, which counts all its processes. */
+    const char *why;
+    int64_t cap = r.opts.limits.mem_mb;
+    if (rep.mem_peak >= 0) {
+        double mib = (double)rep.mem_peak / 1048576.0;
+        if (cap > 0)
+            say(&f, mib > 0.75 * (double)cap ? "warn" : "ok",
+                "memory: peak %.1f MiB, all its processes together (--limit-mem %lld MiB)", mib,
+                (long long)cap);
+        else
+            say(&f, "note", "memory: peak %.1f MiB, all its processes together (no --limit-mem)",
+                mib);
+    } else if (!cgroup_usable(&why)) {
+        say(&f, "note", "memory not measured: %s", why);
     }
     if (repeat) {
         compare_repeats(&f, &r);

@@ -35,6 +35,9 @@ with tempfile.TemporaryDirectory() as tmp:
     kept = os.listdir(tmp)
     if fault == "good":
         assert kept == [], f"a compliant bot's logs were kept: {kept}"
+        # Root makes the bot a cgroup here (protocol.md §7), and so learns its peak.
+        mem = "memory: peak" if os.geteuid() == 0 else "memory not measured"
+        assert mem in p.stdout, f"report lacks {mem!r}"
     else:
         assert "NOT COMPLIANT" in p.stdout
         assert len(kept) == 1 and kept[0].startswith("arena-check-"), kept

@@ -167,7 +167,7 @@ def case_help_is_complete():
     for flag in ("--seed", "--set", "--games", "--move-ms", "--bank-ms", "--game-ms",
                  "--startup-ms", "--clock", "--on-fault", "--max-strikes", "--log", "--json",
                  "--exit-grace-ms", "--limit-as", "--limit-cpu", "--limit-procs",
-                 "--limit-fsize", "--limit-tmp", "--sandbox", "--freeze-idle"):
+                 "--limit-fsize", "--limit-tmp", "--limit-mem", "--sandbox", "--freeze-idle"):
         check(flag in out, f"play --help lacks {flag}")
     rc, out, _ = arena("games")
     check(rc == 0 and "dominion" in out and "nim" not in out, "games hides test games")

@@ -18,6 +18,13 @@ JSON bot answering option 0.
                              that follows the helper charges the thinking
   escape.py victim           the opponent: forks a child at every decision
                              (exits 3 when it cannot) and waits to be attacked
+  escape.py hog spread [PIDFILE]  forks HOG_CHILDREN children that each leave
+                             its process group (setsid), touch HOG_MIB MiB and
+                             keep them, writing their pids to PIDFILE; then
+                             logs "hog:held=MIB" (what its live children hold)
+                             and plays. No rlimit bounds the sum.
+  escape.py hog self MIB     touches MIB MiB in its own process after join,
+                             then plays
 
 Attacks (KEY):
   remount  mount(2) MS_REMOUNT of / read-write
@@ -54,6 +61,7 @@ MS_RDONLY, MS_REMOUNT, MS_BIND = 1, 32, 4096
 MNT_DETACH = 2
 PTRACE_ATTACH = 16
 MAX_FORKS = 200
+HOG_CHILDREN, HOG_MIB = 8, 64
 FILL_MIB = 96  # past --limit-tmp's default of 64
 
 libc = ctypes.CDLL(None, use_errno=True)
@@ -272,10 +280,41 @@ def ponder():
     play("ponder", lambda: time.sleep(0.3))
 
 
+def hog(how, arg):
+    if how == "self":
+        held = b"\x01" * (int(arg) << 20)  # written, so every page is charged
+        play("hog", facts=f"hog:held={len(held) >> 20}")
+        return
+    r, w = os.pipe()
+    kids = []
+    for _ in range(HOG_CHILDREN):
+        pid = os.fork()
+        if pid == 0:
+            os.close(r)
+            os.setsid()
+            held = b"\x01" * (HOG_MIB << 20)
+            os.write(w, b"1")
+            os.close(w)
+            signal.pause()
+            os._exit(len(held) & 1)
+        kids.append(pid)
+    os.close(w)
+    if arg:
+        with open(arg, "w") as f:
+            f.write(" ".join(map(str, kids)))
+    # Every child either reports or is killed (its end of the pipe closes).
+    while os.read(r, 64):
+        pass
+    alive = sum(os.waitpid(k, os.WNOHANG) == (0, 0) for k in kids)
+    play("hog", facts=f"hog:held={alive * HOG_MIB}")
+
+
 if __name__ == "__main__":
     if sys.argv[1] in ("attack", "probe"):
         attack(sys.argv[2], sys.argv[1] == "probe")
     elif sys.argv[1] == "ponder":
         ponder()
+    elif sys.argv[1] == "hog":
+        hog(sys.argv[2], sys.argv[3] if len(sys.argv) > 3 else None)
     else:
         victim()

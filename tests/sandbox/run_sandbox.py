@@ -20,6 +20,14 @@ usage: run_sandbox.py ARENA HOSTILE RANDOM_C CASE
                 whose directory holds it is refused, one elsewhere plays
   cpu_helper    --clock cpu under --sandbox charges a bot for the CPU of its
                 double-forked setsid helper, which dies with the match
+  mem_cap       --limit-mem caps the memory of all of an agent's processes
+                together (escape.py hog: setsid'd children that each touch
+                64 MiB, which no rlimit bounds), with and without --sandbox;
+                an agent killed at its cap is told so; every process the hog
+                moved out of its group dies with it, even when arena is
+                SIGKILLed; arena's cgroups are removed, and the next arena
+                removes those a dead one left. Run by an
+                unprivileged user, an explicit --limit-mem is refused
   stop_plain    SIGTERM, SIGINT, SIGHUP and SIGKILL of `arena play` leave no
   stop_sandbox  agent process behind (hostile ignore_term: ignores SIGTERM and
                 EOF, keeps a child), without and with --sandbox
@@ -43,6 +51,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 SECRET = "arena-test-secret-4242"
 LIMIT_PROCS = 32
 TMP_MIB = 64  # --limit-tmp's default
+MEM_CAP = 256  # MiB; escape.py's hog spreads 8 x 64 MiB over its children
 
 
 class Failure(Exception):
@@ -349,6 +358,126 @@ def stop(sandbox):
             shutil.rmtree(work, ignore_errors=True)
 
 
+def groups_of(pid):
+    """The cgroup directories arena (pid) made, in any hierarchy."""
+    found = []
+    for top in ("/sys/fs/cgroup/memory", "/sys/fs/cgroup/pids"):
+        for d, dirs, _ in os.walk(top):
+            found += [os.path.join(d, x) for x in dirs if x == f"arena-{pid}"]
+    return found
+
+
+def wait_dead(pids, s=5):
+    deadline = time.monotonic() + s
+    alive = pids
+    while alive and time.monotonic() < deadline:
+        time.sleep(0.05)
+        alive = [p for p in pids if agent_pids("escape.py", -1).count(p)]
+    return alive
+
+
+def hog_play(work, extra, pidfile=None):
+    """arena play with the hog as seat 0: (exit, games, stderr, arena's pid)."""
+    hog = f"cmd:/usr/bin/python3 {work}/bots/escape.py hog spread" + (f" {pidfile}" if pidfile else "")
+    victim = f"cmd:/usr/bin/python3 {work}/opp/escape.py victim"
+    cmd = [ARENA, "play", "nim", hog, victim, "--move-ms", "5000", "--startup-ms", "15000",
+           "--exit-grace-ms", "200", "--limit-as", "0", "--json", "--seed", "6", *extra]
+    p = subprocess.Popen(cmd, cwd=work, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True)
+    out, err = p.communicate(timeout=120)
+    print(f"$ {' '.join(cmd)}\nexit {p.returncode}\n{out}{err[-3000:]}")
+    return p.returncode, games(out), err, p.pid
+
+
+def held(game):
+    text = game["bot_log_last"][0]
+    check(text.startswith("hog:held="), f"hog's log line {text!r}")
+    return int(text[len("hog:held="):])
+
+
+def mem_cap():
+    user = unprivileged()
+    if user:
+        # No cgroup of its own: the cap it asks for cannot hold.
+        p = subprocess.run([ARENA, "play", "nim", "builtin:random", "builtin:random",
+                            "--limit-mem", str(MEM_CAP)], capture_output=True, text=True,
+                           timeout=60, preexec_fn=as_user(*user))
+        check(p.returncode == 2 and "--limit-mem cannot be enforced here" in p.stderr,
+              f"unprivileged --limit-mem: exit {p.returncode}, {p.stderr!r}")
+    work = make_work(None)
+    try:
+        # Uncapped, the hog's children hold all they touched.
+        rc, g, _, _ = hog_play(work, ["--limit-mem", "0"])
+        check(rc == 0 and len(g) == 1 and held(g[0]) == 8 * 64,
+              f"uncapped, the hog should hold 512 MiB: {g}")
+        for sandbox in ([], ["--sandbox"]):
+            pidfile = None if sandbox else os.path.join(work, "hog-pids")
+            rc, g, err, pid = hog_play(work, ["--limit-mem", str(MEM_CAP), *sandbox], pidfile)
+            what = "--sandbox" if sandbox else "plain"
+            check(rc == 0 and len(g) == 1, f"{what}: exit {rc}")
+            check(0 < held(g[0]) <= MEM_CAP, f"{what}: the hog held {held(g[0])} MiB, cap {MEM_CAP}")
+            check(g[0]["forfeits"] == [] and g[0]["reason"] == "normal",
+                  f"{what}: the victim must not suffer: {g[0]}")
+            check(not groups_of(pid), f"{what}: cgroups left: {groups_of(pid)}")
+            if pidfile:
+                with open(pidfile) as f:
+                    kids = [int(x) for x in f.read().split()]
+                left = wait_dead(kids)
+                check(not left, f"the hog's setsid'd children outlived the match: {left}")
+        # Over its cap in its own process: killed, and told why.
+        hog = f"cmd:/usr/bin/python3 {work}/bots/escape.py hog self {2 * MEM_CAP}"
+        rc, out, _ = run_arena(["play", "nim", hog, "builtin:random", "--limit-mem",
+                                str(MEM_CAP), "--limit-as", "0", "--json", "--startup-ms",
+                                "15000"], work)
+        g = games(out)
+        check(rc == 0 and len(g) == 1 and g[0]["forfeits"] == [{"seat": 0, "cause": "crash"}],
+              f"the hog over its cap should crash: {g}")
+        check(f"killed a process of it at --limit-mem {MEM_CAP}" in g[0]["fault_message"][0],
+              f"the verdict should name the cap: {g[0]['fault_message']}")
+        # SIGKILL of arena: the watchdog still kills what left the group.
+        pidfile = os.path.join(work, "hog-pids-kill")
+        hog = f"cmd:/usr/bin/python3 {work}/bots/escape.py hog spread {pidfile}"
+        p = subprocess.Popen([ARENA, "play", "nim", hog, "builtin:random", "--games", "100000",
+                              "--limit-mem", "0", "--limit-as", "0", "--startup-ms", "15000"],
+                             cwd=work, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            deadline = time.monotonic() + 30
+            while not os.path.exists(pidfile) or not groups_of(p.pid):
+                check(p.poll() is None and time.monotonic() < deadline, "the hog never started")
+                time.sleep(0.05)
+            time.sleep(0.5)
+            with open(pidfile) as f:
+                kids = [int(x) for x in f.read().split()]
+            parents = [os.path.dirname(d) for d in groups_of(p.pid)]
+            p.kill()
+            p.wait()
+            left = wait_dead(kids)
+            check(not left, f"SIGKILL of arena: the hog's setsid'd children survived: {left}")
+            deadline = time.monotonic() + 5
+            while groups_of(p.pid) and time.monotonic() < deadline:
+                time.sleep(0.05)
+            check(not groups_of(p.pid), f"SIGKILL of arena: cgroups left: {groups_of(p.pid)}")
+            # Had its watchdog died too, the next arena removes what is left.
+            dead = subprocess.Popen(["true"])
+            dead.wait()
+            stale = [os.path.join(d, f"arena-{dead.pid}", "1") for d in parents]
+            for d in stale:
+                os.makedirs(d)
+            rc, _, _ = run_arena(["play", "nim", f"cmd:/usr/bin/python3 {work}/opp/escape.py victim",
+                                  "builtin:random", "--json", "--startup-ms", "15000"], work)
+            left = [d for d in stale if os.path.exists(os.path.dirname(d))]
+            for d in left:
+                os.rmdir(d)
+                os.rmdir(os.path.dirname(d))
+            check(rc == 0 and not left, f"a dead arena's cgroups were not removed: {left}")
+        finally:
+            if p.poll() is None:
+                p.kill()
+                p.wait()
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
 def main():
     if CASE == "escape_root":
         escape(None)
@@ -367,6 +496,8 @@ def main():
         tournament_db()
     elif CASE == "cpu_helper":
         cpu_helper()
+    elif CASE == "mem_cap":
+        mem_cap()
     elif CASE in ("stop_plain", "stop_sandbox"):
         stop(CASE == "stop_sandbox")
     else:

@@ -1,0 +1,394 @@
+#include "cgroup.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#define DIR_MAX 512
+#define PATH_LEN (DIR_MAX + 320)
+
+static const char *const ctl_name[CGROUP_NCTL] = {"memory", "pids"};
+/* <hierarchy mount><our own group>/arena-<pid>, or "" where unused. */
+static char home[CGROUP_NCTL][DIR_MAX];
+static int decided; /* 0: not yet, 1: usable, -1: not */
+static char why_not[DIR_MAX + 96];
+static unsigned last_id;
+/* Groups whose removal found processes still exiting. */
+static unsigned *pending;
+static size_t n_pending, cap_pending;
+
+/* Whether `ctl` is one of the comma-separated names in `list`. */
+static bool has_name(const char *list, size_t n, const char *ctl)
+{
+    size_t k = strlen(ctl);
+    for (const char *p = list, *end = list + n; p < end;) {
+        const char *c = memchr(p, ',', (size_t)(end - p));
+        size_t w = c ? (size_t)(c - p) : (size_t)(end - p);
+        if (w == k && memcmp(p, ctl, k) == 0) return true;
+        p += w + 1;
+    }
+    return false;
+}
+
+static bool copy_field(char *dst, size_t len, const char *s, size_t n)
+{
+    if (n == 0 || n >= len) return false;
+    memcpy(dst, s, n);
+    dst[n] = '\0';
+    return true;
+}
+
+bool cgroup_parse_mount(const char *line, const char *ctl, char *mnt, char *root, size_t len)
+{
+    /* "ID PARENT MAJ:MIN ROOT MOUNT OPTS [TAGS...] - cgroup SOURCE SUPEROPTS" */
+    const char *f[5];
+    size_t n[5];
+    const char *p = line;
+    for (int i = 0; i < 5; i++) {
+        while (*p == ' ')
+            p++;
+        f[i] = p;
+        p += strcspn(p, " \n");
+        n[i] = (size_t)(p - f[i]);
+    }
+    const char *sep = strstr(p, " - ");
+    if (!sep || strncmp(sep + 3, "cgroup ", 7) != 0) return false; /* v1 only */
+    const char *opts = strchr(sep + 10, ' ');
+    if (!opts) return false;
+    opts++;
+    if (!has_name(opts, strcspn(opts, " \n"), ctl)) return false;
+    return copy_field(root, len, f[3], n[3]) && copy_field(mnt, len, f[4], n[4]);
+}
+
+bool cgroup_parse_self(const char *line, const char *ctl, char *path, size_t len)
+{
+    /* "ID:CONTROLLERS:PATH" */
+    const char *a = strchr(line, ':');
+    const char *b = a ? strchr(a + 1, ':') : NULL;
+    if (!b || !has_name(a + 1, (size_t)(b - a - 1), ctl)) return false;
+    return copy_field(path, len, b + 1, strcspn(b + 1, "\n"));
+}
+
+/* The directory of our own group in ctl's hierarchy, or false. */
+static bool own_group(const char *ctl, char *dir, size_t len)
+{
+    char line[1024], mnt[DIR_MAX], root[DIR_MAX], path[DIR_MAX] = "";
+    bool found = false;
+    FILE *f = fopen("/proc/self/mountinfo", "r");
+    if (!f) return false;
+    while (!found && fgets(line, sizeof line, f))
+        found = cgroup_parse_mount(line, ctl, mnt, root, sizeof mnt);
+    fclose(f);
+    if (!found || !(f = fopen("/proc/self/cgroup", "r"))) return false;
+    found = false;
+    while (!found && fgets(line, sizeof line, f))
+        found = cgroup_parse_self(line, ctl, path, sizeof path);
+    fclose(f);
+    if (!found) return false;
+    /* A mount of a subtree shows the group's path less that subtree. */
+    const char *rel = path;
+    size_t rl = strlen(root);
+    if (strcmp(root, "/") != 0) {
+        if (strncmp(path, root, rl) != 0 || (path[rl] != '/' && path[rl] != '\0')) return false;
+        rel += rl;
+    }
+    int w = snprintf(dir, len, "%s%s", mnt, strcmp(rel, "/") == 0 ? "" : rel);
+    return w > 0 && (size_t)w < len;
+}
+
+/* dir/name into out (PATH_LEN bytes); false if it does not fit. */
+static bool path_in(char *out, const char *dir, const char *name)
+{
+    int w = snprintf(out, PATH_LEN, "%s/%s", dir, name);
+    return w > 0 && w < PATH_LEN;
+}
+
+static int write_file(const char *dir, const char *name, const char *text)
+{
+    char p[PATH_LEN];
+    if (!path_in(p, dir, name)) return errno = ENAMETOOLONG, -1;
+    int fd = open(p, O_WRONLY | O_CLOEXEC);
+    if (fd < 0) return -1;
+    ssize_t w = write(fd, text, strlen(text));
+    int e = errno;
+    close(fd);
+    errno = e;
+    return w == (ssize_t)strlen(text) ? 0 : -1;
+}
+
+/* SIGKILLs each process listed in dir/cgroup.procs; how many were. Only
+ * open/read/kill/close: the watchdog calls it too. */
+static int kill_listed(const char *dir)
+{
+    char p[PATH_LEN], buf[4096];
+    if (!path_in(p, dir, "cgroup.procs")) return 0;
+    int fd = open(p, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return 0;
+    int n = 0;
+    long pid = 0;
+    bool digits = false;
+    ssize_t r;
+    while ((r = read(fd, buf, sizeof buf)) > 0) {
+        for (ssize_t i = 0; i < r; i++) {
+            if (buf[i] >= '0' && buf[i] <= '9') {
+                pid = pid * 10 + (buf[i] - '0');
+                digits = true;
+            } else if (digits) {
+                if (pid > 0) kill((pid_t)pid, SIGKILL), n++;
+                pid = 0;
+                digits = false;
+            }
+        }
+    }
+    if (digits && pid > 0) kill((pid_t)pid, SIGKILL), n++;
+    close(fd);
+    return n;
+}
+
+static void group_dir(int c, unsigned id, char *out)
+{
+    char name[16];
+    snprintf(name, sizeof name, "%u", id);
+    if (!path_in(out, home[c], name)) out[0] = '\0'; /* home is shorter: cannot happen */
+}
+
+/* Kills what is in group id and removes it: true once it is gone. */
+static bool remove_group(unsigned id)
+{
+    bool gone = true;
+    for (int c = 0; c < CGROUP_NCTL; c++) {
+        if (!home[c][0]) continue;
+        char d[PATH_LEN];
+        group_dir(c, id, d);
+        for (int pass = 0; pass < 3 && kill_listed(d) > 0; pass++) {
+        }
+        if (rmdir(d) != 0 && errno != ENOENT) gone = false;
+    }
+    return gone;
+}
+
+static void retry_pending(void)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < n_pending; i++)
+        if (!remove_group(pending[i])) pending[k++] = pending[i];
+    n_pending = k;
+}
+
+/* Removes the groups in dir, then dir: with kill, after killing what is in
+ * them, retrying for up to wait_ms while processes exit; without, only
+ * groups already empty. */
+static void sweep_dir(const char *dir, bool kill, int wait_ms)
+{
+    for (int t = 0;; t++) {
+        DIR *d = opendir(dir);
+        if (!d) return;
+        bool left = false;
+        struct dirent *e;
+        while ((e = readdir(d))) {
+            if (e->d_name[0] < '0' || e->d_name[0] > '9') continue;
+            char g[PATH_LEN];
+            if (!path_in(g, dir, e->d_name)) continue;
+            if (kill) kill_listed(g);
+            if (rmdir(g) != 0 && errno != ENOENT) left = true;
+        }
+        closedir(d);
+        if (!left || t * 10 >= wait_ms) break;
+        nanosleep(&(struct timespec){0, 10 * 1000 * 1000}, NULL);
+    }
+    rmdir(dir);
+}
+
+void cgroup_sweep(void)
+{
+    for (int c = 0; c < CGROUP_NCTL; c++)
+        if (home[c][0]) sweep_dir(home[c], true, 2000);
+}
+
+static void at_exit(void)
+{
+    for (int t = 0; n_pending > 0 && t < 100; t++) {
+        retry_pending();
+        if (n_pending) nanosleep(&(struct timespec){0, 10 * 1000 * 1000}, NULL);
+    }
+    for (int c = 0; c < CGROUP_NCTL; c++)
+        if (home[c][0]) rmdir(home[c]);
+}
+
+/* Directories arena-<pid> of referees no longer running, beside ours. Their
+ * watchdogs killed what was in them; nothing is killed here, since a pid
+ * that looks dead may be a live referee of another PID namespace. */
+static void sweep_stale(const char *parent)
+{
+    DIR *d = opendir(parent);
+    if (!d) return;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        char *end;
+        if (strncmp(e->d_name, "arena-", 6) != 0) continue;
+        long pid = strtol(e->d_name + 6, &end, 10);
+        if (*end || pid <= 0 || pid == (long)getpid()) continue;
+        if (kill((pid_t)pid, 0) == 0 || errno != ESRCH) continue;
+        char dir[PATH_LEN];
+        if (path_in(dir, parent, e->d_name)) sweep_dir(dir, false, 0);
+    }
+    closedir(d);
+}
+
+static void decide(void)
+{
+    for (int c = 0; c < CGROUP_NCTL; c++) {
+        char own[DIR_MAX - 32];
+        if (!own_group(ctl_name[c], own, sizeof own)) {
+            if (c == CGROUP_MEMORY)
+                snprintf(why_not, sizeof why_not,
+                         "no cgroup v1 memory hierarchy is mounted (cgroup v2 is not supported "
+                         "yet)");
+            continue;
+        }
+        sweep_stale(own);
+        snprintf(home[c], sizeof home[c], "%s/arena-%ld", own, (long)getpid());
+        if (mkdir(home[c], 0755) != 0 && errno != EEXIST) {
+            if (c == CGROUP_MEMORY)
+                snprintf(why_not, sizeof why_not, "cannot make a group in %s: %s", own,
+                         strerror(errno));
+            home[c][0] = '\0';
+        }
+    }
+    if (!home[CGROUP_MEMORY][0]) {
+        if (home[CGROUP_PIDS][0]) rmdir(home[CGROUP_PIDS]);
+        home[CGROUP_PIDS][0] = '\0';
+        decided = -1;
+        return;
+    }
+    atexit(at_exit);
+    decided = 1;
+}
+
+bool cgroup_usable(const char **why)
+{
+    if (!decided) decide();
+    if (why) *why = decided > 0 ? NULL : why_not;
+    return decided > 0;
+}
+
+int cgroup_open(agent_cgroup *cg, int64_t mem_mb, int64_t procs, char *err, size_t errlen)
+{
+    cg->id = 0;
+    for (int c = 0; c < CGROUP_NCTL; c++)
+        cg->procs_fd[c] = -1;
+    if (!cgroup_usable(NULL)) {
+        snprintf(err, errlen, "no cgroup for the agent: %s", why_not);
+        return -1;
+    }
+    if (n_pending) retry_pending();
+    cg->id = ++last_id;
+    for (int c = 0; c < CGROUP_NCTL; c++) {
+        if (!home[c][0]) continue;
+        char d[PATH_LEN], v[32];
+        group_dir(c, cg->id, d);
+        const char *step = "mkdir";
+        if (mkdir(d, 0755) != 0) goto fail;
+        if (c == CGROUP_MEMORY && mem_mb > 0) {
+            snprintf(v, sizeof v, "%lld", (long long)mem_mb << 20);
+            step = "memory.limit_in_bytes";
+            if (write_file(d, step, v) != 0) goto fail;
+            /* With swap accounting: the cap holds for memory plus swap. */
+            step = "memory.memsw.limit_in_bytes";
+            if (write_file(d, step, v) != 0 && errno != ENOENT) goto fail;
+        }
+        if (c == CGROUP_PIDS) {
+            if (procs > 0)
+                snprintf(v, sizeof v, "%lld", (long long)procs);
+            else
+                snprintf(v, sizeof v, "max");
+            step = "pids.max";
+            if (write_file(d, step, v) != 0) goto fail;
+        }
+        char p[PATH_LEN];
+        step = "cgroup.procs";
+        cg->procs_fd[c] = path_in(p, d, step) ? open(p, O_WRONLY | O_CLOEXEC) : -1;
+        if (cg->procs_fd[c] < 0) goto fail;
+        continue;
+    fail:
+        snprintf(err, errlen, "cannot set up the agent's cgroup (%s, %s): %s", d, step,
+                 strerror(errno));
+        cgroup_close(cg);
+        return -1;
+    }
+    return 0;
+}
+
+int cgroup_enter(const agent_cgroup *cg)
+{
+    if (!cg->id) return 0;
+    for (int c = 0; c < CGROUP_NCTL; c++)
+        if (cg->procs_fd[c] >= 0 && write(cg->procs_fd[c], "0", 1) != 1) return -1;
+    return 0;
+}
+
+void cgroup_entered(agent_cgroup *cg)
+{
+    for (int c = 0; c < CGROUP_NCTL; c++) {
+        if (cg->id && cg->procs_fd[c] >= 0) close(cg->procs_fd[c]);
+        cg->procs_fd[c] = -1;
+    }
+}
+
+long cgroup_oom_kills(const agent_cgroup *cg)
+{
+    if (!cg->id || !home[CGROUP_MEMORY][0]) return 0;
+    char d[PATH_LEN], p[PATH_LEN], line[128];
+    group_dir(CGROUP_MEMORY, cg->id, d);
+    FILE *f = path_in(p, d, "memory.oom_control") ? fopen(p, "re") : NULL;
+    if (!f) return 0;
+    long n = 0;
+    while (fgets(line, sizeof line, f))
+        if (sscanf(line, "oom_kill %ld", &n) == 1) break;
+    fclose(f);
+    return n;
+}
+
+int64_t cgroup_mem_peak(const agent_cgroup *cg)
+{
+    if (!cg->id) return -1;
+    char d[PATH_LEN], p[PATH_LEN];
+    group_dir(CGROUP_MEMORY, cg->id, d);
+    FILE *f = path_in(p, d, "memory.max_usage_in_bytes") ? fopen(p, "re") : NULL;
+    if (!f) return -1;
+    long long v = -1;
+    if (fscanf(f, "%lld", &v) != 1) v = -1;
+    fclose(f);
+    return v;
+}
+
+void cgroup_kill(const agent_cgroup *cg)
+{
+    if (!cg->id) return;
+    char d[PATH_LEN];
+    group_dir(home[CGROUP_PIDS][0] ? CGROUP_PIDS : CGROUP_MEMORY, cg->id, d);
+    for (int pass = 0; pass < 3 && kill_listed(d) > 0; pass++) {
+    }
+}
+
+void cgroup_close(agent_cgroup *cg)
+{
+    if (!cg->id) return;
+    cgroup_entered(cg);
+    if (!remove_group(cg->id)) {
+        if (n_pending == cap_pending) {
+            size_t cap = cap_pending ? 2 * cap_pending : 16;
+            unsigned *more = realloc(pending, cap * sizeof *more);
+            if (more) pending = more, cap_pending = cap;
+        }
+        if (n_pending < cap_pending) pending[n_pending++] = cg->id;
+    }
+    cg->id = 0;
+}

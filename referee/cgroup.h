@@ -1,0 +1,66 @@
+/* A control group per spawned agent. rlimits bind one process at a time;
+ * a group binds what all of an agent's processes charge together: memory
+ * of every kind (heaps, tmpfs and System V shared memory, memfds, pipe
+ * buffers) and the number of processes, which RLIMIT_NPROC does not bound
+ * for root. It also lists every process the agent started, setsid or not,
+ * so that all of them die with it.
+ *
+ * cgroup v1's memory hierarchy (and pids, when mounted) is used where the
+ * referee may create groups below its own, as root usually can. cgroup v2
+ * is not supported yet: there the limits stay per process. */
+#ifndef ARENA_CGROUP_H
+#define ARENA_CGROUP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+enum { CGROUP_MEMORY, CGROUP_PIDS, CGROUP_NCTL };
+
+typedef struct agent_cgroup {
+    unsigned id;               /* 0: none (zeroed memory is "none") */
+    int procs_fd[CGROUP_NCTL]; /* cgroup.procs, open for the child to join */
+} agent_cgroup;
+
+/* Whether agents get groups here; if not, *why says why. Decided once per
+ * process: finds the hierarchies, removes what SIGKILLed referees left,
+ * and makes this referee's own directory. */
+bool cgroup_usable(const char **why);
+
+/* Makes one agent's groups: memory capped at mem_mb MiB (0: uncapped, but
+ * still counted), at most procs processes (0: no cap). 0, or -1 with err. */
+int cgroup_open(agent_cgroup *cg, int64_t mem_mb, int64_t procs, char *err, size_t errlen);
+
+/* In the child between fork and exec: joins cg. Async-signal-safe. */
+int cgroup_enter(const agent_cgroup *cg);
+
+/* In the parent once forked: closes what only the child needed. */
+void cgroup_entered(agent_cgroup *cg);
+
+/* How often the kernel killed one of cg's processes for memory. */
+long cgroup_oom_kills(const agent_cgroup *cg);
+
+/* The most memory cg's processes held at once, in bytes; -1 if unknown. */
+int64_t cgroup_mem_peak(const agent_cgroup *cg);
+
+/* SIGKILLs every process in cg (a few passes, for processes forked
+ * meanwhile). */
+void cgroup_kill(const agent_cgroup *cg);
+
+/* Kills what is left in cg and removes it; a group not empty yet is tried
+ * again by later calls and at exit. cg becomes none. */
+void cgroup_close(agent_cgroup *cg);
+
+/* For the watchdog, once the referee is gone (even SIGKILLed): kills every
+ * process in every group this referee made, and removes the groups. */
+void cgroup_sweep(void);
+
+/* Parsing, exposed for tests. From a /proc/self/mountinfo line of a cgroup
+ * v1 hierarchy that carries `ctl`: its mount point and the path of the
+ * hierarchy it shows (both into bufs of `len`). From a /proc/self/cgroup
+ * line of that hierarchy: the group's path. Each returns false otherwise. */
+bool cgroup_parse_mount(const char *line, const char *ctl, char *mnt, char *root, size_t len);
+bool cgroup_parse_self(const char *line, const char *ctl, char *path, size_t len);
+
+#endif
