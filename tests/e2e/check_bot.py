@@ -35,8 +35,12 @@ with tempfile.TemporaryDirectory() as tmp:
     kept = os.listdir(tmp)
     if fault == "good":
         assert kept == [], f"a compliant bot's logs were kept: {kept}"
-        # Root makes the bot a cgroup here (protocol.md §7), and so learns its peak.
-        mem = "memory: peak" if os.geteuid() == 0 else "memory not measured"
+        # Root makes the bot a cgroup where cgroup v1's memory hierarchy is
+        # mounted (protocol.md §7), and so learns its peak.
+        with open("/proc/self/mountinfo") as f:
+            v1 = any(l.split(" - ")[1].split()[0] == "cgroup" and
+                     "memory" in l.split(" - ")[1].split()[2].split(",") for l in f)
+        mem = "memory: peak" if os.geteuid() == 0 and v1 else "memory not measured"
         assert mem in p.stdout, f"report lacks {mem!r}"
     else:
         assert "NOT COMPLIANT" in p.stdout

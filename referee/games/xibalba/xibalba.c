@@ -76,9 +76,12 @@ static arena_game *xb_create(const arena_setting *set, size_t nset, uint64_t see
     g->base.size = sizeof *g;
     /* Its base name only: the options go to every bot, and the organiser's
      * directories are none of their business (the cards themselves follow). */
-    const char *base = cards ? strrchr(cards, '/') : NULL;
-    snprintf(g->cards_name, sizeof g->cards_name, "%s",
-             base ? base + 1 : cards ? cards : "builtin");
+    const char *name = "builtin";
+    if (cards) {
+        const char *slash = strrchr(cards, '/');
+        name = slash ? slash + 1 : cards;
+    }
+    snprintf(g->cards_name, sizeof g->cards_name, "%s", name);
     g->players = players;
     g->apocalypse = apocalypse;
     g->target = target ? target : xb_default_target(players);
