@@ -25,6 +25,8 @@ JSON bot answering option 0.
                              and plays. No rlimit bounds the sum.
   escape.py hog self MIB     touches MIB MiB in its own process after join,
                              then plays
+  escape.py bomb             forks until it cannot (at most MAX_FORKS; the
+                             children stay), logs "bomb:forks=N", plays
 
 Attacks (KEY):
   remount  mount(2) MS_REMOUNT of / read-write
@@ -316,5 +318,7 @@ if __name__ == "__main__":
         ponder()
     elif sys.argv[1] == "hog":
         hog(sys.argv[2], sys.argv[3] if len(sys.argv) > 3 else None)
+    elif sys.argv[1] == "bomb":
+        play("bomb", facts=f"bomb:forks={fork_bomb()}")
     else:
         victim()

@@ -30,6 +30,9 @@ usage: run_sandbox.py ARENA HOSTILE RANDOM_C CASE
                 (or where cgroup v1's memory hierarchy is not mounted) an
                 explicit --limit-mem is refused, and --sandbox notes that
                 the default cap does not hold
+  procs_cap     without --sandbox, --limit-procs stops escape.py's fork bomb
+                also when arena runs as root, whom RLIMIT_NPROC does not bind
+                (its cgroup's pids.max); root without cgroup v1 cannot
   stop_plain    SIGTERM, SIGINT, SIGHUP and SIGKILL of `arena play` leave no
   stop_sandbox  agent process behind (hostile ignore_term: ignores SIGTERM and
                 EOF, keeps a child), without and with --sandbox
@@ -507,6 +510,28 @@ def mem_cap():
         shutil.rmtree(work, ignore_errors=True)
 
 
+def procs_cap():
+    work = make_work(None)
+    try:
+        rc, out, _ = run_arena(["play", "nim", f"cmd:/usr/bin/python3 {work}/bots/escape.py bomb",
+                                "builtin:random", "--limit-procs", str(LIMIT_PROCS),
+                                "--startup-ms", "15000", "--json"], work)
+        g = games(out)
+        check(rc == 0 and len(g) == 1 and g[0]["forfeits"] == [], f"exit {rc}: {g}")
+        text = g[0]["bot_log_last"][0]
+        check(text.startswith("bomb:forks="), f"bomb's log line {text!r}")
+        forks = int(text[len("bomb:forks="):])
+        if os.geteuid() == 0 and not v1_memory_mounted():
+            # Documented: root is exempt from RLIMIT_NPROC, and no group binds it.
+            check(forks == 200, f"root without cgroups: {forks} forks, want all 200")
+        else:
+            check(1 <= forks < LIMIT_PROCS, f"{forks} forks under --limit-procs {LIMIT_PROCS}")
+    finally:
+        for q in agent_pids(work, -1):
+            os.kill(q, signal.SIGKILL)
+        shutil.rmtree(work, ignore_errors=True)
+
+
 def main():
     if CASE == "escape_root":
         escape(None)
@@ -527,6 +552,8 @@ def main():
         cpu_helper()
     elif CASE == "mem_cap":
         mem_cap()
+    elif CASE == "procs_cap":
+        procs_cap()
     elif CASE in ("stop_plain", "stop_sandbox"):
         stop(CASE == "stop_sandbox")
     else:
