@@ -50,7 +50,9 @@ Attacks (KEY):
            (both memory too)
   oom      its oom_score_adj is below 1000: the kernel's OOM killer could
            pick the referee before the agents
-  oom_undo lowering its oom_score_adj back to 0 worked"""
+  oom_undo lowering its oom_score_adj back to 0 worked
+  cgroup   moving itself out of its cgroups (their memory and process caps)
+           worked"""
 import ctypes
 import json
 import os
@@ -114,6 +116,24 @@ def lower_oom_adj():
     except OSError:
         pass
     return oom_adj() < 1000
+
+
+def leave_cgroups():
+    """Moves itself into the root group of every cgroup v1 hierarchy it is
+    in below the root (out of its memory and pids caps)."""
+    left = False
+    with open("/proc/self/cgroup") as f:
+        for line in f:
+            _, ctls, path = line.rstrip("\n").split(":", 2)
+            if not ctls or path == "/":
+                continue
+            try:
+                with open(f"/sys/fs/cgroup/{ctls.split(',')[0]}/cgroup.procs", "w") as g:
+                    g.write(str(os.getpid()))
+                left = True
+            except OSError:
+                pass
+    return left
 
 
 def can_read(path):
@@ -243,6 +263,7 @@ def attack(work, harmless):
     f["dev"] = fill("/dev") > 0
     f["mask"] = fill(os.path.join(here, "logs")) > 0
     f["oom_undo"] = lower_oom_adj()
+    f["cgroup"] = leave_cgroups()
     f["ptrace"] = victim is not None and libc.ptrace(PTRACE_ATTACH, victim, None, None) == 0
     if victim is not None:
         try:
