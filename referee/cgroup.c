@@ -14,7 +14,7 @@
 #define DIR_MAX 512
 #define PATH_LEN (DIR_MAX + 320)
 
-static const char *const ctl_name[CGROUP_NCTL] = {"memory", "pids"};
+static const char *const ctl_name[CGROUP_NCTL] = {"memory", "pids", "cpu"};
 /* <hierarchy mount><our own group>/arena-<pid>, or "" where unused. */
 static char home[CGROUP_NCTL][DIR_MAX];
 static int decided; /* 0: not yet, 1: usable, -1: not */
@@ -263,8 +263,10 @@ static void decide(void)
         }
     }
     if (!home[CGROUP_MEMORY][0]) {
-        if (home[CGROUP_PIDS][0]) rmdir(home[CGROUP_PIDS]);
-        home[CGROUP_PIDS][0] = '\0';
+        for (int c = 0; c < CGROUP_NCTL; c++) {
+            if (home[c][0]) rmdir(home[c]);
+            home[c][0] = '\0';
+        }
         decided = -1;
         return;
     }
@@ -279,7 +281,7 @@ bool cgroup_usable(const char **why)
     return decided > 0;
 }
 
-int cgroup_open(agent_cgroup *cg, int64_t mem_mb, int64_t procs, char *err, size_t errlen)
+int cgroup_open(agent_cgroup *cg, int64_t mem_mb, int64_t procs, bool cpu, char *err, size_t errlen)
 {
     cg->id = 0;
     for (int c = 0; c < CGROUP_NCTL; c++)
@@ -291,7 +293,7 @@ int cgroup_open(agent_cgroup *cg, int64_t mem_mb, int64_t procs, char *err, size
     if (n_pending) retry_pending();
     cg->id = ++last_id;
     for (int c = 0; c < CGROUP_NCTL; c++) {
-        if (!home[c][0]) continue;
+        if (!home[c][0] || (c == CGROUP_CPU && !cpu)) continue;
         char d[PATH_LEN], v[32];
         group_dir(c, cg->id, d);
         const char *step = "mkdir";

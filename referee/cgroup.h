@@ -2,12 +2,14 @@
  * a group binds what all of an agent's processes charge together: memory
  * of every kind (heaps, tmpfs and System V shared memory, memfds, pipe
  * buffers) and the number of processes, which RLIMIT_NPROC does not bound
- * for root. It also lists every process the agent started, setsid or not,
- * so that all of them die with it.
+ * for root. Its CPU share is per agent, not per process, so helpers that
+ * spin cannot crowd out an opponent's thinking. It also lists every
+ * process the agent started, setsid or not, so that all of them die with
+ * it.
  *
- * cgroup v1's memory hierarchy (and pids, when mounted) is used where the
- * referee may create groups below its own, as root usually can. cgroup v2
- * is not supported yet: there the limits stay per process. */
+ * cgroup v1's memory hierarchy (and pids and cpu, when mounted) is used
+ * where the referee may create groups below its own, as root usually can.
+ * cgroup v2 is not supported yet: there the limits stay per process. */
 #ifndef ARENA_CGROUP_H
 #define ARENA_CGROUP_H
 
@@ -16,7 +18,10 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-enum { CGROUP_MEMORY, CGROUP_PIDS, CGROUP_NCTL };
+/* cpu: a group of the default weight, so that under contention an agent
+ * gets the CPU of one, however many processes or threads it runs. Made
+ * only when asked: many groups slow the scheduler. */
+enum { CGROUP_MEMORY, CGROUP_PIDS, CGROUP_CPU, CGROUP_NCTL };
 
 typedef struct agent_cgroup {
     unsigned id;               /* 0: none (zeroed memory is "none") */
@@ -29,8 +34,10 @@ typedef struct agent_cgroup {
 bool cgroup_usable(const char **why);
 
 /* Makes one agent's groups: memory capped at mem_mb MiB (0: uncapped, but
- * still counted), at most procs processes (0: no cap). 0, or -1 with err. */
-int cgroup_open(agent_cgroup *cg, int64_t mem_mb, int64_t procs, char *err, size_t errlen);
+ * still counted), at most procs processes (0: no cap), and with cpu a cpu
+ * group of the default weight. 0, or -1 with err. */
+int cgroup_open(agent_cgroup *cg, int64_t mem_mb, int64_t procs, bool cpu, char *err,
+                size_t errlen);
 
 /* In the child between fork and exec: joins cg. Async-signal-safe. */
 int cgroup_enter(const agent_cgroup *cg);

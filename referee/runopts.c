@@ -221,11 +221,12 @@ void run_options_help_skip(FILE *out, const char *const *skip)
         "root; not cgroup v2 yet), each spawned agent gets one: --limit-mem caps the\n"
         "memory of all its processes together, tmpfs and shared memory included,\n"
         "--limit-procs their number, and every process it started dies with it, setsid\n"
-        "or not. Elsewhere --limit-mem given is an error, and its default is not\n"
-        "enforced (a note says so under --sandbox). Without --sandbox an agent run as\n"
-        "root may leave its groups. The other limits are per process, and without a\n"
-        "cgroup --limit-procs is RLIMIT_NPROC: every agent of the uid shares it, and\n"
-        "root is exempt.\n"
+        "or not. Under a wall clock without --freeze-idle it also gets one agent's\n"
+        "share of the CPU, however many processes it runs. Elsewhere --limit-mem given\n"
+        "is an error, and its default is not enforced (a note says so under\n"
+        "--sandbox). Without --sandbox an agent run as root may leave its groups. The\n"
+        "other limits are per process, and without a cgroup --limit-procs is\n"
+        "RLIMIT_NPROC: every agent of the uid shares it, and root is exempt.\n"
         "\nIsolation. Without --sandbox an agent runs as your user with your environment\n"
         "and files: no isolation is promised, only the limits above.\n"
         "With --sandbox (bwrap) each agent gets its own user, PID, network, IPC and UTS\n"
@@ -272,6 +273,7 @@ void run_options_agent(const run_options *o, const char *game, const char *spec,
     a->sandbox = o->sandbox;
     a->freeze_idle = o->freeze_idle;
     a->startup_cpu = o->clock.mode == CLOCK_CPU || o->freeze_idle;
+    a->cpu_group = !a->startup_cpu;
     a->pass_env = o->pass_env;
 }
 

@@ -1,11 +1,19 @@
-/* What an agent's cgroups (referee/cgroup.h) add to starting and ending it:
- * fork a child that execs /bin/true and reap it, N times, without and with
- * the groups (made, joined by the child before exec, emptied, removed), the
- * two in alternating rounds. Prints wall time per agent of each and their
- * ratio. Needs what the referee needs for groups: cgroup v1's memory
- * hierarchy, writable (root, usually).
+/* Agents' cgroups (referee/cgroup.h), side by side with none:
+ *
+ * 1. What they add to starting and ending an agent: fork a child that execs
+ *    /bin/true and reap it, N times, without and with its groups (made,
+ *    joined by the child before exec, emptied, removed), in alternating
+ *    rounds: wall time per agent, and the ratio.
+ * 2. What they do for an agent's CPU share: a "victim" process does a fixed
+ *    amount of work while a hostile agent's 8 helpers spin, all in one
+ *    group against the victim's own, or with no groups; the victim's wall
+ *    time against its time alone.
+ *
+ * Needs what the referee needs for groups: cgroup v1's memory hierarchy,
+ * writable (root, usually); part 2 the cpu hierarchy too.
  *
  *   bench-cgroup [N]   (default 2000 per round, 3 rounds) */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/wait.h>
@@ -28,7 +36,7 @@ static double run(int n, bool groups)
     for (int i = 0; i < n; i++) {
         agent_cgroup cg = {0};
         char err[256];
-        if (groups && cgroup_open(&cg, 256, 64, err, sizeof err) != 0) {
+        if (groups && cgroup_open(&cg, 256, 64, true, err, sizeof err) != 0) {
             fprintf(stderr, "bench-cgroup: %s\n", err);
             exit(1);
         }
@@ -50,6 +58,59 @@ static double run(int n, bool groups)
     return (now_us() - t0) / n;
 }
 
+#define HELPERS 8
+
+static void work(void)
+{
+    volatile unsigned long x = 0;
+    for (unsigned long i = 0; i < 300000000UL; i++)
+        x += i;
+}
+
+static pid_t start(agent_cgroup *cg, bool spin)
+{
+    pid_t pid = fork();
+    if (pid == 0) {
+        if (cgroup_enter(cg) != 0) _exit(126);
+        if (spin)
+            for (;;)
+                work();
+        work();
+        _exit(0);
+    }
+    return pid;
+}
+
+/* Wall ms of the victim's work: alone, or beside HELPERS spinning helpers,
+ * with each side in a group of its own or with no groups. */
+static double victim_ms(bool helpers, bool groups)
+{
+    agent_cgroup hostile = {0}, victim = {0};
+    char err[256];
+    if (groups && (cgroup_open(&hostile, 0, 0, true, err, sizeof err) != 0 ||
+                   cgroup_open(&victim, 0, 0, true, err, sizeof err) != 0)) {
+        fprintf(stderr, "bench-cgroup: %s\n", err);
+        exit(1);
+    }
+    pid_t spin[HELPERS];
+    for (int i = 0; helpers && i < HELPERS; i++)
+        spin[i] = start(&hostile, true);
+    cgroup_entered(&hostile);
+    if (helpers) usleep(200 * 1000); /* all of them running */
+    double t0 = now_us();
+    pid_t v = start(&victim, false);
+    cgroup_entered(&victim);
+    waitpid(v, NULL, 0);
+    double ms = (now_us() - t0) / 1e3;
+    for (int i = 0; helpers && i < HELPERS; i++) {
+        kill(spin[i], SIGKILL);
+        waitpid(spin[i], NULL, 0);
+    }
+    cgroup_close(&hostile);
+    cgroup_close(&victim);
+    return ms;
+}
+
 int main(int argc, char **argv)
 {
     int n = argc > 1 ? atoi(argv[1]) : 2000;
@@ -63,6 +124,14 @@ int main(int argc, char **argv)
     for (int r = 1; r <= 3; r++) {
         double a = run(n, false), b = run(n, true);
         printf("%5d  %7.1f  %11.1f  %14.2f x\n", r, a, b, b / a);
+    }
+    printf("\na victim's fixed work, %d helpers of another agent spinning: wall ms\n", HELPERS);
+    printf("round  alone  no groups (x alone)  own groups (x alone)\n");
+    for (int r = 1; r <= 3; r++) {
+        double alone = victim_ms(false, false), none = victim_ms(true, false),
+               own = victim_ms(true, true);
+        printf("%5d  %5.0f  %9.0f (%5.2f x)  %10.0f (%5.2f x)\n", r, alone, none, none / alone, own,
+               own / alone);
     }
     return 0;
 }

@@ -20,9 +20,12 @@ usage: run_sandbox.py ARENA HOSTILE RANDOM_C CASE
                 whose directory holds it is refused, one elsewhere plays
   cpu_helper    --clock cpu under --sandbox charges a bot for the CPU of its
                 double-forked setsid helper, which dies with the match
-  mem_cap       --limit-mem caps the memory of all of an agent's processes
-                together (escape.py hog: setsid'd children that each touch
-                64 MiB, which no rlimit bounds), with and without --sandbox;
+  agent_cgroups each agent is in a memory, a pids and (under a wall clock
+                without --freeze-idle) a cpu group of its own, where
+                mounted; --limit-mem caps the memory of all of an
+                agent's processes together (escape.py hog: setsid'd children
+                that each touch 64 MiB, which no rlimit bounds), with and
+                without --sandbox;
                 an agent killed at its cap is told so; every process the hog
                 moved out of its group dies with it, even when arena is
                 SIGKILLed; arena's cgroups are removed, and the next arena
@@ -40,6 +43,7 @@ usage: run_sandbox.py ARENA HOSTILE RANDOM_C CASE
 import json
 import os
 import pwd
+import re
 import shutil
 import signal
 import stat
@@ -49,6 +53,9 @@ import subprocess
 import sys
 import tempfile
 import time
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import cgroups  # noqa: E402  (tests/cgroups.py)
 
 ARENA, HOSTILE, RANDOM_C = (os.path.abspath(p) for p in sys.argv[1:4])
 CASE = sys.argv[4]
@@ -400,16 +407,6 @@ def held(game):
     return int(text[len("hog:held="):])
 
 
-def v1_memory_mounted():
-    """Whether cgroup v1's memory hierarchy is mounted here."""
-    with open("/proc/self/mountinfo") as f:
-        for line in f:
-            fs = line.split(" - ", 1)[1].split()
-            if fs[0] == "cgroup" and "memory" in fs[2].split(","):
-                return True
-    return False
-
-
 def refused(user):
     """An explicit --limit-mem is refused, with the reason, for user."""
     p = subprocess.run([ARENA, "play", "nim", "builtin:random", "builtin:random", "--limit-mem",
@@ -419,11 +416,11 @@ def refused(user):
           f"--limit-mem without a cgroup: exit {p.returncode}, {p.stderr!r}")
 
 
-def mem_cap():
+def agent_cgroups():
     user = unprivileged()
     if user:
         refused(user)  # no group of its own: the cap it asks for cannot hold
-    if os.geteuid() != 0 or not v1_memory_mounted():
+    if not cgroups.agent_groups():
         # Not root, or cgroup v2 only: refused for us too, and the default
         # cap is said not to hold.
         refused(None)
@@ -436,6 +433,24 @@ def mem_cap():
         return
     work = make_work(None)
     try:
+        # The agent's own group in every hierarchy: memory, pids (its
+        # processes) and, under a wall clock without --freeze-idle, cpu (one
+        # agent's share, however many processes it runs).
+        shell = f"cmd:/bin/sh -c 'cat /proc/self/cgroup >&2; exec /usr/bin/python3 {work}/opp/escape.py victim'"
+        for clock, want in (([], ("memory", "pids", "cpu")), (["--clock", "cpu"], ("memory", "pids")),
+                            (["--freeze-idle"], ("memory", "pids"))):
+            rc, out, _ = run_arena(["play", "nim", shell, "builtin:random", "--json", *clock], work)
+            g = games(out)
+            check(rc == 0 and len(g) == 1, f"exit {rc}")
+            mine = {}
+            for line in g[0]["stderr_tail"][0].splitlines():
+                _, ctls, path = line.split(":", 2)
+                for c in ctls.split(","):
+                    mine[c] = path
+            for c in ("memory", "pids", "cpu"):
+                own = bool(re.search(r"/arena-[0-9]+/[0-9]+$", mine.get(c, "")))
+                check(own == (c in want and cgroups.agent_groups(c)),
+                      f"{clock}: the agent's {c} group: {mine}")
         # Uncapped, the hog's children hold all they touched.
         rc, g, _, _ = hog_play(work, ["--limit-mem", "0"])
         check(rc == 0 and len(g) == 1 and held(g[0]) == 8 * 64,
@@ -521,7 +536,7 @@ def procs_cap():
         text = g[0]["bot_log_last"][0]
         check(text.startswith("bomb:forks="), f"bomb's log line {text!r}")
         forks = int(text[len("bomb:forks="):])
-        if os.geteuid() == 0 and not v1_memory_mounted():
+        if os.geteuid() == 0 and not cgroups.agent_groups("pids"):
             # Documented: root is exempt from RLIMIT_NPROC, and no group binds it.
             check(forks == 200, f"root without cgroups: {forks} forks, want all 200")
         else:
@@ -550,8 +565,8 @@ def main():
         tournament_db()
     elif CASE == "cpu_helper":
         cpu_helper()
-    elif CASE == "mem_cap":
-        mem_cap()
+    elif CASE == "agent_cgroups":
+        agent_cgroups()
     elif CASE == "procs_cap":
         procs_cap()
     elif CASE in ("stop_plain", "stop_sandbox"):
