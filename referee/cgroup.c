@@ -234,8 +234,9 @@ static void sweep_stale(const char *parent)
         char *end;
         if (strncmp(e->d_name, "arena-", 6) != 0) continue;
         long pid = strtol(e->d_name + 6, &end, 10);
-        if (*end || pid <= 0 || pid == (long)getpid()) continue;
-        if (kill((pid_t)pid, 0) == 0 || errno != ESRCH) continue;
+        if (*end || pid <= 0) continue;
+        /* Our own pid: a dead referee's, since the pid is ours now. */
+        if (pid != (long)getpid() && (kill((pid_t)pid, 0) == 0 || errno != ESRCH)) continue;
         char dir[PATH_LEN];
         if (path_in(dir, parent, e->d_name)) sweep_dir(dir, false, 0);
     }
