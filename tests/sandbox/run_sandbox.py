@@ -26,7 +26,8 @@ usage: run_sandbox.py ARENA HOSTILE RANDOM_C CASE
                 agent's processes together (escape.py hog: setsid'd children
                 that each touch 64 MiB, which no rlimit bounds), with and
                 without --sandbox;
-                an agent killed at its cap is told so; every process the hog
+                an agent killed at its cap is told so, and check-bot warns
+                one near it; every process the hog
                 moved out of its group dies with it, even when arena is
                 SIGKILLed; arena's cgroups are removed, and the next arena
                 removes those a dead one left. Run by an unprivileged user
@@ -479,6 +480,14 @@ def agent_cgroups():
               f"the hog over its cap should crash: {g}")
         check(f"killed a process of it at --limit-mem {MEM_CAP}" in g[0]["fault_message"][0],
               f"the verdict should name the cap: {g[0]['fault_message']}")
+        # check-bot warns a bot that holds over 3/4 of its cap.
+        p = subprocess.run([ARENA, "check-bot", f"cmd:/usr/bin/python3 {work}/bots/escape.py hog self "
+                            f"{MEM_CAP * 7 // 8}", "--limit-mem", str(MEM_CAP), "--games", "1",
+                            "--startup-ms", "15000"], capture_output=True, text=True, timeout=120,
+                           cwd=work, env=dict(os.environ, TMPDIR=work))
+        print(p.stdout, p.stderr)
+        check(p.returncode == 0 and re.search(r"warn +memory: peak 2[2-5][0-9]\.[0-9] MiB", p.stdout),
+              f"check-bot should warn of the hog's peak: {p.stdout}")
         # SIGKILL of arena: the watchdog still kills what left the group.
         pidfile = os.path.join(work, "hog-pids-kill")
         hog = f"cmd:/usr/bin/python3 {work}/bots/escape.py hog spread {pidfile}"
