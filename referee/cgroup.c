@@ -152,6 +152,14 @@ static int kill_listed(const char *dir)
     return n;
 }
 
+/* kill_listed until a pass finds no one, at most three passes: processes
+ * forked meanwhile are caught by the next, a fork bomb by pids.max. */
+static void kill_all(const char *dir)
+{
+    for (int pass = 0; pass < 3 && kill_listed(dir) > 0; pass++) {
+    }
+}
+
 static void group_dir(int c, unsigned id, char *out)
 {
     char name[16];
@@ -167,8 +175,7 @@ static bool remove_group(unsigned id)
         if (!home[c][0]) continue;
         char d[PATH_LEN];
         group_dir(c, id, d);
-        for (int pass = 0; pass < 3 && kill_listed(d) > 0; pass++) {
-        }
+        kill_all(d);
         if (rmdir(d) != 0 && errno != ENOENT) gone = false;
     }
     return gone;
@@ -243,7 +250,7 @@ static void sweep_stale(const char *parent)
     closedir(d);
 }
 
-static void decide(void)
+static void find_homes(void)
 {
     for (int c = 0; c < CGROUP_NCTL; c++) {
         char own[DIR_MAX - 32];
@@ -277,7 +284,7 @@ static void decide(void)
 
 bool cgroup_usable(const char **why)
 {
-    if (!decided) decide();
+    if (!decided) find_homes();
     if (why) *why = decided > 0 ? NULL : why_not;
     return decided > 0;
 }
@@ -377,8 +384,7 @@ void cgroup_kill(const agent_cgroup *cg)
     if (!cg->id) return;
     char d[PATH_LEN];
     group_dir(home[CGROUP_PIDS][0] ? CGROUP_PIDS : CGROUP_MEMORY, cg->id, d);
-    for (int pass = 0; pass < 3 && kill_listed(d) > 0; pass++) {
-    }
+    kill_all(d);
 }
 
 void cgroup_close(agent_cgroup *cg)
