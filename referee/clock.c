@@ -73,10 +73,6 @@ double clock_now_ms(void)
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
-/* CPU time of one process in clock ticks: its own (utime + stime, fields
- * 14 and 15) and that of the children it has reaped (cutime + cstime, 16
- * and 17). So a child's time stays in the tree when it is reaped: it moves
- * from the child's own fields into its parent's. */
 /* A process's CPU time in ms: its threads', ended ones included, to the
  * nanosecond (its CPU-time clock) as far as the kernel has counted it (a
  * thread running on another CPU is brought up to date at its scheduler

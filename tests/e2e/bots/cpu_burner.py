@@ -5,6 +5,9 @@ agent. Mode "start" burns MS ms of its own CPU before it joins, mode
 "ready" before each ready; both then answer at once. Mode "cpu" burns MS ms of its own CPU time, however long that takes,
 and sends a `log` "cpu X" before each answer: X, the ms of CPU it used from
 reading the decide to writing the answer, by its own clock.
+Mode "far" does the same in a worker child forked after N idle ones
+(a third argument), so the referee's look at the bot's tree, child by child,
+reads the worker last.
 Mode "work" does a fixed amount of work instead, MS loop iterations
 (in thousands), however long that takes. Mode "reaped" burns in short-lived children it waits for, so the CPU
 is spent by processes gone from the tree when the referee next looks. Mode
@@ -12,13 +15,24 @@ is spent by processes gone from the tree when the referee next looks. Mode
 the test) in a new session, whose parent exits at once, and sleeps 300 ms
 before every answer: the helper is no child of the bot's, unless the bot is
 a child subreaper.
-Usage: cpu_burner.py MODE MS"""
+Usage: cpu_burner.py MODE MS [N]"""
 import json
 import os
 import sys
 import time
 
 mode, ms = sys.argv[1], int(sys.argv[2])
+
+
+def fork(work):
+    """A child that runs work() and exits."""
+    pid = os.fork()
+    if pid == 0:
+        try:
+            work()
+        finally:
+            os._exit(0)
+    return pid
 
 
 def send(msg):
@@ -51,6 +65,22 @@ if mode == "orphan":
     os.wait()
     mode, ms = "sleep", 300
 
+if mode == "far":
+    hold_r, hold_w = os.pipe()  # idle children wait for its end: the bot's exit
+    for _ in range(int(sys.argv[3])):
+        fork(lambda: (os.close(hold_w), os.read(hold_r, 1)))
+    go_r, go_w = os.pipe()
+    done_r, done_w = os.pipe()
+
+    def worker():
+        while os.read(go_r, 1):
+            cpu0 = time.process_time()
+            burn_cpu(ms)
+            os.write(done_w, b"%.3f\n" % ((time.process_time() - cpu0) * 1000))
+
+    fork(worker)
+    done = os.fdopen(done_r)
+
 send({"type": "join", "name": "cpu-" + mode})
 for line in sys.stdin:
     cpu0 = time.process_time()
@@ -76,6 +106,10 @@ for line in sys.stdin:
                         pass
                     os._exit(0)
                 os.waitpid(child, 0)
+        elif mode == "far":
+            os.write(go_w, b"x")
+            used = float(done.readline()) + (time.process_time() - cpu0) * 1000
+            send({"type": "log", "text": f"cpu {used:.3f}"})
         elif mode == "cpu":
             stop = time.process_time() + ms / 1000.0
             while time.process_time() < stop:
