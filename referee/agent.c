@@ -221,10 +221,15 @@ void agent_fail(arena_agent *a, fault_cause cause, bool at_startup, const char *
 
 static void flush_out(arena_agent *a)
 {
+    /* The clock starts before the write that sends the last byte: the
+     * agent it wakes may take this core at once, and a time read after the
+     * write would then start the agent's clock only once it gave it back. */
+    double t = clock_now_ms();
     while (a->out.len > 0) {
         ssize_t w = write(a->wfd, a->out.data, a->out.len);
         if (w > 0) {
             abuf_consume(&a->out, (size_t)w);
+            if (a->out.len > 0) t = clock_now_ms();
             continue;
         }
         if (w < 0 && errno == EINTR) continue;
@@ -242,7 +247,7 @@ static void flush_out(arena_agent *a)
         event_del(a->ev_write);
         a->write_waits = false;
     }
-    if (a->match) match_on_sent(a->match, a->seat, clock_now_ms());
+    if (a->match) match_on_sent(a->match, a->seat, t);
 }
 
 static void on_write(evutil_socket_t fd, short what, void *arg)

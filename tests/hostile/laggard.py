@@ -12,6 +12,7 @@ protocol asks; the options below only choose *when*:
                       then answer every held decide in order
   --delays MS,MS,...  sleep MS before answering the first, second, ...
                       decide (those past the list: at once)
+  --spin              spend the delays busy on a CPU instead of asleep
   --touch FILE        create FILE when the first decide arrives
   --crash-on-hello    (the faulting seat) exit on the first hello
   --crash-when FILE   (the faulting seat) answer the first decide, wait
@@ -30,6 +31,15 @@ def send(msg):
     sys.stdout.flush()
 
 
+def wait(seconds, spin):
+    if not spin:
+        time.sleep(seconds)
+        return
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        pass
+
+
 def act(decide):
     pick = decide["pick"]
     n = pick["min"] if pick["min"] > 0 else (1 if pick["max"] > 0 else 0)
@@ -42,7 +52,7 @@ def main():
     i = 0
     while i < len(args):
         a = args[i]
-        if a in ("--hold-ready", "--hold-act", "--crash-on-hello"):
+        if a in ("--hold-ready", "--hold-act", "--crash-on-hello", "--spin"):
             opt[a] = True
         elif a in ("--hold-timeouts", "--touch", "--crash-when", "--report", "--delays") and i + 1 < len(args):
             i += 1
@@ -93,7 +103,7 @@ def main():
                 held.append(msg)
             else:
                 if decides <= len(delays):
-                    time.sleep(delays[decides - 1] / 1000)
+                    wait(delays[decides - 1] / 1000, "--spin" in opt)
                 act(msg)
             if decides == 1 and "--crash-when" in opt:
                 deadline = time.monotonic() + 30

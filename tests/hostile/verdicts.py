@@ -181,6 +181,33 @@ def no_false_lag(tmp):
           f"({short}); lag credited: {credits}")
 
 
+def no_free_time_under_load(tmp):
+    """On a busy host no answer is charged less than the bot took: a bot
+    woken by its decide may take the referee's core before the referee has
+    noted the time, and the clock then started late (the bot below, busy
+    25 ms a move beside two spinners, was charged 21-24 ms on some moves).
+    Only lag the log credits to a decision may take time off it."""
+    busy, moves = 25, 60
+    spinners = [subprocess.Popen(["/usr/bin/python3", "-c", "while True: pass"])
+                for _ in range(os.cpu_count() or 2)]
+    try:
+        games = play([laggard("--spin", "--delays", ",".join([str(busy)] * moves)),
+                      laggard()], ROOMY + ["--set", f"stones={2 * moves}"], tmp)
+    finally:
+        for s in spinners:
+            s.kill()
+            s.wait()
+    check(len(games) == 1 and games[0]["reason"] == "normal", "one normal game")
+    lines = log_lines(tmp)
+    credit = {x["id"]: x["lag_ms"] for x in lines if x["type"] == "lag" and x.get("seat") == 0}
+    mine = [x for x in lines if x["type"] == "choice" and x["seat"] == 0]
+    check(len(mine) == moves, f"{len(mine)} decisions of seat 0, want {moves}")
+    short = [(x["id"], x["ms"], credit.get(x["id"])) for x in mine
+             if x["ms"] + credit.get(x["id"], 0) < busy]
+    check(not short, f"{len(short)} of {moves} answers charged less than the {busy} ms the bot "
+          f"took, lag credited aside (id, ms, credit): {short}")
+
+
 def flood_charged(tmp, seat, agents, think, moves):
     """Plays agents with ROOMY clocks; every decision of `seat`, a bot that
     takes `think` ms, must be charged that much, however busy its own or
@@ -241,7 +268,8 @@ def flood_stderr(tmp):
 
 
 CASES = {"stale_ready": stale_ready, "stale_act": stale_act, "late_twice": late_twice,
-         "stale_timer": stale_timer, "no_false_lag": no_false_lag, "flood_self": flood_self,
+         "stale_timer": stale_timer, "no_false_lag": no_false_lag,
+         "no_free_time_under_load": no_free_time_under_load, "flood_self": flood_self,
          "flood_other": flood_other, "flood_stderr": flood_stderr}
 
 
