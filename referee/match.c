@@ -854,8 +854,8 @@ static void on_step(evutil_socket_t fd, short what, void *arg)
             if (m->seat[s].forfeit == CAUSE_NONE && a->alive && !a->joined) return;
         }
         m->state = M_WAIT_READY;
+        m->t_hello = clock_now_ms(); /* before the writes, as for decide (agent.c) */
         send_hellos(m);
-        m->t_hello = clock_now_ms();
         arm_timer(m, (double)m->cfg.clock.startup_ms);
     }
     if (m->state == M_WAIT_READY) {
