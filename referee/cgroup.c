@@ -14,7 +14,7 @@
 #define DIR_MAX 512
 #define PATH_LEN (DIR_MAX + 320)
 
-static const char *const ctl_name[CGROUP_NCTL] = {"memory", "pids", "cpu"};
+static const char *const ctl_name[CGROUP_NCTL] = {"memory", "pids", "cpu", "freezer"};
 /* <hierarchy mount><our own group>/arena-<pid>, or "" where unused. */
 static char home[CGROUP_NCTL][DIR_MAX];
 static int decided; /* 0: not yet, 1: usable, -1: not */
@@ -167,10 +167,22 @@ static void group_dir(int c, unsigned id, char *out)
     if (!path_in(out, home[c], name)) out[0] = '\0'; /* home is shorter: cannot happen */
 }
 
+/* Frozen processes take their SIGKILL only once thawed. */
+static void thaw_dir(const char *dir)
+{
+    write_file(dir, "freezer.state", "THAWED");
+}
+
 /* Kills what is in group id and removes it: true once it is gone. */
 static bool remove_group(unsigned id)
 {
     bool gone = true;
+    if (home[CGROUP_FREEZER][0]) {
+        char d[PATH_LEN];
+        group_dir(CGROUP_FREEZER, id, d);
+        kill_all(d);
+        thaw_dir(d);
+    }
     for (int c = 0; c < CGROUP_NCTL; c++) {
         if (!home[c][0]) continue;
         char d[PATH_LEN];
@@ -215,6 +227,18 @@ static void sweep_dir(const char *dir, bool kill, int wait_ms)
 
 void cgroup_sweep(void)
 {
+    /* First the frozen: killed and thawed, they die while the rest is
+     * swept (or each hierarchy would wait for them in turn). */
+    DIR *d = home[CGROUP_FREEZER][0] ? opendir(home[CGROUP_FREEZER]) : NULL;
+    for (struct dirent *e; d && (e = readdir(d));) {
+        char g[PATH_LEN];
+        if (e->d_name[0] < '0' || e->d_name[0] > '9' ||
+            !path_in(g, home[CGROUP_FREEZER], e->d_name))
+            continue;
+        kill_listed(g);
+        thaw_dir(g);
+    }
+    if (d) closedir(d);
     for (int c = 0; c < CGROUP_NCTL; c++)
         if (home[c][0]) sweep_dir(home[c], true, 2000);
 }
@@ -289,7 +313,8 @@ bool cgroup_usable(const char **why)
     return decided > 0;
 }
 
-int cgroup_open(agent_cgroup *cg, int64_t mem_mb, int64_t procs, bool cpu, char *err, size_t errlen)
+int cgroup_open(agent_cgroup *cg, int64_t mem_mb, int64_t procs, unsigned want, char *err,
+                size_t errlen)
 {
     cg->id = 0;
     for (int c = 0; c < CGROUP_NCTL; c++)
@@ -301,7 +326,8 @@ int cgroup_open(agent_cgroup *cg, int64_t mem_mb, int64_t procs, bool cpu, char 
     if (n_pending) retry_pending();
     cg->id = ++last_id;
     for (int c = 0; c < CGROUP_NCTL; c++) {
-        if (!home[c][0] || (c == CGROUP_CPU && !cpu)) continue;
+        bool optional = c == CGROUP_CPU || c == CGROUP_FREEZER;
+        if (!home[c][0] || (optional && !(want & (1u << c)))) continue;
         char d[PATH_LEN], v[32];
         group_dir(c, cg->id, d);
         const char *step = "mkdir";
@@ -379,12 +405,21 @@ int64_t cgroup_mem_peak(const agent_cgroup *cg)
     return v;
 }
 
+bool cgroup_freeze(const agent_cgroup *cg, bool frozen)
+{
+    if (!cg->id || !home[CGROUP_FREEZER][0]) return false;
+    char d[PATH_LEN];
+    group_dir(CGROUP_FREEZER, cg->id, d);
+    return write_file(d, "freezer.state", frozen ? "FROZEN" : "THAWED") == 0;
+}
+
 void cgroup_kill(const agent_cgroup *cg)
 {
     if (!cg->id) return;
     char d[PATH_LEN];
     group_dir(home[CGROUP_PIDS][0] ? CGROUP_PIDS : CGROUP_MEMORY, cg->id, d);
     kill_all(d);
+    cgroup_freeze(cg, false);
 }
 
 void cgroup_close(agent_cgroup *cg)

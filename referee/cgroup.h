@@ -7,7 +7,7 @@
  * process the agent started, setsid or not, so that all of them die with
  * it.
  *
- * cgroup v1's memory hierarchy (and pids and cpu, when mounted) is used
+ * cgroup v1's memory hierarchy (and pids, cpu and freezer, when mounted) is used
  * where the referee may create groups below its own, as root usually can.
  * cgroup v2 is not supported yet: there the limits stay per process. */
 #ifndef ARENA_CGROUP_H
@@ -20,8 +20,10 @@
 
 /* cpu: a group of the default weight, so that under contention an agent
  * gets the CPU of one, however many processes or threads it runs. Made
- * only when asked: many groups slow the scheduler. */
-enum { CGROUP_MEMORY, CGROUP_PIDS, CGROUP_CPU, CGROUP_NCTL };
+ * only when asked: many groups slow the scheduler. freezer: stops all the
+ * agent's processes with one write (--freeze-idle), where a walk of its
+ * process tree costs the loop some 40 us a process. */
+enum { CGROUP_MEMORY, CGROUP_PIDS, CGROUP_CPU, CGROUP_FREEZER, CGROUP_NCTL };
 
 typedef struct agent_cgroup {
     unsigned id;               /* 0: none (zeroed memory is "none") */
@@ -34,9 +36,10 @@ typedef struct agent_cgroup {
 bool cgroup_usable(const char **why);
 
 /* Makes one agent's groups: memory capped at mem_mb MiB (0: uncapped, but
- * still counted), at most procs processes (0: no cap), and with cpu a cpu
- * group of the default weight. 0, or -1 with err. */
-int cgroup_open(agent_cgroup *cg, int64_t mem_mb, int64_t procs, bool cpu, char *err,
+ * still counted), at most procs processes (0: no cap), and those of the
+ * optional controllers in `want` (bits 1 << CGROUP_CPU, 1 << CGROUP_FREEZER)
+ * where mounted. 0, or -1 with err. */
+int cgroup_open(agent_cgroup *cg, int64_t mem_mb, int64_t procs, unsigned want, char *err,
                 size_t errlen);
 
 /* In the child between fork and exec: joins cg. Async-signal-safe. */
@@ -51,8 +54,13 @@ long cgroup_oom_kills(const agent_cgroup *cg);
 /* The most memory cg's processes held at once, in bytes; -1 if unknown. */
 int64_t cgroup_mem_peak(const agent_cgroup *cg);
 
+/* Freezes (or thaws) every process in cg: true if cg has a freezer group
+ * and it was told so. A frozen process dies of SIGKILL only once thawed:
+ * cgroup_kill and cgroup_close thaw. */
+bool cgroup_freeze(const agent_cgroup *cg, bool frozen);
+
 /* SIGKILLs every process in cg (a few passes, for processes forked
- * meanwhile). */
+ * meanwhile), then thaws it so that they die. */
 void cgroup_kill(const agent_cgroup *cg);
 
 /* Kills what is left in cg and removes it; a group not empty yet is tried

@@ -2,7 +2,9 @@
  * not on the move, so that it cannot take the CPU that the agent on the
  * move thinks with (a bot spinning while its opponent thinks slows the
  * opponent's wall clock). Only the agent on the move runs; pondering is
- * thereby ruled out too.
+ * thereby ruled out too. This is the way without cgroups: where the agent
+ * has a freezer cgroup, agent.c freezes that instead, with one write and
+ * no walk of its processes (cgroup.h).
  *
  * Stopping: the agent's process group at once, then every process of its
  * tree (proctree.h) not stopped yet, such as one in a session of its own

@@ -36,7 +36,8 @@ struct arena_agent {
     bool flush_deferred;    /* ev_flush let a new match's first step go first */
     frame_decoder dec;
     abuf out;
-    freezer frz;      /* --freeze-idle */
+    freezer frz;      /* --freeze-idle, without a freezer cgroup */
+    bool cg_frozen;   /* --freeze-idle, by its freezer cgroup */
     bool write_waits; /* ev_write is added: out did not all go at once */
     /* Whole messages wait in dec past a wake-up's budget: ev_read is off
      * and ev_readmore takes them on the loop's next turn. */

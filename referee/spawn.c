@@ -198,7 +198,10 @@ static int open_cgroup(const agent_config *cfg, agent_cgroup *cg, char *err, siz
 {
     const char *why;
     if (cgroup_usable(&why))
-        return cgroup_open(cg, cfg->limits.mem_mb, cfg->limits.nproc, cfg->cpu_group, err, errlen);
+        return cgroup_open(cg, cfg->limits.mem_mb, cfg->limits.nproc,
+                           (cfg->cpu_group ? 1u << CGROUP_CPU : 0) |
+                               (cfg->freeze_idle ? 1u << CGROUP_FREEZER : 0),
+                           err, errlen);
     static bool said;
     if (cfg->sandbox && cfg->limits.mem_mb > 0 && !said) {
         said = true;

@@ -13,6 +13,7 @@ protocol asks; the options below only choose *when*:
   --delays MS,MS,...  sleep MS before answering the first, second, ...
                       decide (those past the list: at once)
   --spin              spend the delays busy on a CPU instead of asleep
+  --children N        first fork N children that only wait for it to end
   --touch FILE        create FILE when the first decide arrives
   --crash-on-hello    (the faulting seat) exit on the first hello
   --crash-when FILE   (the faulting seat) answer the first decide, wait
@@ -54,7 +55,8 @@ def main():
         a = args[i]
         if a in ("--hold-ready", "--hold-act", "--crash-on-hello", "--spin"):
             opt[a] = True
-        elif a in ("--hold-timeouts", "--touch", "--crash-when", "--report", "--delays") and i + 1 < len(args):
+        elif a in ("--hold-timeouts", "--touch", "--crash-when", "--report", "--delays",
+                   "--children") and i + 1 < len(args):
             i += 1
             opt[a] = args[i]
         else:
@@ -66,6 +68,12 @@ def main():
     hold_act = "--hold-act" in opt
     hold_timeouts = int(opt.get("--hold-timeouts", 0))
     delays = [int(x) for x in opt["--delays"].split(",")] if "--delays" in opt else []
+    end_r, end_w = os.pipe()  # the children's: at its end, they read EOF
+    for _ in range(int(opt.get("--children", 0))):
+        if os.fork() == 0:
+            os.close(end_w)
+            os.read(end_r, 1)
+            os._exit(0)
     held = []  # decides (and a hello, as None) not answered yet, in order
     timeouts = 0
     decides = 0

@@ -374,7 +374,8 @@ def stop(sandbox):
 def groups_of(pid):
     """The cgroup directories arena (pid) made, in any hierarchy."""
     found = []
-    for top in ("/sys/fs/cgroup/memory", "/sys/fs/cgroup/pids"):
+    for top in ("/sys/fs/cgroup/memory", "/sys/fs/cgroup/pids", "/sys/fs/cgroup/cpu",
+                "/sys/fs/cgroup/freezer"):
         for d, dirs, _ in os.walk(top):
             found += [os.path.join(d, x) for x in dirs if x == f"arena-{pid}"]
     return found
@@ -436,10 +437,11 @@ def agent_cgroups():
     try:
         # The agent's own group in every hierarchy: memory, pids (its
         # processes) and, under a wall clock without --freeze-idle, cpu (one
-        # agent's share, however many processes it runs).
+        # agent's share, however many processes it runs), under
+        # --freeze-idle freezer (its stops).
         shell = f"cmd:/bin/sh -c 'cat /proc/self/cgroup >&2; exec /usr/bin/python3 {work}/opp/escape.py victim'"
         for clock, want in (([], ("memory", "pids", "cpu")), (["--clock", "cpu"], ("memory", "pids")),
-                            (["--freeze-idle"], ("memory", "pids"))):
+                            (["--freeze-idle"], ("memory", "pids", "freezer"))):
             rc, out, _ = run_arena(["play", "nim", shell, "builtin:random", "--json", *clock], work)
             g = games(out)
             check(rc == 0 and len(g) == 1, f"exit {rc}")
@@ -448,7 +450,7 @@ def agent_cgroups():
                 _, ctls, path = line.split(":", 2)
                 for c in ctls.split(","):
                     mine[c] = path
-            for c in ("memory", "pids", "cpu"):
+            for c in ("memory", "pids", "cpu", "freezer"):
                 own = bool(re.search(r"/arena-[0-9]+/[0-9]+$", mine.get(c, "")))
                 check(own == (c in want and cgroups.agent_groups(c)),
                       f"{clock}: the agent's {c} group: {mine}")
@@ -528,10 +530,49 @@ def agent_cgroups():
             if p.poll() is None:
                 p.kill()
                 p.wait()
+        if cgroups.agent_groups("freezer"):
+            killed_while_frozen(work)
     finally:
         for q in agent_pids(work, -1):  # a failed check leaves no hog behind
             os.kill(q, signal.SIGKILL)
         shutil.rmtree(work, ignore_errors=True)
+
+
+def killed_while_frozen(work):
+    """SIGKILL of arena while --freeze-idle holds an agent frozen: a frozen
+    process takes its SIGKILL only once thawed, so the watchdog must thaw
+    what it kills, or the hog's children would live on, frozen."""
+    pidfile = os.path.join(work, "hog-pids-frozen")
+    hog = f"cmd:/usr/bin/python3 {work}/bots/escape.py hog spread {pidfile}"
+    slow = ("cmd:/usr/bin/python3 " + os.path.join(os.path.dirname(HERE), "hostile", "laggard.py")
+            + " --delays " + ",".join(["500"] * 100))
+    p = subprocess.Popen([ARENA, "play", "nim", hog, slow, "--freeze-idle", "--set", "stones=200",
+                          "--limit-mem", "0", "--limit-as", "0", "--startup-ms", "15000"],
+                         cwd=work, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 30
+        frozen = []
+        while not frozen or not os.path.exists(pidfile):
+            check(p.poll() is None and time.monotonic() < deadline, "the hog was never frozen")
+            time.sleep(0.05)
+            frozen = [d for d in groups_of(p.pid) if d.startswith("/sys/fs/cgroup/freezer")
+                      and any(open(os.path.join(d, g, "freezer.state")).read().strip() == "FROZEN"
+                              for g in os.listdir(d) if g.isdigit())]
+        with open(pidfile) as f:
+            kids = [int(x) for x in f.read().split()]
+        p.kill()
+        p.wait()
+        left = wait_dead(kids)
+        check(not left, f"SIGKILL of arena with the hog frozen: its children survived: {left}")
+        deadline = time.monotonic() + 5
+        while groups_of(p.pid) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        check(not groups_of(p.pid), f"SIGKILL of arena with the hog frozen: cgroups left: "
+              f"{groups_of(p.pid)}")
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
 
 
 def procs_cap():
