@@ -322,7 +322,7 @@ static bool freezable(const arena_agent *a)
 
 /* By its freezer cgroup where it has one: one write, where the walk of
  * freeze.h reads each of its processes, and an agent of 500 idle ones
- * stalled the loop 20 ms a stop (verdict_no_stall_by_processes). */
+ * stalled the loop some 30 ms a stop (verdict_no_stall_by_processes). */
 void agent_freeze(arena_agent *a)
 {
     if (!freezable(a) || !a->alive || a->cg_frozen) return;

@@ -7,8 +7,9 @@
  * process the agent started, setsid or not, so that all of them die with
  * it.
  *
- * cgroup v1's memory hierarchy (and pids, cpu and freezer, when mounted) is used
- * where the referee may create groups below its own, as root usually can.
+ * cgroup v1's memory hierarchy (and pids, cpu and freezer, when mounted) is
+ * used where the referee may create groups below its own, as root usually
+ * can.
  * cgroup v2 is not supported yet: there the limits stay per process. */
 #ifndef ARENA_CGROUP_H
 #define ARENA_CGROUP_H
@@ -21,8 +22,8 @@
 /* cpu: a group of the default weight, so that under contention an agent
  * gets the CPU of one, however many processes or threads it runs. Made
  * only when asked: many groups slow the scheduler. freezer: stops all the
- * agent's processes with one write (--freeze-idle), where a walk of its
- * process tree costs the loop some 40 us a process. */
+ * agent's processes with one write (--freeze-idle), where freeze.h's walk
+ * reads each of them on the referee's loop. */
 enum { CGROUP_MEMORY, CGROUP_PIDS, CGROUP_CPU, CGROUP_FREEZER, CGROUP_NCTL };
 
 typedef struct agent_cgroup {
