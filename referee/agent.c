@@ -322,7 +322,7 @@ static bool freezable(const arena_agent *a)
 
 /* By its freezer cgroup where it has one: one write, where the walk of
  * freeze.h reads each of its processes, and an agent of 500 idle ones
- * stalled the loop some 30 ms a stop (verdict_no_stall_by_processes). */
+ * stalled the loop 20-30 ms a stop (verdict_no_stall_by_processes). */
 void agent_freeze(arena_agent *a)
 {
     if (!freezable(a) || !a->alive || a->cg_frozen) return;
@@ -330,6 +330,15 @@ void agent_freeze(arena_agent *a)
         a->cg_frozen = true;
     else
         freezer_stop(&a->frz, a->pid);
+}
+
+/* With an agent of 500 processes, the walk stalled the loop some 10 ms a
+ * reading, two or more a move (verdict_no_stall_by_processes). */
+double agent_cpu_ms(const arena_agent *a)
+{
+    double ms = cgroup_cpu_ms(&a->cg);
+    if (ms >= 0) return ms;
+    return a->pid > 0 ? proc_tree_cpu_ms(a->pid) : -1;
 }
 
 void agent_thaw(arena_agent *a)
@@ -703,8 +712,8 @@ static void on_timer(evutil_socket_t fd, short what, void *arg)
     agent_catch_up(a);
     if (a->joined || !a->alive) return;
     /* The tree's CPU since its exec is all it used: no baseline. */
-    double left = clock_startup_left(a->cfg.startup_cpu, (double)a->cfg.startup_ms, a->t_start,
-                                     a->pid, 0, clock_now_ms());
+    double left = clock_startup_left((double)a->cfg.startup_ms, a->t_start,
+                                     a->cfg.startup_cpu ? agent_cpu_ms(a) : -1, 0, clock_now_ms());
     if (left > 0) {
         arm_after(a->base, a->ev_timer, left < 1 ? 1 : left);
         return;

@@ -7,8 +7,8 @@
  * process the agent started, setsid or not, so that all of them die with
  * it.
  *
- * cgroup v1's memory hierarchy (and pids, cpu and freezer, when mounted) is
- * used where the referee may create groups below its own, as root usually
+ * cgroup v1's memory hierarchy (and pids, cpu, freezer and cpuacct, when
+ * mounted) is used where the referee may create groups below its own, as root usually
  * can.
  * cgroup v2 is not supported yet: there the limits stay per process. */
 #ifndef ARENA_CGROUP_H
@@ -23,8 +23,10 @@
  * gets the CPU of one, however many processes or threads it runs. Made
  * only when asked: many groups slow the scheduler. freezer: stops all the
  * agent's processes with one write (--freeze-idle), where freeze.h's walk
- * reads each of them on the referee's loop. */
-enum { CGROUP_MEMORY, CGROUP_PIDS, CGROUP_CPU, CGROUP_FREEZER, CGROUP_NCTL };
+ * reads each of them on the referee's loop. cpuacct: the CPU time of all
+ * of them, ended ones too, with one read (a CPU-timed clock), where
+ * clock.h's walk reads each of them. */
+enum { CGROUP_MEMORY, CGROUP_PIDS, CGROUP_CPU, CGROUP_FREEZER, CGROUP_CPUACCT, CGROUP_NCTL };
 
 typedef struct agent_cgroup {
     unsigned id;               /* 0: none (zeroed memory is "none") */
@@ -38,8 +40,8 @@ bool cgroup_usable(const char **why);
 
 /* Makes one agent's groups: memory capped at mem_mb MiB (0: uncapped, but
  * still counted), at most procs processes (0: no cap), and those of the
- * optional controllers in `want` (bits 1 << CGROUP_CPU, 1 << CGROUP_FREEZER)
- * where mounted. 0, or -1 with err. */
+ * optional controllers in `want` (bits 1 << CGROUP_CPU, CGROUP_FREEZER,
+ * CGROUP_CPUACCT) where mounted. 0, or -1 with err. */
 int cgroup_open(agent_cgroup *cg, int64_t mem_mb, int64_t procs, unsigned want, char *err,
                 size_t errlen);
 
@@ -59,6 +61,10 @@ int64_t cgroup_mem_peak(const agent_cgroup *cg);
  * and it was told so. A frozen process dies of SIGKILL only once thawed:
  * cgroup_kill and cgroup_close thaw. */
 bool cgroup_freeze(const agent_cgroup *cg, bool frozen);
+
+/* The CPU time in ms that cg's processes used, those that ended included;
+ * -1 if cg has no cpuacct group. */
+double cgroup_cpu_ms(const agent_cgroup *cg);
 
 /* SIGKILLs every process in cg (a few passes, for processes forked
  * meanwhile), then thaws it so that they die. */

@@ -56,10 +56,9 @@ double clock_wall_cap(const clock_config *cfg)
     return CLOCK_CPU_WALL_CAP * (double)cfg->move_ms;
 }
 
-double clock_startup_left(bool cpu, double limit_ms, double t0, pid_t pid, double cpu0, double now)
+double clock_startup_left(double limit_ms, double t0, double used, double cpu0, double now)
 {
     double wall_left = limit_ms - (now - t0);
-    double used = cpu && pid > 0 ? proc_tree_cpu_ms(pid) : -1;
     if (used < 0) return wall_left;
     double cpu_left = limit_ms - (used - cpu0),
            cap_left = CLOCK_CPU_WALL_CAP * limit_ms - (now - t0);

@@ -30,11 +30,10 @@ bool clock_charge(const clock_config *cfg, seat_clock *c, double used);
 double clock_wall_cap(const clock_config *cfg);
 /* What is left of a start-up span of `limit_ms` begun at wall time `t0`
  * (startup_ms: exec to join, hello to ready), <= 0 when it is over. With
- * `cpu`, counted in the CPU time the tree of `pid` used since it had
- * `cpu0`, within the wall cap: an opponent that starves the host of CPU
- * then cannot make an agent miss its start-up. Wall time if the tree is
- * gone. */
-double clock_startup_left(bool cpu, double limit_ms, double t0, pid_t pid, double cpu0, double now);
+ * the agent's CPU time `used` (>= 0; -1: wall time), counted in the CPU
+ * time it used since it had `cpu0`, within the wall cap: an opponent that
+ * starves the host of CPU then cannot make an agent miss its start-up. */
+double clock_startup_left(double limit_ms, double t0, double used, double cpu0, double now);
 
 /* Monotonic wall time in ms. */
 double clock_now_ms(void);

@@ -432,7 +432,7 @@ static void send_decide(struct match *m, const arena_decision *d)
      * this process waits for one, and sampling only once all was sent
      * gave it that work free (3 ms a move on a loaded host, e2e
      * cpu_clock_is_precise). */
-    if (m->cfg.clock.mode == CLOCK_CPU) m->cpu0 = proc_tree_cpu_ms(a->pid);
+    if (m->cfg.clock.mode == CLOCK_CPU) m->cpu0 = agent_cpu_ms(a);
     /* --freeze-idle: only the seat on the move runs (freeze.h). */
     for (int t = 0; t < m->players; t++)
         if (t != s) agent_freeze(m->seat[t].agent);
@@ -489,7 +489,7 @@ static double used_ms(struct match *m, double now)
 {
     if (!m->sent) return 0;
     if (m->cfg.clock.mode == CLOCK_CPU) {
-        double c = proc_tree_cpu_ms(m->seat[m->pd.seat].agent->pid);
+        double c = agent_cpu_ms(m->seat[m->pd.seat].agent);
         /* (Below cpu0 only when CPU left the tree: never a credit.) */
         return c < m->cpu0 ? 0 : c - m->cpu0;
     }
@@ -540,8 +540,9 @@ static void ready_timed_out(struct match *m)
         seat_state *st = &m->seat[s];
         if (st->forfeit != CAUSE_NONE || st->ready) continue;
         waiting = true;
-        left[s] = clock_startup_left(st->agent->cfg.startup_cpu, (double)m->cfg.clock.startup_ms,
-                                     m->t_hello, st->agent->pid, st->cpu_hello, now);
+        left[s] = clock_startup_left((double)m->cfg.clock.startup_ms, m->t_hello,
+                                     st->agent->cfg.startup_cpu ? agent_cpu_ms(st->agent) : -1,
+                                     st->cpu_hello, now);
         if (left[s] <= 0)
             over = true;
         else if (next < 0 || left[s] < next)
@@ -834,7 +835,7 @@ static void send_hellos(struct match *m)
         hello_clock(m, &hm->clock);
         agent_thaw(st->agent); /* it must answer: ready */
         if (st->agent->cfg.startup_cpu && st->agent->pid > 0)
-            st->cpu_hello = proc_tree_cpu_ms(st->agent->pid);
+            st->cpu_hello = agent_cpu_ms(st->agent);
         send_msg(m, s, &h);
         st->hello_sent = true;
     }

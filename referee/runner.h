@@ -104,6 +104,10 @@ void agent_flush(arena_agent *a);
  * the move, continue them when it must answer. No-ops for other agents. */
 void agent_freeze(arena_agent *a);
 void agent_thaw(arena_agent *a);
+/* The CPU time in ms of all the agent's processes (clock.h): from its
+ * cpuacct cgroup where it has one, else a walk of its process tree; -1 if
+ * it has no process. */
+double agent_cpu_ms(const arena_agent *a);
 /* Catches up with an agent after the loop was late: writes what is queued
  * for it and handles what it has sent (before a timeout is declared), as
  * much as one turn of the loop reads. True when it stopped at that budget

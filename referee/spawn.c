@@ -200,7 +200,8 @@ static int open_cgroup(const agent_config *cfg, agent_cgroup *cg, char *err, siz
     if (cgroup_usable(&why))
         return cgroup_open(cg, cfg->limits.mem_mb, cfg->limits.nproc,
                            (cfg->cpu_group ? 1u << CGROUP_CPU : 0) |
-                               (cfg->freeze_idle ? 1u << CGROUP_FREEZER : 0),
+                               (cfg->freeze_idle ? 1u << CGROUP_FREEZER : 0) |
+                               (cfg->startup_cpu ? 1u << CGROUP_CPUACCT : 0),
                            err, errlen);
     static bool said;
     if (cfg->sandbox && cfg->limits.mem_mb > 0 && !said) {

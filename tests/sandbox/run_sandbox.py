@@ -375,7 +375,7 @@ def groups_of(pid):
     """The cgroup directories arena (pid) made, in any hierarchy."""
     found = []
     for top in ("/sys/fs/cgroup/memory", "/sys/fs/cgroup/pids", "/sys/fs/cgroup/cpu",
-                "/sys/fs/cgroup/freezer"):
+                "/sys/fs/cgroup/freezer", "/sys/fs/cgroup/cpuacct"):
         for d, dirs, _ in os.walk(top):
             found += [os.path.join(d, x) for x in dirs if x == f"arena-{pid}"]
     return found
@@ -438,10 +438,12 @@ def agent_cgroups():
         # The agent's own group in every hierarchy: memory, pids (its
         # processes) and, under a wall clock without --freeze-idle, cpu (one
         # agent's share, however many processes it runs), under
-        # --freeze-idle freezer (its stops).
+        # --freeze-idle freezer (its stops), and with a CPU-timed clock
+        # (--clock cpu, --freeze-idle's start-up) cpuacct.
         shell = f"cmd:/bin/sh -c 'cat /proc/self/cgroup >&2; exec /usr/bin/python3 {work}/opp/escape.py victim'"
-        for clock, want in (([], ("memory", "pids", "cpu")), (["--clock", "cpu"], ("memory", "pids")),
-                            (["--freeze-idle"], ("memory", "pids", "freezer"))):
+        for clock, want in (([], ("memory", "pids", "cpu")),
+                            (["--clock", "cpu"], ("memory", "pids", "cpuacct")),
+                            (["--freeze-idle"], ("memory", "pids", "freezer", "cpuacct"))):
             rc, out, _ = run_arena(["play", "nim", shell, "builtin:random", "--json", *clock], work)
             g = games(out)
             check(rc == 0 and len(g) == 1, f"exit {rc}")
@@ -450,7 +452,7 @@ def agent_cgroups():
                 _, ctls, path = line.split(":", 2)
                 for c in ctls.split(","):
                     mine[c] = path
-            for c in ("memory", "pids", "cpu", "freezer"):
+            for c in ("memory", "pids", "cpu", "freezer", "cpuacct"):
                 own = bool(re.search(r"/arena-[0-9]+/[0-9]+$", mine.get(c, "")))
                 check(own == (c in want and cgroups.agent_groups(c)),
                       f"{clock}: the agent's {c} group: {mine}")
