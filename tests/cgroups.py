@@ -18,4 +18,5 @@ def agent_groups(ctl="memory", euid=None):
     """Whether an arena run by euid (default: ours) gives each agent a group
     of controller ctl."""
     root = (os.geteuid() if euid is None else euid) == 0
-    return root and v1_mounted("memory") and v1_mounted(ctl)
+    off = os.environ.get("ARENA_NO_CGROUPS")  # arena makes none (protocol.md §7)
+    return root and not off and v1_mounted("memory") and v1_mounted(ctl)

@@ -8,9 +8,14 @@
  *    amount of work while a hostile agent's 8 helpers spin, all in one
  *    group against the victim's own, or with no groups; the victim's wall
  *    time against its time alone.
+ * 3. What the referee's loop spends on an agent of many processes: stopping
+ *    and continuing it (--freeze-idle) by freeze.h's walk or its freezer
+ *    group, and reading its CPU time (a CPU-timed clock) by clock.h's walk
+ *    or its cpuacct group; median microseconds per operation.
  *
  * Needs what the referee needs for groups: cgroup v1's memory hierarchy,
- * writable (root, usually); part 2 the cpu hierarchy too.
+ * writable (root, usually); part 2 the cpu hierarchy too, part 3 freezer
+ * and cpuacct.
  *
  *   bench-cgroup [N]   (default 2000 per round, 3 rounds) */
 #include <signal.h>
@@ -21,6 +26,8 @@
 #include <unistd.h>
 
 #include "cgroup.h"
+#include "clock.h"
+#include "freeze.h"
 
 static double now_us(void)
 {
@@ -36,7 +43,7 @@ static double run(int n, bool groups)
     for (int i = 0; i < n; i++) {
         agent_cgroup cg = {0};
         char err[256];
-        if (groups && cgroup_open(&cg, 256, 64, true, err, sizeof err) != 0) {
+        if (groups && cgroup_open(&cg, 256, 64, 1u << CGROUP_CPU, err, sizeof err) != 0) {
             fprintf(stderr, "bench-cgroup: %s\n", err);
             exit(1);
         }
@@ -87,8 +94,8 @@ static double victim_ms(bool helpers, bool groups)
 {
     agent_cgroup hostile = {0}, victim = {0};
     char err[256];
-    if (groups && (cgroup_open(&hostile, 0, 0, true, err, sizeof err) != 0 ||
-                   cgroup_open(&victim, 0, 0, true, err, sizeof err) != 0)) {
+    if (groups && (cgroup_open(&hostile, 0, 0, 1u << CGROUP_CPU, err, sizeof err) != 0 ||
+                   cgroup_open(&victim, 0, 0, 1u << CGROUP_CPU, err, sizeof err) != 0)) {
         fprintf(stderr, "bench-cgroup: %s\n", err);
         exit(1);
     }
@@ -109,6 +116,89 @@ static double victim_ms(bool helpers, bool groups)
     cgroup_close(&hostile);
     cgroup_close(&victim);
     return ms;
+}
+
+#define MANY 500 /* an agent's processes in part 3 */
+#define TIMES 21 /* operations of each kind, alternated */
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return v[n / 2];
+}
+
+/* Part 3: an agent of MANY processes, a group leader and its idle
+ * children, in groups with a freezer and a cpuacct. */
+static void many_processes(void)
+{
+    agent_cgroup cg = {0};
+    char err[256];
+    if (cgroup_open(&cg, 0, 0, 1u << CGROUP_FREEZER | 1u << CGROUP_CPUACCT, err, sizeof err) != 0) {
+        fprintf(stderr, "bench-cgroup: %s\n", err);
+        exit(1);
+    }
+    int ready[2];
+    if (pipe(ready) != 0) exit(1);
+    pid_t leader = fork();
+    if (leader == 0) {
+        if (cgroup_enter(&cg) != 0) _exit(126);
+        setpgid(0, 0);
+        for (int i = 1; i < MANY; i++)
+            if (fork() == 0) {
+                for (;;)
+                    pause();
+            }
+        if (write(ready[1], "x", 1) != 1) _exit(1);
+        for (;;)
+            pause();
+    }
+    cgroup_entered(&cg);
+    char b;
+    if (read(ready[0], &b, 1) != 1) exit(1);
+    close(ready[0]);
+    close(ready[1]);
+    if (cgroup_cpu_ms(&cg) < 0 || !cgroup_freeze(&cg, false)) {
+        fprintf(stderr, "bench-cgroup: part 3 needs cgroup v1's freezer and cpuacct\n");
+        exit(1);
+    }
+    double walk_stop[TIMES], group_stop[TIMES], walk_cpu[TIMES], group_cpu[TIMES];
+    for (int i = 0; i < TIMES; i++) {
+        freezer f = {0};
+        double t0 = now_us();
+        freezer_stop(&f, leader);
+        freezer_cont(&f, leader);
+        double t1 = now_us();
+        freezer_free(&f);
+        usleep(20 * 1000); /* all of them continued */
+        double t2 = now_us();
+        cgroup_freeze(&cg, true);
+        cgroup_freeze(&cg, false);
+        double t3 = now_us();
+        usleep(20 * 1000);
+        double t4 = now_us();
+        double a = proc_tree_cpu_ms(leader);
+        double t5 = now_us();
+        double c = cgroup_cpu_ms(&cg);
+        double t6 = now_us();
+        if (a < 0 || c < 0) exit(1);
+        walk_stop[i] = t1 - t0, group_stop[i] = t3 - t2;
+        walk_cpu[i] = t5 - t4, group_cpu[i] = t6 - t5;
+    }
+    double ws = median(walk_stop, TIMES), gs = median(group_stop, TIMES),
+           wc = median(walk_cpu, TIMES), gc = median(group_cpu, TIMES);
+    printf("\nan agent of %d processes, median of %d: microseconds the loop spends\n", MANY, TIMES);
+    printf("operation                 walk of its tree  its group  walk / group\n");
+    printf("stop and continue it      %16.0f  %9.0f  %10.1f x\n", ws, gs, ws / gs);
+    printf("read its CPU time         %16.0f  %9.0f  %10.1f x\n", wc, gc, wc / gc);
+    kill(-leader, SIGKILL);
+    waitpid(leader, NULL, 0);
+    cgroup_close(&cg);
 }
 
 int main(int argc, char **argv)
@@ -133,5 +223,6 @@ int main(int argc, char **argv)
         printf("%5d  %5.0f  %9.0f (%5.2f x)  %10.0f (%5.2f x)\n", r, alone, none, none / alone, own,
                own / alone);
     }
+    many_processes();
     return 0;
 }

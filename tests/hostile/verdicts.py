@@ -234,7 +234,7 @@ def no_stall_by_processes(tmp):
         lag = total[0] if total else {"stalls": 0, "lag_ms": 0.0}
         print(f"{clock}: the loop's stalls: {lag}")
         if cgroups.agent_groups(ctl):
-            check(lag["lag_ms"] < 500, f"{clock}: the agent's 500 processes stalled the loop "
+            check(lag["lag_ms"] < 700, f"{clock}: the agent's 500 processes stalled the loop "
                   f"{lag['lag_ms']:.0f} ms over {moves} moves ({lag['stalls']} stalls)")
 
 
