@@ -8,9 +8,9 @@
  * it.
  *
  * cgroup v1's memory hierarchy (and pids, cpu, freezer and cpuacct, when
- * mounted) is used where the referee may create groups below its own, as root usually
- * can.
- * cgroup v2 is not supported yet: there the limits stay per process. */
+ * mounted) is used where the referee may create groups below its own, as
+ * root usually can. cgroup v2 is not supported yet: there the limits stay
+ * per process. */
 #ifndef ARENA_CGROUP_H
 #define ARENA_CGROUP_H
 
