@@ -215,7 +215,7 @@ def no_stall_by_processes(tmp):
     --freeze-idle stopped an agent by a walk of its process tree, and
     --clock cpu read its CPU time by another, each reading every process:
     an agent of 500 idle processes stalled every match on the loop 20-30
-    ms a stop (1.3-2.2 s of stalls in a game of 64 moves), or some 10 ms
+    ms a stop (1.1-2.2 s of stalls in a game of 64 moves), or some 10 ms
     a reading (1.4 s). That slows every match on the loop, and under a
     wall clock an answer read at the end of a stall is credited the stall
     (a partner's gift). Its freezer cgroup stops it with one write, which
