@@ -504,17 +504,8 @@ def agent_cgroups():
                 check(p.poll() is None and time.monotonic() < deadline, "the hog never started")
                 time.sleep(0.05)
             time.sleep(0.5)
-            with open(pidfile) as f:
-                kids = [int(x) for x in f.read().split()]
             parents = [os.path.dirname(d) for d in groups_of(p.pid)]
-            p.kill()
-            p.wait()
-            left = wait_dead(kids)
-            check(not left, f"SIGKILL of arena: the hog's setsid'd children survived: {left}")
-            deadline = time.monotonic() + 5
-            while groups_of(p.pid) and time.monotonic() < deadline:
-                time.sleep(0.05)
-            check(not groups_of(p.pid), f"SIGKILL of arena: cgroups left: {groups_of(p.pid)}")
+            kill_arena(p, pidfile, "SIGKILL of arena")
             # Had its watchdog died too, the next arena removes what is left.
             dead = subprocess.Popen(["true"])
             dead.wait()
@@ -540,6 +531,21 @@ def agent_cgroups():
         shutil.rmtree(work, ignore_errors=True)
 
 
+def kill_arena(p, pidfile, what):
+    """SIGKILLs arena (p): the hog's setsid'd children, listed in pidfile,
+    must die all the same, and arena's cgroups go (its watchdog's work)."""
+    with open(pidfile) as f:
+        kids = [int(x) for x in f.read().split()]
+    p.kill()
+    p.wait()
+    left = wait_dead(kids)
+    check(not left, f"{what}: the hog's children survived: {left}")
+    deadline = time.monotonic() + 5
+    while groups_of(p.pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    check(not groups_of(p.pid), f"{what}: cgroups left: {groups_of(p.pid)}")
+
+
 def killed_while_frozen(work):
     """SIGKILL of arena while --freeze-idle holds an agent frozen: a frozen
     process takes its SIGKILL only once thawed, so the watchdog must thaw
@@ -560,17 +566,7 @@ def killed_while_frozen(work):
             frozen = [d for d in groups_of(p.pid) if d.startswith("/sys/fs/cgroup/freezer")
                       and any(open(os.path.join(d, g, "freezer.state")).read().strip() == "FROZEN"
                               for g in os.listdir(d) if g.isdigit())]
-        with open(pidfile) as f:
-            kids = [int(x) for x in f.read().split()]
-        p.kill()
-        p.wait()
-        left = wait_dead(kids)
-        check(not left, f"SIGKILL of arena with the hog frozen: its children survived: {left}")
-        deadline = time.monotonic() + 5
-        while groups_of(p.pid) and time.monotonic() < deadline:
-            time.sleep(0.05)
-        check(not groups_of(p.pid), f"SIGKILL of arena with the hog frozen: cgroups left: "
-              f"{groups_of(p.pid)}")
+        kill_arena(p, pidfile, "SIGKILL of arena with the hog frozen")
     finally:
         if p.poll() is None:
             p.kill()
