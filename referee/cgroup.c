@@ -215,7 +215,10 @@ static void sweep_dir(const char *dir, bool kill, int wait_ms)
             if (e->d_name[0] < '0' || e->d_name[0] > '9') continue;
             char g[PATH_LEN];
             if (!path_in(g, dir, e->d_name)) continue;
-            if (kill) kill_listed(g);
+            if (kill) {
+                kill_listed(g);
+                thaw_dir(g); /* (no such file outside the freezer's hierarchy) */
+            }
             if (rmdir(g) != 0 && errno != ENOENT) left = true;
         }
         closedir(d);
@@ -227,20 +230,11 @@ static void sweep_dir(const char *dir, bool kill, int wait_ms)
 
 void cgroup_sweep(void)
 {
-    /* First the frozen: killed and thawed, they die while the rest is
-     * swept (or each hierarchy would wait for them in turn). */
-    DIR *d = home[CGROUP_FREEZER][0] ? opendir(home[CGROUP_FREEZER]) : NULL;
-    for (struct dirent *e; d && (e = readdir(d));) {
-        char g[PATH_LEN];
-        if (e->d_name[0] < '0' || e->d_name[0] > '9' ||
-            !path_in(g, home[CGROUP_FREEZER], e->d_name))
-            continue;
-        kill_listed(g);
-        thaw_dir(g);
-    }
-    if (d) closedir(d);
+    /* The freezer's first: its processes, killed and thawed, die there, or
+     * each other hierarchy would wait for them in turn. */
+    if (home[CGROUP_FREEZER][0]) sweep_dir(home[CGROUP_FREEZER], true, 2000);
     for (int c = 0; c < CGROUP_NCTL; c++)
-        if (home[c][0]) sweep_dir(home[c], true, 2000);
+        if (c != CGROUP_FREEZER && home[c][0]) sweep_dir(home[c], true, 2000);
 }
 
 static void at_exit(void)
