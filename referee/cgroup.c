@@ -176,18 +176,17 @@ static void thaw_dir(const char *dir)
 /* Kills what is in group id and removes it: true once it is gone. */
 static bool remove_group(unsigned id)
 {
-    bool gone = true;
-    if (home[CGROUP_FREEZER][0]) {
-        char d[PATH_LEN];
-        group_dir(CGROUP_FREEZER, id, d);
-        kill_all(d);
-        thaw_dir(d);
-    }
+    char d[PATH_LEN];
     for (int c = 0; c < CGROUP_NCTL; c++) {
         if (!home[c][0]) continue;
-        char d[PATH_LEN];
         group_dir(c, id, d);
         kill_all(d);
+        if (c == CGROUP_FREEZER) thaw_dir(d);
+    }
+    bool gone = true;
+    for (int c = 0; c < CGROUP_NCTL; c++) {
+        if (!home[c][0]) continue;
+        group_dir(c, id, d);
         if (rmdir(d) != 0 && errno != ENOENT) gone = false;
     }
     return gone;
