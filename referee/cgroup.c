@@ -15,8 +15,16 @@
 #define PATH_LEN (DIR_MAX + 320)
 
 static const char *const ctl_name[CGROUP_NCTL] = {"memory", "pids", "cpu", "freezer", "cpuacct"};
-/* <hierarchy mount><our own group>/arena-<pid>, or "" where unused. */
+/* cgroup v1: <hierarchy mount><our own group>/arena-<pid>, or "" where
+ * unused. */
 static char home[CGROUP_NCTL][DIR_MAX];
+/* cgroup v2, used where v1 has no memory hierarchy: one group per agent in
+ * <the nearest group above ours that gives its children the memory
+ * controller>/arena-<pid>. Freezing, killing and CPU time are every v2
+ * group's own; memory, pids and cpu are controllers enabled in home2's
+ * cgroup.subtree_control, cpu only once an agent asks for it. */
+static char home2[DIR_MAX];
+static bool cpu2_on;
 static int decided; /* 0: not yet, 1: usable, -1: not */
 static char why_not[DIR_MAX + 96];
 static unsigned last_id;
@@ -59,7 +67,10 @@ bool cgroup_parse_mount(const char *line, const char *ctl, char *mnt, char *root
         n[i] = (size_t)(p - f[i]);
     }
     const char *sep = strstr(p, " - ");
-    if (!sep || strncmp(sep + 3, "cgroup ", 7) != 0) return false; /* v1 only */
+    if (!ctl)
+        return sep && strncmp(sep + 3, "cgroup2 ", 8) == 0 && copy_field(root, len, f[3], n[3]) &&
+               copy_field(mnt, len, f[4], n[4]);
+    if (!sep || strncmp(sep + 3, "cgroup ", 7) != 0) return false;
     const char *opts = strchr(sep + 10, ' ');
     if (!opts) return false;
     opts++;
@@ -72,12 +83,16 @@ bool cgroup_parse_self(const char *line, const char *ctl, char *path, size_t len
     /* "ID:CONTROLLERS:PATH" */
     const char *a = strchr(line, ':');
     const char *b = a ? strchr(a + 1, ':') : NULL;
-    if (!b || !has_name(a + 1, (size_t)(b - a - 1), ctl)) return false;
+    if (!b) return false;
+    if (ctl ? !has_name(a + 1, (size_t)(b - a - 1), ctl) : strncmp(line, "0::", 3) != 0)
+        return false;
     return copy_field(path, len, b + 1, strcspn(b + 1, "\n"));
 }
 
-/* The directory of our own group in ctl's hierarchy, or false. */
-static bool own_group(const char *ctl, char *dir, size_t len)
+/* The directory of our own group in ctl's v1 hierarchy (ctl NULL: in the
+ * v2 hierarchy), or false; into top (if given, DIR_MAX bytes) the
+ * hierarchy's mount point. */
+static bool own_group(const char *ctl, char *dir, size_t len, char *top)
 {
     char line[1024], mnt[DIR_MAX], root[DIR_MAX], path[DIR_MAX] = "";
     bool found = false;
@@ -100,6 +115,7 @@ static bool own_group(const char *ctl, char *dir, size_t len)
         rel += rl;
     }
     int w = snprintf(dir, len, "%s%s", mnt, strcmp(rel, "/") == 0 ? "" : rel);
+    if (top) strcpy(top, mnt);
     return w > 0 && (size_t)w < len;
 }
 
@@ -160,28 +176,41 @@ static void kill_all(const char *dir)
     }
 }
 
+/* Agent id's group in controller c's hierarchy (any c under v2). */
 static void group_dir(int c, unsigned id, char *out)
 {
     char name[16];
     snprintf(name, sizeof name, "%u", id);
-    if (!path_in(out, home[c], name)) out[0] = '\0'; /* home is shorter: cannot happen */
+    if (!path_in(out, home2[0] ? home2 : home[c], name)) out[0] = '\0'; /* cannot happen */
 }
 
-/* Frozen processes take their SIGKILL only once thawed. */
-static void thaw_dir(const char *dir)
+/* Kills every process in group dir, of either version. v2's cgroup.kill
+ * does it in one write, forks under way included, frozen or not (5.14 on);
+ * in v1, frozen processes take their SIGKILL only once thawed. */
+static void kill_group(const char *dir, bool all)
 {
-    write_file(dir, "freezer.state", "THAWED");
+    if (write_file(dir, "cgroup.kill", "1") == 0) return;
+    if (all)
+        kill_all(dir);
+    else
+        kill_listed(dir);
+    write_file(dir, home2[0] ? "cgroup.freeze" : "freezer.state", home2[0] ? "0" : "THAWED");
 }
 
 /* Kills what is in group id and removes it: true once it is gone. */
 static bool remove_group(unsigned id)
 {
     char d[PATH_LEN];
+    if (home2[0]) {
+        group_dir(0, id, d);
+        kill_group(d, true);
+        return rmdir(d) == 0 || errno == ENOENT;
+    }
     for (int c = 0; c < CGROUP_NCTL; c++) {
         if (!home[c][0]) continue;
         group_dir(c, id, d);
         kill_all(d);
-        if (c == CGROUP_FREEZER) thaw_dir(d);
+        if (c == CGROUP_FREEZER) write_file(d, "freezer.state", "THAWED");
     }
     bool gone = true;
     for (int c = 0; c < CGROUP_NCTL; c++) {
@@ -214,10 +243,7 @@ static void sweep_dir(const char *dir, bool kill, int wait_ms)
             if (e->d_name[0] < '0' || e->d_name[0] > '9') continue;
             char g[PATH_LEN];
             if (!path_in(g, dir, e->d_name)) continue;
-            if (kill) {
-                kill_listed(g);
-                thaw_dir(g); /* (no such file outside the freezer's hierarchy) */
-            }
+            if (kill) kill_group(g, false);
             if (rmdir(g) != 0 && errno != ENOENT) left = true;
         }
         closedir(d);
@@ -229,8 +255,10 @@ static void sweep_dir(const char *dir, bool kill, int wait_ms)
 
 void cgroup_sweep(void)
 {
-    /* The freezer's first: its processes, killed and thawed, die there, or
-     * each other hierarchy would wait for them in turn. */
+    /* v2 has one hierarchy. v1's freezer goes first: its processes, killed
+     * and thawed, die there, or each other hierarchy would wait for them in
+     * turn. */
+    if (home2[0]) sweep_dir(home2, true, 2000);
     if (home[CGROUP_FREEZER][0]) sweep_dir(home[CGROUP_FREEZER], true, 2000);
     for (int c = 0; c < CGROUP_NCTL; c++)
         if (c != CGROUP_FREEZER && home[c][0]) sweep_dir(home[c], true, 2000);
@@ -244,6 +272,7 @@ static void at_exit(void)
     }
     for (int c = 0; c < CGROUP_NCTL; c++)
         if (home[c][0]) rmdir(home[c]);
+    if (home2[0]) rmdir(home2);
 }
 
 /* Directories arena-<pid> of referees no longer running, beside ours. Their
@@ -267,6 +296,64 @@ static void sweep_stale(const char *parent)
     closedir(d);
 }
 
+/* Whether the controller list in dir/file names ctl. */
+static bool lists(const char *dir, const char *file, const char *ctl)
+{
+    char p[PATH_LEN], buf[512];
+    int fd = path_in(p, dir, file) ? open(p, O_RDONLY | O_CLOEXEC) : -1;
+    if (fd < 0) return false;
+    ssize_t n = read(fd, buf, sizeof buf - 1);
+    close(fd);
+    if (n <= 0) return false;
+    for (ssize_t i = 0; i < n; i++)
+        if (buf[i] == ' ' || buf[i] == '\n') buf[i] = ',';
+    return has_name(buf, (size_t)n, ctl);
+}
+
+/* cgroup v2: a group with processes cannot give its children controllers
+ * (only the root may), so home2 goes below the nearest group above ours
+ * that already gives its children memory, as systemd's slices do. */
+static bool find_home2(void)
+{
+    char own[DIR_MAX - 32], top[DIR_MAX], parent[DIR_MAX - 32];
+    if (!own_group(NULL, own, sizeof own, top)) {
+        snprintf(why_not, sizeof why_not,
+                 "no cgroup hierarchy with a memory controller is mounted");
+        return false;
+    }
+    strcpy(parent, own);
+    for (;;) {
+        bool is_top = strcmp(parent, top) == 0;
+        if ((is_top || strcmp(parent, own) != 0) &&
+            lists(parent, "cgroup.subtree_control", "memory"))
+            break;
+        if (is_top) {
+            snprintf(why_not, sizeof why_not,
+                     "cgroup v2: no group above ours gives its children the memory controller "
+                     "(cgroup.subtree_control of %s and above)",
+                     own);
+            return false;
+        }
+        char *slash = strrchr(parent, '/');
+        if (!slash) return false; /* (own is below top: cannot happen) */
+        *slash = '\0';
+    }
+    sweep_stale(parent);
+    snprintf(home2, sizeof home2, "%s/arena-%ld", parent, (long)getpid());
+    const char *step = "mkdir";
+    if (mkdir(home2, 0755) != 0 && errno != EEXIST) goto fail;
+    step = "cgroup.subtree_control";
+    if (write_file(home2, step, "+memory") != 0) goto fail;
+    if (lists(parent, step, "pids") && write_file(home2, step, "+pids") != 0) goto fail;
+    return true;
+fail:
+    snprintf(why_not, sizeof why_not, "cannot make a group in %s (%s): %s", parent, step,
+             strerror(errno));
+    rmdir(home2);
+    home2[0] = '\0';
+    return false;
+}
+
 static void find_homes(void)
 {
     const char *off = getenv("ARENA_NO_CGROUPS");
@@ -277,13 +364,7 @@ static void find_homes(void)
     }
     for (int c = 0; c < CGROUP_NCTL; c++) {
         char own[DIR_MAX - 32];
-        if (!own_group(ctl_name[c], own, sizeof own)) {
-            if (c == CGROUP_MEMORY)
-                snprintf(why_not, sizeof why_not,
-                         "no cgroup v1 memory hierarchy is mounted (cgroup v2 is not supported "
-                         "yet)");
-            continue;
-        }
+        if (!own_group(ctl_name[c], own, sizeof own, NULL)) continue;
         sweep_stale(own);
         snprintf(home[c], sizeof home[c], "%s/arena-%ld", own, (long)getpid());
         if (mkdir(home[c], 0755) != 0 && errno != EEXIST) {
@@ -294,12 +375,16 @@ static void find_homes(void)
         }
     }
     if (!home[CGROUP_MEMORY][0]) {
+        /* why_not is set if v1's memory hierarchy is there but not ours. */
+        bool v1_memory = why_not[0];
         for (int c = 0; c < CGROUP_NCTL; c++) {
             if (home[c][0]) rmdir(home[c]);
             home[c][0] = '\0';
         }
-        decided = -1;
-        return;
+        if (v1_memory || !find_home2()) {
+            decided = -1;
+            return;
+        }
     }
     atexit(at_exit);
     decided = 1;
@@ -310,6 +395,43 @@ bool cgroup_usable(const char **why)
     if (!decided) find_homes();
     if (why) *why = decided > 0 ? NULL : why_not;
     return decided > 0;
+}
+
+static int open2(agent_cgroup *cg, int64_t mem_mb, int64_t procs, unsigned want, char *err,
+                 size_t errlen)
+{
+    char d[PATH_LEN], v[32];
+    const char *step = "cgroup.subtree_control";
+    /* Once on, for every later agent too: a group's controllers are its
+     * parent's to give. */
+    if ((want & 1u << CGROUP_CPU) && !cpu2_on && lists(home2, "cgroup.controllers", "cpu"))
+        cpu2_on = write_file(home2, step, "+cpu") == 0;
+    group_dir(0, cg->id, d);
+    step = "mkdir";
+    if (mkdir(d, 0755) != 0) goto fail;
+    if (mem_mb > 0) {
+        snprintf(v, sizeof v, "%lld", (long long)mem_mb << 20);
+        step = "memory.max";
+        if (write_file(d, step, v) != 0) goto fail;
+        /* With swap accounting: none, so that the cap holds for memory plus
+         * swap, as v1's memsw does. */
+        step = "memory.swap.max";
+        if (write_file(d, step, "0") != 0 && errno != ENOENT) goto fail;
+    }
+    if (procs > 0) {
+        snprintf(v, sizeof v, "%lld", (long long)procs);
+        step = "pids.max";
+        if (write_file(d, step, v) != 0 && errno != ENOENT) goto fail;
+    }
+    char p[PATH_LEN];
+    step = "cgroup.procs";
+    cg->procs_fd[0] = path_in(p, d, step) ? open(p, O_WRONLY | O_CLOEXEC) : -1;
+    if (cg->procs_fd[0] >= 0) return 0;
+fail:
+    snprintf(err, errlen, "cannot set up the agent's cgroup (%s, %s): %s", d, step,
+             strerror(errno));
+    cgroup_close(cg);
+    return -1;
 }
 
 int cgroup_open(agent_cgroup *cg, int64_t mem_mb, int64_t procs, unsigned want, char *err,
@@ -324,6 +446,7 @@ int cgroup_open(agent_cgroup *cg, int64_t mem_mb, int64_t procs, unsigned want, 
     }
     if (n_pending) retry_pending();
     cg->id = ++last_id;
+    if (home2[0]) return open2(cg, mem_mb, procs, want, err, errlen);
     for (int c = 0; c < CGROUP_NCTL; c++) {
         bool optional = c != CGROUP_MEMORY && c != CGROUP_PIDS;
         if (!home[c][0] || (optional && !(want & (1u << c)))) continue;
@@ -379,10 +502,11 @@ void cgroup_entered(agent_cgroup *cg)
 
 long cgroup_oom_kills(const agent_cgroup *cg)
 {
-    if (!cg->id || !home[CGROUP_MEMORY][0]) return 0;
+    if (!cg->id) return 0;
     char d[PATH_LEN], p[PATH_LEN], line[128];
     group_dir(CGROUP_MEMORY, cg->id, d);
-    FILE *f = path_in(p, d, "memory.oom_control") ? fopen(p, "re") : NULL;
+    FILE *f =
+        path_in(p, d, home2[0] ? "memory.events" : "memory.oom_control") ? fopen(p, "re") : NULL;
     if (!f) return 0;
     long n = 0;
     while (fgets(line, sizeof line, f))
@@ -396,7 +520,8 @@ int64_t cgroup_mem_peak(const agent_cgroup *cg)
     if (!cg->id) return -1;
     char d[PATH_LEN], p[PATH_LEN];
     group_dir(CGROUP_MEMORY, cg->id, d);
-    FILE *f = path_in(p, d, "memory.max_usage_in_bytes") ? fopen(p, "re") : NULL;
+    FILE *f = path_in(p, d, home2[0] ? "memory.peak" : "memory.max_usage_in_bytes") ? fopen(p, "re")
+                                                                                    : NULL;
     if (!f) return -1;
     long long v = -1;
     if (fscanf(f, "%lld", &v) != 1) v = -1;
@@ -406,26 +531,35 @@ int64_t cgroup_mem_peak(const agent_cgroup *cg)
 
 bool cgroup_freeze(const agent_cgroup *cg, bool frozen)
 {
-    if (!cg->id || !home[CGROUP_FREEZER][0]) return false;
+    if (!cg->id || !(home2[0] || home[CGROUP_FREEZER][0])) return false;
     char d[PATH_LEN];
     group_dir(CGROUP_FREEZER, cg->id, d);
+    if (home2[0]) return write_file(d, "cgroup.freeze", frozen ? "1" : "0") == 0;
     return write_file(d, "freezer.state", frozen ? "FROZEN" : "THAWED") == 0;
 }
 
 double cgroup_cpu_ms(const agent_cgroup *cg)
 {
-    if (!cg->id || !home[CGROUP_CPUACCT][0]) return -1;
-    char d[PATH_LEN], p[PATH_LEN], buf[32];
+    if (!cg->id || !(home2[0] || home[CGROUP_CPUACCT][0])) return -1;
+    char d[PATH_LEN], p[PATH_LEN], buf[256];
     group_dir(CGROUP_CPUACCT, cg->id, d);
-    int fd = path_in(p, d, "cpuacct.usage") ? open(p, O_RDONLY | O_CLOEXEC) : -1;
+    int fd =
+        path_in(p, d, home2[0] ? "cpu.stat" : "cpuacct.usage") ? open(p, O_RDONLY | O_CLOEXEC) : -1;
     if (fd < 0) return -1;
     ssize_t n = read(fd, buf, sizeof buf - 1);
     close(fd);
     if (n <= 0) return -1;
     buf[n] = '\0';
+    /* v1: nanoseconds; v2: "usage_usec N" first of cpu.stat's lines. */
+    const char *num = buf;
+    if (home2[0]) {
+        if (strncmp(buf, "usage_usec ", 11) != 0) return -1;
+        num += 11;
+    }
     char *end;
-    unsigned long long ns = strtoull(buf, &end, 10);
-    return end == buf ? -1 : (double)ns / 1e6;
+    unsigned long long v = strtoull(num, &end, 10);
+    if (end == num) return -1;
+    return home2[0] ? (double)v / 1e3 : (double)v / 1e6;
 }
 
 void cgroup_kill(const agent_cgroup *cg)
@@ -433,6 +567,7 @@ void cgroup_kill(const agent_cgroup *cg)
     if (!cg->id) return;
     char d[PATH_LEN];
     group_dir(home[CGROUP_PIDS][0] ? CGROUP_PIDS : CGROUP_MEMORY, cg->id, d);
+    if (write_file(d, "cgroup.kill", "1") == 0) return;
     kill_all(d);
     cgroup_freeze(cg, false);
 }

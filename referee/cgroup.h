@@ -9,8 +9,11 @@
  *
  * cgroup v1's memory hierarchy (and pids, cpu, freezer and cpuacct, when
  * mounted) is used where the referee may create groups below its own, as
- * root usually can. cgroup v2 is not supported yet: there the limits stay
- * per process. */
+ * root usually can. Where v1 has no memory hierarchy, cgroup v2 is: one
+ * group per agent, below the nearest group above the referee's that gives
+ * its children the memory controller (v2 lets no group with processes of
+ * its own do that), as systemd's slices and the root do. Elsewhere the
+ * limits stay per process. */
 #ifndef ARENA_CGROUP_H
 #define ARENA_CGROUP_H
 
@@ -21,11 +24,12 @@
 
 /* cpu: a group of the default weight, so that under contention an agent
  * gets the CPU of one, however many processes or threads it runs. Made
- * only when asked: many groups slow the scheduler. freezer: stops all the
- * agent's processes with one write (--freeze-idle), where freeze.h's walk
- * reads each of them on the referee's loop. cpuacct: the CPU time of all
- * of them, ended ones too, with one read (a CPU-timed clock), where
- * clock.h's walk reads each of them. */
+ * only when asked: many groups slow the scheduler (under v2, once one
+ * agent asked, every later one has it). freezer: stops all the agent's
+ * processes with one write (--freeze-idle), where freeze.h's walk reads
+ * each of them on the referee's loop. cpuacct: the CPU time of all of them,
+ * ended ones too, with one read (a CPU-timed clock), where clock.h's walk
+ * reads each of them. Under v2 every group can freeze and count CPU. */
 enum { CGROUP_MEMORY, CGROUP_PIDS, CGROUP_CPU, CGROUP_FREEZER, CGROUP_CPUACCT, CGROUP_NCTL };
 
 typedef struct agent_cgroup {
@@ -41,7 +45,7 @@ bool cgroup_usable(const char **why);
 /* Makes one agent's groups: memory capped at mem_mb MiB (0: uncapped, but
  * still counted), at most procs processes (0: no cap), and those of the
  * optional controllers in `want` (bits 1 << CGROUP_CPU, CGROUP_FREEZER,
- * CGROUP_CPUACCT) where mounted. 0, or -1 with err. */
+ * CGROUP_CPUACCT) where mounted (v2: where given). 0, or -1 with err. */
 int cgroup_open(agent_cgroup *cg, int64_t mem_mb, int64_t procs, unsigned want, char *err,
                 size_t errlen);
 
@@ -79,9 +83,10 @@ void cgroup_close(agent_cgroup *cg);
 void cgroup_sweep(void);
 
 /* Parsing, exposed for tests. From a /proc/self/mountinfo line of a cgroup
- * v1 hierarchy that carries `ctl`: its mount point and the path of the
- * hierarchy it shows (both into bufs of `len`). From a /proc/self/cgroup
- * line of that hierarchy: the group's path. Each returns false otherwise. */
+ * v1 hierarchy that carries `ctl` (ctl NULL: of cgroup v2): its mount point
+ * and the path of the hierarchy it shows (both into bufs of `len`). From a
+ * /proc/self/cgroup line of that hierarchy: the group's path. Each returns
+ * false otherwise. */
 bool cgroup_parse_mount(const char *line, const char *ctl, char *mnt, char *root, size_t len);
 bool cgroup_parse_self(const char *line, const char *ctl, char *path, size_t len);
 

@@ -217,15 +217,16 @@ void run_options_help_skip(FILE *out, const char *const *skip)
             fprintf(out, "  %-28s %s%s\n", left, f->help, dflt);
     }
     fputs(
-        "\nLimits. Where arena may make cgroups (cgroup v1's memory hierarchy, usually as\n"
-        "root; not cgroup v2 yet), each spawned agent gets one: --limit-mem caps the\n"
+        "\nLimits. Where arena may make cgroups (usually as root, in cgroup v1's memory\n"
+        "hierarchy, or in v2 below a group that gives its children memory, as\n"
+        "systemd's slices do), each spawned agent gets one: --limit-mem caps the\n"
         "memory of all its processes together, tmpfs and shared memory included,\n"
         "--limit-procs their number, and every process it started dies with it, setsid\n"
         "or not. Under a wall clock without --freeze-idle it also gets one agent's\n"
         "share of the CPU, however many processes it runs; under --freeze-idle it is\n"
-        "stopped through a freezer group, at once, and a CPU-timed clock reads its\n"
-        "cpuacct group. Elsewhere --limit-mem given is an error, and its default is\n"
-        "not enforced (a note says so under --sandbox). Without --sandbox an agent run\n"
+        "stopped through its group, at once, and a CPU-timed clock reads the group's\n"
+        "CPU time. Elsewhere --limit-mem given is an error, and its default is not\n"
+        "enforced (a note says so under --sandbox). Without --sandbox an agent run\n"
         "as root may leave its groups. The other limits are per process, and without\n"
         "a cgroup --limit-procs is RLIMIT_NPROC: every agent of the uid shares it, and\n"
         "root is exempt.\n"

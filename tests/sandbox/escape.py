@@ -119,16 +119,17 @@ def lower_oom_adj():
 
 
 def leave_cgroups():
-    """Moves itself into the root group of every cgroup v1 hierarchy it is
-    in below the root (out of its memory and pids caps)."""
+    """Moves itself into the root group of every cgroup hierarchy it is in
+    below the root, v1's and v2's (out of its memory and pids caps)."""
     left = False
     with open("/proc/self/cgroup") as f:
         for line in f:
             _, ctls, path = line.rstrip("\n").split(":", 2)
-            if not ctls or path == "/":
+            if path == "/":
                 continue
+            top = f"/sys/fs/cgroup/{ctls.split(',')[0]}" if ctls else "/sys/fs/cgroup"
             try:
-                with open(f"/sys/fs/cgroup/{ctls.split(',')[0]}/cgroup.procs", "w") as g:
+                with open(f"{top}/cgroup.procs", "w") as g:
                     g.write(str(os.getpid()))
                 left = True
             except OSError:

@@ -374,8 +374,9 @@ def stop(sandbox):
 def groups_of(pid):
     """The cgroup directories arena (pid) made, in any hierarchy."""
     found = []
-    for top in ("/sys/fs/cgroup/memory", "/sys/fs/cgroup/pids", "/sys/fs/cgroup/cpu",
-                "/sys/fs/cgroup/freezer", "/sys/fs/cgroup/cpuacct"):
+    tops = [cgroups.V2_ROOT] if cgroups.v2_only() else [
+        f"/sys/fs/cgroup/{c}" for c in ("memory", "pids", "cpu", "freezer", "cpuacct")]
+    for top in tops:
         for d, dirs, _ in os.walk(top):
             found += [os.path.join(d, x) for x in dirs if x == f"arena-{pid}"]
     return found
@@ -423,8 +424,8 @@ def agent_cgroups():
     if user:
         refused(user)  # no group of its own: the cap it asks for cannot hold
     if not cgroups.agent_groups():
-        # Not root, or cgroup v2 only: refused for us too, and the default
-        # cap is said not to hold.
+        # Not root: refused for us too, and the default cap is said not to
+        # hold.
         refused(None)
         work = make_work(None)
         try:
@@ -439,23 +440,35 @@ def agent_cgroups():
         # processes) and, under a wall clock without --freeze-idle, cpu (one
         # agent's share, however many processes it runs), under
         # --freeze-idle freezer (its stops), and with a CPU-timed clock
-        # (--clock cpu, --freeze-idle's start-up) cpuacct.
-        shell = f"cmd:/bin/sh -c 'cat /proc/self/cgroup >&2; exec /usr/bin/python3 {work}/opp/escape.py victim'"
+        # (--clock cpu, --freeze-idle's start-up) cpuacct. Under v2 one
+        # group has them all: its controllers (cpu only where wanted), and
+        # freezing and CPU time, which every v2 group has.
+        v2 = cgroups.v2_only()
+        shell = ("cmd:/bin/sh -c 'cat /proc/self/cgroup >&2; "
+                 + ("echo ctl:$(cat /sys/fs/cgroup$(sed -n s/^0:://p /proc/self/cgroup)/"
+                    "cgroup.controllers) >&2; " if v2 else "")
+                 + f"exec /usr/bin/python3 {work}/opp/escape.py victim'")
         for clock, want in (([], ("memory", "pids", "cpu")),
                             (["--clock", "cpu"], ("memory", "pids", "cpuacct")),
                             (["--freeze-idle"], ("memory", "pids", "freezer", "cpuacct"))):
             rc, out, _ = run_arena(["play", "nim", shell, "builtin:random", "--json", *clock], work)
             g = games(out)
             check(rc == 0 and len(g) == 1, f"exit {rc}")
-            mine = {}
-            for line in g[0]["stderr_tail"][0].splitlines():
+            mine, lines = {}, g[0]["stderr_tail"][0].splitlines()
+            for line in lines:
+                if line.startswith("ctl:"):  # v2: its group's controllers
+                    v2_path = mine.pop("")
+                    for c in line[4:].split() + ["freezer", "cpuacct"]:
+                        mine[c] = v2_path
+                    continue
                 _, ctls, path = line.split(":", 2)
                 for c in ctls.split(","):
                     mine[c] = path
             for c in ("memory", "pids", "cpu", "freezer", "cpuacct"):
                 own = bool(re.search(r"/arena-[0-9]+/[0-9]+$", mine.get(c, "")))
-                check(own == (c in want and cgroups.agent_groups(c)),
-                      f"{clock}: the agent's {c} group: {mine}")
+                expect = c in want or (v2 and c in ("freezer", "cpuacct"))
+                check(own == (expect and cgroups.agent_groups(c)),
+                      f"{clock}: the agent's {c} group: {lines}")
         # Uncapped, the hog's children hold all they touched.
         rc, g, _, _ = hog_play(work, ["--limit-mem", "0"])
         check(rc == 0 and len(g) == 1 and held(g[0]) == 8 * 64,
@@ -563,14 +576,27 @@ def killed_while_frozen(work):
         while not frozen or not os.path.exists(pidfile):
             check(p.poll() is None and time.monotonic() < deadline, "the hog was never frozen")
             time.sleep(0.05)
-            frozen = [d for d in groups_of(p.pid) if d.startswith("/sys/fs/cgroup/freezer")
-                      and any(open(os.path.join(d, g, "freezer.state")).read().strip() == "FROZEN"
-                              for g in os.listdir(d) if g.isdigit())]
+            frozen = [g for g in agent_groups(p.pid) if frozen_group(g)]
         kill_arena(p, pidfile, "SIGKILL of arena with the hog frozen")
     finally:
         if p.poll() is None:
             p.kill()
             p.wait()
+
+
+def agent_groups(pid):
+    """The agents' groups of arena (pid), in any hierarchy."""
+    return [os.path.join(d, g) for d in groups_of(pid) for g in os.listdir(d) if g.isdigit()]
+
+
+def frozen_group(g):
+    """Whether group g is frozen (v1: in the freezer hierarchy)."""
+    name, want = ("cgroup.freeze", "1") if cgroups.v2_only() else ("freezer.state", "FROZEN")
+    try:
+        with open(os.path.join(g, name)) as f:
+            return f.read().strip() == want
+    except OSError:  # a v1 group outside the freezer's hierarchy, or gone
+        return False
 
 
 def procs_cap():
