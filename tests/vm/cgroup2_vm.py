@@ -5,9 +5,10 @@ files as its root (read-only, over 9p), so that the command runs the same
 arena and Python as the host does. The machines the suite runs on mount
 cgroup v1; this is how the tests reach arena's cgroup v2 code.
 
-usage: cgroup2_vm.py [--cwd DIR] COMMAND [ARG...]
+usage: cgroup2_vm.py [--cwd DIR] [--timeout S] COMMAND [ARG...]
 
-Exits with the command's status. Inside, cgroup2 is mounted at
+Exits with the command's status; stops the VM after S seconds (900) and
+fails. Inside, cgroup2 is mounted at
 /sys/fs/cgroup, and its root gives its children the cpu, memory and pids
 controllers, as systemd does. /tmp, /run and /var/tmp are empty tmpfs;
 nothing the command writes elsewhere survives or reaches the host.
@@ -20,6 +21,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 
 # In load order (modules.dep lists each one's dependencies).
 MODULES = ["virtio_ring", "virtio", "virtio_pci_modern_dev", "virtio_pci_legacy_dev",
@@ -51,7 +53,8 @@ cp /bin/busybox /host/run/busybox
 cat > /host/run/vm-run.sh <<'END'
 /usr/bin/env -i PATH=/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin HOME=/root LANG=C.UTF-8 \
   {env} /bin/sh -c {script} < /dev/console > /dev/console 2>&1
-echo "{mark}$?" > /dev/console
+rc=$?
+printf '\n{mark}%s\n' $rc > /dev/console
 /run/busybox poweroff -f
 END
 # Not chroot: a chrooted process may not make user namespaces (bwrap).
@@ -101,9 +104,13 @@ def initramfs(dest, version, script):
 
 def main():
     args = sys.argv[1:]
-    cwd = os.getcwd()
-    if args[:1] == ["--cwd"]:
-        cwd, args = args[1], args[2:]
+    cwd, timeout = os.getcwd(), 900
+    while args[:1] in (["--cwd"], ["--timeout"]) and len(args) > 1:
+        if args[0] == "--cwd":
+            cwd = args[1]
+        else:
+            timeout = float(args[1])
+        args = args[2:]
     if not args:
         sys.exit(__doc__)
     if not shutil.which("qemu-system-x86_64"):
@@ -120,16 +127,21 @@ def main():
                "-virtfs", "local,path=/,mount_tag=host,security_model=none,readonly=on,multidevs=remap"]
         p = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                              stderr=subprocess.STDOUT)
+        timer = threading.Timer(timeout, p.kill)
+        timer.start()
         status = None
         for raw in p.stdout:
             line = raw.decode(errors="replace").replace("\r", "")
             if line.startswith(MARK):
-                status = int(line[len(MARK):].strip() or 1)
+                status = int(line[len(MARK):])
             sys.stdout.write(line)
             sys.stdout.flush()
         p.wait()
+        timer.cancel()
     if status is None:
-        sys.exit(f"cgroup2_vm: the VM ended (qemu exit {p.returncode}) without the command's status")
+        how = f", killed after {timeout:g} s" if p.returncode == -9 else ""
+        sys.exit(f"cgroup2_vm: the VM ended (qemu exit {p.returncode}{how}) without the "
+                 "command's status")
     sys.exit(status)
 
 
