@@ -26,7 +26,7 @@ static char home[CGROUP_NCTL][DIR_MAX];
 static char home2[DIR_MAX];
 static bool cpu2_on;
 static int decided; /* 0: not yet, 1: usable, -1: not */
-static char why_not[DIR_MAX + 96];
+static char why_not[2 * DIR_MAX + 256];
 static unsigned last_id;
 /* Groups whose removal found processes still exiting. */
 static unsigned *pending;
@@ -329,9 +329,10 @@ static bool find_home2(void)
             break;
         if (is_top) {
             snprintf(why_not, sizeof why_not,
-                     "cgroup v2: no group above ours gives its children the memory controller "
-                     "(cgroup.subtree_control of %s and above)",
-                     own);
+                     "cgroup v2: no group above ours (%s) gives its children the memory "
+                     "controller (systemd's DefaultMemoryAccounting=yes does; by hand: "
+                     "+memory +pids into %s/cgroup.subtree_control)",
+                     own, top);
             return false;
         }
         char *slash = strrchr(parent, '/');
