@@ -25,6 +25,11 @@ static char home[CGROUP_NCTL][DIR_MAX];
  * cgroup.subtree_control, cpu only once an agent asks for it. */
 static char home2[DIR_MAX];
 static bool cpu2_on;
+/* A delegated group of our own (find_home2) that home2 is in, and the
+ * controllers we had it give: undone at the end, so that it may hold
+ * processes again. "" when home2 is elsewhere. */
+static char deleg[DIR_MAX];
+static char deleg_gave[32];
 static int decided; /* 0: not yet, 1: usable, -1: not */
 static char why_not[2 * DIR_MAX + 256];
 static unsigned last_id;
@@ -250,7 +255,29 @@ static void sweep_dir(const char *dir, bool kill, int wait_ms)
         if (!left || t * 10 >= wait_ms) break;
         nanosleep(&(struct timespec){0, 10 * 1000 * 1000}, NULL);
     }
+    char leaf[PATH_LEN];
+    if (path_in(leaf, dir, "referee")) rmdir(leaf); /* (a delegated group's, emptied) */
     rmdir(dir);
+}
+
+/* The end of a delegated group's use, by the referee at exit and by its
+ * watchdog after it: takes back the controllers that home2 and deleg gave,
+ * moves this process back to deleg, and removes the referee's leaf and
+ * home2 if no one else is in them. */
+static void undeleg(void)
+{
+    if (!deleg[0]) return;
+    char v[64] = "", pid[24];
+    for (const char *c = deleg_gave; *c;) {
+        size_t n = strcspn(c, " ");
+        snprintf(v, sizeof v, "-%.*s", (int)n, c);
+        write_file(home2, "cgroup.subtree_control", v);
+        write_file(deleg, "cgroup.subtree_control", v);
+        c += n + (c[n] == ' ');
+    }
+    snprintf(pid, sizeof pid, "%ld", (long)getpid());
+    write_file(deleg, "cgroup.procs", pid);
+    sweep_dir(home2, false, 0);
 }
 
 void cgroup_sweep(void)
@@ -259,6 +286,7 @@ void cgroup_sweep(void)
      * and thawed, die there, or each other hierarchy would wait for them in
      * turn. */
     if (home2[0]) sweep_dir(home2, true, 2000);
+    undeleg();
     if (home[CGROUP_FREEZER][0]) sweep_dir(home[CGROUP_FREEZER], true, 2000);
     for (int c = 0; c < CGROUP_NCTL; c++)
         if (c != CGROUP_FREEZER && home[c][0]) sweep_dir(home[c], true, 2000);
@@ -272,7 +300,10 @@ static void at_exit(void)
     }
     for (int c = 0; c < CGROUP_NCTL; c++)
         if (home[c][0]) rmdir(home[c]);
-    if (home2[0]) rmdir(home2);
+    if (deleg[0])
+        undeleg();
+    else if (home2[0])
+        rmdir(home2);
 }
 
 /* Directories arena-<pid> of referees no longer running, beside ours. Their
@@ -310,9 +341,59 @@ static bool lists(const char *dir, const char *file, const char *ctl)
     return has_name(buf, (size_t)n, ctl);
 }
 
+/* Whether this process is the only one in group dir. */
+static bool alone_in(const char *dir)
+{
+    char p[PATH_LEN], buf[256];
+    int fd = path_in(p, dir, "cgroup.procs") ? open(p, O_RDONLY | O_CLOEXEC) : -1;
+    if (fd < 0) return false;
+    ssize_t n = read(fd, buf, sizeof buf - 1);
+    close(fd);
+    if (n <= 0) return false;
+    buf[n] = '\0';
+    char *end;
+    return strtol(buf, &end, 10) == (long)getpid() && strcmp(end, "\n") == 0;
+}
+
+/* A group of our own that we alone are in, and may write (a systemd unit
+ * with Delegate=yes, root's or another user's): home2 goes inside it. It
+ * may give controllers only once it holds no process, so the referee moves
+ * to a leaf of home2, "referee", first. */
+static bool use_deleg(const char *own)
+{
+    if (!alone_in(own) || !lists(own, "cgroup.controllers", "memory")) return false;
+    sweep_stale(own);
+    char leaf[PATH_LEN], pid[24];
+    snprintf(home2, sizeof home2, "%s/arena-%ld", own, (long)getpid());
+    snprintf(pid, sizeof pid, "%ld", (long)getpid());
+    snprintf(deleg, sizeof deleg, "%s", own);
+    deleg_gave[0] = '\0';
+    if (mkdir(home2, 0755) != 0 || !path_in(leaf, home2, "referee") || mkdir(leaf, 0755) != 0 ||
+        write_file(leaf, "cgroup.procs", pid) != 0)
+        goto undo;
+    static const char *const give[] = {"memory", "pids", "cpu"};
+    for (size_t i = 0; i < sizeof give / sizeof *give; i++) {
+        char v[16];
+        snprintf(v, sizeof v, "+%s", give[i]);
+        if (!lists(own, "cgroup.controllers", give[i])) continue;
+        if (write_file(own, "cgroup.subtree_control", v) != 0) {
+            if (i == 0) goto undo;
+            continue;
+        }
+        size_t k = strlen(deleg_gave);
+        snprintf(deleg_gave + k, sizeof deleg_gave - k, "%s%s", k ? " " : "", give[i]);
+    }
+    return true;
+undo:
+    undeleg();
+    deleg[0] = home2[0] = '\0';
+    return false;
+}
+
 /* cgroup v2: a group with processes cannot give its children controllers
  * (only the root may), so home2 goes below the nearest group above ours
- * that already gives its children memory, as systemd's slices do. */
+ * that already gives its children memory, as systemd's slices do; or in
+ * our own group, if we are alone in it (use_deleg). */
 static bool find_home2(void)
 {
     char own[DIR_MAX - 32], top[DIR_MAX], parent[DIR_MAX - 32];
@@ -320,6 +401,15 @@ static bool find_home2(void)
         snprintf(why_not, sizeof why_not,
                  "no cgroup hierarchy with a memory controller is mounted");
         return false;
+    }
+    if (strcmp(own, top) != 0 && use_deleg(own)) {
+        if (write_file(home2, "cgroup.subtree_control", "+memory") == 0) {
+            if (lists(home2, "cgroup.controllers", "pids"))
+                write_file(home2, "cgroup.subtree_control", "+pids");
+            return true;
+        }
+        undeleg();
+        deleg[0] = home2[0] = '\0';
     }
     strcpy(parent, own);
     for (;;) {
