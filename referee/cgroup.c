@@ -19,17 +19,19 @@ static const char *const ctl_name[CGROUP_NCTL] = {"memory", "pids", "cpu", "free
  * unused. */
 static char home[CGROUP_NCTL][DIR_MAX];
 /* cgroup v2, used where v1 has no memory hierarchy: one group per agent in
- * <the nearest group above ours that gives its children the memory
- * controller>/arena-<pid>. Freezing, killing and CPU time are every v2
- * group's own; memory, pids and cpu are controllers enabled in home2's
- * cgroup.subtree_control, cpu only once an agent asks for it. */
+ * home2, <a delegated group of ours, or the nearest group above ours that
+ * gives its children the memory controller>/arena-<pid> (find_home2).
+ * Freezing, killing and CPU time are every v2 group's own; memory, pids
+ * and cpu are controllers enabled in home2's cgroup.subtree_control, cpu
+ * only once an agent asks for it. */
 static char home2[DIR_MAX];
 static bool cpu2_on;
-/* A delegated group of our own (find_home2) that home2 is in, and the
- * controllers we had it give: undone at the end, so that it may hold
- * processes again. "" when home2 is elsewhere. */
+/* The delegated group home2 is in ("" if none), and the controllers (bits
+ * of v2_give) we had it give: undone at the end, so that it may hold
+ * processes again. */
+static const char *const v2_give[] = {"memory", "pids", "cpu"};
 static char deleg[DIR_MAX];
-static char deleg_gave[32];
+static unsigned deleg_gave;
 static int decided; /* 0: not yet, 1: usable, -1: not */
 static char why_not[2 * DIR_MAX + 256];
 static unsigned last_id;
@@ -267,13 +269,12 @@ static void sweep_dir(const char *dir, bool kill, int wait_ms)
 static void undeleg(void)
 {
     if (!deleg[0]) return;
-    char v[64] = "", pid[24];
-    for (const char *c = deleg_gave; *c;) {
-        size_t n = strcspn(c, " ");
-        snprintf(v, sizeof v, "-%.*s", (int)n, c);
+    char v[16], pid[24];
+    for (size_t i = 0; i < sizeof v2_give / sizeof *v2_give; i++) {
+        if (!(deleg_gave & 1u << i)) continue;
+        snprintf(v, sizeof v, "-%s", v2_give[i]);
         write_file(home2, "cgroup.subtree_control", v);
         write_file(deleg, "cgroup.subtree_control", v);
-        c += n + (c[n] == ' ');
     }
     snprintf(pid, sizeof pid, "%ld", (long)getpid());
     write_file(deleg, "cgroup.procs", pid);
@@ -367,21 +368,18 @@ static bool use_deleg(const char *own)
     snprintf(home2, sizeof home2, "%s/arena-%ld", own, (long)getpid());
     snprintf(pid, sizeof pid, "%ld", (long)getpid());
     snprintf(deleg, sizeof deleg, "%s", own);
-    deleg_gave[0] = '\0';
+    deleg_gave = 0;
     if (mkdir(home2, 0755) != 0 || !path_in(leaf, home2, "referee") || mkdir(leaf, 0755) != 0 ||
         write_file(leaf, "cgroup.procs", pid) != 0)
         goto undo;
-    static const char *const give[] = {"memory", "pids", "cpu"};
-    for (size_t i = 0; i < sizeof give / sizeof *give; i++) {
+    for (size_t i = 0; i < sizeof v2_give / sizeof *v2_give; i++) {
         char v[16];
-        snprintf(v, sizeof v, "+%s", give[i]);
-        if (!lists(own, "cgroup.controllers", give[i])) continue;
-        if (write_file(own, "cgroup.subtree_control", v) != 0) {
-            if (i == 0) goto undo;
-            continue;
-        }
-        size_t k = strlen(deleg_gave);
-        snprintf(deleg_gave + k, sizeof deleg_gave - k, "%s%s", k ? " " : "", give[i]);
+        snprintf(v, sizeof v, "+%s", v2_give[i]);
+        if (!lists(own, "cgroup.controllers", v2_give[i])) continue;
+        if (write_file(own, "cgroup.subtree_control", v) == 0)
+            deleg_gave |= 1u << i;
+        else if (i == 0) /* memory */
+            goto undo;
     }
     return true;
 undo:
