@@ -192,8 +192,8 @@ static void group_dir(int c, unsigned id, char *out)
 }
 
 /* Kills every process in group dir, of either version. v2's cgroup.kill
- * does it in one write, forks under way included, frozen or not (5.14 on);
- * in v1, frozen processes take their SIGKILL only once thawed. */
+ * does it in one write, forks under way included (5.14 on); v2's frozen
+ * processes die of SIGKILL, v1's only once thawed. */
 static void kill_group(const char *dir, bool all)
 {
     if (write_file(dir, "cgroup.kill", "1") == 0) return;
@@ -201,7 +201,7 @@ static void kill_group(const char *dir, bool all)
         kill_all(dir);
     else
         kill_listed(dir);
-    write_file(dir, home2[0] ? "cgroup.freeze" : "freezer.state", home2[0] ? "0" : "THAWED");
+    if (!home2[0]) write_file(dir, "freezer.state", "THAWED");
 }
 
 /* Kills what is in group id and removes it: true once it is gone. */
@@ -216,8 +216,7 @@ static bool remove_group(unsigned id)
     for (int c = 0; c < CGROUP_NCTL; c++) {
         if (!home[c][0]) continue;
         group_dir(c, id, d);
-        kill_all(d);
-        if (c == CGROUP_FREEZER) write_file(d, "freezer.state", "THAWED");
+        kill_group(d, true);
     }
     bool gone = true;
     for (int c = 0; c < CGROUP_NCTL; c++) {
@@ -264,8 +263,8 @@ static void sweep_dir(const char *dir, bool kill, int wait_ms)
 
 /* The end of a delegated group's use, by the referee at exit and by its
  * watchdog after it: takes back the controllers that home2 and deleg gave,
- * moves this process back to deleg, and removes the referee's leaf and
- * home2 if no one else is in them. */
+ * moves this process back to deleg, removes the referee's leaf and home2
+ * if no one else is in them, and forgets both. */
 static void undeleg(void)
 {
     if (!deleg[0]) return;
@@ -279,6 +278,7 @@ static void undeleg(void)
     snprintf(pid, sizeof pid, "%ld", (long)getpid());
     write_file(deleg, "cgroup.procs", pid);
     sweep_dir(home2, false, 0);
+    deleg[0] = home2[0] = '\0';
 }
 
 void cgroup_sweep(void)
@@ -384,8 +384,15 @@ static bool use_deleg(const char *own)
     return true;
 undo:
     undeleg();
-    deleg[0] = home2[0] = '\0';
     return false;
+}
+
+/* Has home2 give its agents' groups memory, and pids where it may. */
+static bool home2_gives(void)
+{
+    return write_file(home2, "cgroup.subtree_control", "+memory") == 0 &&
+           (!lists(home2, "cgroup.controllers", "pids") ||
+            write_file(home2, "cgroup.subtree_control", "+pids") == 0);
 }
 
 /* cgroup v2: a group with processes cannot give its children controllers
@@ -401,13 +408,8 @@ static bool find_home2(void)
         return false;
     }
     if (strcmp(own, top) != 0 && use_deleg(own)) {
-        if (write_file(home2, "cgroup.subtree_control", "+memory") == 0) {
-            if (lists(home2, "cgroup.controllers", "pids"))
-                write_file(home2, "cgroup.subtree_control", "+pids");
-            return true;
-        }
+        if (home2_gives()) return true;
         undeleg();
-        deleg[0] = home2[0] = '\0';
     }
     strcpy(parent, own);
     for (;;) {
@@ -432,8 +434,7 @@ static bool find_home2(void)
     const char *step = "mkdir";
     if (mkdir(home2, 0755) != 0 && errno != EEXIST) goto fail;
     step = "cgroup.subtree_control";
-    if (write_file(home2, step, "+memory") != 0) goto fail;
-    if (lists(parent, step, "pids") && write_file(home2, step, "+pids") != 0) goto fail;
+    if (!home2_gives()) goto fail;
     return true;
 fail:
     snprintf(why_not, sizeof why_not, "cannot make a group in %s (%s): %s", parent, step,
@@ -486,8 +487,9 @@ bool cgroup_usable(const char **why)
     return decided > 0;
 }
 
-static int open2(agent_cgroup *cg, int64_t mem_mb, int64_t procs, unsigned want, char *err,
-                 size_t errlen)
+/* cgroup_open's v2 half: one group, in home2. */
+static int open_v2(agent_cgroup *cg, int64_t mem_mb, int64_t procs, unsigned want, char *err,
+                   size_t errlen)
 {
     char d[PATH_LEN], v[32];
     const char *step = "cgroup.subtree_control";
@@ -535,7 +537,7 @@ int cgroup_open(agent_cgroup *cg, int64_t mem_mb, int64_t procs, unsigned want, 
     }
     if (n_pending) retry_pending();
     cg->id = ++last_id;
-    if (home2[0]) return open2(cg, mem_mb, procs, want, err, errlen);
+    if (home2[0]) return open_v2(cg, mem_mb, procs, want, err, errlen);
     for (int c = 0; c < CGROUP_NCTL; c++) {
         bool optional = c != CGROUP_MEMORY && c != CGROUP_PIDS;
         if (!home[c][0] || (optional && !(want & (1u << c)))) continue;
@@ -656,9 +658,8 @@ void cgroup_kill(const agent_cgroup *cg)
     if (!cg->id) return;
     char d[PATH_LEN];
     group_dir(home[CGROUP_PIDS][0] ? CGROUP_PIDS : CGROUP_MEMORY, cg->id, d);
-    if (write_file(d, "cgroup.kill", "1") == 0) return;
-    kill_all(d);
-    cgroup_freeze(cg, false);
+    kill_group(d, true);
+    cgroup_freeze(cg, false); /* v1: the freezer's own group */
 }
 
 void cgroup_close(agent_cgroup *cg)
