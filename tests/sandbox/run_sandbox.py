@@ -576,7 +576,7 @@ def killed_while_frozen(work):
         while not frozen or not os.path.exists(pidfile):
             check(p.poll() is None and time.monotonic() < deadline, "the hog was never frozen")
             time.sleep(0.05)
-            frozen = [g for g in agent_groups(p.pid) if frozen_group(g)]
+            frozen = [g for g in agent_dirs(p.pid) if frozen_group(g)]
         kill_arena(p, pidfile, "SIGKILL of arena with the hog frozen")
     finally:
         if p.poll() is None:
@@ -584,7 +584,7 @@ def killed_while_frozen(work):
             p.wait()
 
 
-def agent_groups(pid):
+def agent_dirs(pid):
     """The agents' groups of arena (pid), in any hierarchy."""
     return [os.path.join(d, g) for d in groups_of(pid) for g in os.listdir(d) if g.isdigit()]
 
