@@ -90,23 +90,29 @@ static void watchdog_main(int rfd)
     _exit(0);
 }
 
+/* Once: forks the watchdog. False if it could not be. */
+static bool watchdog_start(void)
+{
+    if (watchdog_fd >= 0) return true;
+    int p[2];
+    if (pipe2(p, O_CLOEXEC) != 0) return false;
+    pid_t pid = fork();
+    if (pid == 0) {
+        close(p[1]);
+        watchdog_main(p[0]);
+    }
+    close(p[0]);
+    if (pid < 0) {
+        close(p[1]);
+        return false;
+    }
+    watchdog_fd = p[1];
+    return true;
+}
+
 static void watchdog_tell(int32_t m)
 {
-    if (watchdog_fd < 0) {
-        int p[2];
-        if (pipe2(p, O_CLOEXEC) != 0) return;
-        pid_t pid = fork();
-        if (pid == 0) {
-            close(p[1]);
-            watchdog_main(p[0]);
-        }
-        close(p[0]);
-        if (pid < 0) {
-            close(p[1]);
-            return;
-        }
-        watchdog_fd = p[1];
-    }
+    if (!watchdog_start()) return;
     ssize_t w;
     do {
         w = write(watchdog_fd, &m, sizeof m); /* 4 bytes: atomic on a pipe */
@@ -197,12 +203,17 @@ static void child_setup(const agent_limits *lim, bool sandbox, const sandbox_sta
 static int open_cgroup(const agent_config *cfg, agent_cgroup *cg, char *err, size_t errlen)
 {
     const char *why;
-    if (cgroup_usable(&why))
+    if (cgroup_usable(&why)) {
+        /* Before the first group: a SIGKILL from now on leaves none (and
+         * after cgroup_usable, which may move the referee to a leaf of a
+         * delegated group, where the watchdog must be too). */
+        watchdog_start();
         return cgroup_open(cg, cfg->limits.mem_mb, cfg->limits.nproc,
                            (cfg->cpu_group ? 1u << CGROUP_CPU : 0) |
                                (cfg->freeze_idle ? 1u << CGROUP_FREEZER : 0) |
                                (cfg->startup_cpu ? 1u << CGROUP_CPUACCT : 0),
                            err, errlen);
+    }
     static bool said;
     if (cfg->sandbox && cfg->limits.mem_mb > 0 && !said) {
         said = true;
