@@ -146,6 +146,19 @@ static int write_file(const char *dir, const char *name, const char *text)
     return w == (ssize_t)strlen(text) ? 0 : -1;
 }
 
+/* The start of dir/name into buf (len bytes), NUL-terminated: its length,
+ * or 0 if it could not be read or is empty. */
+static size_t read_file(const char *dir, const char *name, char *buf, size_t len)
+{
+    char p[PATH_LEN];
+    int fd = path_in(p, dir, name) ? open(p, O_RDONLY | O_CLOEXEC) : -1;
+    if (fd < 0) return 0;
+    ssize_t n = read(fd, buf, len - 1);
+    close(fd);
+    buf[n > 0 ? n : 0] = '\0';
+    return n > 0 ? (size_t)n : 0;
+}
+
 /* SIGKILLs each process listed in dir/cgroup.procs; how many were. Only
  * open/read/kill/close: the watchdog calls it too. */
 static int kill_listed(const char *dir)
@@ -331,27 +344,18 @@ static void sweep_stale(const char *parent)
 /* Whether the controller list in dir/file names ctl. */
 static bool lists(const char *dir, const char *file, const char *ctl)
 {
-    char p[PATH_LEN], buf[512];
-    int fd = path_in(p, dir, file) ? open(p, O_RDONLY | O_CLOEXEC) : -1;
-    if (fd < 0) return false;
-    ssize_t n = read(fd, buf, sizeof buf - 1);
-    close(fd);
-    if (n <= 0) return false;
-    for (ssize_t i = 0; i < n; i++)
+    char buf[512];
+    size_t n = read_file(dir, file, buf, sizeof buf);
+    for (size_t i = 0; i < n; i++)
         if (buf[i] == ' ' || buf[i] == '\n') buf[i] = ',';
-    return has_name(buf, (size_t)n, ctl);
+    return n > 0 && has_name(buf, n, ctl);
 }
 
 /* Whether this process is the only one in group dir. */
 static bool alone_in(const char *dir)
 {
-    char p[PATH_LEN], buf[256];
-    int fd = path_in(p, dir, "cgroup.procs") ? open(p, O_RDONLY | O_CLOEXEC) : -1;
-    if (fd < 0) return false;
-    ssize_t n = read(fd, buf, sizeof buf - 1);
-    close(fd);
-    if (n <= 0) return false;
-    buf[n] = '\0';
+    char buf[256];
+    if (!read_file(dir, "cgroup.procs", buf, sizeof buf)) return false;
     char *end;
     return strtol(buf, &end, 10) == (long)getpid() && strcmp(end, "\n") == 0;
 }
@@ -632,15 +636,9 @@ bool cgroup_freeze(const agent_cgroup *cg, bool frozen)
 double cgroup_cpu_ms(const agent_cgroup *cg)
 {
     if (!cg->id || !(home2[0] || home[CGROUP_CPUACCT][0])) return -1;
-    char d[PATH_LEN], p[PATH_LEN], buf[256];
+    char d[PATH_LEN], buf[256];
     group_dir(CGROUP_CPUACCT, cg->id, d);
-    int fd =
-        path_in(p, d, home2[0] ? "cpu.stat" : "cpuacct.usage") ? open(p, O_RDONLY | O_CLOEXEC) : -1;
-    if (fd < 0) return -1;
-    ssize_t n = read(fd, buf, sizeof buf - 1);
-    close(fd);
-    if (n <= 0) return -1;
-    buf[n] = '\0';
+    if (!read_file(d, home2[0] ? "cpu.stat" : "cpuacct.usage", buf, sizeof buf)) return -1;
     /* v1: nanoseconds; v2: "usage_usec N" first of cpu.stat's lines. */
     const char *num = buf;
     if (home2[0]) {
