@@ -61,14 +61,14 @@ delegated() {
     return 1
   (cd "$w" && sh -c 'echo $$ >"$0"/cgroup.procs && exec setpriv --reuid=nobody --regid=nogroup \
     --clear-groups "$@"' $d ./arena play nim "cmd:/usr/bin/python3 escape.py hog spread" \
-    builtin:random --limit-mem 160 --limit-as 0 --startup-ms 15000 --json) >/tmp/deleg.json
+    builtin:random --limit-mem 256 --limit-as 0 --startup-ms 15000 --json) >/tmp/deleg.json
   rc=$?
   cat /tmp/deleg.json
   [ $rc = 0 ] || { echo "arena exited $rc"; return 1; }
   /usr/bin/python3 -c 'import json, sys
 g = json.load(open("/tmp/deleg.json"))
 held = int(g["bot_log_last"][0].split("=")[1])
-sys.exit(f"the hog held {held} MiB, cap 160" if not 0 < held <= 160 else 0)' || return 1
+sys.exit(f"the hog held {held} MiB, cap 256" if not 0 < held <= 256 else 0)' || return 1
   as_found $d || return 1
   # SIGKILLed mid-game: its watchdog kills the agents and undoes the rest.
   (cd "$w" && exec sh -c 'echo $$ >"$0"/cgroup.procs && exec setpriv --reuid=nobody \
