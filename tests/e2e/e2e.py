@@ -298,7 +298,7 @@ def case_cpu_clock_is_precise():
 
 def case_cpu_starver_is_withstood():
     # The opponent keeps every core busy while our bot thinks (starver.sh).
-    # Our bot's fixed work (about 30 ms of CPU here) then takes several
+    # Our bot's fixed work (30 ms of CPU, as measured here first) then takes several
     # times that in wall time: under a 100 ms wall clock it times out (the
     # attack is real), under the cpu clock it is charged its own CPU only,
     # and with --freeze-idle the starver is stopped while the worker thinks.
@@ -308,7 +308,9 @@ def case_cpu_starver_is_withstood():
     # wall-clock arms here hold only without cpu groups.
     STARVER = os.path.join(BOTS, "starver.sh")
     wall_starves = not cgroups.agent_groups("cpu")
-    worker = "cmd:" + BURNER + " work 400"
+    thousands = subprocess.run([BURNER, "calibrate", "30"], capture_output=True, text=True,
+                               check=True).stdout.strip()
+    worker = f"cmd:{BURNER} work {thousands}"
 
     def plays(what, *args):
         """One nim game beside the starver, which must end normally."""

@@ -9,7 +9,9 @@ Mode "far" does the same in a worker child forked after N idle ones
 (a third argument), so the referee's look at the bot's tree, child by child,
 reads the worker last.
 Mode "work" does a fixed amount of work instead, MS loop iterations
-(in thousands), however long that takes. Mode "reaped" burns in short-lived children it waits for, so the CPU
+(in thousands), however long that takes; mode "calibrate" prints the MS
+for "work" whose work takes MS ms of CPU on this machine, alone, and exits
+(machines of one kind here differ by up to 3 x). Mode "reaped" burns in short-lived children it waits for, so the CPU
 is spent by processes gone from the tree when the referee next looks. Mode
 "orphan" leaves a helper that burns CPU for MS (no longer: it would outlive
 the test) in a new session, whose parent exits at once, and sleeps 300 ms
@@ -38,6 +40,24 @@ def fork(work):
 def send(msg):
     sys.stdout.write(json.dumps(msg) + "\n")
     sys.stdout.flush()
+
+
+def work(thousands):
+    x = 0
+    for i in range(thousands * 1000):
+        x += i
+    return x
+
+
+if mode == "calibrate":
+    best = None
+    for _ in range(5):  # the quickest: the least disturbed
+        cpu0 = time.process_time()
+        work(100)
+        took = (time.process_time() - cpu0) * 1000 / 100  # ms a thousand
+        best = took if best is None else min(best, took)
+    print(max(1, round(ms / best)))
+    sys.exit(0)
 
 
 def burn_cpu(ms):
@@ -92,9 +112,7 @@ for line in sys.stdin:
     elif msg["type"] == "decide":
         end = time.monotonic() + ms / 1000.0
         if mode == "work":
-            x = 0
-            for i in range(ms * 1000):
-                x += i
+            work(ms)
         elif mode == "reaped":
             # 20 ms a child: each is gone before a look at the tree (the
             # referee's timer) could see it over a move's budget.
