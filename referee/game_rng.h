@@ -58,25 +58,41 @@ static inline void game_rng_chacha(const uint32_t in[16], uint32_t out[16], int 
         out[i] = x[i] + in[i];
 }
 
-static inline void game_rng_refill(game_rng *r)
+/* Block `block` of the ChaCha12 stream of `key` and `nonce`. The games
+ * draw from nonce 0; seeds.h derives seeds from the others. */
+static inline void game_rng_block(const uint32_t key[8], uint64_t block, uint64_t nonce,
+                                  uint32_t out[16])
 {
     uint32_t in[16] = {0x61707865u, 0x3320646eu, 0x79622d32u, 0x6b206574u}; /* "expand 32-byte k" */
     for (int i = 0; i < 8; i++)
-        in[4 + i] = r->key[i];
-    in[12] = (uint32_t)r->block;
-    in[13] = (uint32_t)(r->block >> 32); /* words 14, 15 (the nonce): 0 */
-    game_rng_chacha(in, r->out, 12);
+        in[4 + i] = key[i];
+    in[12] = (uint32_t)block;
+    in[13] = (uint32_t)(block >> 32);
+    in[14] = (uint32_t)nonce;
+    in[15] = (uint32_t)(nonce >> 32);
+    game_rng_chacha(in, out, 12);
+}
+
+static inline void game_rng_refill(game_rng *r)
+{
+    game_rng_block(r->key, r->block, 0, r->out);
     r->block++;
     r->used = 0;
 }
 
-static inline void game_rng_seed(game_rng *r, uint64_t seed)
+/* The 256-bit key of a 64-bit seed. */
+static inline void game_rng_key(uint32_t key[8], uint64_t seed)
 {
     for (int i = 0; i < 4; i++) {
         uint64_t k = arena_splitmix64(&seed);
-        r->key[2 * i] = (uint32_t)k;
-        r->key[2 * i + 1] = (uint32_t)(k >> 32);
+        key[2 * i] = (uint32_t)k;
+        key[2 * i + 1] = (uint32_t)(k >> 32);
     }
+}
+
+static inline void game_rng_seed(game_rng *r, uint64_t seed)
+{
+    game_rng_key(r->key, seed);
     r->block = 0;
     r->used = 16; /* the first draw computes block 0 */
 }

@@ -23,6 +23,7 @@
 #include "msgwrite.h"
 #include "runner.h"
 #include "seatnotes.h"
+#include "seeds.h"
 #include "util.h"
 
 #define STDERR_LOG_CAP (256 * 1024) /* bytes of stderr logged per seat per game */
@@ -1133,7 +1134,7 @@ int match_start(struct event_base *base, const match_config *cfg, arena_agent *c
     m->done = done;
     m->done_ctx = ctx;
     m->t_start = clock_now_ms();
-    arena_rng_seed(&m->fallback_rng, arena_seed_mix(seed, 0xfa11bacc));
+    arena_rng_seed(&m->fallback_rng, arena_seed_derive(seed, SEED_FALLBACK, 0));
     m->ev_step = event_new(base, -1, 0, on_step, m);
     m->ev_timer = evtimer_new(base, on_timer, m);
     if (cfg->log_path) {
@@ -1162,8 +1163,8 @@ int match_start(struct event_base *base, const match_config *cfg, arena_agent *c
         a->seat = s;
         if (a->kind == AGENT_BUILTIN) {
             char perr[200];
-            st->policy = a->pv->create(a->parg, s, arena_seed_mix(seed, 0xb0700 + (uint64_t)s),
-                                       perr, sizeof perr);
+            st->policy = a->pv->create(
+                a->parg, s, arena_seed_derive(seed, SEED_POLICY, (uint64_t)s), perr, sizeof perr);
             if (!st->policy) {
                 snprintf(m->error, sizeof m->error, "%s", perr);
                 seat_notes_forfeit(&st->notes, "crash", perr);

@@ -75,7 +75,6 @@ typedef struct agent_config {
     bool cpu_group;
     /* --pass-env names for the sandbox, NULL-terminated; may be NULL */
     const char *const *pass_env;
-    uint64_t seed; /* builtin policies' randomness */
     /* Spawned: agent_new waits for the exec, so that a program that cannot
      * run is an error at once; otherwise the loop learns it later (a crash
      * at startup) and does not stall while many agents start. */

@@ -51,7 +51,9 @@ static void sprt_help(FILE *out)
           "  --max-pairs N      stop undecided after N pairs (default: no limit)\n"
           "  --concurrency J    matches in flight (default: number of cores); with a\n"
           "                     PostgreSQL --db, 0 plays nothing here (workers do)\n"
-          "  --seed S           master seed (default 1)\n"
+          "  --seed S           master seed (default: random, stored in the DB and\n"
+          "                     printed); publishing it before the end gives every\n"
+          "                     game's seed, hence its hidden cards, away\n"
           "  --pairing P        duplicate (default): both games of a pair on one seed, the\n"
           "                     strongest test between your own versions; independent:\n"
           "                     each game on its own seed, for bots you do not trust (one\n"
@@ -237,7 +239,7 @@ int cmd_sprt(int argc, char **argv)
     bool have0 = false, have1 = false;
     sctx s;
     memset(&s, 0, sizeof s);
-    s.seed = 1;
+    bool have_seed = false;
     s.pairing = PAIRING_DUPLICATE;
     int64_t conc = driver_default_concurrency();
     run_options ro;
@@ -380,6 +382,7 @@ int cmd_sprt(int argc, char **argv)
                 if (r > 0) rc = cli_usage_error("--seed needs an unsigned integer");
                 goto out;
             }
+            have_seed = true;
         } else if ((r = cli_value(argc, argv, &i, "--pairing", &v)) != 0) {
             if (r < 0) goto out;
             if (!schedule_pairing_parse(v, &s.pairing)) {
@@ -403,6 +406,20 @@ int cmd_sprt(int argc, char **argv)
             argvec_push(&canon, snap[k - start]);
             if (run) argvec_push(&run_args, snap[k - start]); /* for workers */
         }
+    }
+    if (!have_seed && resume) {
+        /* A run stored before the seed was: the one it used. */
+        char *sd = store_meta(db, "seed");
+        if (!sd || !cli_u64(sd, &s.seed)) s.seed = 1; /* the old default */
+        free(sd);
+    } else if (!have_seed) {
+        /* A known seed (it used to be 1) gives every game's seed, hence its
+         * deal, away; tournament does the same. Stored for --resume. */
+        char sd[32];
+        s.seed = arena_random_u64();
+        snprintf(sd, sizeof sd, "%llu", (unsigned long long)s.seed);
+        argvec_push(&canon, "--seed");
+        argvec_push(&canon, sd);
     }
     if (conc == 0 && !store_is_url(resume ? resume : dbpath)) {
         rc = cli_usage_error("sprt: --concurrency 0 (only coordinate) needs a PostgreSQL --db "
@@ -540,9 +557,9 @@ int cmd_sprt(int argc, char **argv)
     if (!s.quiet)
         fprintf(stderr,
                 "%s %s: %s vs %s, H0 elo <= %g, H1 elo >= %g, alpha %g, beta %g, "
-                "bounds [%.3f, %.3f]\n",
+                "bounds [%.3f, %.3f], seed %llu\n",
                 resume ? "resuming sprt" : "sprt", game->name, names[0], names[1], elo0, elo1,
-                alpha, beta, s.b.lower, s.b.upper);
+                alpha, beta, s.b.lower, s.b.upper, (unsigned long long)s.seed);
     driver_cfg dc = {.game = game,
                      .ro = &ro,
                      .names = (char *const *)names,
@@ -550,7 +567,6 @@ int cmd_sprt(int argc, char **argv)
                      .n_agents = 2,
                      .concurrency = (int)conc,
                      .log_dir = logdir,
-                     .seed = s.seed,
                      .progress = s.quiet ? NULL : stderr,
                      .poll_ms = STORE_GROUP_MS};
     driver_src src = {

@@ -534,8 +534,10 @@ int cmd_tournament(int argc, char **argv)
     if (!resuming) {
         if (!o.have_seed) {
             /* A guessable seed (it used to be 1) would let a bot recompute
-             * every game's deal. Stored with the settings for --resume. */
-            o.seed = sp.seed = arena_random_u64() & ((1ull << 53) - 1);
+             * every game's deal; all 64 bits, since a published game seed
+             * lets anyone test guesses of it offline. Stored with the
+             * settings for --resume. */
+            o.seed = sp.seed = arena_random_u64();
             char sd[32];
             snprintf(sd, sizeof sd, "%llu", (unsigned long long)o.seed);
             argvec_push(&o.canon, "--seed");
@@ -704,7 +706,6 @@ int cmd_tournament(int argc, char **argv)
                      .n_agents = o.n_agents,
                      .concurrency = (int)o.concurrency,
                      .log_dir = logdir,
-                     .seed = o.seed,
                      .total = total,
                      .done_before = done,
                      .progress = o.quiet ? NULL : stderr,

@@ -174,10 +174,10 @@ static bool d_more(void *ctx)
     return store_pg_unfinished(x->db) != 0; /* -1: unreachable, wait for it */
 }
 
-/* The tournament's stored settings: game, seed, agents, match flags. */
+/* The tournament's stored settings: game, agents, match flags. A worker
+ * plays each game on its stored seed: it needs no master seed. */
 typedef struct tsettings {
     const arena_game_vt *game;
-    uint64_t seed;
     char **names, **specs;
     int n_agents;
     argvec run_args;
@@ -199,14 +199,12 @@ static int load_settings(store *db, tsettings *t, char *err, size_t errlen)
 {
     memset(t, 0, sizeof *t);
     run_options_default(&t->ro);
-    char *game = store_meta(db, "game"), *seed = store_meta(db, "seed");
+    char *game = store_meta(db, "game");
     char *ra = store_meta(db, "run_args");
     int rc = -1;
     t->game = game ? arena_find_game(game) : NULL;
     if (!t->game)
         snprintf(err, errlen, "unknown game '%s' (an older or newer arena?)", game ? game : "");
-    else if (!seed || !cli_u64(seed, &t->seed))
-        snprintf(err, errlen, "no master seed stored");
     else if (!ra || argvec_from_json(ra, &t->run_args) != 0)
         snprintf(err, errlen, "no match settings stored (made by an older arena?)");
     else if (store_agents(db, &t->names, &t->specs, &t->n_agents) != 0)
@@ -219,7 +217,6 @@ static int load_settings(store *db, tsettings *t, char *err, size_t errlen)
             rc = -1;
         }
     free(game);
-    free(seed);
     free(ra);
     return rc;
 }
@@ -272,7 +269,6 @@ int dist_play(store *db, const dist_cfg *c, char *err, size_t errlen)
                      .n_agents = t.n_agents,
                      .concurrency = c->concurrency,
                      .log_dir = logdir,
-                     .seed = t.seed,
                      .total = total,
                      .done_before = x.done0,
                      .progress = NULL,

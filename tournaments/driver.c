@@ -195,8 +195,7 @@ static int acquire(drv *d, int agent)
     ac.name = d->cfg->names[agent];
     ac.game = d->cfg->game->name;
     ac.wait_exec = p->made == 0; /* a program that cannot run stops the run at once */
-    ac.seed = d->cfg->seed ^ (0x9e3779b97f4a7c15ULL * (uint64_t)(agent + 1)) ^
-              ((uint64_t)p->made++ << 40);
+    p->made++;
     char e[256] = "";
     arena_agent *a = agent_new(d->base, &ac, e, sizeof e);
     if (!a) {

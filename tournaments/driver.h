@@ -40,7 +40,6 @@ typedef struct driver_cfg {
     int n_agents;
     int concurrency;
     const char *log_dir; /* NULL: no match logs */
-    uint64_t seed;       /* for built-in agents' own randomness */
     int64_t total;       /* games in the whole run (0: open-ended) */
     int64_t done_before; /* finished before this session (resume) */
     FILE *progress;      /* NULL: silent */

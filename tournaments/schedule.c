@@ -5,27 +5,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "seeds.h"
 #include "util.h"
 
-static uint64_t splitmix(uint64_t *x)
-{
-    uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-
+/* One-way (seeds.h): a published game's seed, from its match log, must not
+ * lead back to the master seed and so to every other game's. */
 uint64_t schedule_group_seed(uint64_t master, int64_t group)
 {
-    uint64_t x = master ^ ((uint64_t)group * 0xd1342543de82ef95ULL);
-    return splitmix(&x);
+    return arena_seed_derive(master, SEED_GROUP, (uint64_t)group);
 }
 
 uint64_t schedule_game_seed(uint64_t master, int64_t id)
 {
-    /* Another odd constant than the groups': no game seed equals a group's. */
-    uint64_t x = master ^ ((uint64_t)id * 0x9fb21c651e98df25ULL) ^ 0x1d8e4e27c47d124fULL;
-    return splitmix(&x);
+    return arena_seed_derive(master, SEED_GAME, (uint64_t)id);
 }
 
 const char *schedule_pairing_name(tourn_pairing p)
@@ -165,12 +157,13 @@ int schedule_build(const schedule_params *p, schedule *out, char *err, size_t er
     out->sampled = true;
     int64_t *count = xcalloc((size_t)n + 1, sizeof(int64_t));
     int *perm = xcalloc((size_t)n + 1, sizeof(int));
-    uint64_t rng = p->seed ^ 0x5eed5eed5eedULL;
+    /* The draws show in the schedule: seeded one-way from the master. */
+    uint64_t rng = arena_seed_derive(p->seed, SEED_SCHEDULE, 0);
     for (int64_t gi = 0; gi < p->max_games / k; gi++) {
         for (int i = 0; i < n; i++)
             perm[i] = i;
         for (int i = n - 1; i > 0; i--) {
-            int j = (int)(splitmix(&rng) % (uint64_t)(i + 1));
+            int j = (int)(arena_splitmix64(&rng) % (uint64_t)(i + 1));
             int t = perm[i];
             perm[i] = perm[j];
             perm[j] = t;

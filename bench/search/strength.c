@@ -3,7 +3,7 @@
  *
  *   bench-strength GAME N SEED BOT_A BOT_B [--set KEY=VALUE]...
  *
- * Plays N two-player games; game i uses seed arena_seed_mix(SEED, i) and
+ * Plays N two-player games; game i uses seed arena_hash_mix(SEED, i) and
  * seats BOT_A first on even i, second on odd i, so both bots get both seats
  * and the same deals. Prints A's wins-losses-draws, its score (win 1, draw
  * 1/2), the Elo difference with a 95 % interval from the score's standard
@@ -58,7 +58,7 @@ static double play(const arena_game_vt *game, const arena_setting *set, size_t n
     int *choice = NULL;
     for (int s = 0; s < 2; s++) {
         self[s] = seat_bot[s]->vt->create(
-            seat_bot[s]->arg, s, arena_seed_mix(seed, 1000u + (unsigned)s), err, sizeof err);
+            seat_bot[s]->arg, s, arena_hash_mix(seed, 1000u + (unsigned)s), err, sizeof err);
         if (!self[s]) {
             fprintf(stderr, "bench-strength: %s: %s\n", seat_bot[s]->spec, err);
             goto out;
@@ -151,7 +151,7 @@ int main(int argc, char **argv)
     for (long i = 0; i < n; i++) {
         int a = (int)(i % 2); /* seat of bot A */
         bot *seat_bot[2] = {&bots[a], &bots[1 - a]};
-        double s0 = play(game, set, nset, arena_seed_mix(seed, (uint64_t)i), seat_bot);
+        double s0 = play(game, set, nset, arena_hash_mix(seed, (uint64_t)i), seat_bot);
         if (s0 < 0) return 1;
         double x = a == 0 ? s0 : 1.0 - s0;
         w += x == 1.0, l += x == 0.0, dr += x == 0.5;

@@ -14,10 +14,10 @@
 #include "cli.h"
 #include "play.h"
 #include "matchlog.h"
-#include "rng.h"
 #include "runopts.h"
 #include "sandbox.h"
 #include "seatnotes.h"
+#include "seeds.h"
 #include "stats.h"
 #include "util.h"
 
@@ -155,7 +155,7 @@ static void print_score(const play_run *r)
 static void on_done(const match_outcome *o, void *ctx)
 {
     play_run *r = ctx;
-    print_outcome(r, o, r->repeat ? r->seed : r->seed + (uint64_t)r->played);
+    print_outcome(r, o, play_game_seed(r, r->played));
     tally(r, o);
     if (!r->json && !r->quiet && r->games > 1 && r->agents[0] && r->agents[1] &&
         (r->played + 1 == r->games || (r->score_every && (r->played + 1) % r->score_every == 0)))
@@ -178,7 +178,6 @@ arena_agent *play_make_agent(play_run *r, int i, char *err, size_t errlen)
 {
     agent_config ac;
     run_options_agent(&r->opts, r->game->name, r->specs[i], &ac);
-    ac.seed = arena_seed_mix(r->seed, 77 + (uint64_t)i);
     ac.wait_exec = true; /* a handful of agents: say at once if one cannot run */
     return agent_new(r->base, &ac, err, errlen);
 }
@@ -192,7 +191,7 @@ char *play_log_path(const play_run *r, int g)
         return xasprintf("%s%s%s-%" PRIu64 "-r%d.jsonl%s", r->log_arg, sep, r->game->name, r->seed,
                          g + 1, r->log_plain ? "" : ".gz");
     return xasprintf("%s%s%s-%" PRIu64 ".jsonl%s", r->log_arg, sep, r->game->name,
-                     r->seed + (uint64_t)g, r->log_plain ? "" : ".gz");
+                     play_game_seed(r, g), r->log_plain ? "" : ".gz");
 }
 
 static void play_next(play_run *r)
@@ -203,7 +202,7 @@ static void play_next(play_run *r)
     }
     char err[2048];
     int g = r->played;
-    uint64_t seed = r->repeat ? r->seed : r->seed + (uint64_t)g;
+    uint64_t seed = play_game_seed(r, g);
     arena_agent *seats[ARENA_MAX_SEATS];
     for (int s = 0; s < r->n_agents; s++) {
         int i = r->repeat ? s : (s + g) % r->n_agents;
@@ -243,7 +242,8 @@ static void play_next(play_run *r)
 void play_flags_help(FILE *out)
 {
     fprintf(out,
-            "  --seed N                     seed of game 1; game i uses N+i-1 [random]\n"
+            "  --seed N                     seed of game 1; game i uses N+i-1 [each game\n"
+            "                               a random seed of its own]\n"
             "  --games N                    games to play [1]\n"
             "  --log FILE|DIR               write match logs, gzip-compressed: a DIR gets one\n"
             "                               file per game, GAME-SEED.jsonl.gz (with --games\n"
@@ -291,9 +291,15 @@ static bool parse_u64(const char *s, uint64_t max, uint64_t *out)
     return true;
 }
 
-static uint64_t fresh_seed(void)
+#define SEED_BITS ((1ull << 53) - 1) /* exact in JSON readers that use doubles */
+
+uint64_t play_game_seed(const play_run *r, int g)
 {
-    return arena_random_u64() & ((1ull << 53) - 1); /* exact in JSON readers that use doubles */
+    if (r->repeat) return r->seed;
+    if (r->have_seed) return r->seed + (uint64_t)g;
+    /* One-way from a secret never shown: one game's seed, in its log,
+     * must not give the next game's away, as consecutive seeds did. */
+    return arena_seed_derive(r->secret, SEED_PLAY_GAME, (uint64_t)g) & SEED_BITS;
 }
 
 void play_init(play_run *r)
@@ -413,7 +419,10 @@ int play_prepare(play_run *r)
             return 2;
         }
     }
-    if (!r->have_seed) r->seed = fresh_seed();
+    if (!r->have_seed) {
+        r->secret = arena_random_u64();
+        r->seed = play_game_seed(r, 0);
+    }
     /* Settings are checked before any agent is started. */
     char err[2048];
     arena_game *probe = r->game->create(r->opts.settings, r->opts.n_settings, r->seed, r->n_agents,
@@ -443,9 +452,11 @@ int play_prepare(play_run *r)
 
 void play_begin(play_run *r)
 {
-    if (!r->json && !r->quiet)
+    if (!r->json && !r->quiet && (r->have_seed || r->games == 1))
         printf("%s: %d game%s, seed %" PRIu64 "\n", r->game->name, r->games,
                r->games == 1 ? "" : "s", r->seed);
+    else if (!r->json && !r->quiet)
+        printf("%s: %d games, each on a random seed\n", r->game->name, r->games);
     play_next(r);
 }
 

@@ -18,8 +18,9 @@ typedef struct play_run {
     bool fixed[ARENA_MAX_SEATS];  /* remote: cannot be restarted */
     arena_agent *agents[ARENA_MAX_SEATS];
     int games, played, aborted;
-    uint64_t seed;
-    bool have_seed;
+    uint64_t seed;   /* game 1's; with have_seed, game i's is seed + i - 1 */
+    bool have_seed;  /* --seed given */
+    uint64_t secret; /* without --seed: the games' seeds derive from it */
     const char *log_arg;
     bool log_is_dir;
     bool log_plain; /* --log-plain: JSON lines, not gzip */
@@ -49,6 +50,8 @@ int play_prepare(play_run *r);
  * DIR/GAME-SEED.jsonl.gz (with --repeat: DIR/GAME-SEED-rK.jsonl.gz; no .gz
  * with --log-plain). Free it. */
 char *play_log_path(const play_run *r, int g);
+/* The seed of game g (0-based). */
+uint64_t play_game_seed(const play_run *r, int g);
 /* Starts agent i from its spec. */
 arena_agent *play_make_agent(play_run *r, int i, char *err, size_t errlen);
 /* Plays the series on r->base (agents must exist); run the loop after. */

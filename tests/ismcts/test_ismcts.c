@@ -27,7 +27,7 @@ typedef struct trace {
 
 static uint64_t mix(uint64_t h, uint64_t x)
 {
-    return arena_seed_mix(h, x);
+    return arena_hash_mix(h, x);
 }
 
 /* selfplay's check hook: hashes every next decision, counts multi-picks. */

@@ -1,15 +1,18 @@
 /* The games' rng (referee/game_rng.h): ChaCha's block function against
  * RFC 8439's test vector, and the stream's contract (seeded, copyable,
- * unbiased bounds). */
+ * unbiased bounds); the seeds derived from it (referee/seeds.h). Whether a
+ * derived seed gives its secret away is tests/hostile/seeds.py's. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
 
 #include "game_rng.h"
+#include "seeds.h"
 
 /* RFC 8439 §2.3.2: key 00 01 .. 1f, block count 1, nonce 00:00:00:09
  * 00:00:00:4a 00:00:00:00, 20 rounds. */
@@ -67,12 +70,48 @@ static void test_below_is_in_range_and_even(void **state)
         assert_true(game_rng_below(&r, n) < n);
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Each (secret, use, index) its own seed, and none the block of the
+ * game's own stream (nonce 0) at that index, whose draws a log shows. */
+static void test_derived_seeds_are_apart(void **state)
+{
+    (void)state;
+    enum { SECRETS = 3, USES = SEED_PLAY_GAME, INDEXES = 2000 };
+    static uint64_t all[SECRETS * USES * INDEXES];
+    size_t n = 0;
+    for (uint64_t secret = 1; secret <= SECRETS; secret++) {
+        game_rng g;
+        game_rng_seed(&g, secret);
+        for (uint64_t i = 0; i < INDEXES; i++) {
+            uint64_t drawn = game_rng_u32(&g);
+            drawn |= (uint64_t)game_rng_u32(&g) << 32;
+            for (int k = 2; k < 16; k++) /* to the next block */
+                game_rng_u32(&g);
+            for (int u = SEED_GAME; u <= SEED_PLAY_GAME; u++) {
+                uint64_t x = arena_seed_derive(secret, (seed_use)u, i);
+                assert_true(x == arena_seed_derive(secret, (seed_use)u, i));
+                assert_true(x != drawn);
+                all[n++] = x;
+            }
+        }
+    }
+    qsort(all, n, sizeof all[0], cmp_u64);
+    for (size_t i = 1; i < n; i++)
+        assert_true(all[i] != all[i - 1]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_block_function_matches_rfc_8439),
         cmocka_unit_test(test_seed_decides_the_stream),
         cmocka_unit_test(test_below_is_in_range_and_even),
+        cmocka_unit_test(test_derived_seeds_are_apart),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
