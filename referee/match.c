@@ -104,7 +104,8 @@ struct match {
     const av **evs; /* the events of the decide being written (borrowed) */
     size_t *evi;    /* and their indices in the game */
     size_t evs_cap;
-    evcache evc; /* their bytes, shared by the seats */
+    evcache evc;     /* their bytes, shared by the seats */
+    int events_turn; /* send_events: the turn whose events wait unsent */
     char error[256];
     double t_start; /* the trace's zero */
     /* One per player only: a seat is some 1.7 KB, most of it its notes'
@@ -295,8 +296,12 @@ static size_t new_events(struct match *m, int s)
     return k;
 }
 
-/* With send_events on, every agent hears about new events right away
- * instead of with its next decision. */
+/* With send_events on, every agent hears about new events when a turn
+ * ends (and when the game does) instead of with its next decision. Not
+ * after each decision: some are asked only because of a hidden card
+ * (Library drew an Action, the victim holds a Moat), so where the others'
+ * messages split would tell what the cards do not (tests/hostile/
+ * framing.py). Turn boundaries are public. */
 static void flush_events(struct match *m)
 {
     size_t n = m->gvt->event_count(m->g);
@@ -373,7 +378,6 @@ static void apply_choice(struct match *m, const arena_decision *d, int n, const 
         return;
     }
     m->seat[d->seat].decisions++;
-    if (m->cfg.send_events) flush_events(m);
     release_events(m);
 }
 
@@ -879,6 +883,10 @@ static void on_step(evutil_socket_t fd, short what, void *arg)
             end_match(m, live_seats(m) < m->players ? "forfeit" : "normal");
             break;
         }
+        if (m->cfg.send_events && d.turn != m->events_turn) {
+            flush_events(m);
+            m->events_turn = d.turn;
+        }
         seat_state *st = &m->seat[d.seat];
         if (batch >= BUILTIN_BATCH) {
             schedule_step(m); /* let other matches and agents breathe */
@@ -957,6 +965,7 @@ static void finish(struct match *m)
         o.ranks[s] = better + 1;
     }
     if (strcmp(o.reason, "normal") == 0 && live < m->players) o.reason = "forfeit";
+    if (m->cfg.send_events) flush_events(m); /* the last turn's */
 
     for (int s = 0; s < m->players; s++) {
         arena_agent *a = m->seat[s].agent;

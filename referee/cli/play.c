@@ -251,7 +251,7 @@ void play_flags_help(FILE *out)
             "                               its name\n"
             "  --log-plain                  write the logs as plain JSON lines (.jsonl)\n"
             "  --json                       one JSON object per game on stdout\n"
-            "  --events                     also send `event` messages between decisions\n"
+            "  --events                     also send `event` messages at turn ends\n"
             "  --trace                      print every message both ways, time-stamped, with\n"
             "                               the time charged, as the games run\n"
             "  --score-every K              with --games N: the score line also every K games\n"
