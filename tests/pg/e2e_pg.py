@@ -153,6 +153,15 @@ def case_workers(pg):
     hosts = rep.stdout.split("match logs (host: directory, games):")[1]
     if sum(int(x.split("(")[1].rstrip(")")) for x in hosts.strip().splitlines()) != 30:
         fail("report's logs per host do not add up to 30:\n" + hosts)
+    # The workers' logs gathered in one place: every verdict holds up.
+    gathered = os.path.join(work, "gathered")
+    os.makedirs(gathered, exist_ok=True)
+    for log in pg.psql("SELECT log FROM arena_games WHERE done").splitlines():
+        shutil.copy(log, gathered)
+    aud = subprocess.run([arena, "audit", url, "--logs", gathered], capture_output=True,
+                         text=True, timeout=120)
+    if aud.returncode != 0 or "30 of them replayed" not in aud.stdout:
+        fail(f"audit of the workers' results (exit {aud.returncode}):\n{aud.stdout}{aud.stderr}")
     stop_workers(ws)
 
 

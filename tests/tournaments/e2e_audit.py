@@ -1,0 +1,154 @@
+#!/usr/bin/env python3
+"""`arena audit`: a stored verdict that does not hold is found, through the
+real `arena` binary. Usage: e2e_audit.py ARENA WORKDIR CASE.
+
+Each attack edits what a tournament left behind, as someone with write
+access to the results (a worker host posts results; a DB file gets copied
+around) could, and `arena report` goes on showing the edited standings.
+`arena audit` must exit 1 and name the game.
+
+Cases:
+  clean          a tournament and an SPRT run audit clean (exit 0, every
+                 finished game replayed); a game whose log is gone is
+                 counted, not failed
+  forged_result  the loser of one game is stored as its winner
+  chosen_seed    one game is stored on a seed of someone's choosing, with a
+                 log of that deal (as a worker that picks its deals would)
+  edited_log     one choice in one log is changed
+  swapped_log    one game's log is another game's
+"""
+import gzip
+import json
+import os
+import shutil
+import sqlite3
+
+from e2e_common import CASE, arena, check, path, rows
+
+AGENTS = ["--agent", "bm=builtin:bigmoney", "--agent", "rnd=builtin:random"]
+
+
+def tournament(name, games=6):
+    db, logs = path(f"{name}.sqlite"), path(f"{name}.logs")
+    r = arena("tournament", "--game", "dominion", *AGENTS, "--games-per-pairing", str(games),
+              "--concurrency", "2", "--db", db, "--logs", logs, "--quiet")
+    check(r.returncode == 0, f"tournament: {r.returncode} {r.stderr}")
+    return db, logs
+
+
+def audit(db, *extra):
+    r = arena("audit", db, *extra)
+    print(f"$ arena audit {db} {' '.join(extra)}\nexit {r.returncode}\n{r.stdout}{r.stderr}")
+    return r
+
+
+def caught(db, game, what):
+    """The audit fails and names the game."""
+    r = audit(db)
+    check(r.returncode == 1, f"{what}: audit exits {r.returncode}, want 1")
+    check(f"game {game}: " in r.stdout, f"{what}: audit does not name game {game}")
+    return r
+
+
+def execute(db, sql, *args):
+    con = sqlite3.connect(db)
+    try:
+        con.execute(sql, args)
+        con.commit()
+    finally:
+        con.close()
+
+
+def log_of(logs, game):
+    return os.path.join(logs, f"game-{game:06d}.jsonl.gz")
+
+
+def read_log(p):
+    with gzip.open(p, "rt") as f:
+        return [json.loads(line) for line in f]
+
+
+def write_log(p, recs):
+    with gzip.open(p, "wt") as f:
+        for r in recs:
+            f.write(json.dumps(r, separators=(",", ":")) + "\n")
+
+
+def clean():
+    db, logs = tournament("clean")
+    r = audit(db)
+    check(r.returncode == 0, f"a clean tournament fails its audit: {r.returncode}")
+    check("6 games: 6 on their schedule's seeds; 6 finished, 6 of them replayed" in r.stdout,
+          f"summary: {r.stdout}")
+    os.remove(log_of(logs, 2))
+    r = audit(db, "--logs", logs, "--quiet")
+    check(r.returncode == 0 and "5 of them replayed" in r.stdout and "1 without a log" in r.stdout,
+          f"a missing log is counted, not failed: {r.returncode} {r.stdout}")
+    sdb = path("sprt.sqlite")
+    r = arena("sprt", "--game", "dominion", *AGENTS, "--elo0", "0", "--elo1", "10",
+              "--max-pairs", "3", "--concurrency", "2", "--db", sdb, "--logs", path("sprt.logs"),
+              "--quiet")
+    check(r.returncode == 0, f"sprt: {r.returncode} {r.stderr}")
+    r = audit(sdb)
+    check(r.returncode == 0 and "0 problems" in r.stdout, f"a clean SPRT run: {r.stdout}")
+    r = audit(path("nothing.sqlite"))
+    check(r.returncode == 2, f"a missing DB is a bad argument: {r.returncode}")
+
+
+def forged_result():
+    db, _ = tournament("forged")
+    game, ranks, scores = rows(db, "SELECT id, ranks, scores FROM games WHERE ranks = '1,2' "
+                                   "ORDER BY id LIMIT 1")[0]
+    execute(db, "UPDATE games SET ranks = '2,1', scores = ? WHERE id = ?",
+            ",".join(reversed(scores.split(","))), game)
+    report = arena("report", db).stdout
+    print(report[:600])
+    r = caught(db, game, "a forged result")
+    check("is not the game's" in r.stdout, f"says why: {r.stdout}")
+
+
+def chosen_seed():
+    db, logs = tournament("chosen")
+    game, seats = rows(db, "SELECT id, seats FROM games ORDER BY id LIMIT 1")[0]
+    names = ["bm", "rnd"]
+    order = [names[int(a)] for a in seats.split(",")]
+    specs = {"bm": "builtin:bigmoney", "rnd": "builtin:random"}
+    # The same agents on a deal of someone's choosing, logged and stored as
+    # the game's own: the log replays and agrees with the stored result.
+    p = path("chosen.log.gz")
+    r = arena("play", "dominion", *[specs[n] for n in order], "--seed", "12345", "--log", p,
+              "--json")
+    check(r.returncode == 0, f"play: {r.stderr}")
+    recs = read_log(p)
+    for rec in recs:
+        if rec["type"] in ("match", "seats"):
+            rec["agents"] = order
+    write_log(log_of(logs, game), recs)
+    res = next(x for x in recs if x["type"] == "result")
+    execute(db, "UPDATE games SET seed = ?, ranks = ?, scores = ?, reason = ? WHERE id = ?",
+            12345, ",".join(map(str, res["ranks"])), ",".join(map(str, res["scores"])),
+            res["reason"], game)
+    r = caught(db, game, "a chosen seed")
+    check("is not its schedule's" in r.stdout, f"says why: {r.stdout}")
+
+
+def edited_log():
+    db, logs = tournament("edited")
+    recs = read_log(log_of(logs, 3))
+    choice = next(x for x in recs if x["type"] == "choice" and x["kind"] == "buy")
+    choice["choice"], choice["labels"] = [0], ["pass"]
+    write_log(log_of(logs, 3), recs)
+    r = caught(db, 3, "an edited log")
+    check("does not replay" in r.stdout, f"says why: {r.stdout}")
+
+
+def swapped_log():
+    db, logs = tournament("swapped")
+    shutil.copy(log_of(logs, 5), log_of(logs, 3))  # same seats: only the deal differs
+    r = caught(db, 3, "a swapped log")
+    check("was dealt from seed" in r.stdout, f"says why: {r.stdout}")
+
+
+{"clean": clean, "forged_result": forged_result, "chosen_seed": chosen_seed,
+ "edited_log": edited_log, "swapped_log": swapped_log}[CASE]()
+print("ok")

@@ -1,0 +1,273 @@
+/* `arena audit DB [--logs DIR]`: does every verdict a tournament (or SPRT
+ * run) stored hold up? For each game: its seed is the one its schedule
+ * derives from the master seed (schedule.c), so nobody chose the deal; and,
+ * for each finished game whose match log is at hand, the log replays move
+ * for move from that seed (replay.c), it seats the stored agents, and its
+ * result is the stored one. A results row edited afterwards, a game played
+ * on another seed, a log that does not match its game: each is named. */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cliargs.h"
+#include "commands.h"
+#include "replay.h"
+#include "schedule.h"
+#include "store.h"
+#include "util.h"
+
+static void audit_help(FILE *out)
+{
+    fputs("usage: arena audit DB [--logs DIR] [--quiet]\n"
+          "\n"
+          "Checks the verdicts stored in a tournament or SPRT results file DB (or\n"
+          "postgresql://...#NAME) against the schedule and the match logs:\n"
+          "  - every game's seed is the one the schedule derives from the stored\n"
+          "    master seed and pairing (nobody picked a deal);\n"
+          "  - every finished game whose log is found replays move for move from\n"
+          "    that seed (as `arena replay` checks), seats the stored agents, and\n"
+          "    ends with the stored ranks, scores and reason.\n"
+          "Each problem is one line naming the game; the last line sums up.\n"
+          "\n"
+          "  --logs DIR  where the logs are, as DIR/game-NNNNNN.jsonl.gz (default:\n"
+          "              the logs directory stored in DB; with workers on several\n"
+          "              hosts, gather their logs into one directory first)\n"
+          "  --quiet     only the problems and the last line\n"
+          "  --help      this text\n"
+          "\n"
+          "Exit status: 0 when nothing is wrong (games without a log are counted,\n"
+          "not failed), 1 when a verdict does not hold, 2 on bad arguments.\n",
+          out);
+}
+
+/* What a walked log said about its game. */
+typedef struct seen {
+    int64_t seed;
+    bool have_seed, have_result;
+    int ranks[RANKED_MAX];
+    int64_t scores[RANKED_MAX];
+    char reason[16];
+} seen;
+
+static int on_header(void *ctx, replay *r, const av *line)
+{
+    (void)r;
+    seen *s = ctx;
+    s->have_seed = av_get_int(line, "seed", &s->seed);
+    return 0;
+}
+
+static void on_result(void *ctx, replay *r, const av *line)
+{
+    seen *s = ctx;
+    const av *ranks = av_get(line, "ranks"), *scores = av_get(line, "scores");
+    const char *reason = av_get_str(line, "reason");
+    if (!ranks || !scores || !reason || (int)av_len(ranks) != r->players ||
+        (int)av_len(scores) != r->players)
+        return;
+    for (int k = 0; k < r->players; k++) {
+        const av *rank = ranks->u.list.items[k], *score = scores->u.list.items[k];
+        if (rank->type != AV_INT || score->type != AV_INT) return;
+        s->ranks[k] = (int)rank->u.i;
+        s->scores[k] = score->u.i;
+    }
+    snprintf(s->reason, sizeof s->reason, "%s", reason);
+    s->have_result = true;
+}
+
+typedef struct audit {
+    char *const *names; /* the agents, by index */
+    int n_agents;
+    long problems, bad_seeds, replayed, unlogged;
+} audit;
+
+static void problem(audit *a, const sched_game *g, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void problem(audit *a, const sched_game *g, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    printf("game %" PRId64 ": ", g->id);
+    vprintf(fmt, ap);
+    putchar('\n');
+    va_end(ap);
+    a->problems++;
+}
+
+static char *find_log(const char *dir, int64_t id)
+{
+    static const char *const ext[] = {".jsonl.gz", ".jsonl"};
+    for (size_t i = 0; i < 2; i++) {
+        char *p = xasprintf("%s/game-%06" PRId64 "%s", dir, id, ext[i]);
+        struct stat st;
+        if (stat(p, &st) == 0) return p;
+        free(p);
+    }
+    return NULL;
+}
+
+/* A finished game against its log: replayed, or a problem said. */
+static void check_log(audit *a, const tgame *t, const char *path)
+{
+    const sched_game *g = &t->s;
+    replay r = {.path = path};
+    seen s = {0};
+    replay_sink sink = {.header = on_header, .result = on_result};
+    fflush(stdout); /* replay's own complaint goes to stderr, in order */
+    int rc = replay_walk(&r, &sink, &s);
+    int players = r.players;
+    char names[ARENA_MAX_SEATS][128];
+    memcpy(names, r.names, sizeof names);
+    replay_free(&r);
+    if (rc != 0) {
+        problem(a, g, "its log %s does not replay (the line above says why)", path);
+        return;
+    }
+    if (!s.have_seed || (uint64_t)s.seed != g->seed) {
+        problem(a, g, "its log %s was dealt from seed %" PRIu64 ", the game's is %" PRIu64, path,
+                (uint64_t)s.seed, g->seed);
+        return;
+    }
+    if (players != g->players) {
+        problem(a, g, "its log %s has %d seats, the game %d", path, players, g->players);
+        return;
+    }
+    for (int k = 0; k < players; k++) {
+        const char *want = g->seat[k] >= 0 && g->seat[k] < a->n_agents ? a->names[g->seat[k]] : "?";
+        if (strcmp(names[k], want) != 0) {
+            problem(a, g, "its log %s seats %s in seat %d, the game %s", path, names[k], k, want);
+            return;
+        }
+    }
+    if (!s.have_result) {
+        problem(a, g, "its log %s has no result (cut short?)", path);
+        return;
+    }
+    bool same = strcmp(s.reason, t->reason) == 0;
+    for (int k = 0; same && k < players; k++)
+        same = s.ranks[k] == t->rank[k] && s.scores[k] == t->score[k];
+    if (!same) {
+        char logged[256] = "", stored[256] = "";
+        size_t lo = 0, so = 0;
+        for (int k = 0; k < players; k++) {
+            lo += (size_t)snprintf(logged + lo, sizeof logged - lo, "%s%d:%" PRId64, k ? " " : "",
+                                   s.ranks[k], s.scores[k]);
+            so += (size_t)snprintf(stored + so, sizeof stored - so, "%s%d:%" PRId64, k ? " " : "",
+                                   t->rank[k], t->score[k]);
+        }
+        problem(a, g,
+                "stored result (rank:score by seat) %s, %s; its log %s ends %s, %s: the stored "
+                "verdict is not the game's",
+                stored, t->reason, path, logged, s.reason);
+        return;
+    }
+    a->replayed++;
+}
+
+int cmd_audit(int argc, char **argv)
+{
+    const char *db = NULL, *logs = NULL, *v;
+    bool quiet = false;
+    for (int i = 1; i < argc; i++) {
+        int r;
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            audit_help(stdout);
+            return 0;
+        } else if ((r = cli_value(argc, argv, &i, "--logs", &v)) != 0) {
+            if (r < 0) return 2;
+            logs = v;
+        } else if (strcmp(argv[i], "--quiet") == 0) {
+            quiet = true;
+        } else if (argv[i][0] == '-') {
+            return cli_usage_error("audit: unknown option '%s' (see arena audit --help)", argv[i]);
+        } else if (db) {
+            return cli_usage_error("audit: only one results file, got '%s' and '%s'", db, argv[i]);
+        } else {
+            db = argv[i];
+        }
+    }
+    if (!db) return cli_usage_error("audit: missing results DB (see arena audit --help)");
+    struct stat st;
+    if (logs && (stat(logs, &st) != 0 || !S_ISDIR(st.st_mode)))
+        return cli_usage_error("audit: --logs '%s' is not a directory", logs);
+    if (!store_is_url(db) && stat(db, &st) != 0)
+        return cli_usage_error("audit: cannot open '%s'", db);
+    char err[512];
+    store *s = store_open(db, false, err, sizeof err);
+    if (!s) return cli_usage_error("audit: %s", err);
+    int rc = 1;
+    char *kind = store_meta(s, "kind"), *seed = store_meta(s, "seed");
+    char *pairing = store_meta(s, "pairing"), *stored_logs = store_meta(s, "logs");
+    char **names = NULL, **specs = NULL;
+    int n_agents = 0;
+    tgame *games = NULL;
+    size_t n = 0;
+    uint64_t master;
+    tourn_pairing pair;
+    if (!kind || (strcmp(kind, "tournament") && strcmp(kind, "sprt"))) {
+        rc = cli_usage_error("audit: %s holds no tournament or SPRT run", db);
+        goto out;
+    }
+    if (!seed || !cli_u64(seed, &master)) {
+        rc = cli_usage_error("audit: %s has no master seed stored", db);
+        goto out;
+    }
+    if (!pairing || !schedule_pairing_parse(pairing, &pair)) {
+        rc = cli_usage_error("audit: %s has no pairing stored", db);
+        goto out;
+    }
+    if (store_agents(s, &names, &specs, &n_agents) != 0 || store_games(s, false, &games, &n) != 0) {
+        fprintf(stderr, "arena: audit: %s\n", store_error(s));
+        goto out;
+    }
+    if (!logs && stored_logs && strcmp(stored_logs, "none") && stat(stored_logs, &st) == 0 &&
+        S_ISDIR(st.st_mode))
+        logs = stored_logs;
+    audit a = {.names = names, .n_agents = n_agents};
+    long finished = 0;
+    if (!quiet)
+        printf("audit: %s %s, %zu games, master seed %" PRIu64 ", %s pairing, logs %s\n", kind, db,
+               n, master, schedule_pairing_name(pair), logs ? logs : "(none found)");
+    for (size_t i = 0; i < n; i++) {
+        const sched_game *g = &games[i].s;
+        finished += games[i].done;
+        uint64_t want = pair == PAIRING_DUPLICATE ? schedule_group_seed(master, g->group)
+                                                  : schedule_game_seed(master, g->id);
+        if (g->seed != want) {
+            a.bad_seeds++;
+            problem(&a, g, "seed %" PRIu64 " is not its schedule's (%" PRIu64 ")", g->seed, want);
+            continue;
+        }
+        if (!games[i].done) continue;
+        char *path = logs ? find_log(logs, g->id) : NULL;
+        if (path)
+            check_log(&a, &games[i], path);
+        else
+            a.unlogged++;
+        free(path);
+        if (!quiet && (i + 1) % 1000 == 0)
+            fprintf(stderr, "audit: %zu of %zu games checked\n", i + 1, n);
+    }
+    printf("%zu games: %zu on their schedule's seeds; %ld finished, %ld of them replayed from "
+           "their logs to their stored results, %ld without a log; %ld problem%s\n",
+           n, n - (size_t)a.bad_seeds, finished, a.replayed, a.unlogged, a.problems,
+           a.problems == 1 ? "" : "s");
+    rc = a.problems ? 1 : 0;
+out:
+    for (int k = 0; k < n_agents; k++) {
+        free(names[k]);
+        free(specs[k]);
+    }
+    free(names);
+    free(specs);
+    free(games);
+    free(kind);
+    free(seed);
+    free(pairing);
+    free(stored_logs);
+    store_close(s);
+    return rc;
+}
