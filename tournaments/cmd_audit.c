@@ -1,6 +1,7 @@
 /* `arena audit DB [--logs DIR]`: does every verdict a tournament (or SPRT
- * run) stored hold up? For each game: its seed is the one its schedule
- * derives from the master seed (schedule.c), so nobody chose the deal; and,
+ * run) stored hold up? For each game: its group, seats and seed are the
+ * ones its schedule gives from the stored settings and master seed
+ * (schedule.c), so nobody chose the deal or the opponents; and,
  * for each finished game whose match log is at hand, the log replays move
  * for move from that seed (replay.c), it seats the stored agents, and its
  * result is the stored one. A results row edited afterwards, a game played
@@ -16,6 +17,7 @@
 #include "commands.h"
 #include "replay.h"
 #include "schedule.h"
+#include "spec.h"
 #include "store.h"
 #include "util.h"
 
@@ -25,8 +27,9 @@ static void audit_help(FILE *out)
           "\n"
           "Checks the verdicts stored in a tournament or SPRT results file DB (or\n"
           "postgresql://...#NAME) against the schedule and the match logs:\n"
-          "  - every game's seed is the one the schedule derives from the stored\n"
-          "    master seed and pairing (nobody picked a deal);\n"
+          "  - every game's group, seats and seed are the ones its schedule gives\n"
+          "    from the stored settings, master seed and pairing (nobody picked a\n"
+          "    deal or an opponent);\n"
           "  - every finished game whose log is found replays move for move from\n"
           "    that seed (as `arena replay` checks), seats the stored agents, and\n"
           "    ends with the stored ranks, scores and reason.\n"
@@ -41,6 +44,109 @@ static void audit_help(FILE *out)
           "Exit status: 0 when nothing is wrong (games without a log are counted,\n"
           "not failed), 1 when a verdict does not hold, 2 on bad arguments.\n",
           out);
+}
+
+typedef struct audit {
+    char *const *names; /* the agents, by index */
+    int n_agents;
+    long problems, off_schedule, replayed, unlogged;
+} audit;
+
+static void problem(audit *a, const sched_game *g, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void problem(audit *a, const sched_game *g, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    printf("game %" PRId64 ": ", g->id);
+    vprintf(fmt, ap);
+    putchar('\n');
+    va_end(ap);
+    a->problems++;
+}
+
+static const char *agent_of(const audit *a, int i)
+{
+    return i >= 0 && i < a->n_agents ? a->names[i] : "?";
+}
+
+/* The stored run's schedule, rebuilt: a tournament's from its stored
+ * settings, an SPRT run's seat-swapped pairs (cmd_sprt.c) up to n games. */
+static int rebuild(store *s, const char *kind, uint64_t master, tourn_pairing pair, int n_agents,
+                   size_t n, schedule *out, char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    if (strcmp(kind, "sprt") == 0) {
+        out->games = xcalloc(n + 1, sizeof *out->games);
+        for (size_t i = 0; i < n; i++) {
+            sched_game *q = &out->games[i];
+            q->id = (int64_t)i + 1;
+            q->group = (int64_t)i / 2 + 1;
+            q->seed = pair == PAIRING_DUPLICATE ? schedule_group_seed(master, q->group)
+                                                : schedule_game_seed(master, q->id);
+            q->players = 2;
+            q->seat[0] = (int)(i % 2);
+            q->seat[1] = 1 - q->seat[0];
+        }
+        out->n = n;
+        return 0;
+    }
+    schedule_params p = {.n_agents = n_agents, .per_pairing = 10, .seed = master, .pairing = pair};
+    char *format = store_meta(s, "format"), *players = store_meta(s, "players");
+    char *args = store_meta(s, "args");
+    argvec av = {0};
+    int rc = -1;
+    int64_t k = 0;
+    if (!format || !players || !args || !cli_int(players, 1, RANKED_MAX, &k) ||
+        argvec_from_json(args, &av) != 0) {
+        snprintf(err, errlen, "no schedule settings stored (format, players, args)");
+        goto out;
+    }
+    p.players = (int)k;
+    p.format = strcmp(format, "gauntlet") == 0 ? FORMAT_GAUNTLET : FORMAT_ROUND_ROBIN;
+    for (int i = 1; i < av.n; i++) { /* the stored flags are `--flag value` pairs */
+        if (strcmp(av.v[i - 1], "--games-per-pairing") == 0 && cli_int(av.v[i], 1, 1000000000, &k))
+            p.per_pairing = k;
+        else if (strcmp(av.v[i - 1], "--max-games") == 0 && cli_int(av.v[i], 1, INT64_MAX / 2, &k))
+            p.max_games = k;
+    }
+    rc = schedule_build(&p, out, err, errlen);
+out:
+    argvec_free(&av);
+    free(format);
+    free(players);
+    free(args);
+    return rc;
+}
+
+/* Where a stored game is not its schedule's, one problem naming what. */
+static bool as_scheduled(audit *a, const sched_game *g, const schedule *sch)
+{
+    const sched_game *w = g->id >= 1 && (size_t)g->id <= sch->n ? &sch->games[g->id - 1] : NULL;
+    if (!w) {
+        problem(a, g, "is not in its schedule of %zu games", sch->n);
+        return false;
+    }
+    if (g->seed != w->seed) {
+        problem(a, g, "seed %" PRIu64 " is not its schedule's (%" PRIu64 ")", g->seed, w->seed);
+        return false;
+    }
+    bool same = g->group == w->group && g->players == w->players;
+    for (int k = 0; same && k < g->players; k++)
+        same = g->seat[k] == w->seat[k];
+    if (!same) {
+        char got[128] = "", want[128] = "";
+        size_t go = 0, wo = 0;
+        for (int k = 0; k < g->players && k < RANKED_MAX; k++)
+            go += (size_t)snprintf(got + go, sizeof got - go, " %s", agent_of(a, g->seat[k]));
+        for (int k = 0; k < w->players; k++)
+            wo += (size_t)snprintf(want + wo, sizeof want - wo, " %s", agent_of(a, w->seat[k]));
+        problem(a, g,
+                "group %" PRId64 ", seats%s are not its schedule's (group %" PRId64 ", seats%s)",
+                g->group, got, w->group, want);
+        return false;
+    }
+    return true;
 }
 
 /* What a walked log said about its game. */
@@ -76,25 +182,6 @@ static void on_result(void *ctx, replay *r, const av *line)
     }
     snprintf(s->reason, sizeof s->reason, "%s", reason);
     s->have_result = true;
-}
-
-typedef struct audit {
-    char *const *names; /* the agents, by index */
-    int n_agents;
-    long problems, bad_seeds, replayed, unlogged;
-} audit;
-
-static void problem(audit *a, const sched_game *g, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static void problem(audit *a, const sched_game *g, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    printf("game %" PRId64 ": ", g->id);
-    vprintf(fmt, ap);
-    putchar('\n');
-    va_end(ap);
-    a->problems++;
 }
 
 static char *find_log(const char *dir, int64_t id)
@@ -136,7 +223,7 @@ static void check_log(audit *a, const tgame *t, const char *path)
         return;
     }
     for (int k = 0; k < players; k++) {
-        const char *want = g->seat[k] >= 0 && g->seat[k] < a->n_agents ? a->names[g->seat[k]] : "?";
+        const char *want = agent_of(a, g->seat[k]);
         if (strcmp(names[k], want) != 0) {
             problem(a, g, "its log %s seats %s in seat %d, the game %s", path, names[k], k, want);
             return;
@@ -207,6 +294,7 @@ int cmd_audit(int argc, char **argv)
     size_t n = 0;
     uint64_t master;
     tourn_pairing pair;
+    schedule sch = {0};
     if (!kind || (strcmp(kind, "tournament") && strcmp(kind, "sprt"))) {
         rc = cli_usage_error("audit: %s holds no tournament or SPRT run", db);
         goto out;
@@ -226,6 +314,10 @@ int cmd_audit(int argc, char **argv)
     if (!logs && stored_logs && strcmp(stored_logs, "none") && stat(stored_logs, &st) == 0 &&
         S_ISDIR(st.st_mode))
         logs = stored_logs;
+    if (rebuild(s, kind, master, pair, n_agents, n, &sch, err, sizeof err) != 0) {
+        fprintf(stderr, "arena: audit: %s: %s\n", db, err);
+        goto out;
+    }
     audit a = {.names = names, .n_agents = n_agents};
     long finished = 0;
     if (!quiet)
@@ -234,11 +326,8 @@ int cmd_audit(int argc, char **argv)
     for (size_t i = 0; i < n; i++) {
         const sched_game *g = &games[i].s;
         finished += games[i].done;
-        uint64_t want = pair == PAIRING_DUPLICATE ? schedule_group_seed(master, g->group)
-                                                  : schedule_game_seed(master, g->id);
-        if (g->seed != want) {
-            a.bad_seeds++;
-            problem(&a, g, "seed %" PRIu64 " is not its schedule's (%" PRIu64 ")", g->seed, want);
+        if (!as_scheduled(&a, g, &sch)) {
+            a.off_schedule++;
             continue;
         }
         if (!games[i].done) continue;
@@ -251,9 +340,9 @@ int cmd_audit(int argc, char **argv)
         if (!quiet && (i + 1) % 1000 == 0)
             fprintf(stderr, "audit: %zu of %zu games checked\n", i + 1, n);
     }
-    printf("%zu games: %zu on their schedule's seeds; %ld finished, %ld of them replayed from "
-           "their logs to their stored results, %ld without a log; %ld problem%s\n",
-           n, n - (size_t)a.bad_seeds, finished, a.replayed, a.unlogged, a.problems,
+    printf("%zu games: %zu as their schedule has them (seats, seed); %ld finished, %ld of them "
+           "replayed from their logs to their stored results, %ld without a log; %ld problem%s\n",
+           n, n - (size_t)a.off_schedule, finished, a.replayed, a.unlogged, a.problems,
            a.problems == 1 ? "" : "s");
     rc = a.problems ? 1 : 0;
 out:
@@ -264,6 +353,7 @@ out:
     free(names);
     free(specs);
     free(games);
+    schedule_free(&sch);
     free(kind);
     free(seed);
     free(pairing);

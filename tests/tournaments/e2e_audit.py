@@ -14,6 +14,8 @@ Cases:
   forged_result  the loser of one game is stored as its winner
   chosen_seed    one game is stored on a seed of someone's choosing, with a
                  log of that deal (as a worker that picks its deals would)
+  chosen_seats   one game of three agents is stored with another opponent,
+                 with a log of that game on the game's own seed
   edited_log     one choice in one log is changed
   swapped_log    one game's log is another game's
 """
@@ -78,7 +80,8 @@ def clean():
     db, logs = tournament("clean")
     r = audit(db)
     check(r.returncode == 0, f"a clean tournament fails its audit: {r.returncode}")
-    check("6 games: 6 on their schedule's seeds; 6 finished, 6 of them replayed" in r.stdout,
+    check("6 games: 6 as their schedule has them (seats, seed); 6 finished, 6 of them replayed"
+          in r.stdout,
           f"summary: {r.stdout}")
     os.remove(log_of(logs, 2))
     r = audit(db, "--logs", logs, "--quiet")
@@ -107,16 +110,18 @@ def forged_result():
     check("is not the game's" in r.stdout, f"says why: {r.stdout}")
 
 
-def chosen_seed():
-    db, logs = tournament("chosen")
-    game, seats = rows(db, "SELECT id, seats FROM games ORDER BY id LIMIT 1")[0]
-    names = ["bm", "rnd"]
-    order = [names[int(a)] for a in seats.split(",")]
-    specs = {"bm": "builtin:bigmoney", "rnd": "builtin:random"}
-    # The same agents on a deal of someone's choosing, logged and stored as
-    # the game's own: the log replays and agrees with the stored result.
-    p = path("chosen.log.gz")
-    r = arena("play", "dominion", *[specs[n] for n in order], "--seed", "12345", "--log", p,
+SPECS = {"bm": "builtin:bigmoney", "rnd": "builtin:random", "bmu": "builtin:bmu"}
+
+
+def restage(db, logs, game, seats, seed):
+    """Plays game `game` again with the agents `seats` (indices into the
+    stored agents) on `seed`, and stores that as the game: its log (under
+    the tournament's names) and its result, so the log replays and agrees
+    with the stored row. Only the schedule can tell."""
+    names = [n for (n,) in rows(db, "SELECT name FROM agents ORDER BY id")]
+    order = [names[i] for i in seats]
+    p = path(f"restaged-{game}.log.gz")
+    r = arena("play", "dominion", *[SPECS[n] for n in order], "--seed", str(seed), "--log", p,
               "--json")
     check(r.returncode == 0, f"play: {r.stderr}")
     recs = read_log(p)
@@ -125,11 +130,36 @@ def chosen_seed():
             rec["agents"] = order
     write_log(log_of(logs, game), recs)
     res = next(x for x in recs if x["type"] == "result")
-    execute(db, "UPDATE games SET seed = ?, ranks = ?, scores = ?, reason = ? WHERE id = ?",
-            12345, ",".join(map(str, res["ranks"])), ",".join(map(str, res["scores"])),
-            res["reason"], game)
+    execute(db, "UPDATE games SET seed = ?, seats = ?, ranks = ?, scores = ?, reason = ? "
+            "WHERE id = ?", seed if seed < 1 << 63 else seed - (1 << 64),
+            ",".join(map(str, seats)), ",".join(map(str, res["ranks"])),
+            ",".join(map(str, res["scores"])), res["reason"], game)
+
+
+def chosen_seed():
+    db, logs = tournament("chosen")
+    game, seats = rows(db, "SELECT id, seats FROM games ORDER BY id LIMIT 1")[0]
+    restage(db, logs, game, [int(a) for a in seats.split(",")], 12345)
     r = caught(db, game, "a chosen seed")
     check("is not its schedule's" in r.stdout, f"says why: {r.stdout}")
+
+
+def chosen_seats():
+    db, logs = path("seats.sqlite"), path("seats.logs")
+    r = arena("tournament", "--game", "dominion", *AGENTS, "--agent", "bmu=builtin:bmu",
+              "--games-per-pairing", "2", "--concurrency", "2", "--db", db, "--logs", logs,
+              "--seed", "3", "--quiet")
+    check(r.returncode == 0, f"tournament: {r.returncode} {r.stderr}")
+    check(audit(db).returncode == 0, "the tournament audits clean before the edit")
+    # A game of bm against bmu, stored as bm against rnd, the weakest; on a
+    # seed `arena play --seed` takes (below 2^63: master seed 3 has one).
+    game, seats, seed = next(
+        (g, s, seed) for g, s, seed in rows(db, "SELECT id, seats, seed FROM games ORDER BY id")
+        if sorted(s.split(",")) == ["0", "2"] and 0 <= seed < (1 << 63) - 10**6)
+    moved = [1 if a == "2" else int(a) for a in seats.split(",")]
+    restage(db, logs, game, moved, seed)
+    r = caught(db, game, "a chosen opponent")
+    check("are not its schedule's" in r.stdout, f"says why: {r.stdout}")
 
 
 def edited_log():
@@ -150,5 +180,6 @@ def swapped_log():
 
 
 {"clean": clean, "forged_result": forged_result, "chosen_seed": chosen_seed,
+ "chosen_seats": chosen_seats,
  "edited_log": edited_log, "swapped_log": swapped_log}[CASE]()
 print("ok")
