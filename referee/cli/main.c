@@ -33,7 +33,7 @@ static const command commands[] = {
     {"bots", cmd_bots, "bots [GAME]", "list built-in bots"},
     {"tournament", cmd_tournament, "tournament FILE | --resume DB | flags", "run a tournament"},
     {"report", cmd_report, "report DB [--format text|json|html]", "report on a tournament"},
-    {"audit", cmd_audit, "audit DB [--logs DIR]", "check stored verdicts against logs"},
+    {"audit", cmd_audit, "audit DB [--logs DIR]", "do stored verdicts hold up?"},
     {"sprt", cmd_sprt, "sprt --game G --agent A=SPEC --agent B=SPEC", "SPRT between two agents"},
     {"elo", cmd_elo, "elo FILE [--prior N] [--anchor NAME]", "ratings from a results file"},
     {"worker", cmd_worker, "worker --db URL [--concurrency N] [--name N]",

@@ -176,7 +176,7 @@ def case_help_is_complete():
     check("nim" in out and "stones" in out, "games --all lists nim and its settings")
     # Every help fits an 80-column terminal.
     for cmd in ("play", "replay", "serve", "check-bot", "tournament", "sprt", "worker",
-                "report", "elo", "games", "bots"):
+                "report", "audit", "elo", "games", "bots"):
         rc, out, err = arena(cmd, "--help")
         wide = [l for l in (out + err).splitlines() if len(l) > 80]
         check(rc == 0 and not wide, f"{cmd} --help: exit {rc}, lines over 80 columns: {wide}")
