@@ -346,12 +346,7 @@ int cmd_audit(int argc, char **argv)
            a.problems == 1 ? "" : "s");
     rc = a.problems ? 1 : 0;
 out:
-    for (int k = 0; k < n_agents; k++) {
-        free(names[k]);
-        free(specs[k]);
-    }
-    free(names);
-    free(specs);
+    store_agents_free(names, specs, n_agents);
     free(games);
     schedule_free(&sch);
     free(kind);

@@ -186,12 +186,7 @@ typedef struct tsettings {
 
 static void settings_free(tsettings *t)
 {
-    for (int i = 0; i < t->n_agents; i++) {
-        free(t->names[i]);
-        free(t->specs[i]);
-    }
-    free(t->names);
-    free(t->specs);
+    store_agents_free(t->names, t->specs, t->n_agents);
     argvec_free(&t->run_args);
 }
 

@@ -323,12 +323,7 @@ void report_free(report *r)
     free(r->stop);
     free(r->stopped);
     free(r->stopped_at);
-    for (int i = 0; i < r->n; i++) {
-        free(r->names[i]);
-        free(r->specs[i]);
-    }
-    free(r->names);
-    free(r->specs);
+    store_agents_free(r->names, r->specs, r->n);
     free(r->games);
     free(r->draws);
     free(r->forfeits);

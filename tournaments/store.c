@@ -49,6 +49,16 @@ int store_agents(store *s, char ***names, char ***specs, int *n)
     return s->vt->agents(s, names, specs, n);
 }
 
+void store_agents_free(char **names, char **specs, int n)
+{
+    for (int i = 0; i < n; i++) {
+        free(names[i]);
+        free(specs[i]);
+    }
+    free(names);
+    free(specs);
+}
+
 int store_games(store *s, bool pending_only, tgame **games, size_t *n)
 {
     return s->vt->games(s, pending_only, games, n);

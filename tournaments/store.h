@@ -85,8 +85,9 @@ int store_init(store *s, const char *const *meta, char *const *names, char *cons
 /* Value of a meta key (malloc'ed), or NULL. */
 char *store_meta(store *s, const char *key);
 int store_set_meta(store *s, const char *key, const char *value);
-/* Agents by index (arrays and strings malloc'ed). */
+/* Agents by index (arrays and strings malloc'ed: store_agents_free). */
 int store_agents(store *s, char ***names, char ***specs, int *n);
+void store_agents_free(char **names, char **specs, int n);
 /* Games in schedule order; pending_only: only those without a result.
  * -1 (store_error says which game) when a row is corrupt: a seat index
  * outside the agents, a wrong count of seats or ranks, a bad rank. */

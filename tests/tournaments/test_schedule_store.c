@@ -213,12 +213,7 @@ static void test_store_roundtrip(void **st)
     assert_int_equal(na, 3);
     assert_string_equal(nm[2], "c");
     assert_string_equal(sp[2], "x");
-    for (int i = 0; i < na; i++) {
-        free(nm[i]);
-        free(sp[i]);
-    }
-    free(nm);
-    free(sp);
+    store_agents_free(nm, sp, na);
     store_close(db);
     schedule_free(&s);
     unlink(path);
