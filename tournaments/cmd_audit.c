@@ -32,7 +32,7 @@ static void audit_help(FILE *out)
           "    deal or an opponent);\n"
           "  - every finished game whose log is found replays move for move from\n"
           "    that seed (as `arena replay` checks), seats the stored agents, and\n"
-          "    ends with the stored ranks, scores and reason.\n"
+          "    ends with the stored ranks, scores, reason and forfeits.\n"
           "Each problem is one line naming the game; the last line sums up.\n"
           "\n"
           "  --logs DIR  where the logs are, as DIR/game-NNNNNN.jsonl.gz (default:\n"
@@ -156,6 +156,7 @@ typedef struct seen {
     int ranks[RANKED_MAX];
     int64_t scores[RANKED_MAX];
     char reason[16];
+    char forfeit[RANKED_MAX][16]; /* cause by seat, "" none */
 } seen;
 
 static int on_header(void *ctx, replay *r, const av *line)
@@ -181,6 +182,14 @@ static void on_result(void *ctx, replay *r, const av *line)
         s->scores[k] = score->u.i;
     }
     snprintf(s->reason, sizeof s->reason, "%s", reason);
+    const av *ff = av_get(line, "forfeits");
+    for (size_t i = 0; ff && ff->type == AV_LIST && i < av_len(ff); i++) {
+        int64_t seat;
+        const char *cause = av_get_str(ff->u.list.items[i], "cause");
+        if (av_get_int(ff->u.list.items[i], "seat", &seat) && cause && seat >= 0 &&
+            seat < r->players)
+            snprintf(s->forfeit[seat], sizeof s->forfeit[seat], "%s", cause);
+    }
     s->have_result = true;
 }
 
@@ -235,19 +244,22 @@ static void check_log(audit *a, const tgame *t, const char *path)
     }
     bool same = strcmp(s.reason, t->reason) == 0;
     for (int k = 0; same && k < players; k++)
-        same = s.ranks[k] == t->rank[k] && s.scores[k] == t->score[k];
+        same = s.ranks[k] == t->rank[k] && s.scores[k] == t->score[k] &&
+               strcmp(s.forfeit[k], t->forfeit[k]) == 0;
     if (!same) {
         char logged[256] = "", stored[256] = "";
         size_t lo = 0, so = 0;
         for (int k = 0; k < players; k++) {
-            lo += (size_t)snprintf(logged + lo, sizeof logged - lo, "%s%d:%" PRId64, k ? " " : "",
-                                   s.ranks[k], s.scores[k]);
-            so += (size_t)snprintf(stored + so, sizeof stored - so, "%s%d:%" PRId64, k ? " " : "",
-                                   t->rank[k], t->score[k]);
+            lo += (size_t)snprintf(logged + lo, sizeof logged - lo, "%s%d:%" PRId64 "%s%s",
+                                   k ? " " : "", s.ranks[k], s.scores[k], *s.forfeit[k] ? ":" : "",
+                                   s.forfeit[k]);
+            so += (size_t)snprintf(stored + so, sizeof stored - so, "%s%d:%" PRId64 "%s%s",
+                                   k ? " " : "", t->rank[k], t->score[k], *t->forfeit[k] ? ":" : "",
+                                   t->forfeit[k]);
         }
         problem(a, g,
-                "stored result (rank:score by seat) %s, %s; its log %s ends %s, %s: the stored "
-                "verdict is not the game's",
+                "stored result (rank:score[:forfeit] by seat) %s, %s; its log %s ends %s, %s: "
+                "the stored verdict is not the game's",
                 stored, t->reason, path, logged, s.reason);
         return;
     }

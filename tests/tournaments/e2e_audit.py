@@ -12,6 +12,7 @@ Cases:
                  finished game replayed); a game whose log is gone is
                  counted, not failed
   forged_result  the loser of one game is stored as its winner
+  forged_forfeit a bot that timed out is stored as having crashed
   chosen_seed    one game is stored on a seed of someone's choosing, with a
                  log of that deal (as a worker that picks its deals would)
   chosen_seats   one game of three agents is stored with another opponent,
@@ -25,7 +26,7 @@ import os
 import shutil
 import sqlite3
 
-from e2e_common import CASE, arena, check, path, rows
+from e2e_common import CASE, SLOW, arena, check, path, rows
 
 AGENTS = ["--agent", "bm=builtin:bigmoney", "--agent", "rnd=builtin:random"]
 
@@ -136,6 +137,21 @@ def restage(db, logs, game, seats, seed):
             ",".join(map(str, res["scores"])), res["reason"], game)
 
 
+def forged_forfeit():
+    db, logs = path("forfeit.sqlite"), path("forfeit.logs")
+    r = arena("tournament", "--game", "nim", "--set", "stones=12", "--agent", f"slow={SLOW}",
+              "--agent", "rnd=builtin:random", "--games-per-pairing", "2", "--move-ms", "10",
+              "--bank-ms", "0", "--concurrency", "2", "--db", db, "--logs", logs, "--quiet")
+    check(r.returncode == 0, f"tournament: {r.returncode} {r.stderr}")
+    check(audit(db).returncode == 0, "the tournament audits clean before the edit")
+    game, forfeits = rows(db, "SELECT id, forfeits FROM games WHERE forfeits LIKE '%timeout%' "
+                              "ORDER BY id LIMIT 1")[0]
+    execute(db, "UPDATE games SET forfeits = ? WHERE id = ?",
+            forfeits.replace("timeout", "crash"), game)
+    r = caught(db, game, "a forged forfeit")
+    check(":crash" in r.stdout and ":timeout" in r.stdout, f"says which: {r.stdout}")
+
+
 def chosen_seed():
     db, logs = tournament("chosen")
     game, seats = rows(db, "SELECT id, seats FROM games ORDER BY id LIMIT 1")[0]
@@ -179,7 +195,8 @@ def swapped_log():
     check("was dealt from seed" in r.stdout, f"says why: {r.stdout}")
 
 
-{"clean": clean, "forged_result": forged_result, "chosen_seed": chosen_seed,
+{"clean": clean, "forged_result": forged_result, "forged_forfeit": forged_forfeit,
+ "chosen_seed": chosen_seed,
  "chosen_seats": chosen_seats,
  "edited_log": edited_log, "swapped_log": swapped_log}[CASE]()
 print("ok")
