@@ -58,8 +58,8 @@ static inline uint32_t arena_rng_below(arena_rng *r, uint32_t n)
     return (uint32_t)(m >> 32);
 }
 
-/* Mixes a value into a hash (tests, benches). Invertible: not for deriving
- * a seed from a secret one, which is seeds.h's job. */
+/* Mixes a value into a hash (tests, benches, self-play). Invertible: not
+ * for deriving a seed from a secret one, which is seeds.h's job. */
 static inline uint64_t arena_hash_mix(uint64_t seed, uint64_t salt)
 {
     uint64_t x = seed ^ (salt * 0xd1342543de82ef95ull);

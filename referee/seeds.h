@@ -12,7 +12,8 @@
  * derived seeds tells nothing of the secret or of the others. A nonzero
  * nonce keeps them apart from the game's own draws (nonce 0).
  *
- * About 0.2 us a seed: for set-ups, not for hot loops. */
+ * About 85 ns a seed here (gcc -O3), against 5 ns for SplitMix64: for a
+ * match's or a schedule's set-up, not for hot loops. */
 #ifndef ARENA_SEEDS_H
 #define ARENA_SEEDS_H
 
