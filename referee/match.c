@@ -73,6 +73,7 @@ struct match {
     match_done_fn done;
     void *done_ctx;
     arena_rng fallback_rng;
+    bool fallback_seeded; /* seeded on the first fallback: most games have none */
     uint64_t next_id;
 
     /* The decision waiting for an agent. */
@@ -384,6 +385,10 @@ static void apply_choice(struct match *m, const arena_decision *d, int n, const 
 static void play_fallback(struct match *m, const arena_decision *d, uint64_t id)
 {
     ensure_choice_cap(m, d->n_options);
+    if (!m->fallback_seeded) {
+        arena_rng_seed(&m->fallback_rng, arena_seed_derive(m->seed, SEED_FALLBACK, 0));
+        m->fallback_seeded = true;
+    }
     int n = arena_random_choice(&m->fallback_rng, d, m->choice);
     apply_choice(m, d, n, "fallback", 0, id);
 }
@@ -1143,7 +1148,6 @@ int match_start(struct event_base *base, const match_config *cfg, arena_agent *c
     m->done = done;
     m->done_ctx = ctx;
     m->t_start = clock_now_ms();
-    arena_rng_seed(&m->fallback_rng, arena_seed_derive(seed, SEED_FALLBACK, 0));
     m->ev_step = event_new(base, -1, 0, on_step, m);
     m->ev_timer = evtimer_new(base, on_timer, m);
     if (cfg->log_path) {
