@@ -120,6 +120,36 @@ out:
 }
 
 /* Where a stored game is not its schedule's, one problem naming what. */
+/* Appends to buf (a text of `size` bytes), cutting what does not fit. */
+static void append(char *buf, size_t size, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void append(char *buf, size_t size, const char *fmt, ...)
+{
+    size_t used = strlen(buf);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf + used, size - used, fmt, ap);
+    va_end(ap);
+}
+
+/* " NAME NAME ...": the agents a game seats, by seat. */
+static void seats_text(const audit *a, const sched_game *g, char *buf, size_t size)
+{
+    buf[0] = '\0';
+    for (int k = 0; k < g->players && k < RANKED_MAX; k++)
+        append(buf, size, " %s", agent_of(a, g->seat[k]));
+}
+
+/* "RANK:SCORE[:FORFEIT] ..." by seat. */
+static void result_text(const int *rank, const int64_t *score, const char (*forfeit)[16],
+                        int players, char *buf, size_t size)
+{
+    buf[0] = '\0';
+    for (int k = 0; k < players; k++)
+        append(buf, size, "%s%d:%" PRId64 "%s%s", k ? " " : "", rank[k], score[k],
+               *forfeit[k] ? ":" : "", forfeit[k]);
+}
+
 static bool as_scheduled(audit *a, const sched_game *g, const schedule *sch)
 {
     const sched_game *w = g->id >= 1 && (size_t)g->id <= sch->n ? &sch->games[g->id - 1] : NULL;
@@ -135,12 +165,9 @@ static bool as_scheduled(audit *a, const sched_game *g, const schedule *sch)
     for (int k = 0; same && k < g->players; k++)
         same = g->seat[k] == w->seat[k];
     if (!same) {
-        char got[128] = "", want[128] = "";
-        size_t go = 0, wo = 0;
-        for (int k = 0; k < g->players && k < RANKED_MAX; k++)
-            go += (size_t)snprintf(got + go, sizeof got - go, " %s", agent_of(a, g->seat[k]));
-        for (int k = 0; k < w->players; k++)
-            wo += (size_t)snprintf(want + wo, sizeof want - wo, " %s", agent_of(a, w->seat[k]));
+        char got[256], want[256];
+        seats_text(a, g, got, sizeof got);
+        seats_text(a, w, want, sizeof want);
         problem(a, g,
                 "group %" PRId64 ", seats%s are not its schedule's (group %" PRId64 ", seats%s)",
                 g->group, got, w->group, want);
@@ -247,16 +274,9 @@ static void check_log(audit *a, const tgame *t, const char *path)
         same = s.ranks[k] == t->rank[k] && s.scores[k] == t->score[k] &&
                strcmp(s.forfeit[k], t->forfeit[k]) == 0;
     if (!same) {
-        char logged[256] = "", stored[256] = "";
-        size_t lo = 0, so = 0;
-        for (int k = 0; k < players; k++) {
-            lo += (size_t)snprintf(logged + lo, sizeof logged - lo, "%s%d:%" PRId64 "%s%s",
-                                   k ? " " : "", s.ranks[k], s.scores[k], *s.forfeit[k] ? ":" : "",
-                                   s.forfeit[k]);
-            so += (size_t)snprintf(stored + so, sizeof stored - so, "%s%d:%" PRId64 "%s%s",
-                                   k ? " " : "", t->rank[k], t->score[k], *t->forfeit[k] ? ":" : "",
-                                   t->forfeit[k]);
-        }
+        char logged[256], stored[256];
+        result_text(s.ranks, s.scores, s.forfeit, players, logged, sizeof logged);
+        result_text(t->rank, t->score, t->forfeit, players, stored, sizeof stored);
         problem(a, g,
                 "stored result (rank:score[:forfeit] by seat) %s, %s; its log %s ends %s, %s: "
                 "the stored verdict is not the game's",
