@@ -161,10 +161,10 @@ def sprt(tmp):
     """No log at all: the seeds must not follow from a default master seed."""
     masters = []
     for k in (1, 2):
-        out, err = run([ARENA, "sprt", "--game", "dominion", "--agent", "new=builtin:bigmoney",
-                   "--agent", "old=builtin:random", "--elo0", "0", "--elo1", "10",
-                   "--pairing", "independent", "--max-pairs", "3", "--concurrency", "2",
-                   "--db", f"{tmp}/sprt{k}.sqlite", "--logs", f"{tmp}/sprt{k}"], tmp)
+        _, err = run([ARENA, "sprt", "--game", "dominion", "--agent", "new=builtin:bigmoney",
+                      "--agent", "old=builtin:random", "--elo0", "0", "--elo1", "10",
+                      "--pairing", "independent", "--max-pairs", "3", "--concurrency", "2",
+                      "--db", f"{tmp}/sprt{k}.sqlite", "--logs", f"{tmp}/sprt{k}"], tmp)
         seeds = log_seeds(f"{tmp}/sprt{k}/game-*.jsonl*", game_id)
         check(len(seeds) >= 2, f"run {k}: {len(seeds)} logs")
         hit = predictions(1, range(1, 1000)) & set(seeds.values())
