@@ -38,4 +38,15 @@ static inline uint64_t arena_seed_derive(uint64_t secret, seed_use use, uint64_t
     return (uint64_t)out[0] | (uint64_t)out[1] << 32;
 }
 
+/* A seed that names a game (a tournament's game or group, a game of `arena
+ * play --games N`): arena_seed_derive cut to 53 bits. Logs, reports and
+ * the DB carry it, so it must read back the same everywhere: a positive
+ * integer, signed or not, exact in JSON readers that use doubles, and one
+ * `arena play --seed` takes, to deal the game again. */
+#define ARENA_GAME_SEED_MAX ((1ull << 53) - 1)
+static inline uint64_t arena_game_seed_derive(uint64_t secret, seed_use use, uint64_t index)
+{
+    return arena_seed_derive(secret, use, index) & ARENA_GAME_SEED_MAX;
+}
+
 #endif

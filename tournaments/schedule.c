@@ -12,12 +12,12 @@
  * lead back to the master seed and so to every other game's. */
 uint64_t schedule_group_seed(uint64_t master, int64_t group)
 {
-    return arena_seed_derive(master, SEED_GROUP, (uint64_t)group);
+    return arena_game_seed_derive(master, SEED_GROUP, (uint64_t)group);
 }
 
 uint64_t schedule_game_seed(uint64_t master, int64_t id)
 {
-    return arena_seed_derive(master, SEED_GAME, (uint64_t)id);
+    return arena_game_seed_derive(master, SEED_GAME, (uint64_t)id);
 }
 
 const char *schedule_pairing_name(tourn_pairing p)

@@ -291,15 +291,13 @@ static bool parse_u64(const char *s, uint64_t max, uint64_t *out)
     return true;
 }
 
-#define SEED_BITS ((1ull << 53) - 1) /* exact in JSON readers that use doubles */
-
 uint64_t play_game_seed(const play_run *r, int g)
 {
     if (r->repeat) return r->seed;
     if (r->have_seed) return r->seed + (uint64_t)g;
     /* One-way from a secret never shown: one game's seed, in its log,
      * must not give the next game's away, as consecutive seeds did. */
-    return arena_seed_derive(r->secret, SEED_PLAY_GAME, (uint64_t)g) & SEED_BITS;
+    return arena_game_seed_derive(r->secret, SEED_PLAY_GAME, (uint64_t)g);
 }
 
 void play_init(play_run *r)

@@ -105,6 +105,21 @@ static void test_derived_seeds_are_apart(void **state)
         assert_true(all[i] != all[i - 1]);
 }
 
+/* A game's seed fits 53 bits, all of them used: logs, the DB and `arena
+ * play --seed` read it back as the same positive number. */
+static void test_game_seeds_fit_53_bits(void **state)
+{
+    (void)state;
+    int top = 0;
+    for (uint64_t i = 0; i < 1000; i++) {
+        uint64_t s = arena_game_seed_derive(7, SEED_GAME, i);
+        assert_true(s <= ARENA_GAME_SEED_MAX);
+        assert_true(s == (arena_seed_derive(7, SEED_GAME, i) & ARENA_GAME_SEED_MAX));
+        top += s >> 52 == 1;
+    }
+    assert_true(top > 400 && top < 600);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -112,6 +127,7 @@ int main(void)
         cmocka_unit_test(test_seed_decides_the_stream),
         cmocka_unit_test(test_below_is_in_range_and_even),
         cmocka_unit_test(test_derived_seeds_are_apart),
+        cmocka_unit_test(test_game_seeds_fit_53_bits),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
