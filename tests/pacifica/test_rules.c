@@ -703,21 +703,16 @@ static void test_end_only_when_nothing_possible(void **state)
     (void)state;
     pacifica *g = fresh();
     assert_false(has(g, "end"));
-    /* Empty every stack: no draw, no hand, nothing to activate. */
-    for (int c = 0; c < PC_NCAT; c++) {
-        while (g->stack_n[c]) {
-            int k = g->stack[c][--g->stack_n[c]];
-            g->where[k] = PL_CITY;
-            g->owner[k] = 1;
-            g->active[k] = false;
-            g->city[1][g->city_n[1]++] = (uint8_t)k;
-        }
-    }
+    /* Every card active in seat 1's city: no draw, no hand, nothing to
+     * activate, for either seat. */
+    for (int k = 0; k < PAC_NCARDS; k++)
+        to_city(g, 1, g->set.c[k].id, true);
     assert_int_equal(n_options(g), 1);
     assert_true(has(g, "end"));
     pick(g, "end");
-    /* Exhaustion rule: all stacks empty at the start of a turn ends the game;
-     * with equal idols it is a draw. */
+    /* Exhaustion rule: all stacks empty at the start of a turn, and neither
+     * seat able to play or activate a card, ends the game; with equal idols
+     * it is a draw. */
     assert_true(g->over);
     assert_string_equal(g->end_reason, "exhausted");
     arena_result r;
@@ -732,19 +727,51 @@ static void test_exhaustion_more_idols_wins(void **state)
     pacifica *g = fresh();
     g->idol_owner[PC_KNOWLEDGE] = 1;
     g->idol_level[PC_KNOWLEDGE] = 1;
-    for (int c = 0; c < PC_NCAT; c++)
-        while (g->stack_n[c]) {
-            int k = g->stack[c][--g->stack_n[c]];
-            g->where[k] = PL_CITY;
-            g->owner[k] = 1;
-            g->city[1][g->city_n[1]++] = (uint8_t)k;
-        }
+    for (int k = 0; k < PAC_NCARDS; k++)
+        to_city(g, 1, g->set.c[k].id, true);
     pick(g, "end");
     arena_result r;
     pacifica_game.result(&g->base, &r);
     assert_true(r.over);
     assert_int_equal(r.ranks[1], 1);
     assert_int_equal(r.ranks[0], 2);
+    pacifica_game.free(&g->base);
+}
+
+/* The exhaustion rule waits while a seat can still act. Seat 0 draws the
+ * last stack card with its last action; seat 1 still holds a Population
+ * card whose symbol takes its fifth idol. The game used to end as seat 1's
+ * turn began, won by seat 0's one secured idol. */
+static void test_exhaustion_waits_for_a_seat_that_can_act(void **state)
+{
+    (void)state;
+    pacifica *g = fresh();
+    to_city(g, 1, "P02", true);
+    to_city(g, 1, "P03", true);
+    to_hand(g, 1, "P01");
+    g->seen[card(g, "P01")] |= 2;
+    const int four[] = {PC_TREASURE, PC_RESOURCES, PC_ARCHITECTURE, PC_KNOWLEDGE};
+    for (int i = 0; i < 4; i++) {
+        g->idol_owner[four[i]] = 1;
+        g->idol_level[four[i]] = 1;
+    }
+    g->idol_owner[PC_MACHINES] = 0;
+    g->idol_level[PC_MACHINES] = PAC_SECURED;
+    /* Every other card but T01 active in seat 0's city: nothing to
+     * activate there, and no idol check runs for seat 0. */
+    int last = card(g, "T01");
+    for (int k = 0; k < PAC_NCARDS; k++)
+        if (k != last && g->where[k] == PL_STACK) to_city(g, 0, g->set.c[k].id, true);
+    char err[200];
+    assert_true(cards_accounted(g, err, sizeof err));
+    g->actions_left = 1;
+    pick(g, "draw:Treasure");
+    assert_false(g->over);
+    assert_int_equal(g->seat, 1);
+    pick(g, "play:P01");
+    assert_true(g->over);
+    assert_int_equal(g->winner, 1);
+    assert_string_equal(g->end_reason, "idols");
     pacifica_game.free(&g->base);
 }
 
@@ -902,6 +929,7 @@ int main(void)
         cmocka_unit_test(test_win_with_three_secured),
         cmocka_unit_test(test_end_only_when_nothing_possible),
         cmocka_unit_test(test_exhaustion_more_idols_wins),
+        cmocka_unit_test(test_exhaustion_waits_for_a_seat_that_can_act),
         cmocka_unit_test(test_turn_cap_ends_game),
         cmocka_unit_test(test_sarahs_turn),
         cmocka_unit_test(test_view_shows_opponent_hand_by_category),

@@ -177,7 +177,7 @@ static void pac_prompt(const arena_game *gg, char *buf, size_t len)
         break;
     case PT_DRAW:
     case PT_FILL: what = "effect: draw a card from any stack"; break;
-    case PT_BONUS_DRAW: what = "festival bonus: you may draw 1 more card"; break;
+    case PT_BONUS_DRAW: what = "festival bonus: draw 1 more card"; break;
     case PT_SEARCH_STACK: what = "search: choose a stack to search"; break;
     case PT_SEARCH_TAKE: what = "search: put one of these cards into your city"; break;
     case PT_COPY_PICK: what = "copy: carry out the effect of a City Festival card"; break;

@@ -486,10 +486,20 @@ static void green_arrived(pacifica *g, int c)
     if (!g->over && pc->cat == PC_FESTIVAL && pc->effect) push_task(g, PT_EFFECT, c, 0);
 }
 
+/* With every stack empty, what a seat can still do: play a card from its
+ * hand or activate one (a red activation even refills a stack). */
+static bool can_act(const pacifica *g, int seat)
+{
+    return g->hand_n[seat] > 0 || any_activatable(g, seat);
+}
+
 static void start_turn(pacifica *g)
 {
-    if (!any_stack(g)) {
-        /* Exhaustion rule: more secured idols, then more idols, wins. */
+    if (!any_stack(g) && !can_act(g, 0) && !can_act(g, 1)) {
+        /* Exhaustion rule, ours: the rulebook ends a game only by a win, and
+         * here nothing can change any more. It waits while a seat can still
+         * act, since that seat may yet win. More secured idols, then more
+         * idols, wins. */
         int s0, s1, i0 = pac_idols_owned(g, 0, &s0), i1 = pac_idols_owned(g, 1, &s1);
         int w = s0 != s1 ? (s0 > s1 ? 0 : 1) : i0 != i1 ? (i0 > i1 ? 0 : 1) : -1;
         end_game(g, w, "exhausted");
