@@ -1008,6 +1008,37 @@ static void discard_own_top_card(void **st)
     done(g);
 }
 
+/* The market always shows two cards of each family ("Enthält immer 2 offene
+ * Karten jedes Typs"), from the reshuffled discard pile when the deck is out.
+ * A slot left empty because the family's deck and discard pile were both
+ * empty fills as soon as a card of that family is discarded, not at the next
+ * buy. (Only a card file with a small family gets there.) */
+static void market_refills_from_a_new_discard(void **st)
+{
+    (void)st;
+    xb_game *g = mk(2);
+    xb_stack *pile = &g->p[0].slot[0], *deck = &g->deck[XB_CIVILIAN],
+             *dis = &g->discard[XB_CIVILIAN];
+    for (int i = 0; i < deck->n; i++)
+        pile->c[pile->n++] = deck->c[i];
+    for (int i = 0; i < dis->n; i++)
+        pile->c[pile->n++] = dis->c[i];
+    deck->n = dis->n = 0;
+    for (int k = 0; k < g->market_slots; k++) {
+        pile->c[pile->n++] = g->market[XB_CIVILIAN][k];
+        g->market[XB_CIVILIAN][k] = -1;
+    }
+    ok(g);
+    to_action(g, 0, "res1");
+    g->p[0].res = 5;
+    int top = pile->c[pile->n - 1];
+    act(g, "discard:slot1:");
+    assert_int_equal(g->market[XB_CIVILIAN][0], top);
+    assert_int_equal(g->market[XB_CIVILIAN][1], -1);
+    assert_int_equal(dis->n, 0);
+    done(g);
+}
+
 /* Reorganize lifts the own stacks and the player rebuilds them bottom up,
  * one `place:NAME:STACK` decision per card. */
 static void reorganize_stacks(void **st)
@@ -1673,6 +1704,7 @@ int main(void)
         cmocka_unit_test(event_sabotage_barrage_raid),
         cmocka_unit_test(discard_market_card),
         cmocka_unit_test(discard_own_top_card),
+        cmocka_unit_test(market_refills_from_a_new_discard),
         cmocka_unit_test(reorganize_stacks),
         cmocka_unit_test(reorganize_reaches_any_order),
         cmocka_unit_test(reorganize_never_strands_a_card),

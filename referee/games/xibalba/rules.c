@@ -758,6 +758,9 @@ bool xb_apply(xb_game *g, const int *choice, int n)
     xb_opt *o = xb_opts_room(g, small);
     bool r = apply_opts(g, o, choice, n);
     xb_opts_done(o, small);
+    /* The market always shows two of each family: a card discarded to an
+     * empty family's pile fills its empty slot now, not at the next buy. */
+    if (r && !over(g)) refill(g);
     return r;
 }
 
