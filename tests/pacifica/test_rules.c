@@ -356,6 +356,25 @@ static void test_machine_festival_bonus_draw_is_mandatory(void **state)
     pacifica_game.free(&g->base);
 }
 
+/* Each draw from the Festival stack brings the bonus, the bonus draw's own
+ * too ("Wenn du vom STADTFEST-Stapel ziehst"); the hand limit ends the chain.
+ * It used to stop after one bonus draw. */
+static void test_machine_festival_bonus_draw_from_festival_brings_another(void **state)
+{
+    (void)state;
+    pacifica *g = fresh();
+    to_city(g, 0, "M14", true);
+    pick(g, "draw:Festival");
+    assert_string_equal(kind(g), "bonus-draw");
+    pick(g, "draw:Festival");
+    assert_string_equal(kind(g), "bonus-draw");
+    pick(g, "draw:Festival"); /* the third card: the hand is full */
+    assert_int_equal(g->hand_n[0], 3);
+    assert_string_equal(kind(g), "action");
+    assert_int_equal(g->actions_left, 2);
+    pacifica_game.free(&g->base);
+}
+
 /* The hand limit is a maximum held ("maximal 3 Karten auf der Hand"): a
  * bonus draw that would pass it does not happen. */
 static void test_machine_festival_bonus_draw_respects_hand_limit(void **state)
@@ -912,6 +931,7 @@ int main(void)
         cmocka_unit_test(test_machine_start_of_turn_treasure),
         cmocka_unit_test(test_machine_festival_bonus_draw_is_mandatory),
         cmocka_unit_test(test_machine_festival_bonus_draw_respects_hand_limit),
+        cmocka_unit_test(test_machine_festival_bonus_draw_from_festival_brings_another),
         cmocka_unit_test(test_festival_search_stack),
         cmocka_unit_test(test_search_does_not_reshuffle),
         cmocka_unit_test(test_festival_machine_top),

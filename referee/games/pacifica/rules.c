@@ -701,9 +701,9 @@ void pac_apply_option(pacifica *g, int opt)
     case PT_BONUS_DRAW:
     case PT_START_DRAW:
         g->n_task--;
-        /* A bonus card drawn from Festival brings no further bonus. */
-        if (PO_TYPE(opt) == PO_DRAW)
-            draw_card(g, seat, a, draw_source(kind), kind != PT_BONUS_DRAW);
+        /* A bonus card drawn from Festival is a draw from Festival too: the
+         * card says so of every one, and the hand limit ends the chain. */
+        if (PO_TYPE(opt) == PO_DRAW) draw_card(g, seat, a, draw_source(kind), true);
         break;
     case PT_ACT_PICK:
         g->n_task--;
