@@ -81,8 +81,8 @@ struct match {
     arena_decision pd;
     uint64_t pid;
     bool sent;
-    bool guarded; /* not sent, the agent not reading: its timer is armed */
-    double t_sent, t_guard, cpu0, allowance;
+    bool guarded;                    /* not sent: the agent's input backed up, its clock runs */
+    double t_clock, cpu0, allowance; /* t_clock: the wall clock's start */
     /* An answer that arrived, to be judged in step(). */
     bool answered;
     msg answer;
@@ -464,27 +464,20 @@ static void send_decide(struct match *m, const arena_decision *d)
         }
     }
     release_events(m);
-    /* No wall time is charged until the last byte is out: the timer is
-     * armed then (match_on_sent), or when the agent's output backs up
-     * (match_on_blocked). No timer is armed here only to be moved a moment
-     * later, when the loop writes the decide out. */
+    /* The wall clock starts when the last byte is out (match_on_sent), or
+     * when the agent's input backs up (match_on_blocked); the timer is
+     * armed then. No timer is armed here only to be moved a moment later,
+     * when the loop writes the decide out. */
 }
 
-void match_on_blocked(struct match *m, int s)
+static bool clock_running(const struct match *m)
 {
-    /* An agent that never reads must still time out: once, not again at
-     * each partial write (or a slow reader could put its deadline off). */
-    if (!m->pending || m->pd.seat != s || m->sent || m->guarded || m->state != M_PLAYING) return;
-    m->guarded = true;
-    m->t_guard = clock_now_ms();
-    arm_by(m, m->t_guard, m->allowance + 1000);
+    return m->sent || m->guarded;
 }
 
-void match_on_sent(struct match *m, int s, double when)
+static void start_clock(struct match *m, double when)
 {
-    if (!m->pending || m->pd.seat != s || m->sent) return;
-    m->sent = true;
-    m->t_sent = when;
+    m->t_clock = when;
     const clock_config *cc = &m->cfg.clock;
     if (cc->mode == CLOCK_CPU) {
         double first = m->allowance < clock_wall_cap(cc) ? m->allowance : clock_wall_cap(cc);
@@ -494,16 +487,35 @@ void match_on_sent(struct match *m, int s, double when)
     }
 }
 
+void match_on_blocked(struct match *m, int s)
+{
+    /* The agent holds the decide's first bytes (its id and options come
+     * first), or does not read at all: its clock runs from now, once, not
+     * from the last byte. An agent that shrank its pipe and read just the
+     * options could otherwise think while the referee waited to write the
+     * rest, charged nothing (tests/hostile/trickler.py). */
+    if (!m->pending || m->pd.seat != s || m->sent || m->guarded || m->state != M_PLAYING) return;
+    m->guarded = true;
+    start_clock(m, clock_now_ms());
+}
+
+void match_on_sent(struct match *m, int s, double when)
+{
+    if (!m->pending || m->pd.seat != s || m->sent) return;
+    m->sent = true;
+    if (!m->guarded) start_clock(m, when);
+}
+
 /* Time the pending decision has used so far, in the configured mode. */
 static double used_ms(struct match *m, double now)
 {
-    if (!m->sent) return 0;
+    if (!clock_running(m)) return 0;
     if (m->cfg.clock.mode == CLOCK_CPU) {
         double c = agent_cpu_ms(m->seat[m->pd.seat].agent);
         /* (Below cpu0 only when CPU left the tree: never a credit.) */
         return c < m->cpu0 ? 0 : c - m->cpu0;
     }
-    return now - m->t_sent;
+    return now - m->t_clock;
 }
 
 /* One move's charged time into its seat's summary (see match_outcome). */
@@ -609,17 +621,11 @@ static void on_timer(evutil_socket_t fd, short what, void *arg)
     /* The timer may have been set for an earlier decision (arm_by): then
      * it fires before this one's time is up, and only looks again. */
     double now = clock_now_ms();
-    if (!m->sent) {
-        /* Left from the decision before: this one's is set once its decide
-         * is out (match_on_sent) or backs up (match_on_blocked). */
-        if (!m->guarded) return;
-        double left = m->t_guard + m->allowance + 1000 - now;
-        if (left > 0) {
-            arm_timer(m, left < 1 ? 1 : left);
-            return;
-        }
-    } else if (cc->mode == CLOCK_WALL && now - m->t_sent < m->allowance) {
-        double left = m->allowance - (now - m->t_sent);
+    /* Left from the decision before: this one's is set once its decide is
+     * out (match_on_sent) or backs up (match_on_blocked). */
+    if (!clock_running(m)) return;
+    if (cc->mode == CLOCK_WALL && now - m->t_clock < m->allowance) {
+        double left = m->allowance - (now - m->t_clock);
         arm_timer(m, left < 1 ? 1 : left);
         return;
     }
@@ -629,11 +635,7 @@ static void on_timer(evutil_socket_t fd, short what, void *arg)
     catch_up_awaited(m);
     if (!m->pending || m->answered || m->state != M_PLAYING) return;
     now = clock_now_ms();
-    if (!m->sent) {
-        decision_timed_out(m, m->allowance);
-        return;
-    }
-    double wall = now - m->t_sent;
+    double wall = now - m->t_clock;
     double used = cc->mode == CLOCK_CPU ? used_ms(m, now) : wall;
     if (used < m->allowance && (cc->mode != CLOCK_CPU || wall < clock_wall_cap(cc))) {
         /* Not out of time yet (in cpu mode, or a timer that ran early): look
@@ -654,7 +656,8 @@ static void on_timer(evutil_socket_t fd, short what, void *arg)
 static void on_stall_end(void *arg)
 {
     struct match *m = arg;
-    if (m->state == M_PLAYING && m->pending && m->sent && !m->answered) catch_up_awaited(m);
+    if (m->state == M_PLAYING && m->pending && clock_running(m) && !m->answered)
+        catch_up_awaited(m);
 }
 
 static void judge_answer(struct match *m)
@@ -675,7 +678,12 @@ static void judge_answer(struct match *m)
     m->pending = false; /* its timer stays: see arm_by */
     st->time_ms += used;
     note_move(m, st, used);
-    bool in_time = used <= m->allowance && clock_charge(&m->cfg.clock, &st->clock, used);
+    /* Charged whether in time or not: an answer read before the timer ran
+     * but after the deadline is as late as one the timer catches, and
+     * under --on-fault fallback it must cost its time, bank and game clock
+     * alike, or each strike buys a whole move + bank of thought. */
+    bool charged = clock_charge(&m->cfg.clock, &st->clock, used);
+    bool in_time = used <= m->allowance && charged;
     TRACE(m, s, "answer to id %" PRIu64 ": %.3f ms charged (allowed %.0f), bank left %.0f ms", id,
           used, m->allowance, st->clock.bank_left);
     if (!in_time) {

@@ -13,6 +13,10 @@ protocol asks; the options below only choose *when*:
   --delays MS,MS,...  sleep MS before answering the first, second, ...
                       decide (those past the list: at once)
   --spin              spend the delays busy on a CPU instead of asleep
+  --overrun N         answer each of the first N decides 0.2 ms after all
+                      the time its clock allows (move + bank, or what is
+                      left of game_ms), from when it was read: late, but
+                      before the referee's timer has run (busy, to be exact)
   --children N        first fork N children that only wait for it to end
   --touch FILE        create FILE when the first decide arrives
   --crash-on-hello    (the faulting seat) exit on the first hello
@@ -56,7 +60,7 @@ def main():
         if a in ("--hold-ready", "--hold-act", "--crash-on-hello", "--spin"):
             opt[a] = True
         elif a in ("--hold-timeouts", "--touch", "--crash-when", "--report", "--delays",
-                   "--children") and i + 1 < len(args):
+                   "--children", "--overrun") and i + 1 < len(args):
             i += 1
             opt[a] = args[i]
         else:
@@ -68,6 +72,7 @@ def main():
     hold_act = "--hold-act" in opt
     hold_timeouts = int(opt.get("--hold-timeouts", 0))
     delays = [int(x) for x in opt["--delays"].split(",")] if "--delays" in opt else []
+    overrun = int(opt.get("--overrun", 0))
     end_r, end_w = os.pipe()  # the children's: at its end, they read EOF
     for _ in range(int(opt.get("--children", 0))):
         if os.fork() == 0:
@@ -79,10 +84,13 @@ def main():
     decides = 0
     send({"type": "join", "name": "laggard"})
     for line in sys.stdin:
+        t_read = time.monotonic()
         msg = json.loads(line)
         kind = msg.get("type")
         if report:
             extra = msg.get("id", msg.get("code", ""))
+            if kind == "decide":
+                extra = f"{msg['id']} bank {msg['clock']['bank_ms']} game {msg['clock']['game_ms']}"
             if kind == "error":
                 extra = f"{msg['code']} {msg['id']}"
             if kind == "over":
@@ -112,6 +120,12 @@ def main():
             else:
                 if decides <= len(delays):
                     wait(delays[decides - 1] / 1000, "--spin" in opt)
+                if decides <= overrun:
+                    c = msg["clock"]
+                    allowed = c["move_ms"] + c["bank_ms"]
+                    if c["game_ms"] is not None:
+                        allowed = min(allowed, c["game_ms"])
+                    wait(t_read + (allowed + 0.2) / 1000 - time.monotonic(), True)
                 act(msg)
             if decides == 1 and "--crash-when" in opt:
                 deadline = time.monotonic() + 30

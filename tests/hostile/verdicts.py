@@ -26,6 +26,7 @@ ARENA = os.path.abspath(sys.argv[1])
 CASE = sys.argv[2]
 LAGGARD = os.path.join(os.path.dirname(os.path.abspath(__file__)), "laggard.py")
 FLOODER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "flooder.py")
+TRICKLER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "trickler.py")
 # Roomy clocks: nothing here should time out unless the case wants it to.
 ROOMY = ["--move-ms", "5000", "--bank-ms", "5000", "--startup-ms", "10000"]
 COMMON = ["--seed", "3", "--exit-grace-ms", "200", "--limit-as", "0", "--json"]
@@ -44,10 +45,10 @@ def laggard(*flags):
     return "cmd:/usr/bin/python3 " + LAGGARD + " " + " ".join(flags)
 
 
-def play(agents, extra, tmp, limit=60.0):
-    """Runs arena play nim with match logs in tmp/log; returns the games."""
+def play(agents, extra, tmp, limit=60.0, game="nim"):
+    """Runs arena play (nim) with match logs in tmp/log; returns the games."""
     os.makedirs(f"{tmp}/log", exist_ok=True)
-    cmd = [ARENA, "play", "nim", *agents, *COMMON, "--log", f"{tmp}/log/", *extra]
+    cmd = [ARENA, "play", game, *agents, *COMMON, "--log", f"{tmp}/log/", *extra]
     t0 = time.monotonic()
     p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                          start_new_session=True, cwd=tmp)
@@ -297,11 +298,60 @@ def flood_stderr(tmp):
           f"{(256 << 10) // 48} (256 KiB at 48 bytes a record)")
 
 
+def late_answer_charged(tmp):
+    """An answer that comes after the deadline but before the referee's
+    timer has run is as late as one the timer catches: under --on-fault
+    fallback it costs a strike and all the time it took, bank and game clock
+    alike. The referee used to judge it late without charging it, so each
+    strike was a whole move + bank of free thought and the game clock never
+    ran out; answering 0.2 ms late won that in most tries."""
+    rep = f"{tmp}/r"
+    games = play([laggard("--overrun", "2", "--report", rep), "builtin:random"],
+                 ["--move-ms", "100", "--bank-ms", "400", "--game-ms", "2000",
+                  "--on-fault", "fallback", "--set", "stones=30"], tmp)
+    check(len(games) == 1, f"{len(games)} games, want 1")
+    g = games[0]
+    with open(rep) as f:
+        seen = f.read().splitlines()
+    print("\n".join(seen[:8]))
+    decides = [x.split() for x in seen if x.startswith("decide ")]  # decide ID bank B game G
+    timeouts = [x for x in seen if x.startswith("error timeout")]
+    check(len(decides) >= 3, f"{len(decides)} decides, want 3 or more")
+    check(len(timeouts) == 2, f"timeouts {timeouts}: both late answers are late")
+    bank2, game3 = float(decides[1][3]), float(decides[2][5])
+    check(bank2 == 0, f"after a first answer 500 ms late the bank shows {bank2} ms, want 0")
+    check(game3 <= 2000 - 500 - 100, f"after two late answers (500 and 100 ms allowed) the game "
+          f"clock shows {game3} ms, want at most 1400")
+    check(g["time_ms"][0] >= 600, f"seat 0 charged {g['time_ms'][0]:.0f} ms, want 600 or more")
+
+
+def trickle_charged(tmp):
+    """A bot that reads a decide's head (id, options, pick), thinks while the
+    referee waits to write the rest into its one-page pipe, and answers
+    before reading on (trickler.py) is charged its thinking: the clock runs
+    from when its input backed up. The referee started it at the last byte,
+    and 800 ms of thought a move under --move-ms 200 were charged 0 ms.
+    4-player Xibalba in JSON: some decides are over 4 KiB past their view."""
+    rep = f"{tmp}/r"
+    games = play([f"cmd:/usr/bin/python3 {TRICKLER} 800 {rep}"] + ["builtin:random"] * 3,
+                 ["--move-ms", "200", "--bank-ms", "0"], tmp, game="xibalba")
+    with open(rep) as f:
+        seen = f.read().splitlines()
+    print("trickler:", seen[:6])
+    trickled = [x for x in seen if x.startswith("trickled")]
+    check(trickled, f"no decide was answered before it was whole: {seen[:6]}")
+    g = games[0]
+    check(g["forfeits"] == [{"seat": 0, "cause": "timeout"}],
+          f"forfeits {g['forfeits']}: 800 ms answers under --move-ms 200 went unpunished")
+    check(len(trickled) == 1, f"{trickled}: the game went on after the first")
+
+
 CASES = {"stale_ready": stale_ready, "stale_act": stale_act, "late_twice": late_twice,
          "stale_timer": stale_timer, "no_false_lag": no_false_lag,
          "no_free_time_under_load": no_free_time_under_load,
          "no_stall_by_processes": no_stall_by_processes, "flood_self": flood_self,
-         "flood_other": flood_other, "flood_stderr": flood_stderr}
+         "flood_other": flood_other, "flood_stderr": flood_stderr,
+         "late_answer_charged": late_answer_charged, "trickle_charged": trickle_charged}
 
 
 def main():
