@@ -198,6 +198,13 @@ static int acquire(drv *d, int agent)
     p->made++;
     char e[256] = "";
     arena_agent *a = agent_new(d->base, &ac, e, sizeof e);
+    /* A tcp: agent out of reach stops the run only while no game is under
+     * way. Later it is that agent's fault in this game, as a crash at
+     * start-up: stopping would void the games in flight for --resume to
+     * play again, and an entrant losing one could give itself that fresh
+     * try by refusing a connection (tests/hostile/tcp_refuser.py). */
+    if (!a && !strncmp(d->cfg->specs[agent], "tcp:", 4) && (d->inflight > 0 || d->done_session > 0))
+        a = agent_absent(d->cfg->names[agent], CAUSE_CRASH, e);
     if (!a) {
         snprintf(d->err, d->errlen, "agent %s (%s): %s", d->cfg->names[agent], d->cfg->specs[agent],
                  e);
