@@ -18,6 +18,7 @@
 #include "stats.h"
 #include "sandbox.h"
 #include "spec.h"
+#include "sprt_count.h"
 #include "store_pg.h"
 #include "util.h"
 
@@ -78,38 +79,21 @@ typedef struct sctx {
     tourn_pairing pairing;
     sched_game queued[2];
     int n_queued;
-    double *first; /* per group: points of A in the first finished game, or -1 */
-    size_t first_cap;
-    double penta[5], wdl[3];
-    double llr;
-    int decided; /* 0 running, 1 H1, -1 H0 */
-    double dec_penta[5];
-    tgame *pend; /* on --resume: games scheduled but not played, first */
+    sprt_count c; /* the test: pairs in schedule order */
+    tgame *pend;  /* on --resume: games scheduled but not played, first */
     size_t n_pend, pend_next;
-    int64_t cursor; /* PostgreSQL: results counted so far (posted order) */
+    int64_t cursor; /* PostgreSQL: results read so far (posted order) */
     bool withdrawn; /* PostgreSQL: pending games withdrawn at the decision */
     bool quiet;
     char err[300];
 } sctx;
-
-static void ensure_first(sctx *s, int64_t grp)
-{
-    if ((size_t)grp < s->first_cap) return;
-    size_t cap = s->first_cap ? s->first_cap * 2 : 256;
-    while (cap <= (size_t)grp)
-        cap *= 2;
-    s->first = xrealloc(s->first, cap * sizeof(double));
-    for (size_t i = s->first_cap; i < cap; i++)
-        s->first[i] = -1;
-    s->first_cap = cap;
-}
 
 static int make_pair(sctx *s);
 
 static bool s_next(void *ctx, sched_game *g)
 {
     sctx *s = ctx;
-    if (s->decided) return false;
+    if (s->c.decided) return false;
     if (s->pend_next < s->n_pend) {
         *g = s->pend[s->pend_next++].s;
         return true;
@@ -143,7 +127,6 @@ static int make_pair(sctx *s)
             return -1;
         }
         s->n_queued = 2;
-        ensure_first(s, grp);
     }
     return 0;
 }
@@ -151,28 +134,9 @@ static int make_pair(sctx *s)
 /* Counts a finished game toward the test; returns false once decided. */
 static bool count_game(sctx *s, const tgame *g)
 {
-    int a_seat = g->s.seat[0] == 0 ? 0 : 1;
-    double pts = g->rank[a_seat] < g->rank[1 - a_seat]    ? 1.0
-                 : g->rank[a_seat] == g->rank[1 - a_seat] ? 0.5
-                                                          : 0.0;
-    s->wdl[pts == 1.0 ? 0 : pts == 0.5 ? 1 : 2] += 1;
-    ensure_first(s, g->s.group);
-    double *f = &s->first[g->s.group];
-    if (*f < 0) {
-        *f = pts;
-        return true;
-    }
-    s->penta[(int)((*f + pts) * 2 + 0.5)] += 1;
-    s->llr = sprt_llr_pentanomial(s->penta, s->elo0, s->elo1);
-    if (s->llr >= s->b.upper)
-        s->decided = 1;
-    else if (s->llr <= s->b.lower)
-        s->decided = -1;
-    if (s->decided) {
-        memcpy(s->dec_penta, s->penta, sizeof s->penta);
-        return false;
-    }
-    return true;
+    int a = g->s.seat[0] == 0 ? 0 : 1;
+    double pts = g->rank[a] < g->rank[1 - a] ? 1.0 : g->rank[a] == g->rank[1 - a] ? 0.5 : 0.0;
+    return !sprt_count_game(&s->c, g->s.group, pts);
 }
 
 static bool s_done(void *ctx, const tgame *g, const char *log, bool *fatal)
@@ -183,7 +147,7 @@ static bool s_done(void *ctx, const tgame *g, const char *log, bool *fatal)
         *fatal = true;
         return false;
     }
-    if (s->decided) return false; /* games in flight at the decision: stored only */
+    if (s->c.decided) return false; /* games in flight at the decision: stored only */
     return count_game(s, g);
 }
 
@@ -200,10 +164,10 @@ static void s_watch(void *ctx)
     size_t n;
     if (store_pg_results_since(s->db, &s->cursor, &g, &n) == 0) {
         for (size_t i = 0; i < n; i++)
-            if (!s->decided) count_game(s, &g[i]);
+            count_game(s, &g[i]);
         free(g);
     }
-    if (s->decided) {
+    if (s->c.decided) {
         if (!s->withdrawn && store_pg_withdraw(s->db) == 0) s->withdrawn = true;
         return;
     }
@@ -225,8 +189,9 @@ static void s_tick(void *ctx)
 static void s_status(void *ctx, char *buf, size_t len)
 {
     sctx *s = ctx;
-    snprintf(buf, len, "LLR %.2f [%.2f, %.2f]  pairs %.0f/%.0f/%.0f/%.0f/%.0f", s->llr, s->b.lower,
-             s->b.upper, s->penta[0], s->penta[1], s->penta[2], s->penta[3], s->penta[4]);
+    const double *p = s->c.penta;
+    snprintf(buf, len, "LLR %.2f [%.2f, %.2f]  pairs %.0f/%.0f/%.0f/%.0f/%.0f", s->c.llr,
+             s->b.lower, s->b.upper, p[0], p[1], p[2], p[3], p[4]);
 }
 
 int cmd_sprt(int argc, char **argv)
@@ -479,8 +444,9 @@ int cmd_sprt(int argc, char **argv)
     s.elo0 = elo0;
     s.elo1 = elo1;
     sprt_bounds_compute(alpha, beta, &s.b);
+    sprt_count_init(&s.c, elo0, elo1, &s.b);
     if (resume && store_is_pg(db)) {
-        /* The results are counted by the first s_watch, in posted order. */
+        /* The results are read by the first s_watch (sprt_count orders them). */
         if (store_pg_last_game(db, &s.next_id, &s.groups_made) != 0) {
             fprintf(stderr, "arena: sprt: %s\n", store_error(db));
             rc = 1;
@@ -488,8 +454,9 @@ int cmd_sprt(int argc, char **argv)
         }
         dbpath = resume;
     } else if (resume) {
-        /* The test again from the stored games, in schedule order; games
-         * stored after the decision (in flight then) are not counted. */
+        /* The test again from the stored games: sprt_count takes them in
+         * schedule order, as the live run did, so a decided run decides
+         * again on the same pair and plays nothing. */
         tgame *all;
         size_t n_all;
         if (store_games(db, false, &all, &n_all) != 0) {
@@ -503,7 +470,7 @@ int cmd_sprt(int argc, char **argv)
             if (all[i].s.id > s.next_id) s.next_id = all[i].s.id;
             if (!all[i].done)
                 s.pend[s.n_pend++] = all[i];
-            else if (!s.decided)
+            else
                 count_game(&s, &all[i]);
         }
         free(all);
@@ -597,21 +564,21 @@ int cmd_sprt(int argc, char **argv)
         rc = drc == DRIVER_INTERRUPTED ? 130 : 1;
         goto out;
     }
-    double *p = s.decided ? s.dec_penta : s.penta;
+    const double *p = s.c.penta, *wdl = s.c.wdl;
     h2h h;
     h2h_pentanomial(p, &h);
-    double pairs = p[0] + p[1] + p[2] + p[3] + p[4];
-    printf("pairs %.0f  pentanomial [%.0f %.0f %.0f %.0f %.0f]  games W-L-D %.0f-%.0f-%.0f\n",
-           pairs, p[0], p[1], p[2], p[3], p[4], s.wdl[0], s.wdl[2], s.wdl[1]);
+    printf("pairs %lld  pentanomial [%.0f %.0f %.0f %.0f %.0f]  games W-L-D %.0f-%.0f-%.0f\n",
+           (long long)s.c.pairs, p[0], p[1], p[2], p[3], p[4], wdl[0], wdl[2], wdl[1]);
     if (h.valid)
         printf("Elo %+.1f +/- %.1f  nElo %+.1f +/- %.1f  LOS %.1f%%\n", ratings_round(h.elo, 1),
                h.error, ratings_round(h.nelo, 1), h.nelo_error, 100 * h.los);
-    printf("LLR %.3f  bounds [%.3f, %.3f]\n", s.llr, s.b.lower, s.b.upper);
-    printf("%s\n", s.decided > 0 ? "H1 accepted" : s.decided < 0 ? "H0 accepted" : "inconclusive");
+    int dec = s.c.decided;
+    printf("LLR %.3f  bounds [%.3f, %.3f]\n", s.c.llr, s.b.lower, s.b.upper);
+    printf("%s\n", dec > 0 ? "H1 accepted" : dec < 0 ? "H0 accepted" : "inconclusive");
     char llr[32];
-    snprintf(llr, sizeof llr, "%.6f", s.llr);
+    snprintf(llr, sizeof llr, "%.6f", s.c.llr);
     store_set_meta(db, "llr", llr);
-    store_set_meta(db, "result", s.decided > 0 ? "H1" : s.decided < 0 ? "H0" : "inconclusive");
+    store_set_meta(db, "result", dec > 0 ? "H1" : dec < 0 ? "H0" : "inconclusive");
     rc = 0;
 out:
     store_close(db);
@@ -622,7 +589,7 @@ out:
     argvec_free(&av);
     argvec_free(&canon);
     argvec_free(&run_args);
-    free(s.first);
+    sprt_count_free(&s.c);
     free(s.pend);
     free(ownnames[0]);
     free(ownnames[1]);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "ranked.h"
+#include "sprt_count.h"
 #include "util.h"
 
 const char *const report_cause_names[REPORT_CAUSES] = {"timeout", "illegal", "crash", "protocol",
@@ -50,7 +51,8 @@ static double meta_double(store *s, const char *key, double dflt)
     return x;
 }
 
-/* The SPRT again from the stored pairs (agent 0 is A), in schedule order. */
+/* The SPRT again from the stored games (agent 0 is A), counted as the run
+ * counts them (sprt_count.h): the path ends where the verdict was taken. */
 static void sprt_load(store *s, const tgame *g, size_t ng, report_sprt *sp)
 {
     sp->on = true;
@@ -61,21 +63,22 @@ static void sprt_load(store *s, const tgame *g, size_t ng, report_sprt *sp)
     sprt_bounds_compute(sp->alpha, sp->beta, &sp->b);
     sp->result = store_meta(s, "result");
     sp->trace = xcalloc(ng / 2 + 1, sizeof(double));
-    double penta[5] = {0};
-    for (size_t i = 1; i < ng; i++) {
-        const tgame *x = &g[i - 1], *y = &g[i];
-        if (!x->done || !y->done || x->s.group != y->s.group) continue;
-        double pa = 0;
-        for (int k = 0; k < 2; k++) {
-            const tgame *z = k ? y : x;
-            int a = z->s.seat[0] == 0 ? 0 : 1;
-            pa += z->rank[a] < z->rank[1 - a] ? 1.0 : z->rank[a] == z->rank[1 - a] ? 0.5 : 0.0;
-        }
-        penta[(int)(pa * 2 + 0.5)] += 1;
-        sp->trace[sp->n_trace++] = sprt_llr_pentanomial(penta, sp->elo0, sp->elo1);
+    sprt_count c;
+    sprt_count_init(&c, sp->elo0, sp->elo1, &sp->b);
+    c.trace = sp->trace;
+    c.trace_cap = ng / 2 + 1;
+    for (size_t i = 0; i < ng && !c.decided; i++) {
+        if (!g[i].done) continue;
+        int a = g[i].s.seat[0] == 0 ? 0 : 1;
+        double pts = g[i].rank[a] < g[i].rank[1 - a]    ? 1.0
+                     : g[i].rank[a] == g[i].rank[1 - a] ? 0.5
+                                                        : 0.0;
+        sprt_count_game(&c, g[i].s.group, pts);
     }
-    sp->llr = sp->n_trace ? sp->trace[sp->n_trace - 1] : 0;
-    if (sp->result) sp->llr = meta_double(s, "llr", sp->llr);
+    sp->n_trace = c.pairs;
+    sp->llr = c.llr;
+    sp->decided = c.decided;
+    sprt_count_free(&c);
 }
 
 /* The stored flags as one line, the --agent ones left out (the report lists
@@ -179,9 +182,12 @@ void report_seat_advantage(const report *r, double *score, double *error, double
 
 const char *report_sprt_verdict(const report *r)
 {
+    /* The games' verdict, not the stored word: the two differ only for a
+     * run stored before sprt_count or an edited one (arena audit says). */
+    if (r->sprt.decided) return r->sprt.decided > 0 ? "H1 accepted" : "H0 accepted";
     const char *x = r->sprt.result;
     if (!x) return "running";
-    return strcmp(x, "H1") == 0 ? "H1 accepted" : strcmp(x, "H0") == 0 ? "H0 accepted" : x;
+    return strcmp(x, "inconclusive") == 0 ? x : "undecided by its games";
 }
 
 int report_load(store *s, double prior, const char *anchor, report *r, char *err, size_t errlen)

@@ -28,9 +28,10 @@ typedef struct report_sprt {
     bool on;
     double elo0, elo1, alpha, beta;
     sprt_bounds b;
-    char *result;  /* H1 | H0 | inconclusive; NULL while running or stopped */
-    double llr;    /* the decision's (stored), else over every complete pair */
-    double *trace; /* LLR after each complete pair, in schedule order */
+    char *result;  /* stored: H1 | H0 | inconclusive; NULL while running or stopped */
+    int decided;   /* counted again from the games (sprt_count.h): 1 H1, -1 H0, 0 */
+    double llr;    /* at the decision, else after the pairs counted */
+    double *trace; /* LLR after each counted pair, in schedule order */
     int64_t n_trace;
 } report_sprt;
 

@@ -16,15 +16,21 @@ Cases:
   sprt_resume       an SPRT stopped by SIGINT continues with --resume to its
                     end (no pair lost or doubled); its report shows verdict,
                     bounds and the LLR path (text, JSON, HTML)
+  sprt_decided      an SPRT of bots whose games finish in no set order,
+                    8 in flight: --resume of the decided run plays nothing
+                    and keeps its verdict, and the report's LLR path ends
+                    at it (the live run counted games as they finished, a
+                    resume in schedule order: the two disagreed)
 """
 import json
 import os
+import shutil
 import sqlite3
 import signal
 import subprocess
 import time
 
-from e2e_common import ARENA, CASE, SLOW, WORK, arena, check, path, rows
+from e2e_common import ARENA, CASE, HERE, SLOW, WORK, arena, check, path, rows
 
 
 def counts(db):
@@ -200,6 +206,34 @@ def report_parts():
     check(res.returncode == 0 and counts(old) == (6, 6), f"old DB resume: {res.stderr}")
 
 
-CASES = {"report_parts": report_parts, "sprt_resume": sprt_resume, "stop_settles": stop_settles, "stop_equal": stop_equal, "bad_spec": bad_spec}
+def sprt_decided():
+    jitter = f"cmd:/usr/bin/python3 -S {os.path.join(HERE, 'jitter_bot.py')}"
+    db = path("decided.sqlite")
+    r = arena("sprt", "--game", "nim", "--set", "stones=21", "--agent", f"a={jitter}",
+              "--agent", f"b={jitter}", "--elo0", "-25", "--elo1", "25", "--alpha", "0.2",
+              "--beta", "0.2", "--concurrency", "8", "--seed", "23", "--db", db, "--quiet",
+              timeout=300)
+    print(r.stdout)
+    check(r.returncode == 0, f"sprt: {r.returncode} {r.stderr}")
+    verdict = r.stdout.strip().splitlines()[-1]
+    pairs = int(next(x for x in r.stdout.splitlines() if x.startswith("pairs ")).split()[1])
+    llr = float(rows(db, "SELECT value FROM meta WHERE key = 'llr'")[0][0])
+    games = counts(db)
+    print(f"{verdict} after {pairs} pairs, LLR {llr:.3f}; games stored, finished: {games}")
+    check(verdict in ("H1 accepted", "H0 accepted"), f"undecided: {verdict}")
+    for i in range(3):
+        again = path(f"again{i}.sqlite")
+        shutil.copy(db, again)
+        r = arena("sprt", "--resume", again, "--quiet", timeout=300)
+        check(r.returncode == 0, f"resume: {r.returncode} {r.stderr}")
+        check(r.stdout.strip().splitlines()[-1] == verdict and counts(again) == games,
+              f"resume {i}: {r.stdout.strip().splitlines()[-1]}, games {counts(again)}; "
+              f"the run decided {verdict} with games {games}")
+    rep = arena("report", db).stdout
+    want = f"verdict: {verdict}, LLR {llr:.3f} after {pairs} pairs"
+    check(want in rep, f"report: want {want!r} in\n{rep}")
+
+
+CASES = {"sprt_decided": sprt_decided, "report_parts": report_parts, "sprt_resume": sprt_resume, "stop_settles": stop_settles, "stop_equal": stop_equal, "bad_spec": bad_spec}
 CASES[CASE]()
 print(f"ok {CASE}")

@@ -13,6 +13,7 @@
 
 #include "elo.h"
 #include "ranked.h"
+#include "sprt_count.h"
 #include "stats.h"
 
 #define LN10 2.302585092994046
@@ -371,6 +372,63 @@ static void test_sprt(void **st)
     assert_true(sprt_llr_pentanomial(draws, 0, 5) < 0);
 }
 
+/* A's points in game k (0, 1) of pair g: about 0.6 on average. */
+static double pair_points(int g, int k)
+{
+    unsigned x = (unsigned)(g * 2 + k) * 2654435761u >> 16;
+    return x % 10 < 5 ? 1.0 : x % 10 < 7 ? 0.5 : 0.0;
+}
+
+/* The SPRT's count takes pairs in schedule order, whatever order their
+ * games finish in: the decision falls on the same pair, its LLR is that of
+ * the pairs up to it, and nothing after it counts. */
+static void test_sprt_counts_pairs_in_schedule_order(void **st)
+{
+    (void)st;
+    enum { PAIRS = 200 };
+    sprt_bounds b;
+    sprt_bounds_compute(0.05, 0.05, &b);
+    sprt_count in_order;
+    sprt_count_init(&in_order, 0, 10, &b);
+    double penta[5] = {0};
+    for (int g = 1; g <= PAIRS && !in_order.decided; g++) {
+        for (int k = 0; k < 2; k++)
+            sprt_count_game(&in_order, g, pair_points(g, k));
+        penta[(int)((pair_points(g, 0) + pair_points(g, 1)) * 2 + 0.5)] += 1;
+    }
+    assert_int_equal(in_order.decided, 1);
+    int64_t at = in_order.pairs;
+    assert_true(at > 5 && at < PAIRS);
+    near(in_order.llr, sprt_llr_pentanomial(penta, 0, 10), 1e-12);
+    /* Late pairs first, each pair's games apart, and games after the
+     * decision fed too: the same decision, pair and LLR. */
+    for (unsigned shuffle = 1; shuffle <= 3; shuffle++) {
+        sprt_count c;
+        sprt_count_init(&c, 0, 10, &b);
+        int order[2 * PAIRS];
+        for (int i = 0; i < 2 * PAIRS; i++)
+            order[i] = i;
+        uint64_t x = shuffle * 0x9e3779b97f4a7c15ull;
+        for (int i = 2 * PAIRS - 1; i > 0; i--) {
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            int j = (int)(x % (uint64_t)(i + 1)), t = order[i];
+            order[i] = order[j];
+            order[j] = t;
+        }
+        for (int i = 0; i < 2 * PAIRS; i++) {
+            int g = order[i] / 2 + 1;
+            sprt_count_game(&c, g, pair_points(g, order[i] % 2));
+        }
+        assert_int_equal(c.decided, 1);
+        assert_int_equal(c.pairs, at);
+        near(c.llr, in_order.llr, 1e-12);
+        for (int k = 0; k < 3; k++)
+            near(c.wdl[k], in_order.wdl[k], 0);
+        sprt_count_free(&c);
+    }
+    sprt_count_free(&in_order);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -383,6 +441,7 @@ int main(void)
         cmocka_unit_test(test_trinomial),
         cmocka_unit_test(test_pentanomial),
         cmocka_unit_test(test_sprt),
+        cmocka_unit_test(test_sprt_counts_pairs_in_schedule_order),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
