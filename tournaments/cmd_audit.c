@@ -4,9 +4,12 @@
  * (schedule.c), so nobody chose the deal or the opponents; and,
  * for each finished game whose match log is at hand, the log replays move
  * for move from that seed (replay.c), it seats the stored agents, and its
- * result is the stored one. A results row edited afterwards, a game played
- * on another seed, a log that does not match its game: each is named. */
+ * result is the stored one. No scheduled game is missing, and an SPRT
+ * run's stored verdict is the one its games give (sprt_count.h). A results
+ * row edited or deleted afterwards, a game played on another seed, a log
+ * that does not match its game, a verdict rewritten: each is named. */
 #include <inttypes.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +21,7 @@
 #include "replay.h"
 #include "schedule.h"
 #include "spec.h"
+#include "sprt_count.h"
 #include "store.h"
 #include "util.h"
 
@@ -30,9 +34,11 @@ static void audit_help(FILE *out)
           "  - every game's group, seats and seed are the ones its schedule gives\n"
           "    from the stored settings, master seed and pairing (nobody picked a\n"
           "    deal or an opponent);\n"
+          "  - every game the schedule has is stored (none deleted);\n"
           "  - every finished game whose log is found replays move for move from\n"
           "    that seed (as `arena replay` checks), seats the stored agents, and\n"
-          "    ends with the stored ranks, scores, reason and forfeits.\n"
+          "    ends with the stored ranks, scores, reason and forfeits;\n"
+          "  - an SPRT run's stored verdict and LLR are the ones its games give.\n"
           "Each problem is one line naming the game; the last line sums up.\n"
           "\n"
           "  --logs DIR  where the logs are, as DIR/game-NNNNNN.jsonl.gz (default:\n"
@@ -286,6 +292,61 @@ static void check_log(audit *a, const tgame *t, const char *path)
     a->replayed++;
 }
 
+/* Scheduled games with no row: deleted, as a game someone wanted gone. */
+static long missing_games(audit *a, const tgame *games, size_t n, const schedule *sch)
+{
+    bool *stored = xcalloc(sch->n + 1, sizeof *stored);
+    for (size_t i = 0; i < n; i++)
+        if (games[i].s.id >= 1 && (size_t)games[i].s.id <= sch->n) stored[games[i].s.id] = true;
+    long missing = 0;
+    for (size_t id = 1; id <= sch->n; id++)
+        if (!stored[id]) {
+            problem(a, &sch->games[id - 1], "is in its schedule but not stored");
+            missing++;
+        }
+    free(stored);
+    return missing;
+}
+
+static double meta_number(store *s, const char *key, double dflt)
+{
+    char *v = store_meta(s, key);
+    double x = v ? strtod(v, NULL) : dflt;
+    free(v);
+    return x;
+}
+
+/* An SPRT run's stored verdict and LLR against its games, counted as the
+ * run counts them. */
+static void check_verdict(audit *a, store *s, const tgame *games, size_t n)
+{
+    char *result = store_meta(s, "result");
+    if (!result) return; /* running or stopped: no verdict yet */
+    sprt_bounds b;
+    sprt_bounds_compute(meta_number(s, "alpha", 0.05), meta_number(s, "beta", 0.05), &b);
+    sprt_count c;
+    sprt_count_init(&c, meta_number(s, "elo0", 0), meta_number(s, "elo1", 0), &b);
+    for (size_t i = 0; i < n && !c.decided; i++) {
+        const tgame *g = &games[i];
+        if (!g->done) continue;
+        int x = g->s.seat[0] == 0 ? 0 : 1;
+        sprt_count_game(&c, g->s.group,
+                        g->rank[x] < g->rank[1 - x]    ? 1.0
+                        : g->rank[x] == g->rank[1 - x] ? 0.5
+                                                       : 0);
+    }
+    const char *got = c.decided > 0 ? "H1" : c.decided < 0 ? "H0" : "inconclusive";
+    double llr = meta_number(s, "llr", NAN);
+    if (strcmp(result, got) != 0 || !(fabs(llr - c.llr) < 5e-4)) {
+        printf("verdict: stored %s (LLR %.3f), but its games give %s (LLR %.3f after %lld "
+               "pairs)\n",
+               result, llr, got, c.llr, (long long)c.pairs);
+        a->problems++;
+    }
+    sprt_count_free(&c);
+    free(result);
+}
+
 int cmd_audit(int argc, char **argv)
 {
     const char *db = NULL, *logs = NULL, *v;
@@ -346,12 +407,18 @@ int cmd_audit(int argc, char **argv)
     if (!logs && stored_logs && strcmp(stored_logs, "none") && stat(stored_logs, &st) == 0 &&
         S_ISDIR(st.st_mode))
         logs = stored_logs;
-    if (rebuild(s, kind, master, pair, n_agents, n, &sch, err, sizeof err) != 0) {
+    /* An SPRT run stores its pairs as it schedules them: its schedule is
+     * every pair up to the last game stored. */
+    size_t upto = 0;
+    for (size_t i = 0; i < n; i++)
+        if (games[i].s.id > 0 && (size_t)games[i].s.id > upto) upto = (size_t)games[i].s.id;
+    upto += upto % 2;
+    if (rebuild(s, kind, master, pair, n_agents, upto, &sch, err, sizeof err) != 0) {
         fprintf(stderr, "arena: audit: %s: %s\n", db, err);
         goto out;
     }
     audit a = {.names = names, .n_agents = n_agents};
-    long finished = 0;
+    long finished = 0, missing = 0;
     if (!quiet)
         printf("audit: %s %s, %zu games, master seed %" PRIu64 ", %s pairing, logs %s\n", kind, db,
                n, master, schedule_pairing_name(pair), logs ? logs : "(none found)");
@@ -372,9 +439,12 @@ int cmd_audit(int argc, char **argv)
         if (!quiet && (i + 1) % 1000 == 0)
             fprintf(stderr, "audit: %zu of %zu games checked\n", i + 1, n);
     }
-    printf("%zu games: %zu as their schedule has them (seats, seed); %ld finished, %ld of them "
-           "replayed from their logs to their stored results, %ld without a log; %ld problem%s\n",
-           n, n - (size_t)a.off_schedule, finished, a.replayed, a.unlogged, a.problems,
+    missing = missing_games(&a, games, n, &sch);
+    if (strcmp(kind, "sprt") == 0) check_verdict(&a, s, games, n);
+    printf("%zu games: %zu as their schedule has them (seats, seed), %ld scheduled but not "
+           "stored; %ld finished, %ld of them replayed from their logs to their stored results, "
+           "%ld without a log; %ld problem%s\n",
+           n, n - (size_t)a.off_schedule, missing, finished, a.replayed, a.unlogged, a.problems,
            a.problems == 1 ? "" : "s");
     rc = a.problems ? 1 : 0;
 out:

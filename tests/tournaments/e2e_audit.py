@@ -19,6 +19,9 @@ Cases:
                  with a log of that game on the game's own seed
   edited_log     one choice in one log is changed
   swapped_log    one game's log is another game's
+  deleted_games  the two games one agent lost to the other are deleted:
+                 the report moves it up, the audit names both
+  sprt_verdict   an SPRT run's stored verdict is rewritten (H1 <-> H0)
   replayed_by_play
                  anyone can deal a stored game again: every game of a
                  tournament, played by `arena play --seed` (its stored seed,
@@ -86,8 +89,8 @@ def clean():
     db, logs = tournament("clean")
     r = audit(db)
     check(r.returncode == 0, f"a clean tournament fails its audit: {r.returncode}")
-    check("6 games: 6 as their schedule has them (seats, seed); 6 finished, 6 of them replayed"
-          in r.stdout,
+    check("6 games: 6 as their schedule has them (seats, seed), 0 scheduled but not stored; "
+          "6 finished, 6 of them replayed" in r.stdout,
           f"summary: {r.stdout}")
     os.remove(log_of(logs, 2))
     r = audit(db, "--logs", logs, "--quiet")
@@ -199,6 +202,39 @@ def swapped_log():
     check("was dealt from seed" in r.stdout, f"says why: {r.stdout}")
 
 
+def deleted_games():
+    db = path("deleted.sqlite")
+    r = arena("tournament", "--game", "dominion", *AGENTS, "--agent", "bmu=builtin:bmu",
+              "--games-per-pairing", "2", "--concurrency", "2", "--db", db, "--logs", "none",
+              "--seed", "5", "--quiet")
+    check(r.returncode == 0, f"tournament: {r.returncode} {r.stderr}")
+    check(audit(db).returncode == 0, "the tournament audits clean before the edit")
+    # bm's losses (bm is agent 0): the games where it is ranked 2nd.
+    lost = [g for g, seats, ranks in rows(db, "SELECT id, seats, ranks FROM games")
+            if "0" in seats.split(",") and ranks.split(",")[seats.split(",").index("0")] == "2"]
+    check(lost, "bm lost no game: nothing to delete")
+    execute(db, f"DELETE FROM games WHERE id IN ({','.join(map(str, lost))})")
+    print(arena("report", db).stdout[:500])
+    r = audit(db)
+    check(r.returncode == 1, f"deleted games: audit exits {r.returncode}, want 1")
+    for g in lost:
+        check(f"game {g}: is in its schedule but not stored" in r.stdout, f"game {g} not named")
+
+
+def sprt_verdict():
+    db = path("verdict.sqlite")
+    r = arena("sprt", "--game", "dominion", *AGENTS, "--elo0", "0", "--elo1", "10",
+              "--concurrency", "2", "--db", db, "--logs", "none", "--seed", "9", "--quiet")
+    check(r.returncode == 0, f"sprt: {r.returncode} {r.stderr}")
+    check(audit(db).returncode == 0, "the run audits clean before the edit")
+    stored = rows(db, "SELECT value FROM meta WHERE key = 'result'")[0][0]
+    check(stored in ("H1", "H0"), f"undecided: {stored}")
+    execute(db, "UPDATE meta SET value = ? WHERE key = 'result'", "H0" if stored == "H1" else "H1")
+    r = audit(db)
+    check(r.returncode == 1 and f"but its games give {stored}" in r.stdout,
+          f"a rewritten verdict: {r.returncode} {r.stdout}")
+
+
 def replayed_by_play():
     db, logs = tournament("replayed")
     names = [n for (n,) in rows(db, "SELECT name FROM agents ORDER BY id")]
@@ -221,5 +257,6 @@ def replayed_by_play():
  "chosen_seed": chosen_seed,
  "chosen_seats": chosen_seats,
  "edited_log": edited_log, "swapped_log": swapped_log,
+ "deleted_games": deleted_games, "sprt_verdict": sprt_verdict,
  "replayed_by_play": replayed_by_play}[CASE]()
 print("ok")
