@@ -158,6 +158,26 @@ static void test_rule_turn_limit_ends_game(void **st)
     assert_int_equal(r.turns, 2);
 }
 
+/* The turn limit is never off. Players left with no cards and nothing at
+ * $0 in the Supply (Chapel, Island, the Copper and Curse piles bought out:
+ * two bots of one author can get there) are asked nothing more; with
+ * max_turns=0 ("none") apply() turned over empty turns for ever inside the
+ * referee's one loop, its memory growing. */
+static void test_rule_turn_limit_is_never_off(void **st)
+{
+    (void)st;
+    arena_setting zero[1] = {{"max_turns", "0"}};
+    char err[256];
+    assert_null(dominion_game.create(zero, 1, 3, 2, 0, err, sizeof err));
+    assert_non_null(strstr(err, "from 1 to 1000"));
+    mk(2, "Chapel,Island"); /* every zone empty */
+    G->max_turns = 5;
+    G->supply[C_COPPER] = G->supply[C_CURSE] = 0;
+    begin(0);
+    assert_true(G->over); /* (seat 0's first turn began at create) */
+    assert_true(G->p[0].turns >= 5 && G->p[1].turns == 5);
+}
+
 static void test_option_named_kingdoms_and_errors(void **st)
 {
     (void)st;
@@ -639,6 +659,7 @@ int main(void)
         T(test_rule_game_ends_on_three_empty_piles_curse_counts),
         T(test_rule_tie_break_fewer_turns_then_shared),
         T(test_rule_turn_limit_ends_game),
+        T(test_rule_turn_limit_is_never_off),
         T(test_option_named_kingdoms_and_errors),
         T(test_rule_gardens_and_mats_count_at_game_end),
         T(test_view_has_documented_keys_and_hides_hands),

@@ -97,12 +97,9 @@ static bool game_should_end(const dom_game *g)
         empty += e;
     }
     if (empty >= 3) return true;
-    if (g->max_turns > 0) {
-        for (int s = 0; s < g->np; s++)
-            if (g->p[s].turns < g->max_turns) return false;
-        return true;
-    }
-    return false;
+    for (int s = 0; s < g->np; s++)
+        if (g->p[s].turns < g->max_turns) return false;
+    return true;
 }
 
 static void cleanup(dom_game *g, int ntreasury)
@@ -366,8 +363,8 @@ static const arena_option_doc dom_options[] = {
      "random|first-game|high-seas|buried-treasure|shipwrecks|reach-for-tomorrow|"
      "repetition|give-and-take|<10 comma-separated card names>",
      "random", "the 10 kingdom cards"},
-    {"max_turns", "integer 0..1000", "100",
-     "game ends after every player took this many turns (Outpost turns not counted); 0 = none"},
+    {"max_turns", "integer 1..1000", "100",
+     "game ends after every player took this many turns (Outpost turns not counted)"},
     {0},
 };
 
@@ -387,8 +384,11 @@ static arena_game *dom_create(const arena_setting *set, size_t nset, uint64_t se
         } else if (strcmp(set[i].key, "max_turns") == 0) {
             char *end;
             max_turns = strtol(set[i].value, &end, 10);
-            if (!*set[i].value || *end || max_turns < 0 || max_turns > 1000) {
-                snprintf(err, errlen, "max_turns must be an integer from 0 to 1000");
+            /* Never unlimited: players left with no cards and nothing at
+             * $0 in the Supply are asked nothing more, and only the limit
+             * stops run() from turning over empty turns for ever. */
+            if (!*set[i].value || *end || max_turns < 1 || max_turns > 1000) {
+                snprintf(err, errlen, "max_turns must be an integer from 1 to 1000");
                 return NULL;
             }
         } else {

@@ -199,7 +199,7 @@ typedef struct dom_game {
     int npiles;
     char kingdom_id[24];
     int total_cards; /* conservation invariant */
-    int max_turns;   /* per player; 0 = none */
+    int max_turns;   /* per player, 1..1000 */
 
     int cur;         /* active seat */
     int turn;        /* turns played so far, all seats, extra turns included */
