@@ -375,6 +375,28 @@ static void test_machine_festival_bonus_draw_from_festival_brings_another(void *
     pacifica_game.free(&g->base);
 }
 
+/* A card file may make every Machines card a festival-bonus machine: their
+ * draws are one task, not one each, which with bonus draws from Festival
+ * bringing more overflowed the task stack and aborted the referee. */
+static void test_many_festival_bonus_machines(void **state)
+{
+    (void)state;
+    pacifica *g = fresh();
+    char id[8];
+    for (int i = 1; i <= 16; i++) {
+        snprintf(id, sizeof id, "M%02d", i);
+        g->set.c[card(g, id)].effect = PE_FESTIVAL_BONUS;
+        to_city(g, 0, id, true);
+    }
+    pick(g, "draw:Festival");
+    pick(g, "draw:Festival");
+    pick(g, "draw:Festival"); /* the hand of 3 is full: the rest lapse */
+    assert_int_equal(g->hand_n[0], 3);
+    assert_string_equal(kind(g), "action");
+    assert_int_equal(g->actions_left, 2);
+    pacifica_game.free(&g->base);
+}
+
 /* The hand limit is a maximum held ("maximal 3 Karten auf der Hand"): a
  * bonus draw that would pass it does not happen. */
 static void test_machine_festival_bonus_draw_respects_hand_limit(void **state)
@@ -932,6 +954,7 @@ int main(void)
         cmocka_unit_test(test_machine_festival_bonus_draw_is_mandatory),
         cmocka_unit_test(test_machine_festival_bonus_draw_respects_hand_limit),
         cmocka_unit_test(test_machine_festival_bonus_draw_from_festival_brings_another),
+        cmocka_unit_test(test_many_festival_bonus_machines),
         cmocka_unit_test(test_festival_search_stack),
         cmocka_unit_test(test_search_does_not_reshuffle),
         cmocka_unit_test(test_festival_machine_top),

@@ -378,12 +378,16 @@ static void draw_card(pacifica *g, int seat, int cat, const char *source, bool b
             push_event(g, k == 0 ? EVENTS_SEAT(seat) : EVENTS_SEAT(1 - seat), e);
         }
     }
-    if (cat == PC_FESTIVAL && bonus_ok)
-        for (int i = 0; i < g->city_n[seat]; i++) {
-            int m = g->city[seat][i];
-            if (g->active[m] && g->set.c[m].effect == PE_FESTIVAL_BONUS)
-                push_task(g, PT_BONUS_DRAW, 0, 0);
-        }
+    if (cat != PC_FESTIVAL || !bonus_ok) return;
+    int n = 0;
+    for (int i = 0; i < g->city_n[seat]; i++) {
+        int m = g->city[seat][i];
+        n += g->active[m] && g->set.c[m].effect == PE_FESTIVAL_BONUS;
+    }
+    /* One task for all the machines' draws: a task each overflowed the
+     * task stack (an abort of the referee) with a card file of many such
+     * machines, once bonus draws from Festival brought more. */
+    if (n) push_task(g, PT_BONUS_DRAW, 0, n);
 }
 
 static void card_event(pacifica *g, const char *type, int seat, int c, const char *k2,
@@ -694,15 +698,15 @@ void pac_apply_option(pacifica *g, int opt)
     switch (kind) {
     case PT_SETUP_DRAW:
     case PT_DRAW:
+    case PT_BONUS_DRAW:
+        /* A bonus card drawn from Festival is a draw from Festival too: the
+         * card says so of every one, and the hand limit ends the chain. */
         if (--t->n == 0) g->n_task--;
         draw_card(g, seat, a, draw_source(kind), true);
         break;
     case PT_FILL: draw_card(g, seat, a, "effect", true); break;
-    case PT_BONUS_DRAW:
     case PT_START_DRAW:
         g->n_task--;
-        /* A bonus card drawn from Festival is a draw from Festival too: the
-         * card says so of every one, and the hand limit ends the chain. */
         if (PO_TYPE(opt) == PO_DRAW) draw_card(g, seat, a, draw_source(kind), true);
         break;
     case PT_ACT_PICK:
