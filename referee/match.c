@@ -236,6 +236,12 @@ static void forfeit(struct match *m, int s, fault_cause cause, const char *why)
     if (m->pending && m->pd.seat == s) {
         m->pending = false;
         disarm_timer(m);
+        /* An answer read with the fault (an act, then garbage in one read)
+         * is not played: the seat is out, the fallback moves for it. */
+        if (m->answered) {
+            msg_free(&m->answer);
+            m->answered = false;
+        }
     }
     /* With fewer than two seats left there is no game to play on. */
     if (live_seats(m) < 2)

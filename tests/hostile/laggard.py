@@ -23,6 +23,8 @@ protocol asks; the options below only choose *when*:
   --crash-when FILE   (the faulting seat) answer the first decide, wait
                       until FILE exists, then exit
   --report FILE       append one line per message received
+  --act-then-garbage  (the faulting seat) write its first act and a line
+                      that is no message in one write
 Speaks JSON lines.
 """
 import json
@@ -57,7 +59,7 @@ def main():
     i = 0
     while i < len(args):
         a = args[i]
-        if a in ("--hold-ready", "--hold-act", "--crash-on-hello", "--spin"):
+        if a in ("--hold-ready", "--hold-act", "--crash-on-hello", "--spin", "--act-then-garbage"):
             opt[a] = True
         elif a in ("--hold-timeouts", "--touch", "--crash-when", "--report", "--delays",
                    "--children", "--overrun") and i + 1 < len(args):
@@ -120,6 +122,13 @@ def main():
             else:
                 if decides <= len(delays):
                     wait(delays[decides - 1] / 1000, "--spin" in opt)
+                if decides == 1 and "--act-then-garbage" in opt:
+                    pick = msg["pick"]
+                    n = pick["min"] if pick["min"] > 0 else 1
+                    sys.stdout.write(json.dumps({"type": "act", "id": msg["id"],
+                                                 "choice": list(range(n))}) + "\n{oops\n")
+                    sys.stdout.flush()
+                    continue
                 if decides <= overrun:
                     c = msg["clock"]
                     allowed = c["move_ms"] + c["bank_ms"]

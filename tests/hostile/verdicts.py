@@ -346,12 +346,27 @@ def trickle_charged(tmp):
     check(len(trickled) == 1, f"{trickled}: the game went on after the first")
 
 
+def act_then_garbage(tmp):
+    """An act and a line that is no message, in one write: the seat
+    forfeits on the garbage, and its act, read with it, is not played (the
+    referee used to apply it after the forfeit, as the agent's move)."""
+    games = play([laggard("--act-then-garbage"), "builtin:random", "builtin:random"], ROOMY,
+                 tmp, game="xibalba")  # three seats: the game goes on without it
+    check(len(games) == 1, f"{len(games)} games, want 1")
+    g = games[0]
+    check(g["forfeits"] == [{"seat": 0, "cause": "protocol"}], f"forfeits {g['forfeits']}")
+    mine = [x for x in log_lines(tmp) if x["type"] == "choice" and x["seat"] == 0]
+    print("seat 0's choices:", mine[:2])
+    check(mine and mine[0]["by"] != "agent", f"the forfeited seat's act was played: {mine[:1]}")
+
+
 CASES = {"stale_ready": stale_ready, "stale_act": stale_act, "late_twice": late_twice,
          "stale_timer": stale_timer, "no_false_lag": no_false_lag,
          "no_free_time_under_load": no_free_time_under_load,
          "no_stall_by_processes": no_stall_by_processes, "flood_self": flood_self,
          "flood_other": flood_other, "flood_stderr": flood_stderr,
-         "late_answer_charged": late_answer_charged, "trickle_charged": trickle_charged}
+         "late_answer_charged": late_answer_charged, "trickle_charged": trickle_charged,
+         "act_then_garbage": act_then_garbage}
 
 
 def main():
