@@ -6,6 +6,8 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
+struct addrinfo;
+
 #include "cgroup.h"
 #include "codec.h"
 #include "freeze.h"
@@ -32,6 +34,10 @@ struct arena_agent {
     int rfd, wfd, efd;
     int xfd; /* spawned, until its exec is known to have succeeded: see spawn.h */
     struct event *ev_read, *ev_write, *ev_err, *ev_timer, *ev_exec;
+    /* tcp: a connect under way (not waited for: agent.c, tcp_start), with
+     * the addresses still to try. */
+    bool connecting;
+    struct addrinfo *ai, *ai_next;
     struct event *ev_flush; /* output written once the loop's current batch is done */
     bool flush_deferred;    /* ev_flush let a new match's first step go first */
     frame_decoder dec;

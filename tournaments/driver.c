@@ -194,17 +194,20 @@ static int acquire(drv *d, int agent)
     run_options_agent(d->cfg->ro, d->cfg->game->name, d->cfg->specs[agent], &ac);
     ac.name = d->cfg->names[agent];
     ac.game = d->cfg->game->name;
-    ac.wait_exec = p->made == 0; /* a program that cannot run stops the run at once */
+    /* A program that cannot run stops the run at once. So does a tcp:
+     * agent out of reach, but only while no game is under way: its connect
+     * is then waited for. Later the connect runs on the loop (a hanging one
+     * would stall every match), and a failure is that agent's in this game,
+     * a crash at start-up: stopping would void the games in flight for
+     * --resume to play again, a fresh try that an entrant losing one could
+     * give itself by refusing a connection (tests/hostile/tcp_refuser.py). */
+    bool tcp = !strncmp(d->cfg->specs[agent], "tcp:", 4),
+         under_way = d->inflight > 0 || d->done_session > 0;
+    ac.wait_exec = p->made == 0 && !(tcp && under_way);
     p->made++;
     char e[256] = "";
     arena_agent *a = agent_new(d->base, &ac, e, sizeof e);
-    /* A tcp: agent out of reach stops the run only while no game is under
-     * way. Later it is that agent's fault in this game, as a crash at
-     * start-up: stopping would void the games in flight for --resume to
-     * play again, and an entrant losing one could give itself that fresh
-     * try by refusing a connection (tests/hostile/tcp_refuser.py). */
-    if (!a && !strncmp(d->cfg->specs[agent], "tcp:", 4) && (d->inflight > 0 || d->done_session > 0))
-        a = agent_absent(d->cfg->names[agent], CAUSE_CRASH, e);
+    if (!a && tcp && under_way) a = agent_absent(d->cfg->names[agent], CAUSE_CRASH, e);
     if (!a) {
         snprintf(d->err, d->errlen, "agent %s (%s): %s", d->cfg->names[agent], d->cfg->specs[agent],
                  e);
