@@ -21,14 +21,17 @@
 #include "util.h"
 
 /* Connections waiting to join. Each expires on its own timer (the agent's
- * startup_ms); one source address may hold only a few; when the table is
- * full the oldest is dropped, so idle connections cannot lock a player out. */
+ * startup_ms); one source address may hold only a few (its oldest gives way
+ * to a new one); when the table is full the oldest is dropped, so idle
+ * connections cannot lock a player out. */
 #define PENDING_PER_SOURCE 8
 #define PENDING_MAX 4096
 /* Failed joins per source: a bucket of FAIL_BURST attempts, refilled at one
- * per FAIL_REFILL_MS; an empty bucket refuses the source's joins. */
+ * per FAIL_REFILL_MS; an empty bucket refuses the source's joins, except
+ * with a token of TOKEN_STRONG characters or more (check_join). */
 #define FAIL_BURST 5
 #define FAIL_REFILL_MS 2000.0
+#define TOKEN_STRONG 16
 #define SOURCES_MAX 256
 /* A refused connection is read and discarded this long after its `error`,
  * so that closing it with unread input does not reset it first. */
@@ -115,14 +118,18 @@ static bool check_join(arena_agent *a, const char *name, const char *token, void
         snprintf(why, whylen, "the games have started; no seat is free");
         return false;
     }
-    if (src && src->credit < 1) {
-        snprintf(why, whylen, "too many failed joins from %s; wait a few seconds", src->host);
-        return false;
-    }
     /* Every token is compared, all the way, whatever matched. */
     int seat = -1;
     for (int i = 0; i < sv->n_remote; i++)
         if (same_token(token ? token : "", sv->token[i])) seat = i;
+    /* The limit slows guessing, which a strong token defeats anyway; were
+     * a strong token refused too, an entrant sharing the address (a
+     * tunnel, as §1 advises, or a NAT) could lock the others out with
+     * wrong guesses. A weak one stays refused, guessed right or not. */
+    if (src && src->credit < 1 && (seat < 0 || strlen(sv->token[seat]) < TOKEN_STRONG)) {
+        snprintf(why, whylen, "too many failed joins from %s; wait a few seconds", src->host);
+        return false;
+    }
     if (seat < 0 || sv->run.agents[seat]) {
         if (src) src->credit -= 1;
         if (seat < 0)
@@ -216,16 +223,20 @@ static void on_accept(struct evconnlistener *l, evutil_socket_t fd, struct socka
                     NI_NUMERICHOST | NI_NUMERICSERV) != 0)
         snprintf(p.host, sizeof p.host, "?");
     snprintf(p.addr, sizeof p.addr, strchr(p.host, ':') ? "[%s]:%s" : "%s:%s", p.host, port);
-    int same = 0;
+    /* At the source's cap its oldest waiting connection gives way, not the
+     * new one: an entrant holding idle connections from an address it
+     * shares with others (a tunnel, a NAT) would otherwise shut them out. */
+    int same = 0, oldest = -1;
     for (int k = 0; k < sv->n_pending; k++)
-        same += !strcmp(sv->pending[k].host, p.host);
+        if (!strcmp(sv->pending[k].host, p.host)) {
+            same++;
+            if (oldest < 0 || sv->pending[k].since < sv->pending[oldest].since) oldest = k;
+        }
     if (same >= PENDING_PER_SOURCE) {
-        fprintf(stderr,
-                "arena: connection from %s refused: %d connections from %s already wait "
-                "to join\n",
-                p.addr, same, p.host);
-        close(fd);
-        return;
+        char why[160];
+        snprintf(why, sizeof why, "%d connections from %s wait to join; this was the oldest", same,
+                 p.host);
+        drop(sv, oldest, why);
     }
     if (sv->n_pending >= sv->max_pending) { /* full: the oldest gives way */
         int old = 0;
@@ -364,9 +375,12 @@ static void serve_help(void)
            "Before its join a connection may send frames of at most 64 KiB; one that\n"
            "sends garbage or another message first gets an `error` and is closed; one\n"
            "that has not joined within --startup-ms is closed. At most 8 connections\n"
-           "per address wait to join (the oldest waiting one makes room when the table\n"
-           "is full); an address with 5 refused joins is refused for a while. Each\n"
-           "refused or dropped connection is one line on stderr with its address.\n"
+           "per address wait to join (the address's oldest makes room for a new one,\n"
+           "and the oldest of all when the table is full); an address with 5 refused\n"
+           "joins is refused for a while, but for a token of 16 characters or more:\n"
+           "give each seat such a token, random, so that nobody sharing an address\n"
+           "with it (a tunnel, a NAT) can lock it out. Each refused or dropped\n"
+           "connection is one line on stderr with its address.\n"
            "The connection is plain TCP: whoever can read it sees each seat's view and\n"
            "token. Across a network you do not control, tunnel it (SSH, WireGuard).\n"
            "\n"

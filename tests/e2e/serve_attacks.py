@@ -138,9 +138,10 @@ def case_idle_connections_do_not_lock_out_players():
         err = played_to_the_end(srv, clients, "players after 1,000 idle connections")
         took = time.monotonic() - t0
         check(took < 30, f"the game waited for the idle connections ({took:.1f} s)")
-        refused = [l for l in err.splitlines() if "connection from 127.2.0.1:" in l
-                   and "refused" in l]
-        check(len(refused) == 20 - 8, f"per-source cap (8): {len(refused)} refused\n{err[-1500:]}")
+        evicted = [l for l in err.splitlines() if "connection from 127.2.0.1:" in l
+                   and "wait to join; this was the oldest" in l]
+        check(len(evicted) == 20 - 8, f"per-source cap (8): {len(evicted)} of the greedy "
+              f"source's oldest gave way\n{err[-1500:]}")
         # The referee closed every idle connection once the games began.
         for s in idle[:: max(1, n // 50)] + greedy:
             data, _ = read_reply(s, timeout=10)
@@ -266,6 +267,29 @@ def case_wrong_tokens_are_rate_limited():
         err = played_to_the_end(srv, clients, "after the bucket refilled")
         lines = [l for l in err.splitlines() if "connection from 127.3.0.1:" in l]
         check(len(lines) == 9, f"each refusal logged with its address: {lines}")
+
+
+def case_a_shared_address_cannot_lock_out_a_player():
+    """Entrants behind one address (an SSH tunnel, as protocol.md advises,
+    or a NAT) share its limits. Bob, seated, then spends the address's
+    failed-join credit and holds its eight waiting slots; Alice, from the
+    same address, must still join with her strong token. The old referee
+    refused her ("too many failed joins") or closed her connection at once,
+    and she forfeited."""
+    alice, bob = "alice-3f9c2a7e5d1b8c4e", "bob-8e1d4c7a2f6b9e3d"
+    with tempfile.TemporaryDirectory() as d:
+        srv = Serve(d, [(alice, "alice"), (bob, "bob")],
+                    extra=["--startup-ms", "30000", "--join-timeout", "8000"])
+        clients = players(srv.port, [bob])
+        time.sleep(0.5)
+        guesses = [join(srv, f"guess-{i}") for i in range(8)]
+        check(any("too many failed joins" in g for g in guesses), f"not limited: {guesses}")
+        held = [srv.connect() for _ in range(8)]
+        time.sleep(0.2)
+        clients += players(srv.port, [alice])
+        played_to_the_end(srv, clients, "alice after bob locked the address")
+        for s in held:
+            s.close()
 
 
 CASES = {k[5:]: v for k, v in globals().items() if k.startswith("case_")}
