@@ -400,11 +400,16 @@ static int listen_on(serve *sv, const char *hostport)
         return 2;
     }
     *colon = 0;
+    const char *h = host;
+    if (h[0] == '[' && colon[-1] == ']') { /* [::1]:PORT, as tcp: agents take it */
+        h++;
+        colon[-1] = 0;
+    }
     struct addrinfo hints = {.ai_family = AF_UNSPEC,
                              .ai_socktype = SOCK_STREAM,
                              .ai_flags = AI_PASSIVE},
                     *res;
-    int rc = getaddrinfo(host, colon + 1, &hints, &res);
+    int rc = getaddrinfo(h, colon + 1, &hints, &res);
     if (rc) {
         fprintf(stderr, "arena: --listen %s: %s\n", hostport, gai_strerror(rc));
         free(host);

@@ -496,6 +496,14 @@ def case_serve_tokens_seat_remote_agents():
         g = games(out)[0]
         check(rc == 0 and g["reason"] == "forfeit", f"no-shows: {g}")
         check(len(g["forfeits"]) == 2 and g["forfeits"][0]["cause"] == "timeout", f"{g}")
+        # An IPv6 address in brackets, as tcp: agents take it: listened on
+        # (a no-show forfeits), or, on a host without IPv6, a bind error,
+        # never a bad HOST:PORT (it used to be: "[::1]" does not resolve).
+        rc, out, err = arena("serve", "nim", "--listen", "[::1]:0", "--tokens", tokens,
+                             "--json", "--join-timeout", "300")
+        print(f"--listen [::1]:0: exit {rc}: {err.strip()[:300]}")
+        check(rc == 0 or (rc == 1 and "cannot listen on [::1]:0" in err),
+              f"--listen [::1]:0: exit {rc}: {err}")
 
 
 def case_events_flag_sends_event_messages():
