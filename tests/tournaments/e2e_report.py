@@ -30,7 +30,7 @@ import signal
 import subprocess
 import time
 
-from e2e_common import ARENA, CASE, HERE, SLOW, WORK, arena, check, path, rows
+from e2e_common import ARENA, CASE, SLOW, WORK, arena, check, path, rows
 
 
 def counts(db):
@@ -207,7 +207,7 @@ def report_parts():
 
 
 def sprt_decided():
-    jitter = f"cmd:/usr/bin/python3 -S {os.path.join(HERE, 'jitter_bot.py')}"
+    jitter = f"{SLOW} jitter"
     db = path("decided.sqlite")
     r = arena("sprt", "--game", "nim", "--set", "stones=21", "--agent", f"a={jitter}",
               "--agent", f"b={jitter}", "--elo0", "-25", "--elo1", "25", "--alpha", "0.2",
