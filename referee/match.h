@@ -75,9 +75,10 @@ typedef struct agent_config {
     bool cpu_group;
     /* --pass-env names for the sandbox, NULL-terminated; may be NULL */
     const char *const *pass_env;
-    /* Spawned: agent_new waits for the exec, so that a program that cannot
-     * run is an error at once; otherwise the loop learns it later (a crash
-     * at startup) and does not stall while many agents start. */
+    /* agent_new waits for the exec (spawned) or the connect (tcp:), so
+     * that a program that cannot run or a server out of reach is an error
+     * at once; otherwise the loop learns it later (a crash at startup) and
+     * does not stall while many agents start or a connect hangs. */
     bool wait_exec;
 } agent_config;
 

@@ -326,15 +326,8 @@ static void check_verdict(audit *a, store *s, const tgame *games, size_t n)
     sprt_bounds_compute(meta_number(s, "alpha", 0.05), meta_number(s, "beta", 0.05), &b);
     sprt_count c;
     sprt_count_init(&c, meta_number(s, "elo0", 0), meta_number(s, "elo1", 0), &b);
-    for (size_t i = 0; i < n && !c.decided; i++) {
-        const tgame *g = &games[i];
-        if (!g->done) continue;
-        int x = g->s.seat[0] == 0 ? 0 : 1;
-        sprt_count_game(&c, g->s.group,
-                        g->rank[x] < g->rank[1 - x]    ? 1.0
-                        : g->rank[x] == g->rank[1 - x] ? 0.5
-                                                       : 0);
-    }
+    for (size_t i = 0; i < n && !c.decided; i++)
+        if (games[i].done) sprt_count_stored(&c, &games[i]);
     const char *got = c.decided > 0 ? "H1" : c.decided < 0 ? "H0" : "inconclusive";
     double llr = meta_number(s, "llr", NAN);
     if (strcmp(result, got) != 0 || !(fabs(llr - c.llr) < 5e-4)) {

@@ -72,7 +72,6 @@ static void sprt_help(FILE *out)
 
 typedef struct sctx {
     store *db;
-    double elo0, elo1;
     sprt_bounds b;
     int64_t max_pairs, groups_made, next_id;
     uint64_t seed;
@@ -134,9 +133,7 @@ static int make_pair(sctx *s)
 /* Counts a finished game toward the test; returns false once decided. */
 static bool count_game(sctx *s, const tgame *g)
 {
-    int a = g->s.seat[0] == 0 ? 0 : 1;
-    double pts = g->rank[a] < g->rank[1 - a] ? 1.0 : g->rank[a] == g->rank[1 - a] ? 0.5 : 0.0;
-    return !sprt_count_game(&s->c, g->s.group, pts);
+    return !sprt_count_stored(&s->c, g);
 }
 
 static bool s_done(void *ctx, const tgame *g, const char *log, bool *fatal)
@@ -441,8 +438,6 @@ int cmd_sprt(int argc, char **argv)
             goto out;
         }
     }
-    s.elo0 = elo0;
-    s.elo1 = elo1;
     sprt_bounds_compute(alpha, beta, &s.b);
     sprt_count_init(&s.c, elo0, elo1, &s.b);
     if (resume && store_is_pg(db)) {

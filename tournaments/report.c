@@ -67,14 +67,8 @@ static void sprt_load(store *s, const tgame *g, size_t ng, report_sprt *sp)
     sprt_count_init(&c, sp->elo0, sp->elo1, &sp->b);
     c.trace = sp->trace;
     c.trace_cap = ng / 2 + 1;
-    for (size_t i = 0; i < ng && !c.decided; i++) {
-        if (!g[i].done) continue;
-        int a = g[i].s.seat[0] == 0 ? 0 : 1;
-        double pts = g[i].rank[a] < g[i].rank[1 - a]    ? 1.0
-                     : g[i].rank[a] == g[i].rank[1 - a] ? 0.5
-                                                        : 0.0;
-        sprt_count_game(&c, g[i].s.group, pts);
-    }
+    for (size_t i = 0; i < ng && !c.decided; i++)
+        if (g[i].done) sprt_count_stored(&c, &g[i]);
     sp->n_trace = c.pairs;
     sp->llr = c.llr;
     sp->decided = c.decided;

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "store.h"
 #include "util.h"
 
 void sprt_count_init(sprt_count *c, double elo0, double elo1, const sprt_bounds *b)
@@ -59,4 +60,11 @@ bool sprt_count_game(sprt_count *c, int64_t group, double a_points)
             c->decided = -1;
     }
     return c->decided != 0;
+}
+
+bool sprt_count_stored(sprt_count *c, const tgame *g)
+{
+    int a = g->s.seat[0] == 0 ? 0 : 1;
+    double pts = g->rank[a] < g->rank[1 - a] ? 1.0 : g->rank[a] == g->rank[1 - a] ? 0.5 : 0.0;
+    return sprt_count_game(c, g->s.group, pts);
 }

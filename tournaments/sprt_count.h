@@ -36,5 +36,8 @@ void sprt_count_free(sprt_count *c);
  * 0). Counts what it completes in order; true when it decided the test.
  * Games after the decision are ignored. */
 bool sprt_count_game(sprt_count *c, int64_t group, double a_points);
+/* sprt_count_game for a stored game of the run (agent 0 is A). */
+struct tgame;
+bool sprt_count_stored(sprt_count *c, const struct tgame *g);
 
 #endif
