@@ -308,14 +308,6 @@ static long missing_games(audit *a, const tgame *games, size_t n, const schedule
     return missing;
 }
 
-static double meta_number(store *s, const char *key, double dflt)
-{
-    char *v = store_meta(s, key);
-    double x = v ? strtod(v, NULL) : dflt;
-    free(v);
-    return x;
-}
-
 /* An SPRT run's stored verdict and LLR against its games, counted as the
  * run counts them. */
 static void check_verdict(audit *a, store *s, const tgame *games, size_t n)
@@ -323,13 +315,14 @@ static void check_verdict(audit *a, store *s, const tgame *games, size_t n)
     char *result = store_meta(s, "result");
     if (!result) return; /* running or stopped: no verdict yet */
     sprt_bounds b;
-    sprt_bounds_compute(meta_number(s, "alpha", 0.05), meta_number(s, "beta", 0.05), &b);
+    sprt_bounds_compute(store_meta_number(s, "alpha", 0.05), store_meta_number(s, "beta", 0.05),
+                        &b);
     sprt_count c;
-    sprt_count_init(&c, meta_number(s, "elo0", 0), meta_number(s, "elo1", 0), &b);
+    sprt_count_init(&c, store_meta_number(s, "elo0", 0), store_meta_number(s, "elo1", 0), &b);
     for (size_t i = 0; i < n && !c.decided; i++)
         if (games[i].done) sprt_count_stored(&c, &games[i]);
     const char *got = c.decided > 0 ? "H1" : c.decided < 0 ? "H0" : "inconclusive";
-    double llr = meta_number(s, "llr", NAN);
+    double llr = store_meta_number(s, "llr", NAN);
     if (strcmp(result, got) != 0 || !(fabs(llr - c.llr) < 5e-4)) {
         printf("verdict: stored %s (LLR %.3f), but its games give %s (LLR %.3f after %lld "
                "pairs)\n",

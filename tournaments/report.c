@@ -43,23 +43,15 @@ static double seat0_points(const tgame *g)
     return g->rank[0] < g->rank[1] ? 1.0 : g->rank[0] > g->rank[1] ? 0.0 : 0.5;
 }
 
-static double meta_double(store *s, const char *key, double dflt)
-{
-    char *v = store_meta(s, key);
-    double x = v ? strtod(v, NULL) : dflt;
-    free(v);
-    return x;
-}
-
 /* The SPRT again from the stored games (agent 0 is A), counted as the run
  * counts them (sprt_count.h): the path ends where the verdict was taken. */
 static void sprt_load(store *s, const tgame *g, size_t ng, report_sprt *sp)
 {
     sp->on = true;
-    sp->elo0 = meta_double(s, "elo0", 0);
-    sp->elo1 = meta_double(s, "elo1", 0);
-    sp->alpha = meta_double(s, "alpha", 0.05);
-    sp->beta = meta_double(s, "beta", 0.05);
+    sp->elo0 = store_meta_number(s, "elo0", 0);
+    sp->elo1 = store_meta_number(s, "elo1", 0);
+    sp->alpha = store_meta_number(s, "alpha", 0.05);
+    sp->beta = store_meta_number(s, "beta", 0.05);
     sprt_bounds_compute(sp->alpha, sp->beta, &sp->b);
     sp->result = store_meta(s, "result");
     sp->trace = xcalloc(ng / 2 + 1, sizeof(double));
@@ -130,7 +122,7 @@ static int run_load(store *s, report *r)
     r->settings = settings_line(args);
     r->created = store_meta(s, "created");
     free(args);
-    r->move_budget_ms = meta_double(s, "move_ms", 0);
+    r->move_budget_ms = store_meta_number(s, "move_ms", 0);
     if (store_span(s, r->first_result, r->last_result, sizeof r->first_result, &r->duration_s) != 0)
         return -1;
     store_moves *m = xcalloc((size_t)r->n + 1, sizeof *m);

@@ -39,6 +39,14 @@ char *store_meta(store *s, const char *key)
     return s->vt->meta(s, key);
 }
 
+double store_meta_number(store *s, const char *key, double dflt)
+{
+    char *v = store_meta(s, key);
+    double x = v ? strtod(v, NULL) : dflt;
+    free(v);
+    return x;
+}
+
 int store_set_meta(store *s, const char *key, const char *value)
 {
     return s->vt->set_meta(s, key, value);

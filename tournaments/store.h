@@ -84,6 +84,8 @@ int store_init(store *s, const char *const *meta, char *const *names, char *cons
                int n_agents, const schedule *sch, char *err, size_t errlen);
 /* Value of a meta key (malloc'ed), or NULL. */
 char *store_meta(store *s, const char *key);
+/* A meta key read as a number, or dflt when it is not stored. */
+double store_meta_number(store *s, const char *key, double dflt);
 int store_set_meta(store *s, const char *key, const char *value);
 /* Agents by index (arrays and strings malloc'ed: store_agents_free). */
 int store_agents(store *s, char ***names, char ***specs, int *n);
