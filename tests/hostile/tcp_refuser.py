@@ -42,6 +42,9 @@ def check(cond, what):
         raise AssertionError(what)
 
 
+CLOSED = threading.Event()  # the listener is closed
+
+
 def play(conn, hang_up_after_game, stall_first):
     """A JSON-lines nim bot on one connection: always takes 1 stone."""
     f = conn.makefile("rwb")
@@ -62,6 +65,7 @@ def play(conn, hang_up_after_game, stall_first):
                     stall_first = False
                 send({"type": "act", "id": msg["id"], "choice": [0]})
             elif msg["type"] == "over" and hang_up_after_game:
+                CLOSED.wait(10)  # so the next connect meets a closed port
                 break
             elif msg["type"] == "bye":
                 break
@@ -78,6 +82,7 @@ def serve(srv):
         t.start()
         threads.append(t)
     srv.close()  # every later connect is refused
+    CLOSED.set()
     for t in threads:
         t.join()
 
