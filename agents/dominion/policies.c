@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "builtins.h"
 #include "heuristics.h"
 #include "util.h"
 

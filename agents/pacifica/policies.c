@@ -1,5 +1,5 @@
 /* Built-in bots for pacifica (builtin:random is generic, agents/random.c). */
-#include "policy.h"
+#include "builtins.h"
 
 extern const arena_policy_vt pacifica_policy_greedy;
 extern const arena_policy_vt pacifica_policy_greedy_favour;

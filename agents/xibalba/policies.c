@@ -1,5 +1,5 @@
 /* Built-in bots for xibalba. */
-#include "policy.h"
+#include "builtins.h"
 
 extern const arena_policy_vt xibalba_policy_heuristic;
 

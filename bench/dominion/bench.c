@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "builtins.h"
 #include "selfplay.h"
 #include "state.h"
 
@@ -100,6 +101,7 @@ static int bench_determinize(long games)
 
 int main(int argc, char **argv)
 {
+    arena_builtins_install();
     long games = argc > 1 ? strtol(argv[1], NULL, 10) : 100000;
     if (argc > 3) return run(games, argv[2], argv[3], argc > 4 ? argv[4] : "first-game");
     if (run(games, "bmu", "bmu", "first-game")) return 1;

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "builtins.h"
 #include "games/pacifica/pacifica.h"
 #include "selfplay.h"
 
@@ -172,6 +173,7 @@ static void print_report(const tally *t, const char *const *bots, uint64_t seed,
 
 int main(int argc, char **argv)
 {
+    arena_builtins_install();
     if (argc < 5 || argc > 6) {
         fprintf(stderr, "usage: balance GAMES SEED BOT_A BOT_B [CARDS]\n"
                         "  e.g. balance 2000 1 greedy greedy-favour:Machines+Festival\n");

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "builtins.h"
 #include "games/pacifica/pacifica.h"
 #include "selfplay.h"
 
@@ -44,6 +45,7 @@ static int run(const char *a, const char *b, long games)
 
 int main(int argc, char **argv)
 {
+    arena_builtins_install();
     long games = argc > 1 ? strtol(argv[1], NULL, 10) : 20000;
     if (games < 1) games = 1;
     return run("random", "random", games) || run("greedy", "random", games / 10 + 1) ||

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "builtins.h"
 #include "policy.h"
 #include "util.h"
 
@@ -124,6 +125,7 @@ static int usage(void)
 
 int main(int argc, char **argv)
 {
+    arena_builtins_install();
     if (argc < 6) return usage();
     const arena_game_vt *game = arena_find_game(argv[1]);
     long n = strtol(argv[2], NULL, 10);

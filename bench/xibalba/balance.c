@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "builtins.h"
 #include "selfplay.h"
 #include "xibalba.h"
 
@@ -92,6 +93,7 @@ static int usage(const char *argv0)
 
 int main(int argc, char **argv)
 {
+    arena_builtins_install();
     arena_setting set[MAX_SETTINGS];
     size_t nset = 0;
     int a = 1;

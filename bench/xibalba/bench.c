@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "builtins.h"
 #include "selfplay.h"
 #include "xibalba.h"
 
@@ -57,6 +58,7 @@ static int run(long games, int players, const char *mode, bool heuristic)
 
 int main(int argc, char **argv)
 {
+    arena_builtins_install();
     long games = argc > 1 ? strtol(argv[1], NULL, 10) : 5000;
     printf("game state: %zu bytes\n", sizeof(xb_game));
     int rc = 0;

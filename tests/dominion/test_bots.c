@@ -1,5 +1,6 @@
 /* Built-in Dominion bots: their buy rules, that bm-with works with the
  * listed cards, and strength (seat-swapped self-play). */
+#include "builtins.h"
 #include "harness.h"
 #include "selfplay.h"
 
@@ -182,6 +183,7 @@ static void test_bot_witch_bm_beats_bmu(void **st)
 
 int main(void)
 {
+    arena_builtins_install();
 #define T(f) cmocka_unit_test_teardown(f, teardown)
     const struct CMUnitTest tests[] = {
         T(test_bot_big_money_buy_rule),        T(test_bot_bmu_buy_rule),

@@ -10,6 +10,7 @@
 
 #include <cmocka.h>
 
+#include "builtins.h"
 #include "selfplay.h"
 #include "state.h"
 #include "util.h"
@@ -239,6 +240,7 @@ static void test_clone_continues_identically(void **state)
 
 int main(void)
 {
+    arena_builtins_install();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fuzz_random_games_keep_invariants),
         cmocka_unit_test(test_fuzz_bots_random_kingdoms),

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "builtins.h"
 #include "clock.h"
 #include "match.h"
 
@@ -142,6 +143,7 @@ static void test_agent_against_builtin_holds_only_recent_events(void **st)
 
 int main(int argc, char **argv)
 {
+    arena_builtins_install();
     if (argc != 2) {
         fprintf(stderr, "usage: events-released RANDOM_C\n");
         return 2;

@@ -34,6 +34,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "builtins.h"
 #include "clock.h"
 #include "codec.h"
 #include "match.h"
@@ -329,6 +330,7 @@ static void test_answer_after_a_stall_is_charged(void **st)
 
 int main(int argc, char **argv)
 {
+    arena_builtins_install();
     if (argc == 2 && strcmp(argv[1], "--bot") == 0) return bot(NULL);
     if (argc == 3 && strcmp(argv[1], "--after") == 0) return bot(argv[2]);
     if (argc < 2 || (argc > 2 && strcmp(argv[2], "spared") && strcmp(argv[2], "after"))) {

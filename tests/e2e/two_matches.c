@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "builtins.h"
 #include "clock.h"
 #include "match.h"
 
@@ -233,6 +234,7 @@ static void test_many_keys_log_beside_a_normal_match(void **st)
 
 int main(int argc, char **argv)
 {
+    arena_builtins_install();
     if (argc < 3) {
         fprintf(stderr, "usage: two-matches RANDOM_C HOSTILE\n");
         return 2;

@@ -14,6 +14,7 @@
 
 #include <cmocka.h>
 
+#include "builtins.h"
 #include "ismcts.h"
 #include "selfplay.h"
 #include "util.h"
@@ -253,6 +254,7 @@ static void test_ismcts_time_cap_bounds_a_decision(void **state)
 
 int main(void)
 {
+    arena_builtins_install();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_ismcts_makes_the_same_choices_for_the_same_seed),
         cmocka_unit_test(test_ismcts_always_makes_a_legal_choice),

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "builtins.h"
 #include "clock.h"
 #include "match.h"
 
@@ -100,6 +101,7 @@ static void test_move_clock_ends_a_search_the_budget_would_not(void **st)
 
 int main(void)
 {
+    arena_builtins_install();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_default_ismcts_stays_within_the_move_clock_in_every_game),
         cmocka_unit_test(test_move_clock_ends_a_search_the_budget_would_not),

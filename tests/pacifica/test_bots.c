@@ -10,6 +10,7 @@
 
 #include <cmocka.h>
 
+#include "builtins.h"
 #include "games/pacifica/pacifica.h"
 #include "selfplay.h"
 
@@ -60,6 +61,7 @@ static void test_greedy_is_deterministic(void **state)
 
 int main(void)
 {
+    arena_builtins_install();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_greedy_is_deterministic),
         cmocka_unit_test(test_greedy_beats_random),

@@ -10,6 +10,7 @@
 
 #include <cmocka.h>
 
+#include "builtins.h"
 #include "games/pacifica/pacifica.h"
 #include "helpers.h"
 #include "selfplay.h"
@@ -276,6 +277,7 @@ static void test_visibility_and_labels(void **state)
 
 int main(void)
 {
+    arena_builtins_install();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_determinism),           cmocka_unit_test(test_clone_plays_same),
         cmocka_unit_test(test_visibility_and_labels), cmocka_unit_test(test_fuzz_random),

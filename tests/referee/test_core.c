@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "builtins.h"
 #include "game.h"
 #include "policy.h"
 #include "runopts.h"
@@ -221,6 +222,7 @@ static void test_runopts_rejects_bad_values(void **st)
 
 int main(void)
 {
+    arena_builtins_install();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_check_choice_counts_range_distinct),
         cmocka_unit_test(test_random_choice_is_legal_and_uniform),

@@ -20,6 +20,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "builtins.h"
 #include "clock.h"
 #include "codec.h"
 #include "match.h"
@@ -185,6 +186,7 @@ static void test_agent_that_stops_reading_times_out(void **st)
 
 int main(int argc, char **argv)
 {
+    arena_builtins_install();
     if (argc > 1 && strcmp(argv[1], "--deaf-bot") == 0) return deaf_bot();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_agent_that_stops_reading_times_out),

@@ -16,6 +16,7 @@
 
 #include <cmocka.h>
 
+#include "builtins.h"
 #include "clock.h"
 #include "match.h"
 
@@ -122,6 +123,7 @@ static void cpu_clock_refuses_a_tcp_agent(void **st)
 
 int main(void)
 {
+    arena_builtins_install();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(a_timer_runs_while_built_in_bots_play),
         cmocka_unit_test(cpu_clock_refuses_a_tcp_agent),

@@ -22,6 +22,7 @@
 
 #include <cmocka.h>
 
+#include "builtins.h"
 #include "clock.h"
 #include "codec.h"
 #include "match.h"
@@ -305,6 +306,7 @@ static void test_an_answer_behind_a_flood_is_found_after_a_stall(void **st)
 
 int main(void)
 {
+    arena_builtins_install();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_a_flood_is_decoded_a_few_messages_a_turn),
         cmocka_unit_test(test_catch_up_says_when_more_may_wait),

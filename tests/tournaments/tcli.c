@@ -4,10 +4,12 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "builtins.h"
 #include "commands.h"
 
 int main(int argc, char **argv)
 {
+    arena_builtins_install();
     static const struct {
         const char *name;
         int (*fn)(int, char **);

@@ -13,6 +13,7 @@
 
 #include <cmocka.h>
 
+#include "builtins.h"
 #include "driver.h"
 #include "game.h"
 #include "runopts.h"
@@ -136,6 +137,7 @@ static void an_ignored_sigint_stays_ignored(void **state)
 
 int main(void)
 {
+    arena_builtins_install();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(sigterm_as_the_driver_finishes_reaches_the_caller),
         cmocka_unit_test(sigterm_mid_run_interrupts_the_driver),

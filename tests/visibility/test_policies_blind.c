@@ -28,6 +28,7 @@
 
 #include <cmocka.h>
 
+#include "builtins.h"
 #include "policy.h"
 #include "util.h"
 
@@ -216,6 +217,7 @@ static void test_catches_a_policy_that_peeks(void **state)
 
 int main(void)
 {
+    arena_builtins_install();
     const arena_game_vt *const *games = arena_games(true);
     size_t n = 0;
     while (games[n])

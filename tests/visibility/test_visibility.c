@@ -35,6 +35,7 @@
 
 #include <cmocka.h>
 
+#include "builtins.h"
 #include "games/dominion/state.h"
 #include "games/pacifica/pacifica.h"
 #include "games/xibalba/xibalba.h"
@@ -1107,6 +1108,7 @@ static void test_checker_catches_the_seed_in_a_view(void **state)
 
 int main(void)
 {
+    arena_builtins_install();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_dominion_views_and_events_hide_what_the_seat_cannot_see),
         cmocka_unit_test(test_pacifica_views_and_events_hide_what_the_seat_cannot_see),

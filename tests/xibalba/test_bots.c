@@ -8,6 +8,7 @@
 
 #include <cmocka.h>
 
+#include "builtins.h"
 #include "selfplay.h"
 #include "xb_test.h"
 
@@ -78,6 +79,7 @@ static void heuristic_plays_legal_2p_3p(void **state)
 
 int main(void)
 {
+    arena_builtins_install();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(heuristic_plays_legal_2p_3p),
         cmocka_unit_test(heuristic_beats_random_4p),

@@ -9,6 +9,7 @@
 
 #include <cmocka.h>
 
+#include "builtins.h"
 #include "selfplay.h"
 #include "util.h"
 #include "xb_test.h"
@@ -185,6 +186,7 @@ static void fuzz_tiny_card_file(void **state)
 
 int main(void)
 {
+    arena_builtins_install();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(determinism),       cmocka_unit_test(no_events_same_game),
         cmocka_unit_test(clone_independent), cmocka_unit_test(fuzz_tiny_card_file),

@@ -1,6 +1,10 @@
-/* Built-in bots: in-process policies, usable as `builtin:NAME[:ARG]`.
+/* The built-in bot interface: in-process policies, usable as
+ * `builtin:NAME[:ARG]`, and the registry the runner finds them in.
  *
- * A policy decides through the game interface. Game-specific policies may
+ * The referee knows no policy by name: the program that runs it (the
+ * `arena` command, a test, a benchmark) installs the list it offers, so the
+ * runner depends on this interface, never on agents/. A policy decides
+ * through the game interface. Game-specific policies may
  * read their game's state struct directly for speed, but must use only what
  * their seat could see (the same information view(seat) holds). */
 #ifndef ARENA_POLICY_H
@@ -26,22 +30,20 @@ typedef struct arena_policy_vt {
     void (*set_move_ms)(void *self, int64_t move_ms);
 } arena_policy_vt;
 
-/* Looks up `name` ("bm-with:Smithy" splits at the first ':') for a game;
- * game-specific policies win over generic ones. NULL if none. */
-const arena_policy_vt *arena_find_policy(const char *game, const char *name, const char **arg);
-/* NULL-terminated list of every built-in policy. */
+/* Installs the NULL-terminated list of policies that `builtin:` specs name
+ * (kept, not copied). Before any install the list is empty. */
+void arena_policies_install(const arena_policy_vt *const *list);
+/* The installed list, NULL-terminated (never NULL itself). */
 const arena_policy_vt *const *arena_policies(void);
+/* Looks up `name` ("bm-with:Smithy" splits at the first ':') for a game in
+ * the installed list; game-specific policies win over generic ones. Names
+ * match ignoring '-' and '_'. NULL if none. */
+const arena_policy_vt *arena_find_policy(const char *game, const char *name, const char **arg);
 
 /* Uniformly random legal choice: a count uniform in [pick_min, pick_max],
  * then that many distinct indices uniformly (shuffled when ordered).
- * Used by builtin:random and by the referee's fallback. Returns the count. */
+ * The referee's fallback; builtin:random and the search bots use it too.
+ * Returns the count. */
 int arena_random_choice(arena_rng *rng, const arena_decision *d, int *choice);
-
-extern const arena_policy_vt arena_policy_random;
-
-/* Per-game policy tables, NULL-terminated, defined in agents/<game>/. */
-extern const arena_policy_vt *const dominion_policies[];
-extern const arena_policy_vt *const pacifica_policies[];
-extern const arena_policy_vt *const xibalba_policies[];
 
 #endif

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "builtins.h"
 #include "cli.h"
 #include "game.h"
 #include "policy.h"
@@ -148,6 +149,7 @@ static void on_stop_signal(int sig)
 
 int main(int argc, char **argv)
 {
+    arena_builtins_install();
     /* Descriptors 0-2 exist, so that agent pipes never take their numbers. */
     for (int fd = 0; fd < 3; fd++)
         if (fcntl(fd, F_GETFD) < 0) open("/dev/null", O_RDWR);
