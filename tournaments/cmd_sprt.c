@@ -14,6 +14,7 @@
 #include "distributed.h"
 #include "driver.h"
 #include "elo.h"
+#include "hostspeed.h"
 #include "ratings.h"
 #include "stats.h"
 #include "sandbox.h"
@@ -27,7 +28,7 @@ static void sprt_help(FILE *out)
     fputs("usage: arena sprt --game G --agent A=SPEC --agent B=SPEC --elo0 E0 --elo1 E1\n"
           "                  [--alpha 0.05] [--beta 0.05] [--db FILE] [--max-pairs N]\n"
           "                  [--concurrency J] [--seed S] [--logs DIR|none] [--quiet]\n"
-          "                  [--pairing duplicate|independent]\n"
+          "                  [--pairing duplicate|independent] [--tc-scale auto|off]\n"
           "                  [clock, fault and limit flags] [--set KEY=VALUE]...\n"
           "       arena sprt --resume DB [--concurrency J] [--quiet]\n"
           "\n"
@@ -60,6 +61,9 @@ static void sprt_help(FILE *out)
           "                     each game on its own seed, for bots you do not trust (one\n"
           "                     that remembers game 1 knows the deal of game 2)\n"
           "  --logs DIR|none    gzip match logs (default: none)\n"
+          "  --tc-scale auto|off  auto: each worker scales the move, bank and game clocks\n"
+          "                     by this host's speed over its own; hosts over 4x slower\n"
+          "                     or faster are refused (PostgreSQL --db only; default off)\n"
           "  --quiet            only the final lines\n"
           "  --resume DB        continue the run stored in DB (a killed or interrupted\n"
           "                     one; a decided run prints its verdict again)\n"
@@ -194,6 +198,7 @@ static void s_status(void *ctx, char *buf, size_t len)
 int cmd_sprt(int argc, char **argv)
 {
     const char *gname = NULL, *dbpath = "sprt.sqlite", *logs = NULL, *v;
+    bool tc_scale = false;
     const char *names[2] = {0}, *specs[2] = {0};
     char *ownnames[2] = {0};
     int na = 0;
@@ -345,6 +350,12 @@ int cmd_sprt(int argc, char **argv)
                 goto out;
             }
             have_seed = true;
+        } else if ((r = cli_value(argc, argv, &i, "--tc-scale", &v)) != 0) {
+            if (r < 0) goto out;
+            if (!tc_scale_parse(v, &tc_scale)) {
+                rc = cli_usage_error("--tc-scale takes auto or off, not '%s'", v);
+                goto out;
+            }
         } else if ((r = cli_value(argc, argv, &i, "--pairing", &v)) != 0) {
             if (r < 0) goto out;
             if (!schedule_pairing_parse(v, &s.pairing)) {
@@ -386,6 +397,11 @@ int cmd_sprt(int argc, char **argv)
     if (conc == 0 && !store_is_url(resume ? resume : dbpath)) {
         rc = cli_usage_error("sprt: --concurrency 0 (only coordinate) needs a PostgreSQL --db "
                              "where workers play");
+        goto out;
+    }
+    if (tc_scale && !store_is_url(resume ? resume : dbpath)) {
+        rc = cli_usage_error("sprt: --tc-scale auto needs a PostgreSQL --db (it scales the "
+                             "clocks of workers on other hosts)");
         goto out;
     }
     if (!gname || na != 2 || !have0 || !have1) {
@@ -478,7 +494,8 @@ int cmd_sprt(int argc, char **argv)
         snprintf(be, sizeof be, "%g", beta);
         snprintf(sd, sizeof sd, "%llu", (unsigned long long)s.seed);
         snprintf(mp, sizeof mp, "%lld", (long long)s.max_pairs);
-        char move_ms[32], created[32] = "";
+        char move_ms[32], created[32] = "", ref[32] = "";
+        if (tc_scale) snprintf(ref, sizeof ref, "%.0f", hostspeed_measure());
         snprintf(move_ms, sizeof move_ms, "%lld", (long long)ro.clock.move_ms);
         time_t now = time(NULL);
         struct tm tm;
@@ -502,6 +519,8 @@ int cmd_sprt(int argc, char **argv)
             "run_args", rj,
             "move_ms", move_ms,
             "created", created,
+            "tc_scale", tc_scale ? "auto" : "off",
+            "tc_ref_speed", ref,
             NULL};
         /* clang-format on */
         schedule none = {0};

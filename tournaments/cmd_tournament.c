@@ -17,6 +17,7 @@
 #include "driver.h"
 #include "early_stop.h"
 #include "match.h"
+#include "hostspeed.h"
 #include "report.h"
 #include "spec.h"
 #include "sandbox.h"
@@ -36,6 +37,7 @@ typedef struct topts {
     bool have_seed;
     const char *db, *logs, *resume;
     bool quiet;
+    bool tc_scale; /* --tc-scale auto */
     stop_rule stop;
     run_options ro;
     argvec canon;    /* the settings to store for --resume */
@@ -50,7 +52,7 @@ static void tournament_help(FILE *out)
           "                        [--players K] [--max-games M] [--seed S]\n"
           "                        [--concurrency J] [--db FILE] [--logs DIR|none]\n"
           "                        [--stop none|ranking:CONF|top:K:CONF]\n"
-          "                        [--stop-min-games N]\n"
+          "                        [--stop-min-games N] [--tc-scale auto|off]\n"
           "                        [clock, fault and limit flags] [--set KEY=VALUE]...\n"
           "       arena tournament --resume DB [--concurrency J] [--quiet]\n"
           "\n"
@@ -100,6 +102,11 @@ static void tournament_help(FILE *out)
           "                         are then withdrawn\n"
           "  --stop-min-games N     games every pairing plays before a stop (default 20,\n"
           "                         or all its games if it has fewer)\n"
+          "  --tc-scale auto|off    auto: each worker scales the move, bank and game\n"
+          "                         clocks by this host's speed over its own, so a bot\n"
+          "                         gets the same work per move on every host; hosts\n"
+          "                         over 4x slower or faster are refused (PostgreSQL\n"
+          "                         --db only; default off)\n"
           "  --quiet                no progress line\n"
           "  --resume DB            continue the tournament stored in DB\n"
           "  --help                 this text\n"
@@ -241,6 +248,10 @@ static int parse_one(topts *o, int n, char **v, int *ip, const char **file, bool
             if (!cli_int(val, 0, 1000000000, &m))
                 return cli_usage_error("--stop-min-games needs an integer >= 0, not '%s'", val);
             o->stop.min_games = (int)m;
+        } else if ((r = cli_value(n, v, &i, "--tc-scale", &val)) != 0) {
+            if (r < 0) return 2;
+            if (!tc_scale_parse(val, &o->tc_scale))
+                return cli_usage_error("--tc-scale takes auto or off, not '%s'", val);
         } else if ((r = cli_value(n, v, &i, "--db", &val)) != 0) {
             if (r < 0) return 2;
             if (!val[0]) return cli_usage_error("--db needs a file name, not ''");
@@ -503,6 +514,11 @@ int cmd_tournament(int argc, char **argv)
                              "--db where workers play");
         goto out;
     }
+    if (o.tc_scale && !store_is_url(resuming ? resume_db : o.db ? o.db : "")) {
+        rc = cli_usage_error("tournament: --tc-scale auto needs a PostgreSQL --db (it scales "
+                             "the clocks of workers on other hosts)");
+        goto out;
+    }
     const arena_game_vt *game = o.game ? arena_find_game(o.game) : NULL;
     if (!o.game) {
         rc = cli_usage_error("tournament: --game is required (see arena tournament --help)");
@@ -585,7 +601,8 @@ int cmd_tournament(int argc, char **argv)
         else if (strcmp(o.logs, "none") != 0)
             logdir = xstrdup(o.logs);
         char *cj = argvec_to_json(&o.canon), *rj = argvec_to_json(&o.run_args);
-        char seedbuf[32], players[16], stop[64], stop_min[24];
+        char seedbuf[32], players[16], stop[64], stop_min[24], ref[32] = "";
+        if (o.tc_scale) snprintf(ref, sizeof ref, "%.0f", hostspeed_measure());
         stop_rule_format(&o.stop, stop, sizeof stop);
         snprintf(stop_min, sizeof stop_min, "%d", o.stop.min_games);
         char move_ms[32], created[32] = "";
@@ -612,6 +629,8 @@ int cmd_tournament(int argc, char **argv)
             "stop_min_games", stop_min,
             "move_ms", move_ms,
             "created", created,
+            "tc_scale", o.tc_scale ? "auto" : "off",
+            "tc_ref_speed", ref,
             NULL};
         /* clang-format on */
         int irc = store_init(db, meta, (char *const *)o.names, (char *const *)o.specs, o.n_agents,

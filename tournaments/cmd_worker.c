@@ -8,16 +8,18 @@
 #include <unistd.h>
 
 #include "cliargs.h"
+#include "clock.h"
 #include "commands.h"
 #include "distributed.h"
 #include "driver.h"
+#include "hostspeed.h"
 #include "store_pg.h"
 #include "util.h"
 
 static void worker_help(FILE *out)
 {
     fputs("usage: arena worker --db URL [--concurrency N] [--name NAME] [--logs DIR|none]\n"
-          "                    [--lease SECONDS] [--quiet]\n"
+          "                    [--lease SECONDS] [--speed S] [--quiet]\n"
           "\n"
           "Plays games of every unfinished tournament in the PostgreSQL database URL\n"
           "(made by `arena tournament --db URL`), with the tournament's own settings and\n"
@@ -28,6 +30,12 @@ static void worker_help(FILE *out)
           "another worker's for the same game is dropped and logged. A lost database is\n"
           "reconnected with backoff while the games in flight go on. Runs until SIGINT or\n"
           "SIGTERM (games in flight are then left to their leases).\n"
+          "\n"
+          "The worker measures this host's speed with a fixed benchmark when it starts\n"
+          "and again before a tournament once the last figure is 10 minutes old, and\n"
+          "records it in each tournament it plays. A tournament made with --tc-scale\n"
+          "auto scales its move, bank and game clocks here by the speed it was made on\n"
+          "over this host's, and refuses a host more than 4x slower or faster.\n"
           "See docs/distributed.md.\n"
           "\n"
           "  --db URL           postgresql://USER@HOST/DB?... (libpq URL)\n"
@@ -38,10 +46,15 @@ static void worker_help(FILE *out)
           "                     arena-logs); the database records host and path\n"
           "  --lease SECONDS    how long a claimed game stays this worker's without a\n"
           "                     heartbeat (default 60; heartbeats every third of it)\n"
+          "  --speed S          take S (games/s, as the worker prints it) as this\n"
+          "                     host's speed instead of measuring it\n"
           "  --quiet            no line per tournament\n"
           "  --help             this text\n",
           out);
 }
+
+/* How old the host's speed may get before the worker measures it again. */
+#define WORKER_REMEASURE_MS 600e3
 
 static volatile sig_atomic_t stop_asked;
 
@@ -61,7 +74,7 @@ int cmd_worker(int argc, char **argv)
 {
     const char *url = NULL, *name = NULL, *logs = DIST_LOGS_DEFAULT;
     int64_t conc = driver_default_concurrency();
-    double lease = DIST_LEASE_DEFAULT;
+    double lease = DIST_LEASE_DEFAULT, speed = 0;
     bool quiet = false;
     for (int i = 1; i < argc; i++) {
         const char *val;
@@ -88,6 +101,10 @@ int cmd_worker(int argc, char **argv)
             if (r < 0) return 2;
             if (!cli_double(val, 0.5, 86400, &lease))
                 return cli_usage_error("--lease needs seconds 0.5..86400, not '%s'", val);
+        } else if ((r = cli_value(argc, argv, &i, "--speed", &val)) != 0) {
+            if (r < 0) return 2;
+            if (!cli_double(val, 1, 1e12, &speed))
+                return cli_usage_error("--speed needs a number of games/s >= 1, not '%s'", val);
         } else if (strcmp(argv[i], "--quiet") == 0) {
             quiet = true;
         } else {
@@ -110,12 +127,19 @@ int cmd_worker(int argc, char **argv)
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, &old_int);
     sigaction(SIGTERM, &sa, &old_term);
-    if (!quiet) fprintf(stderr, "arena: %s on %s: waiting for games\n", who, host);
+    bool fixed_speed = speed > 0;
+    double measured_at = clock_now_ms();
+    if (!fixed_speed) speed = hostspeed_measure();
+    if (!quiet)
+        fprintf(stderr, "arena: %s on %s: speed %.0f games/s%s; waiting for games\n", who, host,
+                speed, fixed_speed ? " (--speed)" : "");
     int rc = 0;
     bool down = false;
+    abuf refused = {0}; /* tournaments that refused this host, by name, one a line */
+    abuf_addc(&refused, '\0');
     while (!stop_asked) {
         char tname[80];
-        int got = store_pg_pick(db, tname, sizeof tname);
+        int got = store_pg_pick(db, (const char *)refused.data, tname, sizeof tname);
         if (got < 0) {
             if (!down) fprintf(stderr, "arena: %s: %s; retrying\n", who, store_error(db));
             down = true;
@@ -128,8 +152,14 @@ int cmd_worker(int argc, char **argv)
             nap(0.5);
             continue;
         }
+        if (!fixed_speed && clock_now_ms() - measured_at >= WORKER_REMEASURE_MS) {
+            speed = hostspeed_measure();
+            measured_at = clock_now_ms();
+            if (!quiet) fprintf(stderr, "arena: %s: speed %.0f games/s\n", who, speed);
+        }
         if (!quiet) fprintf(stderr, "arena: %s: playing tournament %s\n", who, tname);
         dist_cfg c = {.concurrency = (int)conc,
+                      .speed = speed,
                       .log_root = logs,
                       .lease_s = lease,
                       .who = who,
@@ -137,6 +167,14 @@ int cmd_worker(int argc, char **argv)
                       .quiet = quiet};
         int drc = dist_play(db, &c, err, sizeof err);
         if (drc == DRIVER_INTERRUPTED) break;
+        if (drc == DIST_REFUSED) {
+            fprintf(stderr, "arena: %s: tournament %s: %s\n", who, tname, err);
+            refused.len--; /* over the NUL */
+            if (refused.len) abuf_addc(&refused, '\n');
+            abuf_add(&refused, tname, strlen(tname));
+            abuf_addc(&refused, '\0');
+            continue;
+        }
         if (drc == DIST_DB_DOWN) { /* lost just after the pick: wait for it as above */
             if (!down) fprintf(stderr, "arena: %s: %s; retrying\n", who, err);
             down = true;
@@ -153,6 +191,7 @@ int cmd_worker(int argc, char **argv)
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGTERM, &old_term, NULL);
     store_close(db);
+    abuf_free(&refused);
     free(me);
     free(who);
     return rc;

@@ -12,6 +12,7 @@
 
 #include "cliargs.h"
 #include "driver.h"
+#include "hostspeed.h"
 #include "spec.h"
 #include "store_pg.h"
 #include "util.h"
@@ -131,16 +132,13 @@ static void progress(dctx *x, bool final)
     abuf line = {0};
     abuf_addf(&line, "%lld/%lld games  %.1f games/s  ETA %s", (long long)done, (long long)total,
               rate, eta);
-    char **names = NULL;
-    int64_t *counts = NULL;
-    int n = 0;
-    if (store_pg_worker_counts(x->db, &names, &counts, &n) == 0) {
-        for (int i = 0; i < n; i++) {
-            abuf_addf(&line, "%s%s %lld", i ? ", " : "  workers: ", names[i], (long long)counts[i]);
-            free(names[i]);
-        }
-        free(names);
-        free(counts);
+    store_worker *w = NULL;
+    size_t n = 0;
+    if (store_workers(x->db, false, &w, &n) == 0) {
+        for (size_t i = 0; i < n; i++)
+            abuf_addf(&line, "%s%s %lld", i ? ", " : "  workers: ", w[i].name,
+                      (long long)w[i].games);
+        store_workers_free(w, n);
     }
     char st[200] = "";
     if (x->c->status) x->c->status(x->c->ctx, st, sizeof st);
@@ -216,6 +214,43 @@ static int load_settings(store *db, tsettings *t, char *err, size_t errlen)
     return rc;
 }
 
+/* Records this host's speed and, under --tc-scale auto, scales the move, bank
+ * and game clocks by the reference's speed over this host's; refuses a host
+ * out of range. Returns 0, DIST_REFUSED or DIST_DB_DOWN, with err. */
+static int tc_scale(store *db, const dist_cfg *c, clock_config *clk, char *err, size_t errlen)
+{
+    if (c->speed <= 0) return 0;
+    char *k = xasprintf(STORE_WORKER_SPEED "%s", store_pg_worker(db)), v[64];
+    snprintf(v, sizeof v, "%.0f", c->speed);
+    int rc = store_set_meta(db, k, v);
+    free(k);
+    if (rc != 0) goto down;
+    char *mode = store_meta(db, "tc_scale");
+    bool on = mode && strcmp(mode, "auto") == 0;
+    free(mode);
+    if (!on) return 0;
+    double ref = store_meta_number(db, "tc_ref_speed", 0);
+    if (!hostspeed_in_range(ref, c->speed)) {
+        snprintf(err, errlen,
+                 "this host's speed (%.0f games/s) is not within %gx of the speed the "
+                 "tournament's clocks were set on (%.0f); --tc-scale auto refuses it",
+                 c->speed, HOSTSPEED_RANGE, ref);
+        return DIST_REFUSED;
+    }
+    double f = hostspeed_scale(ref, c->speed);
+    clk->move_ms = llround((double)clk->move_ms * f);
+    clk->bank_ms = llround((double)clk->bank_ms * f);
+    if (clk->game_ms >= 0) clk->game_ms = llround((double)clk->game_ms * f);
+    k = xasprintf(STORE_WORKER_SCALE "%s", store_pg_worker(db));
+    snprintf(v, sizeof v, "%.3f", f);
+    rc = store_set_meta(db, k, v);
+    free(k);
+    if (rc == 0) return 0;
+down:
+    snprintf(err, errlen, "%s", store_error(db));
+    return DIST_DB_DOWN;
+}
+
 static int mkdir_one(const char *path)
 {
     return mkdir(path, 0777) == 0 || errno == EEXIST ? 0 : -1;
@@ -236,6 +271,11 @@ int dist_play(store *db, const dist_cfg *c, char *err, size_t errlen)
         /* Not "unknown game ''", nor the last of the failed reads' errors. */
         snprintf(err, errlen, "the database went away before the settings of %s were read", x.name);
         return DIST_DB_DOWN;
+    }
+    int trc = tc_scale(db, c, &t.ro.clock, err, errlen);
+    if (trc != 0) {
+        settings_free(&t);
+        return trc;
     }
     int64_t total;
     store_counts(db, &total, &x.done0);

@@ -24,6 +24,10 @@ typedef struct dist_cfg {
     const char *who;      /* for messages: "worker NAME", "coordinator" */
     FILE *progress;       /* the progress line from the database; NULL: none */
     bool quiet;           /* no per-tournament lines */
+    /* This host's speed (hostspeed.h), recorded in the tournament and, under
+     * --tc-scale auto, the measure of its clocks; 0: the host that made the
+     * tournament (its reference: clocks as set). */
+    double speed;
     /* Optional, for a coordinator that decides as results come in (SPRT):
      * called before the first game, on every tick and before the driver
      * could end (it may append games or withdraw them); status adds a
@@ -37,6 +41,10 @@ typedef struct dist_cfg {
  * went away (between store_pg_pick and the read): nothing was played; try
  * again once it is back. */
 #define DIST_DB_DOWN 4
+
+/* The tournament scales its clocks per host (--tc-scale auto) and this
+ * host's speed is out of its range (hostspeed.h): nothing was played. */
+#define DIST_REFUSED 5
 
 /* Plays the tournament chosen in db (store_pg_pick, or opened by name)
  * until none of its games is unfinished. Returns a DRIVER_* code or

@@ -8,6 +8,7 @@
 
 #include "ranked.h"
 #include "sprt_count.h"
+#include "utf8.h"
 #include "util.h"
 
 const char *const report_cause_names[REPORT_CAUSES] = {"timeout", "illegal", "crash", "protocol",
@@ -132,6 +133,9 @@ static int run_load(store *s, report *r)
         moves_load(&m[i], r->move_budget_ms, &r->moves[i]);
     free(m);
     if (rc != 0) return -1;
+    if (store_workers(s, true, &r->workers, &r->n_workers) != 0) return -1;
+    for (size_t i = 0; i < r->n_workers; i++) /* a crafted DB: no terminal escapes */
+        utf8_mask_controls(r->workers[i].name, false);
     return store_forfeits(s, &r->forfeit_list, &r->n_forfeit_list);
 }
 
@@ -328,6 +332,7 @@ void report_free(report *r)
     free(r->moves);
     free(r->wld);
     store_forfeits_free(r->forfeit_list, r->n_forfeit_list);
+    store_workers_free(r->workers, r->n_workers);
     free(r->sprt.trace);
     elo_data_free(&r->pw);
     elo_fit_free(&r->fit);

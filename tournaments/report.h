@@ -80,6 +80,8 @@ typedef struct report {
     double seat_points[RANKED_MAX], seat_games[RANKED_MAX]; /* pairwise, by seat */
     store_forfeit *forfeit_list;
     size_t n_forfeit_list;
+    store_worker *workers; /* hosts that played (PostgreSQL), names masked */
+    size_t n_workers;
 } report;
 
 /* Loads and computes. prior/anchor as for elo_fit_compute (anchor by name,

@@ -278,6 +278,35 @@ static void forfeits_html(const report *r, FILE *out)
     fputs("</tbody></table>\n", out);
 }
 
+/* The hosts that played (PostgreSQL workers): games, timeouts, speed. */
+static void workers_html(const report *r, FILE *out)
+{
+    if (r->n_workers == 0) return;
+    fputs("<h2>Workers</h2>\n<p class=\"note\">Speed: games per second of the host benchmark "
+          "(<code>arena worker</code> measures it); clocks: the factor its move, bank and game "
+          "clocks were scaled by under <code>--tc-scale auto</code>.</p>\n<table id=\"workers\">"
+          "<thead><tr><th class=\"name\">worker</th><th>games</th><th>with a timeout</th>"
+          "<th>speed</th><th>clocks</th></tr></thead><tbody>\n",
+          out);
+    for (size_t i = 0; i < r->n_workers; i++) {
+        const store_worker *w = &r->workers[i];
+        fputs("<tr><td class=\"name\">", out);
+        esc(out, w->name);
+        fprintf(out, "</td><td>%lld</td><td>%lld</td>", (long long)w->games,
+                (long long)w->timeouts);
+        if (w->speed > 0)
+            fprintf(out, "<td>%.0f</td>", w->speed);
+        else
+            fputs("<td>&#8211;</td>", out);
+        if (w->scale > 0)
+            fprintf(out, "<td>&#215;%.2f</td>", w->scale);
+        else
+            fputs("<td>&#8211;</td>", out);
+        fputs("</tr>\n", out);
+    }
+    fputs("</tbody></table>\n", out);
+}
+
 /* The SPRT: verdict and bounds, and the LLR after each pair as a line
  * between the two bounds. */
 static void sprt_html(const report *r, FILE *out)
@@ -500,6 +529,7 @@ void report_html(const report *r, FILE *out)
     moves_html(r, order, out);
     seat_html(r, out);
     forfeits_html(r, out);
+    workers_html(r, out);
     fputs("</body></html>\n", out);
     free(order);
 }

@@ -107,6 +107,18 @@ av *report_json(const report *r)
         av_push(fl, e);
     }
     av_set(root, "forfeited_games", fl);
+    av *wl = av_list();
+    for (size_t i = 0; i < r->n_workers; i++) {
+        const store_worker *w = &r->workers[i];
+        av *e = av_map();
+        av_set_str(e, "name", w->name);
+        av_set_int(e, "games", w->games);
+        av_set_int(e, "timeouts", w->timeouts);
+        av_set(e, "speed", w->speed > 0 ? av_float(w->speed) : av_nil());
+        av_set(e, "scale", w->scale > 0 ? av_float(w->scale) : av_nil());
+        av_push(wl, e);
+    }
+    av_set(root, "workers", wl);
 
     av *agents = av_list();
     for (int i = 0; i < n; i++) {

@@ -100,6 +100,20 @@ static void forfeits_text(const report *r, FILE *out)
     }
 }
 
+static void workers_text(const report *r, FILE *out)
+{
+    if (r->n_workers == 0) return;
+    fprintf(out, "\nworkers (speed: games/s of the host benchmark; clocks x scale)\n");
+    for (size_t i = 0; i < r->n_workers; i++) {
+        const store_worker *w = &r->workers[i];
+        fprintf(out, "  %-24s %6lld games  %4lld with a timeout", w->name, (long long)w->games,
+                (long long)w->timeouts);
+        if (w->speed > 0) fprintf(out, "  speed %.0f", w->speed);
+        if (w->scale > 0) fprintf(out, "  clocks x%.2f", w->scale);
+        fputc('\n', out);
+    }
+}
+
 static void lengths_text(const report *r, FILE *out)
 {
     int lo, md, hi;
@@ -230,5 +244,6 @@ void report_text(const report *r, FILE *out)
     seat_text(r, out);
     lengths_text(r, out);
     forfeits_text(r, out);
+    workers_text(r, out);
     free(order);
 }

@@ -116,6 +116,30 @@ int store_log_hosts(store *s, store_log_host **out, size_t *n)
     return s->vt->log_hosts ? s->vt->log_hosts(s, out, n) : 0;
 }
 
+int store_workers(store *s, bool speeds, store_worker **out, size_t *n)
+{
+    *out = NULL;
+    *n = 0;
+    if (!s->vt->workers) return 0;
+    if (s->vt->workers(s, out, n) != 0) return -1;
+    for (size_t i = 0; speeds && i < *n; i++) {
+        char *k = xasprintf(STORE_WORKER_SPEED "%s", (*out)[i].name);
+        (*out)[i].speed = store_meta_number(s, k, 0);
+        free(k);
+        k = xasprintf(STORE_WORKER_SCALE "%s", (*out)[i].name);
+        (*out)[i].scale = store_meta_number(s, k, 0);
+        free(k);
+    }
+    return 0;
+}
+
+void store_workers_free(store_worker *v, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(v[i].name);
+    free(v);
+}
+
 void store_log_hosts_free(store_log_host *v, size_t n)
 {
     for (size_t i = 0; i < n; i++) {

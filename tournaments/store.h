@@ -64,6 +64,15 @@ typedef struct store_log_host {
     int64_t games;
 } store_log_host;
 
+/* A host that played games (PostgreSQL: per worker; SQLite: none): its
+ * finished games, those with a timeout forfeit, and its speed and clock
+ * scale (hostspeed.h) as it recorded them, 0 where it recorded none. */
+typedef struct store_worker {
+    char *name;
+    int64_t games, timeouts;
+    double speed, scale;
+} store_worker;
+
 /* True for a PostgreSQL URL (postgresql:// or postgres://). */
 bool store_is_url(const char *name);
 
@@ -127,6 +136,13 @@ int store_counts(store *s, int64_t *total, int64_t *done);
  * logs directory is in the meta "logs"). Free with store_log_hosts_free. */
 int store_log_hosts(store *s, store_log_host **out, size_t *n);
 void store_log_hosts_free(store_log_host *v, size_t n);
+/* The hosts that played, by name (free with store_workers_free); with
+ * `speeds`, also what each recorded of its speed and scale. */
+int store_workers(store *s, bool speeds, store_worker **out, size_t *n);
+void store_workers_free(store_worker *v, size_t n);
+/* The meta keys under which a worker records its speed and clock scale. */
+#define STORE_WORKER_SPEED "worker_speed:"
+#define STORE_WORKER_SCALE "worker_scale:"
 const char *store_error(store *s);
 
 #endif

@@ -23,6 +23,8 @@ typedef struct store_vt {
     int (*span)(store *s, char *first, char *last, size_t len, double *seconds);
     int (*counts)(store *s, int64_t *total, int64_t *done);
     int (*log_hosts)(store *s, store_log_host **out, size_t *n);
+    /* names, games and timeouts only; NULL: no workers */
+    int (*workers)(store *s, store_worker **out, size_t *n);
     int (*flush)(store *s, bool only_if_due); /* NULL: results are committed each */
 } store_vt;
 

@@ -723,6 +723,11 @@ static int pg_log_hosts(store *b, store_log_host **out, size_t *n)
 static const char games_cols[] = "id, grp, seed, players, seats, done, ranks, scores, reason,"
                                  " forfeits, turns, time_ms, wall_ms";
 
+const char *store_pg_worker(const store *b)
+{
+    return ((const pg_store *)b)->worker;
+}
+
 void store_pg_identity(store *b, const char *worker, double lease_s)
 {
     pg_store *s = pg(b);
@@ -731,14 +736,16 @@ void store_pg_identity(store *b, const char *worker, double lease_s)
     snprintf(s->lease, sizeof s->lease, "%.3f", lease_s);
 }
 
-int store_pg_pick(store *b, char *name, size_t len)
+int store_pg_pick(store *b, const char *skip, char *name, size_t len)
 {
     pg_store *s = pg(b);
+    const char *v[] = {skip};
     PGresult *r = q(s,
                     "SELECT t.id, t.name FROM arena_tournaments t WHERE EXISTS (SELECT 1 FROM"
                     " arena_games g WHERE g.tid = t.id AND NOT done AND NOT withdrawn AND"
-                    " (lease_until IS NULL OR lease_until < now())) ORDER BY t.id LIMIT 1",
-                    0, NULL);
+                    " (lease_until IS NULL OR lease_until < now())) AND NOT (t.name = ANY("
+                    "string_to_array($1, chr(10)))) ORDER BY t.id LIMIT 1",
+                    1, v);
     if (!r) return -1;
     int found = pq.ntuples(r) > 0;
     if (found) {
@@ -818,24 +825,24 @@ int64_t store_pg_unfinished(store *b)
     return n;
 }
 
-int store_pg_worker_counts(store *b, char ***names, int64_t **counts, int *n)
+static int pg_workers(store *b, store_worker **out, size_t *n)
 {
     pg_store *s = pg(b);
     const char *v[] = {s->tid};
     PGresult *r = q(s,
-                    "SELECT coalesce(worker, '?'), count(*) FROM arena_games WHERE tid = $1 AND"
-                    " done GROUP BY 1 ORDER BY 1",
+                    "SELECT coalesce(worker, '?'), count(*), count(*) FILTER (WHERE forfeits LIKE"
+                    " '%timeout%') FROM arena_games WHERE tid = $1 AND done GROUP BY 1 ORDER BY 1",
                     1, v);
     if (!r) return -1;
     int k = pq.ntuples(r);
-    *names = xcalloc((size_t)k + 1, sizeof(char *));
-    *counts = xcalloc((size_t)k + 1, sizeof(int64_t));
+    *out = xcalloc((size_t)k + 1, sizeof **out);
     for (int i = 0; i < k; i++) {
-        (*names)[i] = xstrdup(pq.getvalue(r, i, 0));
-        (*counts)[i] = strtoll(pq.getvalue(r, i, 1), NULL, 10);
+        (*out)[i].name = xstrdup(pq.getvalue(r, i, 0));
+        (*out)[i].games = strtoll(pq.getvalue(r, i, 1), NULL, 10);
+        (*out)[i].timeouts = strtoll(pq.getvalue(r, i, 2), NULL, 10);
     }
     pq.clear(r);
-    *n = k;
+    *n = (size_t)k;
     return 0;
 }
 
@@ -921,4 +928,5 @@ static const store_vt pg_vt = {
     .span = pg_span,
     .counts = pg_counts,
     .log_hosts = pg_log_hosts,
+    .workers = pg_workers,
 };

@@ -14,9 +14,12 @@ const char *store_pg_name(const store *s);
 /* Who posts results and holds leases: the worker's name (shown in progress
  * and reports), this host's name, and the lease length in seconds. */
 void store_pg_identity(store *s, const char *worker, double lease_s);
-/* Chooses the oldest tournament with a game nobody holds: 1 (its name in
+/* That name ("coordinator" until store_pg_identity). */
+const char *store_pg_worker(const store *s);
+/* Chooses the oldest tournament with a game nobody holds, other than those
+ * named in `skip` (names joined by newlines; "" for none): 1 (its name in
  * name), 0 none, -1 error. */
-int store_pg_pick(store *s, char *name, size_t len);
+int store_pg_pick(store *s, const char *skip, char *name, size_t len);
 /* Claims the next game nobody holds (pending, lease absent or expired):
  * 1 with *g filled, 0 none, -1 error. */
 int store_pg_claim(store *s, sched_game *g);
@@ -24,8 +27,6 @@ int store_pg_claim(store *s, sched_game *g);
 int store_pg_heartbeat(store *s);
 /* Games of the tournament neither done nor withdrawn (-1 on error). */
 int64_t store_pg_unfinished(store *s);
-/* Finished games per worker name (arrays malloc'ed). */
-int store_pg_worker_counts(store *s, char ***names, int64_t **counts, int *n);
 /* Finished games posted after *cursor (0: all), in the order they were
  * posted; advances *cursor. */
 int store_pg_results_since(store *s, int64_t *cursor, tgame **games, size_t *n);

@@ -35,7 +35,7 @@ static int work(const char *url, int id, int go_fd)
     char c;
     if (read(go_fd, &c, 1) != 1) return 1; /* everyone connected: start together */
     char tname[80];
-    if (store_pg_pick(db, tname, sizeof tname) != 1) {
+    if (store_pg_pick(db, "", tname, sizeof tname) != 1) {
         store_close(db);
         return 0;
     }

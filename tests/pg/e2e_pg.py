@@ -6,7 +6,7 @@ when things fail.
 usage: e2e_pg.py CASE ARENA WORKDIR
 CASE: workers | kill-worker | late-duplicate | restart | stalled-db |
       two-coordinators | same-as-sqlite | sprt | early-stop | lost-after-pick |
-      libpq-on-demand"""
+      libpq-on-demand | tc-scale"""
 import gzip
 import json
 import os
@@ -65,9 +65,10 @@ def start(args, tag):
     return p
 
 
-def worker(url, name, conc=1, lease=60):
+def worker(url, name, conc=1, lease=60, extra=()):
     return start(["worker", "--db", url, "--name", name, "--concurrency", str(conc),
-                  "--lease", str(lease), "--logs", os.path.join(work, "logs-" + name)], name)
+                  "--lease", str(lease), "--logs", os.path.join(work, "logs-" + name),
+                  *extra], name)
 
 
 def coordinator(url, extra, conc=0, tag="coord"):
@@ -497,7 +498,47 @@ def case_late_duplicate(pg):
         fail(f"game {held}: the late result changed the recorded one")
 
 
-CASES = {"late-duplicate": case_late_duplicate, "sprt": case_sprt, "workers": case_workers, "kill-worker": case_kill_worker, "restart": case_restart,
+def case_tc_scale(pg):
+    """--tc-scale auto: a worker half as fast as the host that made the
+    tournament plays with clocks twice as long; one ten times slower is
+    refused and plays nothing; the report shows each worker's speed."""
+    url = pg.url("scaled")
+    c = coordinator(url, settings(12, 4, 9, 1) + ["--tc-scale", "auto", "--move-ms", "300",
+                                                   "--bank-ms", "1000"])
+    ref = float(until(lambda: pg.psql("SELECT value FROM arena_meta WHERE key = 'tc_ref_speed'"),
+                      60, "the reference speed"))
+    if ref <= 0:
+        fail(f"reference speed {ref}")
+    far = worker(url, "far", extra=["--speed", str(ref / 10)])
+    until(lambda: "refuses it" in open(far.errfile).read(), 30, "the slow worker's refusal")
+    half = worker(url, "half", extra=["--speed", str(ref / 2)])
+    wait(c, 120, "the coordinator")
+    if c.returncode != 0:
+        fail(f"coordinator exited {c.returncode}")
+    check_complete(pg, "scaled", 12)
+    by = pg.psql("SELECT worker, count(*) FROM arena_games WHERE done GROUP BY 1")
+    if by.strip() != "half|12":
+        fail(f"games per worker: {by!r}, expected all 12 by 'half' and none by 'far'")
+    for log in pg.psql("SELECT log FROM arena_games WHERE done").splitlines():
+        with gzip.open(log, "rt") as f:
+            clock = next(json.loads(x)["clock"] for x in f if '"clock"' in x)
+        if (clock["move_ms"], clock["bank_ms"]) != (600, 2000):
+            fail(f"{log}: clocks {clock}, expected move 600 and bank 2000 (x2)")
+    rep = subprocess.run([arena, "report", url, "--format", "json"], capture_output=True,
+                         text=True, timeout=60)
+    if rep.returncode != 0:
+        fail("report: " + rep.stderr)
+    ws = {w["name"]: w for w in json.loads(rep.stdout)["workers"]}
+    if set(ws) != {"half"} or ws["half"]["games"] != 12 or abs(ws["half"]["scale"] - 2) > 0.01 \
+            or abs(ws["half"]["speed"] - ref / 2) > 1:
+        fail(f"report's workers: {ws}")
+    txt = subprocess.run([arena, "report", url], capture_output=True, text=True, timeout=60)
+    if "clocks x2.00" not in txt.stdout:
+        fail("the text report does not show the worker's clock scale:\n" + txt.stdout[-800:])
+    stop_workers([far, half])
+
+
+CASES = {"tc-scale": case_tc_scale, "late-duplicate": case_late_duplicate, "sprt": case_sprt, "workers": case_workers, "kill-worker": case_kill_worker, "restart": case_restart,
          "stalled-db": case_stalled_db, "early-stop": case_early_stop,
          "lost-after-pick": case_lost_after_pick, "libpq-on-demand": case_libpq_on_demand,
          "two-coordinators": case_two_coordinators, "same-as-sqlite": case_same_as_sqlite}
