@@ -216,7 +216,7 @@ void agent_fail(arena_agent *a, fault_cause cause, bool at_startup, const char *
     if (a->pid > 0 && !a->exited) kill(-a->pid, SIGKILL);
     cgroup_kill(&a->cg);
     if (a->match)
-        match_on_dead(a->match, a->seat);
+        a->host->dead(a->match, a->seat);
     else if (a->on_dead)
         a->on_dead(a, a->check_ctx);
 }
@@ -238,7 +238,7 @@ static void flush_out(arena_agent *a)
         if (w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
             event_add(a->ev_write, NULL);
             a->write_waits = true;
-            if (a->match) match_on_blocked(a->match, a->seat);
+            if (a->match) a->host->blocked(a->match, a->seat);
             return;
         }
         agent_fail(a, CAUSE_CRASH, !a->joined, "writing to the agent failed: %s",
@@ -249,7 +249,7 @@ static void flush_out(arena_agent *a)
         event_del(a->ev_write);
         a->write_waits = false;
     }
-    if (a->match) match_on_sent(a->match, a->seat, t);
+    if (a->match) a->host->sent(a->match, a->seat, t);
 }
 
 static void on_write(evutil_socket_t fd, short what, void *arg)
@@ -300,7 +300,7 @@ static void on_flush(evutil_socket_t fd, short what, void *arg)
      * match's first step, which sends the `hello`, was queued after this
      * flush. Letting that step go first, once, makes the two one write: one
      * wake-up of the bot instead of two. */
-    if (a->match && !a->flush_deferred && match_hello_due(a->match, a->seat)) {
+    if (a->match && !a->flush_deferred && a->host->hello_due(a->match, a->seat)) {
         a->flush_deferred = true;
         event_active(a->ev_flush, EV_WRITE, 0);
         return;
@@ -404,7 +404,7 @@ static void handle_msg(arena_agent *a, msg m, double now)
             xasprintf("%.*s", (int)utf8_cut(m.u.join.name, AGENT_NAME_MAX), m.u.join.name);
         utf8_mask_controls(a->join_name, false);
         event_del(a->ev_timer);
-        if (a->match) match_on_joined(a->match, a->seat);
+        if (a->match) a->host->joined(a->match, a->seat);
         return;
     }
     /* A correct bot answers every hello and decide, even once the referee
@@ -419,7 +419,7 @@ static void handle_msg(arena_agent *a, msg m, double now)
     if (late[0]) {
         msg_free(&m);
         if (a->match) {
-            match_on_dropped(a->match, a->seat, late);
+            a->host->dropped(a->match, a->seat, late);
         } else {
             a->dropped_between++;
             snprintf(a->dropped_last, sizeof a->dropped_last, "%s", late);
@@ -431,12 +431,12 @@ static void handle_msg(arena_agent *a, msg m, double now)
         msg_free(&m);
         return;
     }
-    match_on_message(a->match, a->seat, &m, now);
+    a->host->message(a->match, a->seat, &m, now);
 }
 
 static void handle_message(arena_agent *a, av *raw, size_t bytes, double now)
 {
-    if (a->match) match_log_in(a->match, a->seat, raw, bytes);
+    if (a->match) a->host->log_in(a->match, a->seat, raw, bytes);
     msg m;
     char why[200];
     if (msg_decode(raw, &m, why, sizeof why) != 0) {
@@ -456,7 +456,7 @@ static int fast_act(arena_agent *a, double now)
     const uint8_t *p;
     size_t n;
     msg m;
-    if (!a->joined || (a->match && match_wants_raw(a->match))) return -1;
+    if (!a->joined || (a->match && a->host->wants_raw(a->match))) return -1;
     int got = frame_decoder_peek(&a->dec, &p, &n);
     if (got == 0) return 0;
     if (got < 0 || !act_frame_parse(a->dec.codec, p, n, &m)) return -1;
@@ -481,7 +481,7 @@ static int fast_act(arena_agent *a, double now)
 /* The loop has been busy with a's input since *since: that is a's time. */
 static void busy_until(arena_agent *a, double *since, double now)
 {
-    if (a->match) match_on_busy(a->match, a->seat, *since, now);
+    if (a->match) a->host->busy(a->match, a->seat, *since, now);
     *since = now;
 }
 
@@ -578,7 +578,7 @@ static void stderr_line(arena_agent *a, const char *p, size_t n)
 {
     if (a->report && a->report->stderr_lines++ == 0)
         snprintf(a->report->stderr_first, sizeof a->report->stderr_first, "%.*s", (int)n, p);
-    if (a->match) match_on_stderr(a->match, a->seat, p, n);
+    if (a->match) a->host->stderr_line(a->match, a->seat, p, n);
 }
 
 /* Lines of stderr handled a wake-up: each is noted and may be logged (some

@@ -493,7 +493,7 @@ static void start_clock(struct match *m, double when)
     }
 }
 
-void match_on_blocked(struct match *m, int s)
+static void match_on_blocked(struct match *m, int s)
 {
     /* The agent holds the decide's first bytes (its id and options come
      * first), or does not read at all: its clock runs from now, once, not
@@ -505,7 +505,7 @@ void match_on_blocked(struct match *m, int s)
     start_clock(m, clock_now_ms());
 }
 
-void match_on_sent(struct match *m, int s, double when)
+static void match_on_sent(struct match *m, int s, double when)
 {
     if (!m->pending || m->pd.seat != s || m->sent) return;
     m->sent = true;
@@ -719,7 +719,13 @@ static void judge_answer(struct match *m)
     apply_choice(m, &d, n, "agent", used, id);
 }
 
-void match_on_message(struct match *m, int s, msg *in, double arrived)
+static void match_on_dropped(struct match *m, int s, const char *what)
+{
+    TRACE(m, s, "note: %s", what);
+    if (m->log) matchlog_note(m->log, s, what);
+}
+
+static void match_on_message(struct match *m, int s, msg *in, double arrived)
 {
     seat_state *st = &m->seat[s];
     arena_agent *a = st->agent;
@@ -755,18 +761,18 @@ void match_on_message(struct match *m, int s, msg *in, double arrived)
     agent_fail(a, CAUSE_PROTOCOL, false, "unexpected '%s' message", t);
 }
 
-void match_on_busy(struct match *m, int s, double t0, double t1)
+static void match_on_busy(struct match *m, int s, double t0, double t1)
 {
     lag_meter_own(m->lag, &m->seat[s].own, t0, t1);
 }
 
-void match_on_joined(struct match *m, int s)
+static void match_on_joined(struct match *m, int s)
 {
     (void)s;
     if (m->state == M_WAIT_JOIN) schedule_step(m);
 }
 
-void match_on_dead(struct match *m, int s)
+static void match_on_dead(struct match *m, int s)
 {
     arena_agent *a = m->seat[s].agent;
     if (m->log && a->dead_reason[0]) matchlog_note(m->log, s, a->dead_reason);
@@ -775,7 +781,7 @@ void match_on_dead(struct match *m, int s)
     if (m->state == M_WAIT_JOIN || m->state == M_WAIT_READY) schedule_step(m);
 }
 
-void match_on_stderr(struct match *m, int s, const char *line, size_t len)
+static void match_on_stderr(struct match *m, int s, const char *line, size_t len)
 {
     seat_state *st = &m->seat[s];
     seat_notes_stderr(&st->notes, line, len);
@@ -789,7 +795,7 @@ void match_on_stderr(struct match *m, int s, const char *line, size_t len)
     if (m->log) matchlog_stderr(m->log, s, line, len);
 }
 
-void match_log_in(struct match *m, int s, const av *raw, size_t bytes)
+static void match_log_in(struct match *m, int s, const av *raw, size_t bytes)
 {
     seat_state *st = &m->seat[s];
     seat_notes_message(&st->notes, raw);
@@ -809,21 +815,30 @@ void match_log_in(struct match *m, int s, const av *raw, size_t bytes)
     matchlog_msg(m->log, s, "in", raw);
 }
 
-bool match_wants_raw(const struct match *m)
+static bool match_wants_raw(const struct match *m)
 {
     return recorded(m);
 }
 
-void match_on_dropped(struct match *m, int s, const char *what)
-{
-    TRACE(m, s, "note: %s", what);
-    if (m->log) matchlog_note(m->log, s, what);
-}
-
-bool match_hello_due(const struct match *m, int seat)
+static bool match_hello_due(const struct match *m, int seat)
 {
     return m->state == M_WAIT_JOIN && !m->seat[seat].hello_sent;
 }
+
+/* What a seated agent tells its match (runner.h). */
+static const agent_host match_host = {
+    .joined = match_on_joined,
+    .busy = match_on_busy,
+    .message = match_on_message,
+    .sent = match_on_sent,
+    .blocked = match_on_blocked,
+    .dead = match_on_dead,
+    .stderr_line = match_on_stderr,
+    .log_in = match_log_in,
+    .wants_raw = match_wants_raw,
+    .hello_due = match_hello_due,
+    .dropped = match_on_dropped,
+};
 
 static void send_hellos(struct match *m)
 {
@@ -1051,6 +1066,7 @@ static void finish(struct match *m)
         if (st->agent->alive && m->pending && !m->answered && m->pd.seat == s)
             owed_add_act(&st->agent->owed, m->pid);
         st->agent->match = NULL;
+        st->agent->host = NULL;
         st->agent->seat = -1;
         if (st->policy) st->agent->pv->free(st->policy);
         agent_freeze(st->agent); /* idle until its next hello (or bye) */
@@ -1187,6 +1203,7 @@ int match_start(struct event_base *base, const match_config *cfg, arena_agent *c
         st->agent = a;
         names[s] = agent_name(a);
         a->match = m;
+        a->host = &match_host;
         a->seat = s;
         if (a->kind == AGENT_BUILTIN) {
             char perr[200];

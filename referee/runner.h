@@ -18,6 +18,34 @@ struct addrinfo;
 
 struct match;
 
+/* What an agent reports to the match that seats it. match.c fills one table
+ * and sets it with the seat; agent.c reaches its match only through it, so
+ * the seam runs one way: match.c drives agents by name (agent_* below), and
+ * agent.c knows no function of match.c. */
+typedef struct agent_host {
+    void (*joined)(struct match *m, int seat);
+    /* The loop was busy with the seat's input from t0 to t1 (lag.h: its own
+     * time, never credited to it as the loop's lag). */
+    void (*busy)(struct match *m, int seat, double t0, double t1);
+    void (*message)(struct match *m, int seat, msg *in, double arrived_ms);
+    void (*sent)(struct match *m, int seat, double when_ms); /* out buffer drained */
+    /* The agent's output could not all be written (it is not reading). */
+    void (*blocked)(struct match *m, int seat);
+    void (*dead)(struct match *m, int seat);
+    void (*stderr_line)(struct match *m, int seat, const char *line, size_t len);
+    /* Logs a raw incoming message (before validation), which arrived as a
+     * frame of `bytes` bytes, into the match log: every message but `log`s
+     * beyond a cap per seat and game. */
+    void (*log_in)(struct match *m, int seat, const av *raw, size_t bytes);
+    /* Whether log_in wants every message's tree (a log or the trace):
+     * without, a canonical `act` skips the tree (actframe.h). */
+    bool (*wants_raw)(const struct match *m);
+    /* Whether the match's first step has yet to send this seat its hello. */
+    bool (*hello_due)(const struct match *m, int seat);
+    /* A late answer (see owed.h) was dropped: logged, never charged. */
+    void (*dropped)(struct match *m, int seat, const char *what);
+} agent_host;
+
 /* The longest join name shown or passed on, in bytes. */
 #define AGENT_NAME_MAX 64
 
@@ -62,8 +90,9 @@ struct arena_agent {
     bool dead_at_startup;
     char dead_reason[240];
 
-    /* Current match. */
+    /* Current match, and how to tell it what happens (NULL: none). */
     struct match *match;
+    const agent_host *host;
     int seat;
     owed_answers owed; /* late answers still to come: dropped when they do */
     /* Late answers dropped while no match was running, for the next log. */
@@ -125,28 +154,5 @@ void arm_after(struct event_base *base, struct event *ev, double ms);
 /* Marks the agent dead (kills a process) and tells its match. */
 void agent_fail(arena_agent *a, fault_cause cause, bool at_startup, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
-
-/* match.c callbacks from agent.c */
-void match_on_joined(struct match *m, int seat);
-/* The loop was busy with the seat's input from t0 to t1 (lag.h: its own
- * time, never credited to it as the loop's lag). */
-void match_on_busy(struct match *m, int seat, double t0, double t1);
-void match_on_message(struct match *m, int seat, msg *in, double arrived_ms);
-void match_on_sent(struct match *m, int seat, double when_ms); /* out buffer drained */
-/* The agent's output could not all be written (it is not reading). */
-void match_on_blocked(struct match *m, int seat);
-void match_on_dead(struct match *m, int seat);
-void match_on_stderr(struct match *m, int seat, const char *line, size_t len);
-/* Logs a raw incoming message (before validation), which arrived as a
- * frame of `bytes` bytes, into the match log: every message but `log`s
- * beyond a cap per seat and game (match.c). */
-void match_log_in(struct match *m, int seat, const av *raw, size_t bytes);
-/* Whether match_log_in wants every message's tree (a log or the trace):
- * without, a canonical `act` skips the tree (actframe.h). */
-bool match_wants_raw(const struct match *m);
-/* Whether the match's first step has yet to send this seat its hello. */
-bool match_hello_due(const struct match *m, int seat);
-/* A late answer (see owed.h) was dropped: logged, never charged. */
-void match_on_dropped(struct match *m, int seat, const char *what);
 
 #endif
