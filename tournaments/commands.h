@@ -10,5 +10,6 @@ int cmd_sprt(int argc, char **argv);
 int cmd_elo(int argc, char **argv);
 int cmd_worker(int argc, char **argv);
 int cmd_audit(int argc, char **argv);
+int cmd_ladder(int argc, char **argv);
 
 #endif

@@ -26,6 +26,7 @@
 typedef struct inst {
     arena_agent *a;
     bool inuse;
+    int gen; /* drv.gen when it was spawned */
 } inst;
 
 typedef struct pool {
@@ -55,6 +56,10 @@ struct drv {
     struct event *more; /* continues dispatch after a batch of spawns */
     struct event *poll; /* src->tick and a new look at src->next */
     pool *pools;
+    int n_pools; /* agents the pools cover (cfg->n_agents may grow past it) */
+    /* Bumped when agents are added under --sandbox: instances spawned
+     * before did not have the new agents' files hidden from them. */
+    int gen;
     slot *slots;
     int *free_slots, n_free; /* stack of unused slot indexes */
     int conc;                /* matches in flight at most (fits the fd limit) */
@@ -144,12 +149,19 @@ static void on_closed(void *ctx)
     d->closing--;
 }
 
+/* Whether an idle instance must go: its agent retired, or spawned before
+ * agents it should not see. */
+static bool stale(const drv *d, int agent, const inst *in)
+{
+    return in->gen != d->gen || (d->src->active && !d->src->active(d->src->ctx, agent));
+}
+
 static void release(drv *d, int agent, int idx)
 {
     pool *p = &d->pools[agent];
     inst *in = &p->v[idx];
     in->inuse = false;
-    if (!agent_alive(in->a)) {
+    if (!agent_alive(in->a) || stale(d, agent, in)) {
         /* Crashed or broke the protocol: retire it; a fresh one is made on
          * demand. */
         d->closing++;
@@ -161,13 +173,47 @@ static void release(drv *d, int agent, int idx)
     }
 }
 
+/* Covers agents the source appended since (driver_cfg.names). */
+static void grow_pools(drv *d)
+{
+    int n = d->cfg->n_agents;
+    if (n <= d->n_pools) return;
+    d->pools = xrealloc(d->pools, sizeof(pool) * (size_t)n);
+    memset(d->pools + d->n_pools, 0, sizeof(pool) * (size_t)(n - d->n_pools));
+    for (int i = d->n_pools; i < n; i++)
+        sandbox_hide_agent(d->cfg->specs[i]);
+    if (d->cfg->ro->sandbox && d->n_pools > 0) d->gen++;
+    d->n_pools = n;
+}
+
+/* Closes the idle instances that must not play again (stale()). */
+static void sweep(drv *d)
+{
+    for (int a = 0; a < d->n_pools; a++) {
+        pool *p = &d->pools[a];
+        int keep = 0;
+        for (int k = 0; k < p->n_idle; k++) {
+            int i = p->idle[k];
+            if (!stale(d, a, &p->v[i])) {
+                p->idle[keep++] = i;
+                continue;
+            }
+            d->closing++;
+            agent_close(p->v[i].a, on_closed, d);
+            p->v[i].a = NULL;
+            p->holes[p->n_holes++] = i;
+        }
+        p->n_idle = keep;
+    }
+}
+
 static int acquire(drv *d, int agent)
 {
     pool *p = &d->pools[agent];
     while (p->n_idle > 0) {
         int i = p->idle[--p->n_idle];
         inst *in = &p->v[i];
-        if (agent_alive(in->a) && !agent_busy(in->a)) {
+        if (agent_alive(in->a) && !agent_busy(in->a) && !stale(d, agent, in)) {
             in->inuse = true;
             return i;
         }
@@ -207,7 +253,8 @@ static int acquire(drv *d, int agent)
     p->made++;
     char e[256] = "";
     arena_agent *a = agent_new(d->base, &ac, e, sizeof e);
-    if (!a && tcp && under_way) a = agent_absent(d->cfg->names[agent], CAUSE_CRASH, e);
+    if (!a && ((tcp && under_way) || d->cfg->start_failure_forfeits))
+        a = agent_absent(d->cfg->names[agent], CAUSE_CRASH, e);
     if (!a) {
         snprintf(d->err, d->errlen, "agent %s (%s): %s", d->cfg->names[agent], d->cfg->specs[agent],
                  e);
@@ -217,6 +264,7 @@ static int acquire(drv *d, int agent)
     }
     p->v[idx].a = a;
     p->v[idx].inuse = true;
+    p->v[idx].gen = d->gen;
     return idx;
 }
 
@@ -309,6 +357,8 @@ static void on_match_done(const match_outcome *o, void *ctx)
         det.move_max_ms[k] = o->move_max_ms[k];
         memcpy(det.move_hist[k], o->move_hist[k], sizeof det.move_hist[k]);
         /* The match's own words for the forfeit; the cause alone if it has none. */
+        if (o->forfeit[k] != CAUSE_NONE)
+            copy_str(det.stderr_tail[k], sizeof det.stderr_tail[k], o->stderr_tail[k]);
         if (o->forfeit[k] != CAUSE_NONE && o->fault_message[k][0])
             snprintf(det.fault_msg[k], sizeof det.fault_msg[k], "%s", o->fault_message[k]);
         else if (o->forfeit[k] != CAUSE_NONE)
@@ -344,7 +394,7 @@ static void on_match_done(const match_outcome *o, void *ctx)
 
 static void close_all(drv *d)
 {
-    for (int a = 0; a < d->cfg->n_agents; a++)
+    for (int a = 0; a < d->n_pools; a++)
         for (int i = 0; i < d->pools[a].n; i++)
             if (d->pools[a].v[i].a) {
                 d->closing++;
@@ -375,6 +425,7 @@ static void dispatch(drv *d)
         }
         sched_game g;
         if (!next_game(d, &g)) break;
+        grow_pools(d);
         slot *s = &d->slots[d->free_slots[--d->n_free]];
         /* Not the log path's 4 KiB: only its first byte says "none". */
         memset(s, 0, offsetof(slot, log));
@@ -447,12 +498,15 @@ static void on_more(evutil_socket_t fd, short what, void *ctx)
  * soft value as far as the hard one permits. */
 static int fit_fd_limit(const driver_cfg *cfg)
 {
-    int per_agent = 0;
+    /* Agents yet to come (a ladder's) may be spawned ones. */
+    int per_agent = cfg->start_failure_forfeits ? spawn_fds_per_agent("cmd:") : 0;
     for (int i = 0; i < cfg->n_agents; i++) {
         int n = spawn_fds_per_agent(cfg->specs[i]);
         if (n > per_agent) per_agent = n;
     }
-    int seats = cfg->game->max_players < cfg->n_agents ? cfg->game->max_players : cfg->n_agents;
+    int seats = cfg->start_failure_forfeits || cfg->game->max_players < cfg->n_agents
+                    ? cfg->game->max_players
+                    : cfg->n_agents;
     long per_match = (long)seats * per_agent + (cfg->log_dir ? 1 : 0);
     if (per_match == 0) return cfg->concurrency;
     long have = spawn_raise_fd_limit(SPAWN_FD_SLACK + per_match * cfg->concurrency);
@@ -509,6 +563,8 @@ static void on_poll(evutil_socket_t fd, short what, void *ctx)
     (void)what;
     drv *d = ctx;
     if (d->src->tick) d->src->tick(d->src->ctx);
+    grow_pools(d);
+    if (d->src->active || d->gen > 0) sweep(d);
     if (!d->stopping && !d->fatal) dispatch(d);
 }
 
@@ -539,6 +595,7 @@ int driver_run(const driver_cfg *cfg, const driver_src *src, char *err, size_t e
         return DRIVER_FAILED;
     }
     d.pools = xcalloc((size_t)cfg->n_agents + 1, sizeof(pool));
+    d.n_pools = cfg->n_agents;
     d.slots = xcalloc((size_t)cfg->concurrency + 1, sizeof(slot));
     d.conc = fit_fd_limit(cfg);
     d.free_slots = xcalloc((size_t)cfg->concurrency + 1, sizeof(int));
@@ -605,7 +662,7 @@ int driver_run(const driver_cfg *cfg, const driver_src *src, char *err, size_t e
     /* With matches still in flight (interrupted, fatal) their agents and
      * games cannot be released here; the process is about to exit. */
     if (d.inflight == 0 && d.closing == 0) event_base_free(d.base);
-    for (int a = 0; a < cfg->n_agents; a++) {
+    for (int a = 0; a < d.n_pools; a++) {
         free(d.pools[a].v);
         free(d.pools[a].idle);
         free(d.pools[a].holes);

@@ -30,14 +30,25 @@ typedef struct driver_src {
     bool (*more)(void *ctx);
     /* ... and called every poll_ms while the driver runs (heartbeats). */
     void (*tick)(void *ctx);
+    /* Optional, for a source whose agents come and go (a ladder): whether
+     * agent i may still play. Instances of an agent that may not are
+     * closed when their game ends, and idle ones at the next poll. */
+    bool (*active)(void *ctx, int agent);
 } driver_src;
 
 typedef struct driver_cfg {
     const arena_game_vt *game;
     const run_options *ro;
+    /* The agents by index. A source may append agents while the driver runs
+     * (names, specs and n_agents are read afresh); under --sandbox every
+     * agent's files are then hidden from the agents spawned after it, and
+     * instances spawned before it are replaced when their game ends. */
     char *const *names;
     char *const *specs;
     int n_agents;
+    /* An agent that cannot start (no such program, a refused connect)
+     * forfeits its game as a crash instead of stopping the run. */
+    bool start_failure_forfeits;
     int concurrency;
     const char *log_dir; /* NULL: no match logs */
     int64_t total;       /* games in the whole run (0: open-ended) */

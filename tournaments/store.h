@@ -26,6 +26,7 @@ typedef struct tgame_detail {
     double move_max_ms[RANKED_MAX];
     int move_hist[RANKED_MAX][STORE_MOVE_BINS];
     char fault_msg[RANKED_MAX][240];
+    char stderr_tail[RANKED_MAX][600]; /* a forfeiting seat's last stderr lines (not stored) */
 } tgame_detail;
 
 /* A game of the store: its schedule entry and, once done, its result. */
@@ -96,6 +97,11 @@ char *store_meta(store *s, const char *key);
 /* A meta key read as a number, or dflt when it is not stored. */
 double store_meta_number(store *s, const char *key, double dflt);
 int store_set_meta(store *s, const char *key, const char *value);
+/* Adds an agent after the others (a ladder's new entrant) and writes the
+ * meta pairs (NULL-terminated, or NULL) in the same transaction. Its index
+ * goes to *id. -1 on error (a name already taken among them). */
+int store_add_agent(store *s, const char *name, const char *spec, const char *const *meta,
+                    int *id);
 /* Agents by index (arrays and strings malloc'ed: store_agents_free). */
 int store_agents(store *s, char ***names, char ***specs, int *n);
 void store_agents_free(char **names, char **specs, int n);

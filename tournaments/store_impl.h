@@ -17,6 +17,8 @@ typedef struct store_vt {
     int (*agents)(store *s, char ***names, char ***specs, int *n);
     int (*games)(store *s, bool pending_only, tgame **games, size_t *n);
     int (*append)(store *s, const sched_game *g, size_t n);
+    int (*add_agent)(store *s, const char *name, const char *spec, const char *const *meta,
+                     int *id);
     int (*result)(store *s, const tgame *g, const char *log_path);
     int (*moves_by_agent)(store *s, int n_agents, store_moves *out);
     int (*forfeits)(store *s, store_forfeit **out, size_t *n);

@@ -494,6 +494,27 @@ static int pg_append(store *b, const sched_game *g, size_t n)
     return commit(s, ok);
 }
 
+static int pg_add_agent(store *b, const char *name, const char *spec, const char *const *meta,
+                        int *id)
+{
+    pg_store *s = pg(b);
+    bool ok = begin(s) == 0;
+    /* One adder at a time per tournament: the next index is taken whole. */
+    const char *v[] = {s->tid, name, spec};
+    ok = ok && exec(s, "SELECT pg_advisory_xact_lock(1095913026, $1::int)", 1, v) == 0;
+    PGresult *r = ok ? q(s,
+                         "INSERT INTO arena_agents(tid, id, name, spec) SELECT $1, coalesce(max(id)"
+                         " + 1, 0), $2, $3 FROM arena_agents WHERE tid = $1 RETURNING id",
+                         3, v)
+                     : NULL;
+    ok = r && pq.ntuples(r) == 1;
+    if (ok) *id = atoi(pq.getvalue(r, 0, 0));
+    pq.clear(r);
+    for (size_t i = 0; ok && meta && meta[i]; i += 2)
+        ok = set_meta(s, meta[i], meta[i + 1]) == 0;
+    return commit(s, ok);
+}
+
 static char *pg_meta(store *b, const char *key)
 {
     pg_store *s = pg(b);
@@ -928,5 +949,6 @@ static const store_vt pg_vt = {
     .span = pg_span,
     .counts = pg_counts,
     .log_hosts = pg_log_hosts,
+    .add_agent = pg_add_agent,
     .workers = pg_workers,
 };

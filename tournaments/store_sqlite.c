@@ -301,6 +301,44 @@ static int sq_append(store *b, const sched_game *g, size_t n)
     return 0;
 }
 
+static int sq_add_agent(store *b, const char *name, const char *spec, const char *const *meta,
+                        int *id)
+{
+    sq_store *s = (sq_store *)b;
+    if (sq_flush(b, false) != 0) return -1;
+    if (sqlite3_exec(s->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
+        return fail(s, "begin");
+    sqlite3_stmt *st = NULL;
+    int rc = -1;
+    if (sqlite3_prepare_v2(s->db,
+                           "INSERT INTO agents(id, name, spec) SELECT coalesce(max(id) + 1, 0), ?, "
+                           "? FROM agents RETURNING id",
+                           -1, &st, NULL) != SQLITE_OK) {
+        fail(s, "prepare");
+        goto out;
+    }
+    sqlite3_bind_text(st, 1, name, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 2, spec, -1, SQLITE_TRANSIENT);
+    if (sqlite3_step(st) != SQLITE_ROW) {
+        fail(s, "insert agent");
+        goto out;
+    }
+    *id = sqlite3_column_int(st, 0);
+    sqlite3_finalize(st);
+    st = NULL;
+    for (size_t i = 0; meta && meta[i]; i += 2)
+        if (sq_set_meta(b, meta[i], meta[i + 1]) != 0) goto out;
+    if (sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
+        fail(s, "commit");
+        goto out;
+    }
+    rc = 0;
+out:
+    if (st) sqlite3_finalize(st);
+    if (rc != 0) sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+    return rc;
+}
+
 static char *sq_meta(store *b, const char *key)
 {
     sq_store *s = (sq_store *)b;
@@ -581,6 +619,7 @@ static const store_vt sq_vt = {
     .agents = sq_agents,
     .games = sq_games,
     .append = sq_append,
+    .add_agent = sq_add_agent,
     .result = sq_result,
     .moves_by_agent = sq_moves_by_agent,
     .forfeits = sq_forfeits,
