@@ -109,8 +109,7 @@ int store_counts(store *s, int64_t *total, int64_t *done)
     return s->vt->counts(s, total, done);
 }
 
-int store_add_agent(store *s, const char *name, const char *spec, const char *const *meta,
-                    int *id)
+int store_add_agent(store *s, const char *name, const char *spec, const char *const *meta, int *id)
 {
     return s->vt->add_agent(s, name, spec, meta, id);
 }

@@ -100,8 +100,7 @@ int store_set_meta(store *s, const char *key, const char *value);
 /* Adds an agent after the others (a ladder's new entrant) and writes the
  * meta pairs (NULL-terminated, or NULL) in the same transaction. Its index
  * goes to *id. -1 on error (a name already taken among them). */
-int store_add_agent(store *s, const char *name, const char *spec, const char *const *meta,
-                    int *id);
+int store_add_agent(store *s, const char *name, const char *spec, const char *const *meta, int *id);
 /* Agents by index (arrays and strings malloc'ed: store_agents_free). */
 int store_agents(store *s, char ***names, char ***specs, int *n);
 void store_agents_free(char **names, char **specs, int n);

@@ -124,8 +124,7 @@ static void test_variety_no_fixed_partners(void **state)
             total += f.met[i][j];
         }
     double mean = (double)total / 28;
-    print_message("pairs: fewest %lld, most %lld, mean %.1f\n", (long long)lo, (long long)hi,
-                  mean);
+    print_message("pairs: fewest %lld, most %lld, mean %.1f\n", (long long)lo, (long long)hi, mean);
     assert_true(lo > 0);
     assert_true((double)hi < 2.0 * mean);
     /* and need keeps the entrants' games within two tables (2 x 2 games) */
