@@ -27,6 +27,7 @@ typedef struct lrun {
     int64_t *done;         /* ranked games finished */
     int64_t *faults;       /* ranked games forfeited */
     int64_t *last;         /* L.seq when it last got a ranked game */
+    int64_t *since;        /* tables before its first ranked one (-1: none yet) */
     int *val_left;         /* validation games still to hand out */
     int *val_live;         /* validation games in flight */
     bool *val_bad;         /* a validation game forfeited */
@@ -61,6 +62,7 @@ static void grow(lrun *L, int n)
     GROW(done);
     GROW(faults);
     GROW(last);
+    GROW(since);
     GROW(val_left);
     GROW(val_live);
     GROW(val_bad);
@@ -106,6 +108,7 @@ static int reload(lrun *L)
         L->specs[i] = xstrdup(r.e[i].spec);
         L->val_left[i] = r.e[i].state == LADDER_VALIDATING ? L->ls->validation_games : 0;
         L->se[i] = LADDER_CI_UNKNOWN / 1.96;
+        L->since[i] = -1;
     }
     /* A state this run wrote stays (the store may lag a write of ours). */
     for (int i = 0; i < before && i < r.n; i++)
@@ -176,17 +179,21 @@ static bool next_table(lrun *L)
                 author = j;
                 break;
             }
+        if (L->since[i] < 0) L->since[i] = L->next_group - 1;
         c[n++] = (mm_entrant){.id = i,
                               .author = author,
                               .games = L->games[i],
                               .last = L->last[i],
                               .rating = L->elo[i],
-                              .se = L->se[i]};
+                              .se = L->se[i],
+                              .provisional = L->se[i] * 1.96 > LADDER_SETTLED_CI,
+                              .since = L->since[i]};
     }
     mm_params p = {.players = players,
                    .window = L->ls->window,
                    .variety = L->ls->variety,
-                   .separate_authors = L->ls->separate_authors};
+                   .separate_authors = L->ls->separate_authors,
+                   .tables = L->next_group - 1};
     int table[RANKED_MAX];
     bool ok = mm_pick(c, n, &p, met, L, &L->rng, table);
     if (ok) {
@@ -388,6 +395,7 @@ static int resume(lrun *L)
         if (s->id >= L->next_id) L->next_id = s->id + 1;
         if (s->group >= L->next_group) L->next_group = s->group + 1;
         for (int k = 0; k < s->players; k++) {
+            if (L->since[s->seat[k]] < 0) L->since[s->seat[k]] = s->group - 1;
             L->games[s->seat[k]]++;
             for (int j = 0; j < s->players; j++)
                 if (j != k) L->met[(size_t)s->seat[k] * (size_t)L->cap + (size_t)s->seat[j]]++;

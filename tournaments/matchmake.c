@@ -9,15 +9,33 @@ static bool same_author(const mm_entrant *a, const mm_entrant *b)
     return a->author >= 0 && a->author == b->author;
 }
 
-/* The focal entrant: fewest games, then idle longest, then at random. */
-static int pick_focal(const mm_entrant *e, int n, arena_rng *rng)
+/* Fair share: games per table handed out since it became active. */
+static double share(const mm_entrant *e, int64_t tables)
 {
+    int64_t span = tables - e->since;
+    return (double)e->games / (double)(span > 1 ? span : 1);
+}
+
+static int cmp_need(const mm_entrant *a, const mm_entrant *b, bool provisional, int64_t tables)
+{
+    if (provisional && a->games != b->games) return a->games < b->games ? -1 : 1;
+    if (!provisional) {
+        double x = share(a, tables), y = share(b, tables);
+        if (x != y) return x < y ? -1 : 1;
+    }
+    return a->last != b->last ? (a->last < b->last ? -1 : 1) : 0;
+}
+
+/* The focal entrant (matchmake.h, 1.), ties at random. */
+static int pick_focal(const mm_entrant *e, int n, int64_t tables, arena_rng *rng)
+{
+    bool provisional = false;
+    for (int i = 0; i < n; i++)
+        provisional |= e[i].provisional;
     int best = -1, ties = 0;
     for (int i = 0; i < n; i++) {
-        int c = best < 0                      ? -1
-                : e[i].games != e[best].games ? (e[i].games < e[best].games ? -1 : 1)
-                : e[i].last != e[best].last   ? (e[i].last < e[best].last ? -1 : 1)
-                                              : 0;
+        if (provisional && !e[i].provisional) continue;
+        int c = best < 0 ? -1 : cmp_need(&e[i], &e[best], provisional, tables);
         if (c < 0) {
             best = i;
             ties = 1;
@@ -29,7 +47,7 @@ static int pick_focal(const mm_entrant *e, int n, arena_rng *rng)
 }
 
 static double weight(const mm_entrant *e, const mm_params *p, mm_met_fn met, void *ctx,
-                     const int *table, int seated, int j, int64_t least)
+                     const int *table, int seated, int j)
 {
     const mm_entrant *f = &e[table[0]], *c = &e[j];
     for (int t = 0; t < seated; t++)
@@ -40,7 +58,9 @@ static double weight(const mm_entrant *e, const mm_params *p, mm_met_fn met, voi
     double w = fmax(exp(-d * d / (2 * spread)), 1e-12);
     for (int t = 0; t < seated; t++)
         w /= pow(1.0 + (double)met(ctx, e[table[t]].id, c->id), p->variety);
-    w /= 1.0 + (double)(c->games - least) / (1.0 + (double)least);
+    /* Opponents who are behind their share too, first (at most 11x). */
+    double sf = share(f, p->tables), sc = share(c, p->tables);
+    w /= 1.0 + fmin(fmax(sc - sf, 0) / (sf > 0 ? sf : 1), 10.0);
     return w;
 }
 
@@ -48,14 +68,13 @@ bool mm_pick(const mm_entrant *e, int n, const mm_params *p, mm_met_fn met, void
              arena_rng *rng, int *table)
 {
     if (p->players < 1 || n < p->players) return false;
-    table[0] = pick_focal(e, n, rng);
-    int64_t least = e[table[0]].games;
+    table[0] = pick_focal(e, n, p->tables, rng);
     double *w = xmalloc(sizeof *w * (size_t)n);
     bool ok = true;
     for (int seated = 1; ok && seated < p->players; seated++) {
         double total = 0;
         for (int j = 0; j < n; j++)
-            total += w[j] = weight(e, p, met, ctx, table, seated, j, least);
+            total += w[j] = weight(e, p, met, ctx, table, seated, j);
         if (!(total > 0)) {
             ok = false; /* every candidate excluded (seated, or one author's) */
             break;
