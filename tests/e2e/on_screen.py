@@ -65,6 +65,39 @@ def case_forfeit_shows_reason_and_stderr_tail():
     check(len(g["stderr_tail"][0]) < 600, "the tail is capped")
 
 
+def case_crash_names_exit_status_or_signal():
+    """A bot that dies says how: its exit status or its signal, in `play`
+    (text and --json), the match log, `check-bot` and the tournament report."""
+    how = {"raise": "the agent process exited with status 1",
+           "segv": "the agent process was killed by signal 11 (SIGSEGV)"}
+    with tempfile.TemporaryDirectory() as tmp:
+        for mode, words in how.items():
+            log = os.path.join(tmp, mode + ".jsonl")
+            rc, out, err = arena("play", "nim", vbot(mode), "builtin:random", "--seed", "1",
+                                 "--log", log, "--log-plain")
+            print(out, err)
+            check(f"FORFEIT (crash): {words}\n" in out, f"play names how {mode} died")
+            faults = [json.loads(l) for l in open(log) if '"fault"' in l]
+            check(len(faults) == 1 and faults[0]["message"] == words, f"the log: {faults}")
+            rc, out, err = arena("play", "nim", vbot(mode), "builtin:random", "--seed", "1",
+                                 "--json")
+            check(jsonl(out)[0]["fault_message"][0] == words, f"--json: {out}")
+            rc, out, err = arena("check-bot", vbot(mode), "--games", "1",
+                                 env=dict(os.environ, TMPDIR=tmp))
+            print(out, err)
+            check(rc == 1 and f"died or closed its output: {words}\n" in out,
+                  f"check-bot names how {mode} died")
+        db = os.path.join(tmp, "t.db")
+        rc, out, err = arena("tournament", "--game", "nim", "--agent", "segv=" + vbot("segv"),
+                             "--agent", "rnd=builtin:random", "--games-per-pairing", "2",
+                             "--db", db, "--logs", os.path.join(tmp, "logs"), "--quiet")
+        print(out, err)
+        check(rc == 0, f"tournament exit {rc}")
+        rc, out, err = arena("report", db)
+        print(out, err)
+        check(f"segv  crash: {how['segv']}" in out, "the report names the signal")
+
+
 def case_fallback_moves_and_caught_failures_shown():
     rc, out, err = arena("play", "nim", vbot("slow"), "builtin:random", "--seed", "1",
                          "--on-fault", "fallback", "--max-strikes", "100", "--move-ms", "150",
