@@ -200,6 +200,28 @@ def case_check_bot_lines_agree():
     check("--repeat N" in out and "[3]" in out and "--seed N" in out, "help has its defaults")
 
 
+def case_check_bot_fails_when_every_decision_raises():
+    """A bot whose every decision raised passed only by its SDK's random
+    fallback: that fails, and check-bot says it played nim by default."""
+    raiser = os.path.join(BOTS, "sdk_raiser.py")
+    with tempfile.TemporaryDirectory() as tmp:
+        env = dict(os.environ, TMPDIR=tmp)
+        rc, out, err = arena("check-bot", f"cmd:{raiser} always", "--games", "1", env=env)
+        print(out, err)
+        check(rc == 1 and "NOT COMPLIANT" in out, f"exit {rc}")
+        check(re.search(r"FAIL\s+every decision raised an exception \((\d+) of \1\)", out),
+              "the failure is named")
+        check(re.search(r"^check-bot: .* on nim,", out, re.M), "the game is named")
+        check("nim is the default game" in out and "--game G" in out
+              and "dominion" in out, "how to pick the game is said")
+        check("all legal" not in out, "no 'all legal' for random answers")
+        rc, out, err = arena("check-bot", f"cmd:{raiser} sometimes", "--games", "1",
+                             "--game", "nim", env=env)
+        print(out, err)
+        check(rc == 0 and "warn  reported" in out, "a bot that fails sometimes is warned")
+        check("default game" not in out, "no default notice with --game")
+
+
 def case_check_bot_repeat_finds_nondeterminism():
     rc, out, err = arena("check-bot", vbot("steady"), "--repeat", "3")
     print(out, err)
