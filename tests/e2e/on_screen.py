@@ -253,6 +253,33 @@ def case_missing_file_exits_2_everywhere():
               f"{args}: stderr {err!r}")
 
 
+def case_seats_count_from_0_everywhere():
+    """Results, errors, the trace and the report count seats from 0, as the
+    protocol does (`hello`'s seat): no "agent 2" for the agent in seat 1."""
+    rc, out, err = arena("play", "nim", "builtin:random", "/nonexistent/bot")
+    check(rc == 2 and err.startswith("arena: seat 1: cannot run '/nonexistent/bot'"),
+          f"the missing program is named by its seat: {err!r}")
+    rc, out, err = arena("play", "nim", "builtin:random", "tcp:127.0.0.1:9", "--clock", "cpu")
+    check(rc == 2 and err.startswith("arena: seat 1 (tcp:127.0.0.1:9): --clock cpu"),
+          f"the clock misfit is named by its seat: {err!r}")
+    rc, out, err = arena("play", "nim", vbot("steady"), "builtin:random", "--seed", "1", "--json")
+    g = jsonl(out)[0]
+    check(g["agents"][0] == "verdict-steady", f"seat 0 is the first AGENT in game 1: {g}")
+    rc, out, err = arena("play", "nim", vbot("steady"), "builtin:random", "--seed", "1")
+    check(re.search(r"^  seat 0  verdict-steady ", out, re.M), f"text seat 0: {out}")
+    rc, out, err = arena("play", "--help")
+    check("Seats count from 0" in out, "play --help says how seats count")
+    with tempfile.TemporaryDirectory() as tmp:
+        db = os.path.join(tmp, "t.db")
+        rc, out, err = arena("tournament", "--game", "nim", "--agent", "a=builtin:random",
+                             "--agent", "b=builtin:random", "--games-per-pairing", "2",
+                             "--db", db, "--logs", "none", "--quiet")
+        check(rc == 0, f"tournament: {err}")
+        rc, out, err = arena("report", db)
+        check("first-seat advantage: seat 0 (first in seat order) scores" in out, out)
+        check("seat 1 scores" not in out, "no 1-based seat in the report")
+
+
 def case_wording_singular_turn():
     rc, out, err = arena("play", "nim", "builtin:random", "builtin:random", "--set", "stones=1",
                          "--seed", "1")
