@@ -280,6 +280,65 @@ def case_seats_count_from_0_everywhere():
         check("seat 1 scores" not in out, "no 1-based seat in the report")
 
 
+def case_documented_bots_are_listed():
+    """Every `builtin:NAME` the README and the docs name is one `arena bots`
+    lists, by its listed name (the lookup also forgives '-' and '_')."""
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    rc, out, err = arena("bots")
+    listed = {m.group(1) for m in re.finditer(r"^builtin:([a-z][a-z0-9-]*)", out, re.M)}
+    check(rc == 0 and "big-money" in listed, f"arena bots: {out}")
+    pages = [os.path.join(root, "README.md")]
+    for d, _, files in os.walk(os.path.join(root, "docs")):
+        pages += [os.path.join(d, f) for f in files if f.endswith(".md")]
+    named = 0
+    for page in pages:
+        text = open(page, encoding="utf-8").read()
+        for m in re.finditer(r"builtin:([a-z][a-z0-9_-]*)", text):
+            named += 1
+            check(m.group(1) in listed,
+                  f"{os.path.relpath(page, root)} names builtin:{m.group(1)}, "
+                  f"which `arena bots` does not list")
+    check(named > 20, f"only {named} bot names found in the docs")
+
+
+def case_progress_eta_is_never_a_question_mark():
+    """The tournament's progress line on a terminal: before the ETA can be
+    measured it says when it will be, and the last line says how long the
+    run took, instead of `ETA ?` all through a short run."""
+    import pty
+    import select
+    with tempfile.TemporaryDirectory() as tmp:
+        master, slave = pty.openpty()
+        p = subprocess.Popen([ARENA, "tournament", "--game", "nim", "--agent",
+                              "a=" + vbot("sleepy"), "--agent", "b=builtin:random",
+                              "--games-per-pairing", "4", "--concurrency", "1",
+                              "--db", os.path.join(tmp, "t.db"), "--logs", "none"],
+                             stdout=subprocess.DEVNULL, stderr=slave)
+        os.close(slave)
+        seen = b""
+        while True:
+            r, _, _ = select.select([master], [], [], 60)
+            if not r:
+                break
+            try:
+                chunk = os.read(master, 4096)
+            except OSError:
+                break
+            if not chunk:
+                break
+            seen += chunk
+        p.wait(timeout=60)
+        os.close(master)
+    lines = [l.split(b"\x1b[K")[-1].decode() for l in re.split(rb"[\r\n]", seen) if l]
+    progress = [l for l in lines if " games  " in l]
+    print("\n".join(progress))
+    check(p.returncode == 0, f"exit {p.returncode}")
+    check(not any("ETA ?" in l for l in progress), "no 'ETA ?'")
+    check(any("ETA after 5 games and 3 s" in l for l in progress[:-1]),
+          "the first lines say when the ETA comes")
+    check(re.search(r"^4/4 games .* done in \d+:\d\d", progress[-1]), "the last line: done in")
+
+
 def case_wording_singular_turn():
     rc, out, err = arena("play", "nim", "builtin:random", "builtin:random", "--set", "stones=1",
                          "--seed", "1")

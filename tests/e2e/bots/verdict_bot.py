@@ -8,6 +8,7 @@ of `arena play` and `arena check-bot`.
   verdict_bot.py slow          answers the first decisions late (0.5 s)
   verdict_bot.py clocky        plays legally, choices from the time and os.urandom
   verdict_bot.py steady        plays legally, always the first legal choice
+  verdict_bot.py sleepy        as steady, 0.1 s a decision
   verdict_bot.py logs          plays legally and sends a `log` line per decision"""
 import json
 import os
@@ -56,6 +57,8 @@ def main():
                 os.kill(os.getpid(), signal.SIGSEGV)
             if mode == "slow" and decisions <= 2:
                 time.sleep(0.5)
+            if mode == "sleepy":
+                time.sleep(0.1)
             if mode == "logs":
                 send({"type": "log", "text": "decide failed: KeyError: 'stones' (%d)" % decisions})
             send({"type": "act", "id": msg["id"], "choice": choose(msg)})
