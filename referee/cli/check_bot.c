@@ -20,6 +20,7 @@
 #include "matchlog.h"
 #include "play.h"
 #include "seatnotes.h"
+#include "suggest.h"
 #include "utf8.h"
 #include "util.h"
 
@@ -308,7 +309,10 @@ int cmd_check_bot(int argc, char **argv)
         if (rc < 0) return 2;
         if (rc > 0) continue;
         if (a[0] == '-' && a[1] == '-') {
-            fprintf(stderr, "arena: unknown option '%s' (see `arena check-bot --help`)\n", a);
+            static const char *const own[] = {"--game",  "--games",     "--repeat",
+                                              "--seed",  "--keep-logs", "--events",
+                                              "--trace", "--help",      NULL};
+            suggest_unknown_option("check-bot", a, own);
             return 2;
         }
         if (spec) {

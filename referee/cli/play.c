@@ -13,6 +13,7 @@
 
 #include "cli.h"
 #include "play.h"
+#include "suggest.h"
 #include "matchlog.h"
 #include "runopts.h"
 #include "sandbox.h"
@@ -475,7 +476,10 @@ int cmd_play(int argc, char **argv)
         if (rc < 0) return 2;
         if (rc > 0) continue;
         if (a[0] == '-' && a[1] == '-') {
-            fprintf(stderr, "arena: unknown option '%s' (see `arena play --help`)\n", a);
+            static const char *const own[] = {"--seed", "--games",  "--log",   "--log-plain",
+                                              "--json", "--events", "--trace", "--score-every",
+                                              "--help", NULL};
+            suggest_unknown_option("play", a, own);
             return 2;
         } else if (!game_name) {
             game_name = a;

@@ -339,6 +339,34 @@ def case_progress_eta_is_never_a_question_mark():
     check(re.search(r"^4/4 games .* done in \d+:\d\d", progress[-1]), "the last line: done in")
 
 
+def case_help_cmd_and_did_you_mean():
+    """`arena help CMD` is `arena CMD --help`, and a mistyped command or
+    option gets the near one it probably meant."""
+    for cmd in ("play", "check-bot", "tournament", "replay", "report"):
+        rc1, out1, _ = arena("help", cmd)
+        rc2, out2, _ = arena(cmd, "--help")
+        check(rc1 == rc2 == 0 and out1 == out2 and out1.startswith("usage: arena " + cmd),
+              f"arena help {cmd}: {out1[:80]!r}")
+    rc, out, err = arena("help", "plya")
+    check(rc == 2 and "did you mean `arena play`?" in err, f"help plya: {err!r}")
+    for args, want in [(["paly"], "unknown command 'paly' (did you mean `arena play`?"),
+                       (["tournamnet"], "(did you mean `arena tournament`?"),
+                       (["chek-bot"], "(did you mean `arena check-bot`?"),
+                       (["play", "nim", "builtin:random", "builtin:random", "--move", "9"],
+                        "unknown option '--move' (did you mean --move-ms?"),
+                       (["play", "nim", "builtin:random", "builtin:random", "--sed=4"],
+                        "unknown option '--sed=4' (did you mean --seed?"),
+                       (["play", "nim", "builtin:random", "builtin:random", "--on-falt", "x"],
+                        "(did you mean --on-fault?"),
+                       (["check-bot", "./x", "--repaet", "3"], "(did you mean --repeat?")]:
+        rc, out, err = arena(*args)
+        check(rc == 2 and want in err and err.count("\n") == 1, f"{args}: {err!r}")
+    rc, out, err = arena("play", "nim", "a", "b", "--xyzzy")
+    check(rc == 2 and "did you mean" not in err, f"nothing near --xyzzy: {err!r}")
+    rc, out, err = arena("frobnicate")
+    check(rc == 2 and "did you mean" not in err, f"nothing near frobnicate: {err!r}")
+
+
 def case_wording_singular_turn():
     rc, out, err = arena("play", "nim", "builtin:random", "builtin:random", "--set", "stones=1",
                          "--seed", "1")
