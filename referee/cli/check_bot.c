@@ -309,10 +309,11 @@ int cmd_check_bot(int argc, char **argv)
         if (rc < 0) return 2;
         if (rc > 0) continue;
         if (a[0] == '-' && a[1] == '-') {
+            /* the play flags it refuses are left out (own_flags) */
             static const char *const own[] = {"--game",  "--games",     "--repeat",
                                               "--seed",  "--keep-logs", "--events",
                                               "--trace", "--help",      NULL};
-            suggest_unknown_option("check-bot", a, own);
+            suggest_unknown_option("check-bot", a, own, NULL);
             return 2;
         }
         if (spec) {

@@ -310,6 +310,10 @@ void play_init(play_run *r)
     r->games = 1;
 }
 
+const char *const play_flag_names[] = {"--seed",      "--games",       "--log",
+                                       "--log-plain", "--json",        "--events",
+                                       "--trace",     "--score-every", NULL};
+
 int play_parse_flag(play_run *r, int argc, char **argv, int *i)
 {
     const char *a = argv[*i];
@@ -476,10 +480,8 @@ int cmd_play(int argc, char **argv)
         if (rc < 0) return 2;
         if (rc > 0) continue;
         if (a[0] == '-' && a[1] == '-') {
-            static const char *const own[] = {"--seed", "--games",  "--log",   "--log-plain",
-                                              "--json", "--events", "--trace", "--score-every",
-                                              "--help", NULL};
-            suggest_unknown_option("play", a, own);
+            static const char *const own[] = {"--help", NULL};
+            suggest_unknown_option("play", a, own, play_flag_names);
             return 2;
         } else if (!game_name) {
             game_name = a;

@@ -51,18 +51,27 @@ const char *suggest_closest(const char *word, const char *const *candidates)
     return NULL;
 }
 
-void suggest_unknown_option(const char *cmd, const char *arg, const char *const *own)
+static size_t count(const char *const *list)
 {
-    size_t n_own = 0, n_shared = 0;
-    while (own && own[n_own])
-        n_own++;
+    size_t n = 0;
+    while (list && list[n])
+        n++;
+    return n;
+}
+
+void suggest_unknown_option(const char *cmd, const char *arg, const char *const *own,
+                            const char *const *more)
+{
+    size_t n_own = count(own), n_more = count(more), n_shared = 0, n = 0;
     while (run_options_flag_name(n_shared))
         n_shared++;
-    const char **all = xcalloc(n_own + n_shared + 1, sizeof *all);
+    const char **all = xcalloc(n_own + n_more + n_shared + 1, sizeof *all);
     for (size_t k = 0; k < n_own; k++)
-        all[k] = own[k];
+        all[n++] = own[k];
+    for (size_t k = 0; k < n_more; k++)
+        all[n++] = more[k];
     for (size_t k = 0; k < n_shared; k++)
-        all[n_own + k] = run_options_flag_name(k);
+        all[n++] = run_options_flag_name(k);
     char name[WORD_MAX + 1];
     snprintf(name, sizeof name, "%.*s", (int)strcspn(arg, "="), arg); /* --flag=VALUE */
     const char *near = suggest_closest(name, all);

@@ -15,8 +15,10 @@ size_t suggest_distance(const char *a, const char *b);
 const char *suggest_closest(const char *word, const char *const *candidates);
 
 /* Prints "arena: unknown option 'ARG' (did you mean --X? see `arena CMD
- * --help`)" to stderr: X from `own` (the command's flags, NULL-ended) and
- * the flags every command that plays shares (runopts.h). */
-void suggest_unknown_option(const char *cmd, const char *arg, const char *const *own);
+ * --help`)" to stderr: X from `own` and `more` (the command's flags, each
+ * list NULL-ended, `more` may be NULL) and the flags every command that
+ * plays shares (runopts.h). */
+void suggest_unknown_option(const char *cmd, const char *arg, const char *const *own,
+                            const char *const *more);
 
 #endif

@@ -358,7 +358,9 @@ def case_help_cmd_and_did_you_mean():
                         "unknown option '--sed=4' (did you mean --seed?"),
                        (["play", "nim", "builtin:random", "builtin:random", "--on-falt", "x"],
                         "(did you mean --on-fault?"),
-                       (["check-bot", "./x", "--repaet", "3"], "(did you mean --repeat?")]:
+                       (["check-bot", "./x", "--repaet", "3"], "(did you mean --repeat?"),
+                       (["serve", "nim", "--listne", "127.0.0.1:1"], "(did you mean --listen?"),
+                       (["serve", "nim", "--tokns", "t"], "(did you mean --tokens?")]:
         rc, out, err = arena(*args)
         check(rc == 2 and want in err and err.count("\n") == 1, f"{args}: {err!r}")
     rc, out, err = arena("play", "nim", "a", "b", "--xyzzy")
