@@ -186,7 +186,7 @@ int main(int argc, char **argv)
     }
     const char *c = argv[1];
     /* `arena help CMD` is `arena CMD --help` */
-    if (!strcmp(c, "help") && argc > 2) {
+    if (!strcmp(c, "help") && argc > 2 && strcmp(argv[2], "help") != 0) {
         c = argv[2];
         for (size_t i = 0; i < N_COMMANDS; i++)
             if (!strcmp(c, commands[i].name))
