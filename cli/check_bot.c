@@ -20,6 +20,7 @@
 #include "matchlog.h"
 #include "play.h"
 #include "seatnotes.h"
+#include "suggest.h"
 #include "utf8.h"
 #include "util.h"
 
@@ -34,6 +35,7 @@ typedef struct choice_seq {
 typedef struct findings {
     int problems, warnings;
     long decisions, illegal, timeouts, protocol, crashes, logs, log_failures;
+    long decide_failures; /* of log_failures: a decision the SDK answered at random */
     double slowest, total_ms;
     char first_illegal[240], first_protocol[240], first_crash[240], first_timeout[240];
     char exception[240];  /* the first exception its stderr shows */
@@ -169,6 +171,8 @@ static void scan_log(const char *path, findings *f, choice_seq *seq)
                 /* The SDKs report the exceptions they catch as "... failed". */
                 if (text && strstr(text, "failed") && !f->log_failures++)
                     snprintf(f->first_log, sizeof f->first_log, "%s", text);
+                /* "decide failed, answered at random: ..." (Python and JS) */
+                if (text && !strncmp(text, "decide failed", 13)) f->decide_failures++;
             }
         }
         av_free(e);
@@ -231,12 +235,14 @@ static int check_help(void)
            "peak memory of all its processes (where it gets a cgroup: see --limit-mem;\n"
            "over 3/4 of the cap warns). More than 1 MiB of stderr fails. Faults are\n"
            "played through with the fallback policy (unlimited strikes) so that every one\n"
-           "of them is counted. Logs go to a temporary directory in $TMPDIR (or /tmp):\n"
-           "removed, with the directory, when the bot is compliant; kept and named when\n"
-           "it is not (or with --keep-logs).\n"
+           "of them is counted. A bot whose every decision raised an exception (answered\n"
+           "at random by its SDK) fails. Logs go to a temporary directory in $TMPDIR (or\n"
+           "/tmp): removed, with the directory, when the bot is compliant; kept and named\n"
+           "when it is not (or with --keep-logs).\n"
            "\n"
            "  --game G        the game to check on [nim: a tiny test game any bot that\n"
-           "                  follows the protocol generically can play]\n"
+           "                  follows the protocol generically can play; a bot for one\n"
+           "                  game may fail on nim]\n"
            "  --games N       games to play, seats and seeds changing [3]\n"
            "  --repeat N      instead: play the same seeded game N times (N >= 2) in the\n"
            "                  same seat against the same built-in and say whether the bot's\n"
@@ -261,7 +267,7 @@ int cmd_check_bot(int argc, char **argv)
     r.opts.max_strikes = 1000000;
     r.opts.exit_grace_ms = 2000;
     const char *game = "nim", *spec = NULL;
-    bool keep = false, games_set = false;
+    bool keep = false, games_set = false, game_given = false;
     int repeat = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -278,6 +284,7 @@ int cmd_check_bot(int argc, char **argv)
             const char *v = argv[++i];
             if (!strcmp(a, "--game")) {
                 game = v;
+                game_given = true;
                 continue;
             }
             char *end;
@@ -302,7 +309,11 @@ int cmd_check_bot(int argc, char **argv)
         if (rc < 0) return 2;
         if (rc > 0) continue;
         if (a[0] == '-' && a[1] == '-') {
-            fprintf(stderr, "arena: unknown option '%s' (see `arena check-bot --help`)\n", a);
+            /* the play flags it refuses are left out (own_flags) */
+            static const char *const own[] = {"--game",  "--games",     "--repeat",
+                                              "--seed",  "--keep-logs", "--events",
+                                              "--trace", "--help",      NULL};
+            suggest_unknown_option("check-bot", a, own, NULL);
             return 2;
         }
         if (spec) {
@@ -383,6 +394,11 @@ int cmd_check_bot(int argc, char **argv)
     printf("check-bot: %s on %s, %d game%s against builtin:random (move %lld ms, %s clock)\n", spec,
            r.game->name, r.games, r.games == 1 ? "" : "s", (long long)r.opts.clock.move_ms,
            r.opts.clock.mode == CLOCK_CPU ? "cpu" : "wall");
+    /* A bot written for one game may play nim only by its SDK's fallback. */
+    if (!game_given)
+        printf("  (nim is the default game: check your bot on the game it plays with --game G;"
+               " games: nim, %s)\n",
+               cli_game_list());
     for (int g = 0; g < r.games; g++) {
         char *path = play_log_path(&r, g);
         scan_log(path, &f, repeat ? &f.seqs[g] : NULL);
@@ -407,13 +423,20 @@ int cmd_check_bot(int argc, char **argv)
         seat_notes_print_tail(stdout, f.fatal_tail, "        | ", 10);
     }
     bool cut_off = f.protocol || f.crashes;
+    /* Legal only because its SDK answered at random every time. */
+    bool all_raised = f.decisions && f.decide_failures >= f.decisions;
+    if (all_raised)
+        say(&f, "FAIL",
+            "every decision raised an exception (%ld of %ld): its SDK answered each at random%s",
+            f.decide_failures, f.decisions,
+            game_given ? "" : "; is it a bot for another game? (--game G)");
     if (f.illegal)
         say(&f, "FAIL", "%ld illegal choice%s, first: %s", f.illegal, f.illegal == 1 ? "" : "s",
             f.first_illegal);
     else if (f.decisions && cut_off)
         say(&f, "note", "%ld decision%s answered legally before it was cut off", f.decisions,
             f.decisions == 1 ? "" : "s");
-    else if (f.decisions)
+    else if (f.decisions && !all_raised)
         say(&f, "ok", "%ld decisions answered, all legal", f.decisions);
     if (f.timeouts)
         say(&f, "FAIL", "%ld answer%s too slow or missing (move %lld ms + bank %lld ms), first: %s",
@@ -431,7 +454,7 @@ int cmd_check_bot(int argc, char **argv)
             f.total_ms / (double)f.decisions, f.slowest, (long long)r.opts.clock.move_ms);
     else if (!f.protocol && !f.crashes && !f.illegal && !f.timeouts && rep.join_ms >= 0)
         say(&f, "FAIL", "answered no decision");
-    if (f.log_failures)
+    if (f.log_failures > (all_raised ? f.decide_failures : 0))
         say(&f, "warn",
             "reported %ld caught failure%s in `log` lines (its SDK played at random "
             "or went on), first: %s",

@@ -12,6 +12,7 @@
 #include "game.h"
 #include "policy.h"
 #include "spawn.h"
+#include "suggest.h"
 #include "util.h"
 #include "commands.h"
 
@@ -49,7 +50,9 @@ static void usage(FILE *out)
             ARENA_VERSION);
     for (size_t i = 0; i < N_COMMANDS; i++)
         fprintf(out, "  arena %-44s %s\n", commands[i].synopsis, commands[i].summary);
-    fprintf(out, "\n`arena COMMAND --help` describes a command. Protocol and games: docs/.\n");
+    fprintf(out,
+            "\n`arena COMMAND --help` (or `arena help COMMAND`) describes a command. Protocol\n"
+            "and games: docs/.\n");
 }
 
 const char *cli_game_list(void)
@@ -138,6 +141,24 @@ int cmd_bots(int argc, char **argv)
     return 0;
 }
 
+static int unknown_command(const char *c)
+{
+    const char *names[N_COMMANDS + 3];
+    for (size_t i = 0; i < N_COMMANDS; i++)
+        names[i] = commands[i].name;
+    names[N_COMMANDS] = "help";
+    names[N_COMMANDS + 1] = "version";
+    names[N_COMMANDS + 2] = NULL;
+    const char *near = suggest_closest(c, names);
+    if (near)
+        fprintf(stderr,
+                "arena: unknown command '%s' (did you mean `arena %s`? see `arena --help`)\n", c,
+                near);
+    else
+        fprintf(stderr, "arena: unknown command '%s' (see `arena --help`)\n", c);
+    return 2;
+}
+
 /* Ctrl-C, SIGTERM, SIGHUP: no agent may outlive us (SIGKILL is the
  * watchdog's business, spawn.c). Commands that stop gracefully install
  * their own handlers over this one. */
@@ -167,6 +188,14 @@ int main(int argc, char **argv)
         return 2;
     }
     const char *c = argv[1];
+    /* `arena help CMD` is `arena CMD --help` */
+    if (!strcmp(c, "help") && argc > 2 && strcmp(argv[2], "help") != 0) {
+        c = argv[2];
+        for (size_t i = 0; i < N_COMMANDS; i++)
+            if (!strcmp(c, commands[i].name))
+                return commands[i].run(2, (char *[]){argv[2], "--help", NULL});
+        return unknown_command(c);
+    }
     if (!strcmp(c, "--help") || !strcmp(c, "-h") || !strcmp(c, "help")) {
         usage(stdout);
         return 0;
@@ -177,6 +206,5 @@ int main(int argc, char **argv)
     }
     for (size_t i = 0; i < N_COMMANDS; i++)
         if (!strcmp(c, commands[i].name)) return commands[i].run(argc - 1, argv + 1);
-    fprintf(stderr, "arena: unknown command '%s' (see `arena --help`)\n", c);
-    return 2;
+    return unknown_command(c);
 }

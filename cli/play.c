@@ -13,6 +13,7 @@
 
 #include "cli.h"
 #include "play.h"
+#include "suggest.h"
 #include "matchlog.h"
 #include "runopts.h"
 #include "sandbox.h"
@@ -266,6 +267,8 @@ static void play_help(FILE *out)
             "\n"
             "Plays games between agents and prints each result. With --games N the same\n"
             "agent processes play N games in a row, seats rotating one place per game.\n"
+            "Seats count from 0, as in the protocol: game 1 seats the first AGENT at\n"
+            "seat 0, which moves first (in xibalba a roll picks the start player).\n"
             "\n"
             "AGENT is one of:\n"
             "  builtin:NAME[:ARG]   a built-in bot (see `arena bots GAME`)\n"
@@ -306,6 +309,10 @@ void play_init(play_run *r)
     run_options_default(&r->opts);
     r->games = 1;
 }
+
+const char *const play_flag_names[] = {"--seed",      "--games",       "--log",
+                                       "--log-plain", "--json",        "--events",
+                                       "--trace",     "--score-every", NULL};
 
 int play_parse_flag(play_run *r, int argc, char **argv, int *i)
 {
@@ -391,7 +398,7 @@ int play_check_programs(const play_run *r)
     for (int i = 0; i < r->n_agents; i++) {
         char why[600];
         if (agent_program_missing(r->specs[i], why, sizeof why)) {
-            fprintf(stderr, "arena: agent %d: %s\n", i + 1, why);
+            fprintf(stderr, "arena: seat %d: %s\n", i, why); /* seats count from 0 */
             return 2;
         }
     }
@@ -413,7 +420,7 @@ int play_prepare(play_run *r)
     for (int i = 0; i < r->n_agents; i++) {
         const char *why = run_options_clock_misfit(&r->opts, r->specs[i]);
         if (why) {
-            fprintf(stderr, "arena: agent %d (%s): %s\n", i + 1, r->specs[i], why);
+            fprintf(stderr, "arena: seat %d (%s): %s\n", i, r->specs[i], why);
             return 2;
         }
     }
@@ -473,7 +480,8 @@ int cmd_play(int argc, char **argv)
         if (rc < 0) return 2;
         if (rc > 0) continue;
         if (a[0] == '-' && a[1] == '-') {
-            fprintf(stderr, "arena: unknown option '%s' (see `arena play --help`)\n", a);
+            static const char *const own[] = {"--help", NULL};
+            suggest_unknown_option("play", a, own, play_flag_names);
             return 2;
         } else if (!game_name) {
             game_name = a;
@@ -504,7 +512,7 @@ int cmd_play(int argc, char **argv)
     for (int i = 0; i < r.n_agents; i++) {
         r.agents[i] = play_make_agent(&r, i, err, sizeof err);
         if (!r.agents[i]) {
-            fprintf(stderr, "arena: agent %d (%s): %s\n", i + 1, r.specs[i], err);
+            fprintf(stderr, "arena: seat %d (%s): %s\n", i, r.specs[i], err);
             close_all(&r);
             event_base_dispatch(r.base);
             event_base_free(r.base);

@@ -39,6 +39,9 @@ void play_init(play_run *r);
 /* Consumes a series flag (--seed --games --log --json --events and the
  * shared run options). 1 consumed, 0 not ours, -1 bad value (printed). */
 int play_parse_flag(play_run *r, int argc, char **argv, int *i);
+/* The flags play_parse_flag takes besides the shared ones (NULL-ended): for
+ * the "did you mean" of a mistyped option. */
+extern const char *const play_flag_names[];
 /* A missing agent program (a bare PATH, or cmd:LINE's first word when it
  * holds a '/') is a bad argument: prints one line and returns 2; else 0.
  * Not for `arena serve`, whose remote seats' specs are names. */

@@ -17,6 +17,7 @@
 #include "cli.h"
 #include "clock.h"
 #include "play.h"
+#include "suggest.h"
 #include "runner.h"
 #include "util.h"
 
@@ -465,7 +466,9 @@ int cmd_serve(int argc, char **argv)
                 }
             }
         } else if (a[0] == '-' && a[1] == '-') {
-            fprintf(stderr, "arena: unknown option '%s' (see `arena serve --help`)\n", a);
+            static const char *const own[] = {"--listen", "--tokens", "--join-timeout", "--help",
+                                              NULL};
+            suggest_unknown_option("serve", a, own, play_flag_names);
             return 2;
         } else if (!game_name) {
             game_name = a;

@@ -6,17 +6,21 @@
 #include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "actframe.h"
 #include "clock.h"
+#include "fault.h"
 #include "msgwrite.h"
 #include "pidtab.h"
 #include "runner.h"
@@ -66,6 +70,40 @@ static void reap(arena_agent *a)
     }
 }
 
+/* The crash verdict of an agent whose process was reaped: how it died. */
+static void fail_exited(arena_agent *a)
+{
+    char how[120];
+    fault_describe_exit(a->exit_status, a->cfg.sandbox, how, sizeof how);
+    agent_fail(a, CAUSE_CRASH, !a->joined, "the agent process %s", how);
+}
+
+/* EOF on a spawned agent's output mostly means it is dying: the kernel
+ * closes its files, then makes it a zombie, so its exit status (which says
+ * how it died) follows the EOF closely. Waited for here, at most
+ * EXIT_WAIT_MS, so that the crash verdict can name it. The verdict is the
+ * same either way; only its text says more. */
+#define EXIT_WAIT_MS 20
+
+static void await_exit(arena_agent *a)
+{
+    if (a->kind != AGENT_SPAWNED || a->pid <= 0 || a->exited) return;
+    reap(a);
+    if (a->exited) return;
+    double end = clock_now_ms() + EXIT_WAIT_MS;
+    int fd = (int)syscall(SYS_pidfd_open, a->pid, 0);
+    for (double now = clock_now_ms(); !a->exited && now < end; now = clock_now_ms()) {
+        if (fd >= 0) {
+            struct pollfd p = {.fd = fd, .events = POLLIN};
+            poll(&p, 1, (int)(end - now) + 1); /* readable: it exited */
+        } else {                               /* no pidfd (Linux < 5.3): look every millisecond */
+            nanosleep(&(struct timespec){0, 1000000}, NULL);
+        }
+        reap(a);
+    }
+    if (fd >= 0) close(fd);
+}
+
 /* a's process was just reaped: act on it (may free a). */
 static void on_reaped(arena_agent *a)
 {
@@ -81,10 +119,7 @@ static void on_reaped(arena_agent *a)
         /* Drain what it wrote before dying, then judge: EOF on
          * stdout will follow, but a grandchild may hold the pipe. */
         if (a->rfd >= 0) on_read(a->rfd, EV_READ, a);
-        agent_fail(a, CAUSE_CRASH, !a->joined, "the agent process exited (%s %d)",
-                   WIFSIGNALED(a->exit_status) ? "signal" : "status",
-                   WIFSIGNALED(a->exit_status) ? WTERMSIG(a->exit_status)
-                                               : WEXITSTATUS(a->exit_status));
+        fail_exited(a);
     }
 }
 
@@ -557,8 +592,16 @@ static void on_read(evutil_socket_t fd, short what, void *arg)
         else
             busy_until(a, &busy, now); /* before a message read here is judged */
         if (r <= 0) {
-            agent_fail(a, CAUSE_CRASH, !a->joined, "the agent closed its output (%s)",
-                       r == 0 ? "EOF" : strerror(errno));
+            int err = r < 0 ? errno : 0;
+            await_exit(a);
+            if (a->exited)
+                fail_exited(a);
+            else
+                agent_fail(a, CAUSE_CRASH, !a->joined, "the agent closed its output (%s)%s",
+                           err ? strerror(err) : "EOF",
+                           a->kind == AGENT_SPAWNED && a->pid > 0
+                               ? "; its process was still running"
+                               : "");
             return;
         }
         budget -= (size_t)r;

@@ -2,6 +2,9 @@
 #ifndef ARENA_FAULT_H
 #define ARENA_FAULT_H
 
+#include <stdbool.h>
+#include <stddef.h>
+
 #include "match.h"
 
 typedef enum {
@@ -18,5 +21,10 @@ fault_verdict fault_judge(fault_policy policy, int max_strikes, int *strikes, fa
 
 /* Strikes a seat has left before it forfeits (for the `error` message). */
 int fault_strikes_left(fault_policy policy, int max_strikes, int strikes);
+
+/* How a process ended, from its waitpid status, for a crash verdict:
+ * "exited with status 1", "was killed by signal 11 (SIGSEGV)". `sandboxed`:
+ * the process is bwrap, which reports its bot's signal S as status 128 + S. */
+void fault_describe_exit(int wait_status, bool sandboxed, char *buf, size_t size);
 
 #endif

@@ -79,6 +79,11 @@ static int64_t *int_target(run_options *o, const char *name)
     return NULL;
 }
 
+const char *run_options_flag_name(size_t k)
+{
+    return k < N_FLAGS ? flags[k].name : NULL;
+}
+
 int run_options_parse(run_options *o, int argc, char **argv, int *i)
 {
     const char *arg = argv[*i];

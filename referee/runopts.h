@@ -37,6 +37,10 @@ void run_options_default(run_options *o);
  * exits 2). Accepts both "--flag VALUE" and "--flag=VALUE". */
 int run_options_parse(run_options *o, int argc, char **argv, int *i);
 
+/* The k-th shared flag's name ("--move-ms"), NULL past the last: for the
+ * "did you mean" of a mistyped option. */
+const char *run_options_flag_name(size_t k);
+
 /* Prints the help lines of the shared flags, with their defaults. */
 void run_options_help(FILE *out);
 /* The same without the flags named in `skip` (NULL-terminated): for a

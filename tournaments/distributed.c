@@ -127,11 +127,19 @@ static void progress(dctx *x, bool final)
         return;
     }
     double el = t - x->t0, rate = el > 0 ? (double)(done - x->done0) / el : 0;
-    char eta[24];
-    fmt_dur(eta, sizeof eta, rate > 0 && el >= 3 ? (double)(total - done) / rate : NAN);
+    char dur[24], eta[48];
+    if (final || done >= total) { /* as the local driver's line says it */
+        fmt_dur(dur, sizeof dur, el);
+        snprintf(eta, sizeof eta, "done in %s", dur);
+    } else if (rate > 0 && el >= 3) {
+        fmt_dur(dur, sizeof dur, (double)(total - done) / rate);
+        snprintf(eta, sizeof eta, "ETA %s", dur);
+    } else {
+        snprintf(eta, sizeof eta, "ETA after 3 s");
+    }
     abuf line = {0};
-    abuf_addf(&line, "%lld/%lld games  %.1f games/s  ETA %s", (long long)done, (long long)total,
-              rate, eta);
+    abuf_addf(&line, "%lld/%lld games  %.1f games/s  %s", (long long)done, (long long)total, rate,
+              eta);
     store_worker *w = NULL;
     size_t n = 0;
     if (store_workers(x->db, false, &w, &n) == 0) {

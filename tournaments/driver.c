@@ -119,14 +119,23 @@ static void progress(drv *d, bool final)
     d->last_print = t;
     double el = t - d->t_start, rate = el > 0 ? d->done_session / el : 0;
     int64_t done = d->cfg->done_before + d->done_session;
-    char eta[32] = "", st[160] = "";
+    char eta[48] = "", st[160] = "";
     /* The first games finish while agents are still starting: a rate from
-     * them promises nonsense, so the ETA waits for a few games and seconds. */
+     * them promises nonsense, so the ETA waits for a few games and seconds,
+     * and says so (a short run is over before: the last line says when). */
     if (d->cfg->total > 0) {
         char dur[24];
         bool settled = d->done_session >= ETA_MIN_GAMES && el >= ETA_MIN_SECONDS;
-        fmt_dur(dur, sizeof dur, settled && rate > 0 ? (d->cfg->total - done) / rate : NAN);
-        snprintf(eta, sizeof eta, "  ETA %s", dur);
+        if (final || done >= d->cfg->total) {
+            fmt_dur(dur, sizeof dur, el);
+            snprintf(eta, sizeof eta, "  done in %s", dur);
+        } else if (!settled || rate <= 0) {
+            snprintf(eta, sizeof eta, "  ETA after %d games and %.0f s", ETA_MIN_GAMES,
+                     ETA_MIN_SECONDS);
+        } else {
+            fmt_dur(dur, sizeof dur, (d->cfg->total - done) / rate);
+            snprintf(eta, sizeof eta, "  ETA %s", dur);
+        }
     }
     if (d->src->status) d->src->status(d->src->ctx, st, sizeof st);
     char line[400];

@@ -237,7 +237,8 @@ static void seat_html(const report *r, FILE *out)
     double elo = elo_from_score(sc);
     if (fabs(elo) < 0.5) elo = 0;
     fprintf(out,
-            "<h2>First-seat advantage</h2>\n<p id=\"first-seat\">Seat 1 scores %.1f&#160;%% "
+            "<h2>First-seat advantage</h2>\n<p id=\"first-seat\">Seat 0 (first in seat order) "
+            "scores %.1f&#160;%% "
             "&#177; %.1f against the other seats (%.0f pairwise results, Elo %+.0f).</p>\n",
             100 * sc, 100 * er, gm, elo);
 }

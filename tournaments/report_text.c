@@ -82,7 +82,8 @@ static void seat_text(const report *r, FILE *out)
     double elo = elo_from_score(sc);
     if (fabs(elo) < 0.5) elo = 0; /* no "-0" */
     fprintf(out,
-            "\nfirst-seat advantage: seat 1 scores %.1f%% +/- %.1f against the other seats "
+            "\nfirst-seat advantage: seat 0 (first in seat order) scores %.1f%% +/- %.1f against "
+            "the other seats "
             "(%.0f pairwise results, Elo %+.0f)\n",
             100 * sc, 100 * er, gm, elo);
 }

@@ -685,6 +685,39 @@ const games = {
       for (const i of view.idols || []) out[i.name] = i;
       return out;
     },
+    /**
+     * One card_list line of the game options ('T09 Treasure grey symbols=TT
+     * need=P') -> {id, category, activation, symbols, need, discard, effect}.
+     */
+    parseCardLine(line) {
+      const parts = String(line).split(/\s+/).filter((p) => p !== '');
+      const card = {
+        id: parts[0],
+        category: parts.length > 1 ? parts[1] : null,
+        activation: parts.length > 2 ? parts[2] : null,
+        symbols: '',
+        need: '',
+        discard: '',
+        effect: null,
+      };
+      for (const p of parts.slice(3)) {
+        const eq = p.indexOf('=');
+        const key = eq < 0 ? p : p.slice(0, eq);
+        if (Object.prototype.hasOwnProperty.call(card, key)) card[key] = eq < 0 ? '' : p.slice(eq + 1);
+      }
+      return card;
+    },
+    /** {card id: parsed card} from the card_list game option (empty if absent). */
+    cards(gameOptions) {
+      const out = {};
+      for (const line of (gameOptions || {}).card_list || []) {
+        if (typeof line === 'string' && line.trim()) {
+          const c = games.pacifica.parseCardLine(line);
+          out[c.id] = c;
+        }
+      }
+      return out;
+    },
   },
   xibalba: {
     KINDS: ['effect_order', 'dice_pool', 'dice_effect_order', 'keep', 'action', 'attack_dice', 'block', 'destroy', 'place', 'reorganize'],

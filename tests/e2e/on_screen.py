@@ -65,6 +65,39 @@ def case_forfeit_shows_reason_and_stderr_tail():
     check(len(g["stderr_tail"][0]) < 600, "the tail is capped")
 
 
+def case_crash_names_exit_status_or_signal():
+    """A bot that dies says how: its exit status or its signal, in `play`
+    (text and --json), the match log, `check-bot` and the tournament report."""
+    how = {"raise": "the agent process exited with status 1",
+           "segv": "the agent process was killed by signal 11 (SIGSEGV)"}
+    with tempfile.TemporaryDirectory() as tmp:
+        for mode, words in how.items():
+            log = os.path.join(tmp, mode + ".jsonl")
+            rc, out, err = arena("play", "nim", vbot(mode), "builtin:random", "--seed", "1",
+                                 "--log", log, "--log-plain")
+            print(out, err)
+            check(f"FORFEIT (crash): {words}\n" in out, f"play names how {mode} died")
+            faults = [json.loads(l) for l in open(log) if '"fault"' in l]
+            check(len(faults) == 1 and faults[0]["message"] == words, f"the log: {faults}")
+            rc, out, err = arena("play", "nim", vbot(mode), "builtin:random", "--seed", "1",
+                                 "--json")
+            check(jsonl(out)[0]["fault_message"][0] == words, f"--json: {out}")
+            rc, out, err = arena("check-bot", vbot(mode), "--games", "1",
+                                 env=dict(os.environ, TMPDIR=tmp))
+            print(out, err)
+            check(rc == 1 and f"died or closed its output: {words}\n" in out,
+                  f"check-bot names how {mode} died")
+        db = os.path.join(tmp, "t.db")
+        rc, out, err = arena("tournament", "--game", "nim", "--agent", "segv=" + vbot("segv"),
+                             "--agent", "rnd=builtin:random", "--games-per-pairing", "2",
+                             "--db", db, "--logs", os.path.join(tmp, "logs"), "--quiet")
+        print(out, err)
+        check(rc == 0, f"tournament exit {rc}")
+        rc, out, err = arena("report", db)
+        print(out, err)
+        check(f"segv  crash: {how['segv']}" in out, "the report names the signal")
+
+
 def case_fallback_moves_and_caught_failures_shown():
     rc, out, err = arena("play", "nim", vbot("slow"), "builtin:random", "--seed", "1",
                          "--on-fault", "fallback", "--max-strikes", "100", "--move-ms", "150",
@@ -167,6 +200,28 @@ def case_check_bot_lines_agree():
     check("--repeat N" in out and "[3]" in out and "--seed N" in out, "help has its defaults")
 
 
+def case_check_bot_fails_when_every_decision_raises():
+    """A bot whose every decision raised passed only by its SDK's random
+    fallback: that fails, and check-bot says it played nim by default."""
+    raiser = os.path.join(BOTS, "sdk_raiser.py")
+    with tempfile.TemporaryDirectory() as tmp:
+        env = dict(os.environ, TMPDIR=tmp)
+        rc, out, err = arena("check-bot", f"cmd:{raiser} always", "--games", "1", env=env)
+        print(out, err)
+        check(rc == 1 and "NOT COMPLIANT" in out, f"exit {rc}")
+        check(re.search(r"FAIL\s+every decision raised an exception \((\d+) of \1\)", out),
+              "the failure is named")
+        check(re.search(r"^check-bot: .* on nim,", out, re.M), "the game is named")
+        check("nim is the default game" in out and "--game G" in out
+              and "dominion" in out, "how to pick the game is said")
+        check("all legal" not in out, "no 'all legal' for random answers")
+        rc, out, err = arena("check-bot", f"cmd:{raiser} sometimes", "--games", "1",
+                             "--game", "nim", env=env)
+        print(out, err)
+        check(rc == 0 and "warn  reported" in out, "a bot that fails sometimes is warned")
+        check("default game" not in out, "no default notice with --game")
+
+
 def case_check_bot_repeat_finds_nondeterminism():
     rc, out, err = arena("check-bot", vbot("steady"), "--repeat", "3")
     print(out, err)
@@ -196,6 +251,122 @@ def case_missing_file_exits_2_everywhere():
         check(rc == 2, f"{args}: exit {rc}")
         check(len(err.strip().splitlines()) == 1 and err.startswith("arena: "),
               f"{args}: stderr {err!r}")
+
+
+def case_seats_count_from_0_everywhere():
+    """Results, errors, the trace and the report count seats from 0, as the
+    protocol does (`hello`'s seat): no "agent 2" for the agent in seat 1."""
+    rc, out, err = arena("play", "nim", "builtin:random", "/nonexistent/bot")
+    check(rc == 2 and err.startswith("arena: seat 1: cannot run '/nonexistent/bot'"),
+          f"the missing program is named by its seat: {err!r}")
+    rc, out, err = arena("play", "nim", "builtin:random", "tcp:127.0.0.1:9", "--clock", "cpu")
+    check(rc == 2 and err.startswith("arena: seat 1 (tcp:127.0.0.1:9): --clock cpu"),
+          f"the clock misfit is named by its seat: {err!r}")
+    rc, out, err = arena("play", "nim", vbot("steady"), "builtin:random", "--seed", "1", "--json")
+    g = jsonl(out)[0]
+    check(g["agents"][0] == "verdict-steady", f"seat 0 is the first AGENT in game 1: {g}")
+    rc, out, err = arena("play", "nim", vbot("steady"), "builtin:random", "--seed", "1")
+    check(re.search(r"^  seat 0  verdict-steady ", out, re.M), f"text seat 0: {out}")
+    rc, out, err = arena("play", "--help")
+    check("Seats count from 0" in out, "play --help says how seats count")
+    with tempfile.TemporaryDirectory() as tmp:
+        db = os.path.join(tmp, "t.db")
+        rc, out, err = arena("tournament", "--game", "nim", "--agent", "a=builtin:random",
+                             "--agent", "b=builtin:random", "--games-per-pairing", "2",
+                             "--db", db, "--logs", "none", "--quiet")
+        check(rc == 0, f"tournament: {err}")
+        rc, out, err = arena("report", db)
+        check("first-seat advantage: seat 0 (first in seat order) scores" in out, out)
+        check("seat 1 scores" not in out, "no 1-based seat in the report")
+
+
+def case_documented_bots_are_listed():
+    """Every `builtin:NAME` the README and the docs name is one `arena bots`
+    lists, by its listed name (the lookup also forgives '-' and '_')."""
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    rc, out, err = arena("bots")
+    listed = {m.group(1) for m in re.finditer(r"^builtin:([a-z][a-z0-9-]*)", out, re.M)}
+    check(rc == 0 and "big-money" in listed, f"arena bots: {out}")
+    pages = [os.path.join(root, "README.md")]
+    for d, _, files in os.walk(os.path.join(root, "docs")):
+        pages += [os.path.join(d, f) for f in files if f.endswith(".md")]
+    named = 0
+    for page in pages:
+        text = open(page, encoding="utf-8").read()
+        for m in re.finditer(r"builtin:([a-z][a-z0-9_-]*)", text):
+            named += 1
+            check(m.group(1) in listed,
+                  f"{os.path.relpath(page, root)} names builtin:{m.group(1)}, "
+                  f"which `arena bots` does not list")
+    check(named > 20, f"only {named} bot names found in the docs")
+
+
+def case_progress_eta_is_never_a_question_mark():
+    """The tournament's progress line on a terminal: before the ETA can be
+    measured it says when it will be, and the last line says how long the
+    run took, instead of `ETA ?` all through a short run."""
+    import pty
+    import select
+    with tempfile.TemporaryDirectory() as tmp:
+        master, slave = pty.openpty()
+        p = subprocess.Popen([ARENA, "tournament", "--game", "nim", "--agent",
+                              "a=" + vbot("sleepy"), "--agent", "b=builtin:random",
+                              "--games-per-pairing", "4", "--concurrency", "1",
+                              "--db", os.path.join(tmp, "t.db"), "--logs", "none"],
+                             stdout=subprocess.DEVNULL, stderr=slave)
+        os.close(slave)
+        seen = b""
+        while True:
+            r, _, _ = select.select([master], [], [], 60)
+            if not r:
+                break
+            try:
+                chunk = os.read(master, 4096)
+            except OSError:
+                break
+            if not chunk:
+                break
+            seen += chunk
+        p.wait(timeout=60)
+        os.close(master)
+    lines = [l.split(b"\x1b[K")[-1].decode() for l in re.split(rb"[\r\n]", seen) if l]
+    progress = [l for l in lines if " games  " in l]
+    print("\n".join(progress))
+    check(p.returncode == 0, f"exit {p.returncode}")
+    check(not any("ETA ?" in l for l in progress), "no 'ETA ?'")
+    check(any("ETA after 5 games and 3 s" in l for l in progress[:-1]),
+          "the first lines say when the ETA comes")
+    check(re.search(r"^4/4 games .* done in \d+:\d\d", progress[-1]), "the last line: done in")
+
+
+def case_help_cmd_and_did_you_mean():
+    """`arena help CMD` is `arena CMD --help`, and a mistyped command or
+    option gets the near one it probably meant."""
+    for cmd in ("play", "check-bot", "tournament", "replay", "report"):
+        rc1, out1, _ = arena("help", cmd)
+        rc2, out2, _ = arena(cmd, "--help")
+        check(rc1 == rc2 == 0 and out1 == out2 and out1.startswith("usage: arena " + cmd),
+              f"arena help {cmd}: {out1[:80]!r}")
+    rc, out, err = arena("help", "plya")
+    check(rc == 2 and "did you mean `arena play`?" in err, f"help plya: {err!r}")
+    for args, want in [(["paly"], "unknown command 'paly' (did you mean `arena play`?"),
+                       (["tournamnet"], "(did you mean `arena tournament`?"),
+                       (["chek-bot"], "(did you mean `arena check-bot`?"),
+                       (["play", "nim", "builtin:random", "builtin:random", "--move", "9"],
+                        "unknown option '--move' (did you mean --move-ms?"),
+                       (["play", "nim", "builtin:random", "builtin:random", "--sed=4"],
+                        "unknown option '--sed=4' (did you mean --seed?"),
+                       (["play", "nim", "builtin:random", "builtin:random", "--on-falt", "x"],
+                        "(did you mean --on-fault?"),
+                       (["check-bot", "./x", "--repaet", "3"], "(did you mean --repeat?"),
+                       (["serve", "nim", "--listne", "127.0.0.1:1"], "(did you mean --listen?"),
+                       (["serve", "nim", "--tokns", "t"], "(did you mean --tokens?")]:
+        rc, out, err = arena(*args)
+        check(rc == 2 and want in err and err.count("\n") == 1, f"{args}: {err!r}")
+    rc, out, err = arena("play", "nim", "a", "b", "--xyzzy")
+    check(rc == 2 and "did you mean" not in err, f"nothing near --xyzzy: {err!r}")
+    rc, out, err = arena("frobnicate")
+    check(rc == 2 and "did you mean" not in err, f"nothing near frobnicate: {err!r}")
 
 
 def case_wording_singular_turn():

@@ -8,6 +8,7 @@ Also the text record (`arena replay` without --format) for the same logs.
 Fails -- never skips -- when chromium is missing.
 
 usage: viewer.py ARENA WORKDIR"""
+import html
 import html.parser
 import json
 import os
@@ -68,6 +69,8 @@ def dom(page, frag):
     check(r.returncode == 0 and "<html" in r.stdout, "dump-dom %s: %s" % (page, r.stderr[-300:]))
     t = Texts()
     t.feed(r.stdout)
+    # the event lines, one by one
+    t.events = [html.unescape(m) for m in re.findall(r'<div class="ev">([^<]*)</div>', r.stdout)]
     return t
 
 
@@ -108,10 +111,31 @@ try:
         check(first.text.get("board") and first.text.get("board") != later.text.get("board"),
               "%s: stepping changes the drawn board" % game)
         check(first.options >= 1 and first.chosen >= 0, "%s: options listed" % game)
+
+        # Events read as `arena replay` prints them, not as raw JSON.
+        record = {ln.strip().split("   [")[0] for ln in r_text.splitlines()}
+        evs = [e for f in ("step=30", "step=31", "step=60") for e in dom(page, f).events]
+        check(evs, "%s: events shown" % game)
+        for e in evs:
+            check(e in record, "%s: viewer event %r is not a line of `arena replay`" % (game, e))
+
+        # The end of the game: nobody is to play; the header says what the
+        # numbers are.
+        end = dom(page, "step=%d" % choices)
+        check("to play" not in end.text.get("board", ""),
+              "%s: 'to play' after the game is over" % game)
+        head = first.text.get("result", "")
+        check(re.search(r"final ranks and scores: 1st seat \d .*, score -?\d+", head),
+              "%s: the header's result names ranks and scores: %r" % (game, head))
         if game == "pacifica":  # cards by id and name from the card table
             board = later.text.get("board", "") + dom(page, "step=40").text.get("board", "")
             check(re.search(r"[TPRAKMF]\d\d (Coins|Settlers|Quarry|Hoard|Wall|Gears|Feast)",
                             board), "pacifica: the board names its cards: %r" % board[:300])
+            # each card with its symbols and what activating it costs
+            facts = re.findall(r"[TPRAKMF]\d\d \w+ [TPSBAKMF]+ · (free|needs [A-Z]+|discard [A-Z]+)",
+                               board)
+            check({"free", "needs", "discard"} <= {f.split()[0] for f in facts},
+                  "pacifica: cards show symbols and cost: %r" % board[:300])
             check(" name " in r_text and "card " in r_text,
                   "pacifica: the text record names the cards in its events")
 

@@ -1,5 +1,6 @@
 /* The fault policy of protocol.md §5. */
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -62,6 +63,26 @@ static void test_fault_cause_names_match_protocol(void **st)
     assert_string_equal(fault_cause_name(CAUSE_PROTOCOL), "protocol");
 }
 
+/* Wait statuses built as the kernel reports them (<sys/wait.h> layout). */
+static void test_fault_describe_exit_names_status_and_signal(void **st)
+{
+    (void)st;
+    char buf[120];
+    fault_describe_exit(1 << 8, false, buf, sizeof buf);
+    assert_string_equal(buf, "exited with status 1");
+    fault_describe_exit(SIGSEGV, false, buf, sizeof buf);
+    assert_string_equal(buf, "was killed by signal 11 (SIGSEGV)");
+    fault_describe_exit(SIGKILL | 0x80 /* core dumped */, false, buf, sizeof buf);
+    assert_string_equal(buf, "was killed by signal 9 (SIGKILL)");
+    fault_describe_exit(139 << 8, false, buf, sizeof buf);
+    assert_string_equal(buf, "exited with status 139");
+    fault_describe_exit(139 << 8, true, buf, sizeof buf);
+    assert_string_equal(buf,
+                        "exited with status 139 (in the sandbox: most likely signal 11, SIGSEGV)");
+    fault_describe_exit(200 << 8, true, buf, sizeof buf);
+    assert_string_equal(buf, "exited with status 200");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -70,6 +91,7 @@ int main(void)
         cmocka_unit_test(test_fault_forfeit_policy_forfeits_first_fault),
         cmocka_unit_test(test_fault_fallback_strikes_until_max),
         cmocka_unit_test(test_fault_cause_names_match_protocol),
+        cmocka_unit_test(test_fault_describe_exit_names_status_and_signal),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -78,6 +78,7 @@ grep -q '{"type":"act","id":1,"choice":\[0\]}' out.txt || fail "the hand-fed bot
 grep -q '{"type":"join","name":"my-nim-bot"}' out.txt || fail "the hand-fed bot did not join"
 grep -q 'replay OK' out.txt || fail "arena replay did not reproduce the logged game"
 grep -q 'stones left, taking' out.txt || fail "the bot's log lines are not in the match log"
+grep -q '^refused: exit 1$' out.txt || fail "the tutorial's bot (a bare run(...)) did not exit 1 on a refused token"
 grep -q 'NimBot' out.txt || fail "the JS bot did not play"
 grep -q 'random-c' out.txt || fail "the C bot did not play"
 if grep -qE 'FORFEIT|(forfeit|aborted), [0-9]+ turns|"reason":"(forfeit|aborted)"' out.txt; then

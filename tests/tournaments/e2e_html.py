@@ -126,7 +126,7 @@ if "W-L-D" not in w.text.get("h2h", ""):
 for part in ("first-seat", "forfeited-none"):
     if part not in w.text:
         fail("missing #%s" % part)
-if "Seat 1 scores" not in w.text.get("first-seat", ""):
+if "Seat 0 (first in seat order) scores" not in w.text.get("first-seat", ""):
     fail("first-seat advantage text: %r" % w.text.get("first-seat"))
 if "--seed 3" not in w.text.get("run", "") or "builtin:random" not in w.text.get("run", ""):
     fail("run table lacks settings or specs: %r" % w.text.get("run"))

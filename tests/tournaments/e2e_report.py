@@ -154,7 +154,7 @@ def report_parts():
     out = r.stdout
     for part in ("date: ", "settings: --game nim --set stones=12", "agents: slow = cmd:",
                  "a = builtin:random", "time per move (budget 10 ms a move",
-                 "first-seat advantage: seat 1 scores",
+                 "first-seat advantage: seat 0 (first in seat order) scores",
                  "game length in turns (min / median / max): all",
                  "slow vs a: ", "forfeited games", "head-to-head W-L-D"):
         check(part in out, f"text report lacks {part!r}:\n{out}")

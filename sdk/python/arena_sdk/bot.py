@@ -263,7 +263,8 @@ def _decide(bot, msg):
 
 class RefereeError(Exception):
     """The referee ended the connection with a protocol ``error`` (for
-    example ``unknown token``); ``run`` prints it and exits with status 1."""
+    example ``unknown token``); ``run`` prints it and exits with status 1
+    (raises ``SystemExit(1)``)."""
 
 
 def _guarded(bot, hook, fn, *args):
@@ -381,6 +382,11 @@ def run(factory, argv=None, description=None):
     referee; ``--serve HOST:PORT`` accepts referee connections, one fresh
     bot per connection; otherwise the bot talks over stdin/stdout. Unknown
     flags are left in ``bot.args_extra`` for the bot to read.
+
+    When the referee ends the connection with a protocol ``error`` (a
+    refused token, say), ``run`` prints it and exits with status 1 by itself,
+    as the JS SDK's ``run`` does: a bare ``run(MyBot)`` is enough. Otherwise
+    it returns 0, so ``sys.exit(run(MyBot))`` works as well.
     """
     parser = argument_parser(description or (factory.__doc__ or "").strip().split("\n")[0] or None)
     args, extra = parser.parse_known_args(argv)
@@ -433,9 +439,11 @@ def run(factory, argv=None, description=None):
 
 
 def _refused(e):
+    """Says why on stderr and exits 1: a bot whose `run` result is dropped
+    (a bare ``run(MyBot)``) must not exit 0 when it never played."""
     sys.stderr.write("[arena_sdk] the referee ended the connection: %s\n" % e)
     sys.stderr.flush()
-    return 1
+    raise SystemExit(1)
 
 
 __all__ = ["Bot", "Options", "Pick", "Decision", "Game", "Result", "Connection", "RefereeError",

@@ -4,12 +4,15 @@ of `arena play` and `arena check-bot`.
 
   verdict_bot.py debug_stdout  writes stderr lines, then a debug print on stdout
   verdict_bot.py raise         writes stderr lines, then dies of an exception
+  verdict_bot.py segv          dies of SIGSEGV at the first decision
   verdict_bot.py slow          answers the first decisions late (0.5 s)
   verdict_bot.py clocky        plays legally, choices from the time and os.urandom
   verdict_bot.py steady        plays legally, always the first legal choice
+  verdict_bot.py sleepy        as steady, 0.1 s a decision
   verdict_bot.py logs          plays legally and sends a `log` line per decision"""
 import json
 import os
+import signal
 import sys
 import time
 
@@ -50,8 +53,12 @@ def main():
             decisions += 1
             if mode == "raise":
                 raise ValueError("no move for %d stones" % decisions)
+            if mode == "segv":
+                os.kill(os.getpid(), signal.SIGSEGV)
             if mode == "slow" and decisions <= 2:
                 time.sleep(0.5)
+            if mode == "sleepy":
+                time.sleep(0.1)
             if mode == "logs":
                 send({"type": "log", "text": "decide failed: KeyError: 'stones' (%d)" % decisions})
             send({"type": "act", "id": msg["id"], "choice": choose(msg)})
