@@ -37,7 +37,7 @@ static const command commands[] = {
     {"report", cmd_report, "report DB [--format text|json|html]", "report on a tournament"},
     {"audit", cmd_audit, "audit DB [--logs DIR]", "do stored verdicts hold up?"},
     {"sprt", cmd_sprt, "sprt --game G --agent A=SPEC --agent B=SPEC", "SPRT between two agents"},
-    {"ladder", cmd_ladder, "ladder run|add|retire|status DB ...", "a continuous ladder"},
+    {"ladder", cmd_ladder, "ladder run|add|retire|status|finals DB ...", "a continuous ladder"},
     {"elo", cmd_elo, "elo FILE [--prior N] [--anchor NAME]", "ratings from a results file"},
     {"worker", cmd_worker, "worker --db URL [--concurrency N] [--name N]",
      "play games from PostgreSQL"},

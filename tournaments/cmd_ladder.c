@@ -14,6 +14,7 @@
 #include "commands.h"
 #include "driver.h"
 #include "ladder.h"
+#include "ladder_finals.h"
 #include "ladder_run.h"
 #include "matchmake.h"
 #include "sandbox.h"
@@ -29,6 +30,7 @@ static void ladder_help(FILE *out)
           "       arena ladder add DB NAME SPEC [--author A]     enter a bot, or a new version\n"
           "       arena ladder retire DB NAME                    take a bot off the ladder\n"
           "       arena ladder status DB [--format text|json]    the leaderboard\n"
+          "       arena ladder finals DB --top K --games-per-pairing N   close the season\n"
           "\n"
           "A ladder is a results store (an SQLite file, or postgresql://...#NAME) where\n"
           "entrants come and go while `ladder run` picks each next game: new versions and\n"
@@ -67,6 +69,12 @@ static void ladder_help(FILE *out)
           "  --logs DIR|none       gzip match logs (default DB.logs/, or arena-logs/\n"
           "                        with a URL)\n"
           "  --quiet               no progress line\n"
+          "\n"
+          "finals: freezes ranked play (a running ladder finishes its games in flight and\n"
+          "stops), then the top K active versions by rating play a duplicate round robin\n"
+          "(N games per table subset, a multiple of the table size) in the same store;\n"
+          "status shows them apart from the ladder. Run it again to finish killed finals.\n"
+          "  --concurrency J       matches in flight (default: number of cores)\n"
           "\n"
           "status: every version with its state (validating, active, disabled,\n"
           "retired), rating +/- 95 %, games, W/L/D, faults and last game; `?` marks a\n"
@@ -177,11 +185,12 @@ static char *masked(const char *s)
     return m;
 }
 
-static void status_text(const char *game, int64_t games, const row *rows, int n)
+/* One table of lines: the ladder (ranks for active versions) or the finals
+ * (every finalist ranked). */
+static void table_text(const row *rows, int n, bool finals)
 {
-    printf("ladder %s: %lld ranked games, %d versions\n\n", game, (long long)games, n);
     printf("%4s  %-24s %15s %6s %14s %6s %7s  %s\n", "rank", "version", "rating", "games", "W/L/D",
-           "faults", "last", "state");
+           "faults", "last", finals ? "" : "state");
     int rank = 0;
     for (int i = 0; i < n; i++) {
         const ladder_entrant *e = rows[i].e;
@@ -191,25 +200,23 @@ static void status_text(const char *game, int64_t games, const row *rows, int n)
         if (l->games > 0)
             snprintf(rating, sizeof rating, "%+.0f +/- %.0f%s", l->rating, l->ci95,
                      l->ci95 > LADDER_SETTLED_CI ? "?" : "");
-        if (e->state == LADDER_ACTIVE) snprintf(place, sizeof place, "%d", ++rank);
+        if (finals || e->state == LADDER_ACTIVE) snprintf(place, sizeof place, "%d", ++rank);
         if (l->last_game) snprintf(last, sizeof last, "%lld", (long long)l->last_game);
         snprintf(wld, sizeof wld, "%lld/%lld/%lld", (long long)l->wins, (long long)l->losses,
                  (long long)l->draws);
         char *author = masked(e->author), *reason = masked(e->reason);
         printf("%4s  %-24s %15s %6lld %14s %6lld %7s  %s%s%s%s%s%s\n", place, who, rating,
-               (long long)l->games, wld, (long long)l->faults, last, ladder_state_name(e->state),
-               author[0] ? " (by " : "", author, author[0] ? ")" : "", reason[0] ? ": " : "",
-               reason);
+               (long long)l->games, wld, (long long)l->faults, last,
+               finals ? "" : ladder_state_name(e->state), author[0] ? " (by " : "", author,
+               author[0] ? ")" : "", !finals && reason[0] ? ": " : "", finals ? "" : reason);
         free(author);
         free(reason);
     }
 }
 
-static void status_json(const char *game, int64_t games, const row *rows, int n)
+static av *table_json(const row *rows, int n)
 {
-    av *root = av_map(), *list = av_list();
-    av_set_str(root, "game", game);
-    av_set_int(root, "games", games);
+    av *list = av_list();
     for (int i = 0; i < n; i++) {
         const ladder_entrant *e = rows[i].e;
         const ladder_line *l = rows[i].l;
@@ -233,11 +240,29 @@ static void status_json(const char *game, int64_t games, const row *rows, int n)
         av_set_str(o, "added", e->added);
         av_push(list, o);
     }
-    av_set(root, "entrants", list);
-    char *js = av_to_json(root);
-    printf("%s\n", js);
-    free(js);
-    av_free(root);
+    return list;
+}
+
+/* The finalists (LADDER_FINALS_AGENTS), by their finals rating. */
+static int finals_rows(store *db, const ladder_roster *r, const ladder_line *fl, row *out)
+{
+    char *list = store_meta(db, LADDER_FINALS_AGENTS);
+    int n = 0;
+    for (char *p = list; p && *p && n < r->n;) {
+        char *end;
+        long a = strtol(p, &end, 10);
+        if (end == p || a < 0 || a >= r->n) break; /* a corrupt list ends here */
+        out[n++] = (row){&r->e[a], &fl[a]};
+        p = *end == ',' ? end + 1 : end;
+    }
+    free(list);
+    for (int i = 1; i < n; i++) /* insertion sort by finals rating */
+        for (int j = i; j > 0 && out[j].l->rating > out[j - 1].l->rating; j--) {
+            row t = out[j];
+            out[j] = out[j - 1];
+            out[j - 1] = t;
+        }
+    return n;
 }
 
 static int cmd_status(int argc, char **argv)
@@ -266,23 +291,51 @@ static int cmd_status(int argc, char **argv)
         fprintf(stderr, "arena: ladder status: %s\n", err);
         goto out;
     }
-    ladder_line *lines = xcalloc((size_t)r.n + 1, sizeof *lines);
-    row *rows = xcalloc((size_t)r.n + 1, sizeof *rows);
-    int64_t games;
-    if (ladder_standings(db, r.n, lines, &games, err, sizeof err) != 0) {
+    int64_t from = (int64_t)store_meta_number(db, LADDER_FINALS_FROM, 0), games, fgames = 0;
+    ladder_line *lines = xcalloc((size_t)r.n + 1, sizeof *lines),
+                *flines = xcalloc((size_t)r.n + 1, sizeof *flines);
+    row *rows = xcalloc((size_t)r.n + 1, sizeof *rows),
+        *frows = xcalloc((size_t)r.n + 1, sizeof *frows);
+    int nf = 0;
+    if (ladder_standings(db, r.n, 0, from, lines, &games, err, sizeof err) != 0 ||
+        (from > 0 && ladder_standings(db, r.n, from, 0, flines, &fgames, err, sizeof err) != 0)) {
         fprintf(stderr, "arena: ladder status: %s\n", err);
     } else {
         for (int i = 0; i < r.n; i++)
             rows[i] = (row){&r.e[i], &lines[i]};
         qsort(rows, (size_t)r.n, sizeof *rows, row_cmp);
-        if (format[0] == 'j')
-            status_json(game ? game : "", games, rows, r.n);
-        else
-            status_text(game ? game : "", games, rows, r.n);
+        if (from > 0) nf = finals_rows(db, &r, flines, frows);
+        const char *g = game ? game : "";
+        if (format[0] == 'j') {
+            av *root = av_map();
+            av_set_str(root, "game", g);
+            av_set_int(root, "games", games);
+            av_set(root, "entrants", table_json(rows, r.n));
+            if (from > 0) {
+                av *f = av_map();
+                av_set_int(f, "games", fgames);
+                av_set(f, "finalists", table_json(frows, nf));
+                av_set(root, "finals", f);
+            }
+            char *js = av_to_json(root);
+            printf("%s\n", js);
+            free(js);
+            av_free(root);
+        } else {
+            printf("ladder %s: %lld ranked games, %d versions%s\n\n", g, (long long)games, r.n,
+                   from > 0 ? " (closed for its finals)" : "");
+            table_text(rows, r.n, false);
+            if (from > 0) {
+                printf("\nfinals: %d finalists, %lld games played\n", nf, (long long)fgames);
+                table_text(frows, nf, true);
+            }
+        }
         rc = 0;
     }
     free(rows);
+    free(frows);
     free(lines);
+    free(flines);
     ladder_roster_free(&r);
 out:
     free(game);
@@ -551,6 +604,12 @@ static int cmd_run(int argc, char **argv)
             rc = cli_usage_error("ladder run: %s holds a tournament, not a ladder", a.db);
             goto out;
         }
+        if (store_meta_number(db, LADDER_FROZEN, 0) != 0) {
+            rc = cli_usage_error("ladder run: %s is closed for its finals (arena ladder finals "
+                                 "plays them; arena ladder status shows them)",
+                                 a.db);
+            goto out;
+        }
         if (a.fixed) {
             rc = cli_usage_error("ladder run: '%s' is fixed when the ladder is made; a running "
                                  "ladder takes only --concurrency, --games, --hours and --quiet",
@@ -608,6 +667,98 @@ out:
     return rc;
 }
 
+/* Waits for a running ladder to see the freeze and let the store go. */
+static int lock_when_free(store *db, bool quiet, char *err, size_t errlen)
+{
+    bool said = false;
+    for (int tries = 0; tries < 1200; tries++) {
+        if (store_lock(db, err, errlen) == 0) return 0;
+        if (!said && !quiet)
+            fprintf(stderr, "arena: ladder finals: waiting for the running ladder to finish "
+                            "its games in flight\n");
+        said = true;
+        struct timespec t = {0, 100000000};
+        nanosleep(&t, NULL);
+    }
+    return -1;
+}
+
+static int cmd_finals(int argc, char **argv)
+{
+    const char *path = NULL, *v;
+    int64_t top = 0, per = 0, conc = driver_default_concurrency();
+    bool quiet = false;
+    for (int i = 1; i < argc; i++) {
+        int r;
+        if ((r = cli_value(argc, argv, &i, "--top", &v)) != 0) {
+            if (r < 0 || !cli_int(v, 2, 256, &top))
+                return r < 0 ? 2 : cli_usage_error("--top needs 2..256 finalists");
+        } else if ((r = cli_value(argc, argv, &i, "--games-per-pairing", &v)) != 0) {
+            if (r < 0 || !cli_int(v, 1, 1000000, &per))
+                return r < 0 ? 2 : cli_usage_error("--games-per-pairing needs a positive integer");
+        } else if ((r = cli_value(argc, argv, &i, "--concurrency", &v)) != 0) {
+            if (r < 0 || !cli_int(v, 1, 4096, &conc))
+                return r < 0 ? 2 : cli_usage_error("--concurrency needs an integer 1..4096");
+        } else if (strcmp(argv[i], "--quiet") == 0) {
+            quiet = true;
+        } else if (argv[i][0] == '-' || path) {
+            return cli_usage_error("ladder finals: unexpected '%s' (see arena ladder --help)",
+                                   argv[i]);
+        } else {
+            path = argv[i];
+        }
+    }
+    if (!path) return cli_usage_error("ladder finals needs DB (see arena ladder --help)");
+    char *game = NULL, err[512], *logdir = NULL;
+    store *db = open_ladder(path, &game);
+    free(game);
+    if (!db) return 1;
+    ladder_settings ls = {0};
+    argvec stored = {0};
+    run_options ro;
+    run_options_default(&ro);
+    int rc = 1;
+    bool scheduled = store_meta_number(db, LADDER_FINALS_FROM, 0) > 0;
+    if (load_settings(db, &ls, &ro, &stored, err, sizeof err) != 0) {
+        fprintf(stderr, "arena: ladder finals: %s: %s\n", path, err);
+    } else if (!scheduled && (top == 0 || per == 0)) {
+        rc = cli_usage_error("ladder finals needs --top K and --games-per-pairing N");
+    } else if (!scheduled && per % ls.players != 0) {
+        rc = cli_usage_error("--games-per-pairing must be a multiple of the table size (%d)",
+                             ls.players);
+    } else if (store_set_meta(db, LADDER_FROZEN, "1") != 0) {
+        fprintf(stderr, "arena: ladder finals: %s\n", store_error(db));
+    } else if (lock_when_free(db, quiet, err, sizeof err) != 0) {
+        fprintf(stderr, "arena: ladder finals: %s\n", err);
+    } else {
+        if (scheduled && !quiet && (top || per))
+            fprintf(stderr, "arena: ladder finals: scheduled already: playing what is left "
+                            "(--top and --games-per-pairing are ignored)\n");
+        logdir = store_meta(db, "logs");
+        if (logdir && !logdir[0]) {
+            free(logdir);
+            logdir = NULL;
+        }
+        if (logdir && mkdir(logdir, 0777) != 0 && errno != EEXIST) {
+            free(logdir);
+            logdir = NULL;
+        }
+        ladder_limits lim = {.concurrency = (int)conc, .logs = logdir, .quiet = quiet};
+        int drc = ladder_finals(db, &ls, &ro, (int)top, per, &lim, err, sizeof err);
+        if (drc == DRIVER_OK) {
+            printf("finals played: `arena ladder status %s` shows them\n", path);
+            rc = 0;
+        } else {
+            fprintf(stderr, "arena: ladder finals: %s\n", err);
+            rc = drc == DRIVER_INTERRUPTED ? 130 : 1;
+        }
+    }
+    free(logdir);
+    argvec_free(&stored);
+    store_close(db);
+    return rc;
+}
+
 int cmd_ladder(int argc, char **argv)
 {
     const char *sub = argc > 1 ? argv[1] : NULL;
@@ -624,5 +775,7 @@ int cmd_ladder(int argc, char **argv)
     if (strcmp(sub, "add") == 0) return cmd_add(argc - 1, argv + 1);
     if (strcmp(sub, "retire") == 0) return cmd_retire(argc - 1, argv + 1);
     if (strcmp(sub, "status") == 0) return cmd_status(argc - 1, argv + 1);
-    return cli_usage_error("ladder: unknown command '%s' (run, add, retire or status)", sub);
+    if (strcmp(sub, "finals") == 0) return cmd_finals(argc - 1, argv + 1);
+    return cli_usage_error("ladder: unknown command '%s' (run, add, retire, status or finals)",
+                           sub);
 }

@@ -277,7 +277,8 @@ void ladder_fit(const ranked_game *g, size_t n_games, int n, double *elo, double
     free(up);
 }
 
-int ladder_standings(store *s, int n, ladder_line *out, int64_t *games, char *err, size_t errlen)
+int ladder_standings(store *s, int n, int64_t from, int64_t to, ladder_line *out, int64_t *games,
+                     char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out * (size_t)n);
     *games = 0;
@@ -291,7 +292,8 @@ int ladder_standings(store *s, int n, ladder_line *out, int64_t *games, char *er
     size_t nr = 0;
     for (size_t i = 0; i < ng; i++) {
         const tgame *x = &g[i];
-        bool fits = x->done && x->s.players <= RANKED_MAX;
+        bool fits =
+            x->done && x->s.players <= RANKED_MAX && x->s.id >= from && (to <= 0 || x->s.id < to);
         for (int k = 0; fits && k < x->s.players; k++)
             fits = x->s.seat[k] >= 0 && x->s.seat[k] < n;
         if (!fits) continue;

@@ -72,9 +72,11 @@ void ladder_fit(const ranked_game *g, size_t n_games, int n, double *elo, double
 /* A rating is provisional while its 95 % interval is wider than this. */
 #define LADDER_SETTLED_CI 100.0
 
-/* The leaderboard lines of agents 0..n-1 and the count of finished ranked
- * games. -1 with err on a store error. */
-int ladder_standings(store *s, int n, ladder_line *out, int64_t *games, char *err, size_t errlen);
+/* The leaderboard lines of agents 0..n-1 over the finished games with ids
+ * in [from, to) (to 0: no end), and their count. -1 with err on a store
+ * error. */
+int ladder_standings(store *s, int n, int64_t from, int64_t to, ladder_line *out, int64_t *games,
+                     char *err, size_t errlen);
 
 /* Writes a version's new state (LADDER_ACTIVE or LADDER_DISABLED), why,
  * and for a failed validation what the bot wrote. */

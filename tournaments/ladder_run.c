@@ -6,6 +6,7 @@
 #include "clock.h"
 #include "driver.h"
 #include "ladder.h"
+#include "ladder_finals.h"
 #include "ladder_run.h"
 #include "matchmake.h"
 #include "seeds.h"
@@ -42,8 +43,11 @@ typedef struct lrun {
     double t_end, last_reload;
     arena_rng rng;
     bool fatal;
+    bool frozen; /* the finals are coming: no new tables */
     char err[512];
 } lrun;
+
+static int set_state(lrun *L, int a, ladder_state st, const char *reason, const char *err_text);
 
 static void grow(lrun *L, int n)
 {
@@ -116,10 +120,22 @@ static int reload(lrun *L)
             r.e[i].state = LADDER_DISABLED;
     ladder_roster_free(&L->roster);
     L->roster = r;
+    if (!L->frozen && store_meta_number(L->db, LADDER_FROZEN, 0) != 0) {
+        L->frozen = true;
+        if (!L->lim->quiet)
+            fprintf(stderr,
+                    "arena: ladder: frozen for the finals: finishing the games in flight\n");
+    }
     L->dc.names = L->names;
     L->dc.specs = L->specs;
     L->dc.n_agents = r.n;
     L->last_reload = clock_now_ms();
+    /* With no validation games to play (--validation-games 0), a new
+     * version is active at once. */
+    for (int i = before; i < r.n; i++)
+        if (r.e[i].state == LADDER_VALIDATING && L->ls->validation_games == 0 &&
+            set_state(L, i, LADDER_ACTIVE, "", "") != 0)
+            return -1;
     return 0;
 }
 
@@ -238,6 +254,7 @@ static bool s_next(void *ctx, sched_game *g)
         *g = L->q[L->q_head++];
         return true;
     }
+    if (L->frozen) return false;
     if (next_validation(L, g)) return true;
     if (limit_reached(L) || !next_table(L)) return false;
     *g = L->q[L->q_head++];
@@ -340,7 +357,7 @@ static bool s_done(void *ctx, const tgame *g, const char *log, bool *fatal)
 static bool s_more(void *ctx)
 {
     lrun *L = ctx;
-    return !L->fatal && !limit_reached(L);
+    return !L->fatal && !L->frozen && !limit_reached(L);
 }
 
 static void s_tick(void *ctx)
