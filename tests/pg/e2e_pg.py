@@ -6,7 +6,7 @@ when things fail.
 usage: e2e_pg.py CASE ARENA WORKDIR
 CASE: workers | kill-worker | late-duplicate | restart | stalled-db |
       two-coordinators | same-as-sqlite | sprt | early-stop | lost-after-pick |
-      libpq-on-demand | tc-scale"""
+      libpq-on-demand | tc-scale | ladder"""
 import gzip
 import json
 import os
@@ -538,7 +538,40 @@ def case_tc_scale(pg):
     stop_workers([far, half])
 
 
-CASES = {"tc-scale": case_tc_scale, "late-duplicate": case_late_duplicate, "sprt": case_sprt, "workers": case_workers, "kill-worker": case_kill_worker, "restart": case_restart,
+def case_ladder(pg):
+    """A ladder in PostgreSQL: add and status from other processes, a run
+    that resumes what a killed one left."""
+    url = pg.url("season")
+    ladder = lambda *a: subprocess.run([arena, "ladder", *a], capture_output=True, text=True,
+                                       timeout=60)
+    r = start(["ladder", "run", url, "--game", "nim", "--set", "stones=9", "--concurrency", "2",
+               "--limit-as", "0", "--logs", os.path.join(work, "logs")], "ladder")
+    until(lambda: ladder("status", url).returncode == 0, 60, "the ladder to be made")
+    for name in ["a", "b", "c"]:
+        out = ladder("add", url, name, slow(5))
+        if out.returncode != 0:
+            fail("ladder add: " + out.stderr)
+    until(lambda: json.loads(ladder("status", url, "--format", "json").stdout)["games"] >= 10,
+          90, "10 ranked games")
+    r.kill()
+    r.wait()
+    r2 = start(["ladder", "run", url, "--games", "2"], "ladder2")
+    wait(r2, 120, "the resumed ladder")
+    if r2.returncode != 0:
+        fail(f"resumed ladder exited {r2.returncode}")
+    st = json.loads(ladder("status", url, "--format", "json").stdout)
+    if len([e for e in st["entrants"] if e["state"] == "active"]) != 3:
+        fail(f"ladder status: {st}")
+    if count(pg, "season", "NOT g.done") != 0:
+        fail("games left unfinished after the resumed run")
+    ids = [int(x) for x in pg.psql("SELECT g.id FROM arena_games g JOIN arena_tournaments t ON"
+                                   " t.id = g.tid WHERE t.name = 'season' ORDER BY 1").split()]
+    if ids != list(range(1, len(ids) + 1)):
+        fail(f"game ids not contiguous: {ids}")
+    print(f"ladder in PostgreSQL: {st['games']} ranked games, ids 1..{len(ids)}")
+
+
+CASES = {"ladder": case_ladder, "tc-scale": case_tc_scale, "late-duplicate": case_late_duplicate, "sprt": case_sprt, "workers": case_workers, "kill-worker": case_kill_worker, "restart": case_restart,
          "stalled-db": case_stalled_db, "early-stop": case_early_stop,
          "lost-after-pick": case_lost_after_pick, "libpq-on-demand": case_libpq_on_demand,
          "two-coordinators": case_two_coordinators, "same-as-sqlite": case_same_as_sqlite}
