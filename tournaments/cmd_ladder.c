@@ -168,10 +168,15 @@ typedef struct row {
     const ladder_line *l;
 } row;
 
+static int state_order(ladder_state s)
+{
+    return s == LADDER_ACTIVE ? 0 : s == LADDER_VALIDATING ? 1 : (int)s;
+}
+
 static int row_cmp(const void *a, const void *b)
 {
     const row *x = a, *y = b;
-    if (x->e->state != y->e->state) return (int)x->e->state - (int)y->e->state;
+    if (x->e->state != y->e->state) return state_order(x->e->state) - state_order(y->e->state);
     if (x->e->state == LADDER_ACTIVE && x->l->rating != y->l->rating)
         return x->l->rating > y->l->rating ? -1 : 1;
     int c = strcmp(x->e->name, y->e->name);

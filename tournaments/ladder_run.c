@@ -114,10 +114,6 @@ static int reload(lrun *L)
         L->se[i] = LADDER_CI_UNKNOWN / 1.96;
         L->since[i] = -1;
     }
-    /* A state this run wrote stays (the store may lag a write of ours). */
-    for (int i = 0; i < before && i < r.n; i++)
-        if (r.e[i].state != LADDER_RETIRED && L->roster.e[i].state == LADDER_DISABLED)
-            r.e[i].state = LADDER_DISABLED;
     ladder_roster_free(&L->roster);
     L->roster = r;
     if (!L->frozen && store_meta_number(L->db, LADDER_FROZEN, 0) != 0) {
