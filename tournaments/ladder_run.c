@@ -472,6 +472,7 @@ int ladder_run(store *db, const ladder_settings *ls, const run_options *ro,
     free(L.done);
     free(L.faults);
     free(L.last);
+    free(L.since);
     free(L.val_left);
     free(L.val_live);
     free(L.val_bad);
