@@ -177,7 +177,10 @@ int replay_walk(replay *r, const replay_sink *sink, void *ctx)
         const char *type = av_get_str(e, "type");
         if (!type) type = "";
         if (!strcmp(type, "match")) {
-            rc = on_header(r, e, lineno, err, sizeof err);
+            /* One log holds one game: every table of a reader is sized by
+             * the one header, so a second one is refused, never re-read. */
+            rc = r->gvt ? fail(r, lineno, "a second match header: a log holds one game")
+                        : on_header(r, e, lineno, err, sizeof err);
             if (rc == 0 && sink->header) rc = sink->header(ctx, r, e);
             if (rc == 0 && sink->moved) sink->moved(ctx, r);
         } else if (!r->g) {
