@@ -79,7 +79,7 @@ static const char *agent_of(const audit *a, int i)
 /* The stored run's schedule, rebuilt: a tournament's from its stored
  * settings, an SPRT run's seat-swapped pairs (cmd_sprt.c) up to n games. */
 static int rebuild(store *s, const char *kind, uint64_t master, tourn_pairing pair, int n_agents,
-                   size_t n, schedule *out, char *err, size_t errlen)
+                   size_t n, size_t stored, schedule *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
     if (strcmp(kind, "sprt") == 0) {
@@ -115,6 +115,17 @@ static int rebuild(store *s, const char *kind, uint64_t master, tourn_pairing pa
             p.per_pairing = k;
         else if (strcmp(av.v[i - 1], "--max-games") == 0 && cli_int(av.v[i], 1, INT64_MAX / 2, &k))
             p.max_games = k;
+    }
+    /* Its settings are stored numbers too: a schedule far larger than the
+     * games stored is refused before it is built. */
+    int64_t full = schedule_full_size(&p);
+    if (full < 0 || (p.max_games > 0 && full > p.max_games)) full = p.max_games;
+    if (full > store_schedule_cap((int64_t)stored)) {
+        snprintf(err, errlen,
+                 "the results file is corrupt: its settings name a schedule of %lld games, but "
+                 "it stores %zu",
+                 (long long)full, stored);
+        goto out;
     }
     rc = schedule_build(&p, out, err, errlen);
 out:
@@ -399,7 +410,7 @@ int cmd_audit(int argc, char **argv)
     for (size_t i = 0; i < n; i++)
         if (games[i].s.id > 0 && (size_t)games[i].s.id > upto) upto = (size_t)games[i].s.id;
     upto += upto % 2;
-    if (rebuild(s, kind, master, pair, n_agents, upto, &sch, err, sizeof err) != 0) {
+    if (rebuild(s, kind, master, pair, n_agents, upto, n, &sch, err, sizeof err) != 0) {
         fprintf(stderr, "arena: audit: %s: %s\n", db, err);
         goto out;
     }
