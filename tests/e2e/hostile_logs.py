@@ -63,6 +63,87 @@ def case_second_header_is_refused():
             refused(bad, f"{bad}:5: a second match header")
 
 
+# The longest line a log may hold (referee/matchlog.h MATCHLOG_MAX_LINE, as
+# docs/replay.md gives it): a 1 MiB frame written as JSON, 6 bytes a byte at
+# worst, and 64 KiB for the line's own keys.
+MAX_LINE = 6 * (1 << 20) + (64 << 10)
+RSS_CAP_MIB = 100
+
+
+def measured(*args):
+    """Runs arena; returns (rc, stdout tail, stderr, its peak RSS in MiB)."""
+    with tempfile.TemporaryFile() as fo, tempfile.TemporaryFile() as fe:
+        p = subprocess.Popen([ARENA, *args], stdout=fo, stderr=fe)
+        _, status, usage = os.wait4(p.pid, 0)
+        fo.seek(max(0, fo.seek(0, 2) - 4000))
+        fe.seek(0)
+        out, err = fo.read().decode(errors="replace"), fe.read().decode(errors="replace")
+    return os.waitstatus_to_exitcode(status), out, err, usage.ru_maxrss / 1024
+
+
+def note(size):
+    """A note line of exactly `size` bytes."""
+    head, tail = '{"type":"note","t":1.0,"seat":0,"text":"', '"}'
+    return head + "a" * (size - len(head) - len(tail)) + tail
+
+
+def write_bomb(path, lines, size):
+    """A gzip log whose second line is a note of `size` bytes, written in
+    blocks (it compresses about 1000 to 1)."""
+    with gzip.open(path, "wb", compresslevel=6) as f:
+        f.write((lines[0] + "\n").encode())
+        head, tail = b'{"type":"note","t":1.0,"seat":0,"text":"', b'"}\n'
+        f.write(head)
+        block, left = b"a" * (1 << 20), size - len(head) - len(tail) + 1
+        while left > 0:
+            f.write(block[:left])
+            left -= len(block)
+        f.write(tail)
+        f.write(("\n".join(lines[1:]) + "\n").encode())
+
+
+def case_long_line_is_refused_in_bounded_memory():
+    """A log line may be as long as a logged message can be, and no longer:
+    one 300 MB line in a 300 KB gzip file was read whole into memory."""
+    with tempfile.TemporaryDirectory() as d:
+        lines = matchlog.lines(play(d, "nim", 2, 7))
+        bomb = os.path.join(d, "bomb.jsonl.gz")
+        write_bomb(bomb, lines, 300 << 20)
+        print(f"gzip log of a 300 MiB line: {os.path.getsize(bomb)} bytes")
+        for extra in READERS:
+            rc, out, err, rss = measured("replay", bomb, *extra)
+            print(f"replay {extra}: exit {rc}, peak RSS {rss:.1f} MiB: {err.strip()}")
+            check(rc == 1 and f"{bomb}:2: a line longer than {MAX_LINE} bytes" in err,
+                  f"replay {extra}: exit {rc}: {err[-400:]}")
+            check(rss < RSS_CAP_MIB, f"replay {extra}: peak RSS {rss:.1f} MiB, cap {RSS_CAP_MIB}")
+        # The audit replays a tournament's logs with the same reader.
+        db = os.path.join(d, "t.sqlite")
+        rc, _, err = arena("tournament", "--game", "nim", "--agent", "a=builtin:random",
+                           "--agent", "b=builtin:random", "--games-per-pairing", "2", "--db", db,
+                           "--logs", os.path.join(d, "t.logs"), "--quiet")
+        check(rc == 0, f"tournament: {rc} {err}")
+        victim = os.path.join(d, "t.logs", "game-000001.jsonl.gz")
+        write_bomb(victim, matchlog.lines(victim), 300 << 20)
+        rc, out, err, rss = measured("audit", db)
+        print(f"audit: exit {rc}, peak RSS {rss:.1f} MiB: {out.strip()}")
+        check(rc == 1 and "a line longer than" in out + err, f"audit: exit {rc}: {out} {err}")
+        check(rss < RSS_CAP_MIB, f"audit: peak RSS {rss:.1f} MiB, cap {RSS_CAP_MIB}")
+        # Plain, the line just past the cap is refused and one at the cap read.
+        for size, ok in ((MAX_LINE, True), (MAX_LINE + 1, False)):
+            log = os.path.join(d, f"line-{size}.jsonl")
+            with open(log, "w") as f:
+                f.write("\n".join([lines[0], note(size)] + lines[1:]) + "\n")
+            for extra in READERS:
+                rc, out, err, rss = measured("replay", log, *extra)
+                if ok:
+                    check(rc == 0 and ("replay OK" in out or "</html>" in out),
+                          f"a {size}-byte line, replay {extra}: exit {rc}: {err[-400:]}")
+                else:
+                    check(rc == 1 and "a line longer than" in err,
+                          f"a {size}-byte line, replay {extra}: exit {rc}: {err[-400:]}")
+                check(rss < RSS_CAP_MIB, f"{size}: replay {extra}: peak RSS {rss:.1f} MiB")
+
+
 CASES = {k[5:]: v for k, v in globals().items() if k.startswith("case_")}
 
 if __name__ == "__main__":
