@@ -83,7 +83,13 @@ static int on_header(replay *r, const av *e, long lineno, char *err, size_t errl
     arena_setting s[64];
     size_t ns;
     read_settings(e, s, &ns, 64);
-    r->g = r->gvt->create(s, ns, (uint64_t)seed, r->players, 0, err, errlen);
+    /* The cards come from the log, whatever path its settings name. */
+    const av *opts = av_get(e, "options");
+    char *logged = opts && opts->type == AV_MAP ? av_to_json(opts) : xstrdup("null");
+    for (size_t k = 0; k < ns; k++)
+        if (strcmp(s[k].key, "cards") == 0) s[k].value = logged;
+    r->g = r->gvt->create(s, ns, (uint64_t)seed, r->players, ARENA_GAME_FROM_LOG, err, errlen);
+    free(logged);
     return r->g ? 0 : fail(r, lineno, err);
 }
 

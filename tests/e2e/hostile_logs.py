@@ -6,7 +6,7 @@ Usage: hostile_logs.py ARENA CASE"""
 import gzip
 import json
 import os
-import resource
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -142,6 +142,61 @@ def case_long_line_is_refused_in_bounded_memory():
                     check(rc == 1 and "a line longer than" in err,
                           f"a {size}-byte line, replay {extra}: exit {rc}: {err[-400:]}")
                 check(rss < RSS_CAP_MIB, f"{size}: replay {extra}: peak RSS {rss:.1f} MiB")
+
+
+def with_header(lines, edit):
+    """The log's lines with its header edited by edit(header dict)."""
+    h = json.loads(lines[0])
+    edit(h)
+    return [json.dumps(h, separators=(",", ":"))] + lines[1:]
+
+
+def case_card_file_path_is_never_opened():
+    """A log replays from the cards it holds, never from the path its
+    settings name: a crafted log named /etc/passwd and replay quoted its
+    first line in the error."""
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    with tempfile.TemporaryDirectory() as d:
+        secret = os.path.join(d, "secret.txt")
+        with open(secret, "w") as f:
+            f.write("TOP-SECRET-FIRST-LINE of a file the log names\n")
+        fifo = os.path.join(d, "fifo")  # opening it to read would block
+        os.mkfifo(fifo)
+        for game, players, src in (("pacifica", 2, "pacifica/cards-example.txt"),
+                                   ("xibalba", 3, "xibalba/cards-default.txt")):
+            cards = os.path.join(d, f"{game}-cards.txt")
+            shutil.copy(os.path.join(root, "referee", "games", src), cards)
+            log = os.path.join(d, f"{game}.jsonl")
+            rc, _, err = arena("play", game, *["builtin:random"] * players, "--seed", "3",
+                               "--set", "cards=" + cards, "--log", log, "--log-plain")
+            check(rc == 0, f"play {game} --set cards=FILE: {rc} {err}")
+            os.remove(cards)  # the log holds the cards: it replays without the file
+            lines = matchlog.lines(log)
+            logs = {"moved": lines}
+            for name, target in (("secret", secret), ("fifo", fifo), ("dir", d)):
+                logs[name] = with_header(lines, lambda h: h.update(
+                    settings=[["cards", target]]))
+            for name, ls in logs.items():
+                path = os.path.join(d, f"{game}-{name}.jsonl")
+                with open(path, "w") as f:
+                    f.write("\n".join(ls) + "\n")
+                for extra in READERS:
+                    rc, out, err = arena("replay", path, *extra, timeout=60)
+                    check(rc == 0 and ("replay OK" in out or "</html>" in out),
+                          f"{game} {name} replay {extra}: {rc} {err[-300:]}")
+                    check("TOP-SECRET" not in out + err, f"{game} {name}: the named file was read")
+            # Without the cards in its options, the log does not replay, and
+            # still no file it names is read.
+            bare = with_header(lines, lambda h: (h.update(settings=[["cards", secret]]),
+                                                 h["options"].pop("card_list", None),
+                                                 h["options"].pop("card_types", None)))
+            path = os.path.join(d, f"{game}-bare.jsonl")
+            with open(path, "w") as f:
+                f.write("\n".join(bare) + "\n")
+            refused(path, "does not hold its cards")
+            for extra in READERS:
+                rc, out, err = arena("replay", path, *extra)
+                check("TOP-SECRET" not in out + err, f"{game} bare: the named file was read")
 
 
 CASES = {k[5:]: v for k, v in globals().items() if k.startswith("case_")}

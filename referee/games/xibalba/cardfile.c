@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "codec.h"
 #include "util.h"
 #include "xibalba.h"
 
@@ -242,5 +243,75 @@ bool xb_cardset_load(xb_cardset *cs, const char *path, char *err, size_t errlen)
         if (!ok) snprintf(err, errlen, "%s:%d: field 'copies': %s", path, lineno, inner);
     }
     free(types);
+    return ok;
+}
+
+/* Names and numbers of one logged card type into t, each checked as the
+ * card file checks it (a number is never cut to a byte unchecked). */
+static const char *logged_type(const av *m, xb_card_type *t)
+{
+    memset(t, 0, sizeof *t);
+    if (m->type != AV_MAP) return "a card type that is not a map";
+    const char *name = av_get_str(m, "name"), *fam = av_get_str(m, "family");
+    const char *phase = av_get_str(m, "phase"), *effect = av_get_str(m, "effect");
+    int f = fam ? find_name(xb_family_names, XB_FAMILIES, fam) : -1;
+    int ph = phase ? find_name(xb_phase_names, XB_PHASES, phase) : -1;
+    int ef = effect ? find_name(xb_effect_names, XE_EFFECTS, effect) : -1;
+    if (!name || !name[0] || strlen(name) >= sizeof t->name) return "name";
+    if (f < 0) return "family";
+    if (ph < 0) return "phase";
+    if (ef <= 0) return "effect";
+    snprintf(t->name, sizeof t->name, "%s", name);
+    t->family = (uint8_t)f;
+    t->phase = (uint8_t)ph;
+    t->effect = (uint8_t)ef;
+    static const struct {
+        const char *key;
+        int lo, hi;
+        bool soldier;
+    } ints[] = {{"faction", 0, 7, false}, {"cost", 1, 30, false}, {"arg", 0, 10, false},
+                {"copies", 1, 64, false}, {"str", 1, 20, true},   {"res", 1, 20, true},
+                {"par", 0, 5, true}};
+    uint8_t *field[] = {&t->faction, &t->cost, &t->arg, &t->copies, &t->str, &t->res, &t->par};
+    for (size_t i = 0; i < sizeof ints / sizeof *ints; i++) {
+        if (ints[i].soldier && f != XB_SOLDIER) continue;
+        int64_t v;
+        if (!av_get_int(m, ints[i].key, &v) || v < ints[i].lo || v > ints[i].hi) return ints[i].key;
+        *field[i] = (uint8_t)v;
+    }
+    return NULL;
+}
+
+bool xb_cardset_from_options(xb_cardset *cs, const char *json, char *name, size_t namelen,
+                             char *err, size_t errlen)
+{
+    av *o = json_decode(json, strlen(json), err, errlen);
+    const char *set = o ? av_get_str(o, "cards") : NULL;
+    const av *list = o ? av_get(o, "card_types") : NULL;
+    if (!set || !list || list->type != AV_LIST || list->u.list.len > XB_MAX_TYPES) {
+        snprintf(err, errlen,
+                 "the log names a card set but does not hold its cards (options.card_types)");
+        av_free(o);
+        return false;
+    }
+    int n = (int)list->u.list.len;
+    xb_card_type *types = xcalloc((size_t)n + 1, sizeof *types);
+    bool ok = true;
+    for (int i = 0; ok && i < n; i++) {
+        const char *field = logged_type(list->u.list.items[i], &types[i]);
+        if (field) {
+            snprintf(err, errlen, "the log's card type %d: field '%s' missing or out of range",
+                     i + 1, field);
+            ok = false;
+        }
+    }
+    if (ok) {
+        char inner[200];
+        ok = xb_cardset_build(cs, types, n, inner, sizeof inner);
+        if (!ok) snprintf(err, errlen, "the log's card types: %s", inner);
+    }
+    if (ok) snprintf(name, namelen, "%s", set);
+    free(types);
+    av_free(o);
     return ok;
 }
