@@ -13,9 +13,14 @@
 #include "utf8.h"
 #include "util.h"
 
+/* The message may quote the log (a kind, a card's field), which may come
+ * from anyone: masked as bot text is. */
 static int fail(const replay *r, long line, const char *what)
 {
-    fprintf(stderr, "arena: %s:%ld: %s\n", r->path, line, what);
+    char *msg = xasprintf("arena: %s:%ld: %s", r->path, line, what);
+    utf8_mask_lines(msg);
+    fprintf(stderr, "%s\n", msg);
+    free(msg);
     return 1;
 }
 

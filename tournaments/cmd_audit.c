@@ -23,6 +23,7 @@
 #include "spec.h"
 #include "sprt_count.h"
 #include "store.h"
+#include "utf8.h"
 #include "util.h"
 
 static void audit_help(FILE *out)
@@ -58,15 +59,35 @@ typedef struct audit {
     long problems, off_schedule, replayed, unlogged;
 } audit;
 
+/* A line on stdout. It quotes the results file and its logs (names,
+ * paths, causes), which may come from anyone: masked as bot text is. */
+static void say(const char *fmt, va_list ap)
+{
+    char *line = NULL;
+    if (vasprintf(&line, fmt, ap) < 0) return;
+    utf8_mask_lines(line);
+    puts(line);
+    free(line);
+}
+
+static void sayf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void sayf(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    say(fmt, ap);
+    va_end(ap);
+}
+
 static void problem(audit *a, const sched_game *g, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 static void problem(audit *a, const sched_game *g, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    printf("game %" PRId64 ": ", g->id);
-    vprintf(fmt, ap);
-    putchar('\n');
+    char *what = NULL;
+    if (vasprintf(&what, fmt, ap) >= 0) sayf("game %" PRId64 ": %s", g->id, what);
+    free(what);
     va_end(ap);
     a->problems++;
 }
@@ -335,9 +356,9 @@ static void check_verdict(audit *a, store *s, const tgame *games, size_t n)
     const char *got = c.decided > 0 ? "H1" : c.decided < 0 ? "H0" : "inconclusive";
     double llr = store_meta_number(s, "llr", NAN);
     if (strcmp(result, got) != 0 || !(fabs(llr - c.llr) < 5e-4)) {
-        printf("verdict: stored %s (LLR %.3f), but its games give %s (LLR %.3f after %lld "
-               "pairs)\n",
-               result, llr, got, c.llr, (long long)c.pairs);
+        sayf("verdict: stored %s (LLR %.3f), but its games give %s (LLR %.3f after %lld "
+             "pairs)",
+             result, llr, got, c.llr, (long long)c.pairs);
         a->problems++;
     }
     sprt_count_free(&c);
@@ -417,8 +438,8 @@ int cmd_audit(int argc, char **argv)
     audit a = {.names = names, .n_agents = n_agents};
     long finished = 0, missing = 0;
     if (!quiet)
-        printf("audit: %s %s, %zu games, master seed %" PRIu64 ", %s pairing, logs %s\n", kind, db,
-               n, master, schedule_pairing_name(pair), logs ? logs : "(none found)");
+        sayf("audit: %s %s, %zu games, master seed %" PRIu64 ", %s pairing, logs %s", kind, db, n,
+             master, schedule_pairing_name(pair), logs ? logs : "(none found)");
     for (size_t i = 0; i < n; i++) {
         const sched_game *g = &games[i].s;
         finished += games[i].done;

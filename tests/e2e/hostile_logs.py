@@ -199,6 +199,27 @@ def case_card_file_path_is_never_opened():
                 check("TOP-SECRET" not in out + err, f"{game} bare: the named file was read")
 
 
+def case_log_text_is_masked_in_errors():
+    """An error that quotes the log (a decision kind, the card data) reaches
+    the terminal masked, as bot text does."""
+    with tempfile.TemporaryDirectory() as d:
+        lines = matchlog.lines(play(d, "nim", 2, 7))
+        k = next(i for i, l in enumerate(lines) if '"type":"choice"' in l)
+        c = json.loads(lines[k])
+        c["kind"] = "take\x1b[2J\x1b]0;pwned\x07\u202e\x9b1m"
+        bad = os.path.join(d, "kind.jsonl")
+        with open(bad, "w") as f:
+            f.write("\n".join(lines[:k] + [json.dumps(c)] + lines[k + 1:]) + "\n")
+        for extra in READERS:
+            p = subprocess.run([ARENA, "replay", bad, *extra], capture_output=True, timeout=60)
+            err = p.stderr.decode("utf-8", "replace")
+            check(p.returncode == 1 and "does not reproduce: log has seat" in err,
+                  f"replay {extra}: {p.returncode} {err}")
+            check(b"\x1b" not in p.stderr and b"\xe2\x80\xae" not in p.stderr
+                  and b"\xc2\x9b" not in p.stderr and "take?[2J?]0;pwned?" in err,
+                  f"replay {extra}: the log's text reached the terminal raw: {p.stderr!r}")
+
+
 CASES = {k[5:]: v for k, v in globals().items() if k.startswith("case_")}
 
 if __name__ == "__main__":

@@ -14,6 +14,7 @@ Cases:
                   report's sums, a clock time that is not a number, settings
                   naming a schedule of 10^9 games
 """
+import json
 import os
 import resource
 import shutil
@@ -134,6 +135,57 @@ def edited_numbers():
     refused(db, "audit", db, want="its settings name a schedule of 1000000000 games")
 
 
-CASES = {"edited_group": edited_group, "edited_numbers": edited_numbers}
+# What a terminal must never receive from stored text: ESC and the other C0
+# controls but the line end, DEL, C1 (CSI as one code point), bidirectional
+# overrides, and bytes that are not UTF-8.
+HOSTILE = "\x1b[2J\x1b]0;pwned\x07\x9b31m\u202e\x7f\r\x08"
+
+
+def terminal_safe(text, what):
+    bad = [c for c in text if (ord(c) < 0x20 and c != "\n") or 0x7f <= ord(c) < 0xa0
+           or c in "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u2028\u2029"
+           or c == "\ufffd"]
+    check(not bad, f"{what}: raw control characters {sorted(set(bad))!r} in: {text[-600:]!r}")
+
+
+def escapes():
+    """Every stored string a text report or the audit prints is masked."""
+    tdb = tournament_db()
+    forged = edited(
+        tdb, "escapes.sqlite",
+        f"UPDATE agents SET name = 'a{HOSTILE}', spec = 'builtin:random{HOSTILE}' WHERE id = 0",
+        f"UPDATE meta SET value = 'nim{HOSTILE}' WHERE key = 'game'",
+        f"UPDATE meta SET value = '2026-01-01{HOSTILE}' WHERE key = 'created'",
+        f"UPDATE meta SET value = 'none{HOSTILE}' WHERE key = 'stop'",
+        f"UPDATE meta SET value = 'logs{HOSTILE}' WHERE key = 'logs'",
+        f"UPDATE games SET reason = 'forfeit', forfeits = 'crash{HOSTILE},',"
+        f" fault_msgs = '{json.dumps([f'died{HOSTILE}', ''])}', log = 'x{HOSTILE}.jsonl.gz',"
+        f" finished_at = '2026{HOSTILE}' WHERE id = 2",
+    )
+    # Bytes that are not UTF-8 too, written as a blob cast to text.
+    con = sqlite3.connect(forged)
+    con.execute("UPDATE agents SET name = CAST(X'62ff1bfe5b3141' AS TEXT) WHERE id = 1")
+    con.commit()
+    con.close()
+    # The stored logs directory, named with the same bytes, holds the logs.
+    shutil.copytree(path("t.logs"), path(f"logs{HOSTILE}"))
+    for args in (("report", forged), ("audit", forged), ("audit", forged, "--logs", path("t.logs"))):
+        r = subprocess.run([ARENA, *args], capture_output=True, timeout=120, cwd=path("."))
+        out, err = r.stdout.decode("utf-8", "replace"), r.stderr.decode("utf-8", "replace")
+        no_crash(subprocess.CompletedProcess(args, r.returncode, out, err), " ".join(args))
+        print(f"$ arena {' '.join(args)}\nexit {r.returncode}\n{out[-1500:]}{err[-500:]}")
+        check(b"\x1b" not in r.stdout + r.stderr, f"{args}: ESC in the output")
+        terminal_safe(out, f"{args} stdout")
+        terminal_safe(err, f"{args} stderr")
+        if args[0] == "report":
+            check(r.returncode == 0 and "a?[2J" in out and "crash?[2J" in out
+                  and "died?[2J" in out, f"{args}: the stored text is shown, masked: {out}")
+        else:
+            check(r.returncode == 1 and "game 2: " in out and "a?[2J" in out,
+                  f"{args}: the audit names game 2 and the agent, masked")
+            check(len(args) > 2 or "logs logs?[2J" in out, f"{args}: the stored logs path, masked")
+
+
+CASES = {"edited_group": edited_group, "edited_numbers": edited_numbers, "escapes": escapes}
 CASES[CASE]()
 print("ok", CASE)
