@@ -87,19 +87,24 @@ static bool parse_int(const char *s, int lo, int hi, int *out)
     return true;
 }
 
-bool xb_cardset_load(xb_cardset *cs, const char *path, char *err, size_t errlen)
+bool xb_cardset_parse(xb_cardset *cs, const char *text, const char *path, char *err, size_t errlen)
 {
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
-        return false;
-    }
     xb_card_type *types = xcalloc(XB_MAX_TYPES + 1, sizeof *types);
     int n = 0, lineno = 0;
     char line[1024];
     bool ok = true;
-    while (ok && fgets(line, sizeof line, f)) {
+    for (const char *at = text; ok && *at;) {
         lineno++;
+        size_t len = strcspn(at, "\n");
+        if (len >= sizeof line) {
+            snprintf(err, errlen, "%s:%d: line longer than %zu characters", path, lineno,
+                     sizeof line - 1);
+            ok = false;
+            break;
+        }
+        memcpy(line, at, len);
+        line[len] = '\0';
+        at += len + (at[len] == '\n');
         char *p = line;
         while (isspace((unsigned char)*p))
             p++;
@@ -236,13 +241,35 @@ bool xb_cardset_load(xb_cardset *cs, const char *path, char *err, size_t errlen)
         }
         n++;
     }
-    fclose(f);
     if (ok) {
         char inner[200];
         ok = xb_cardset_build(cs, types, n, inner, sizeof inner);
         if (!ok) snprintf(err, errlen, "%s:%d: field 'copies': %s", path, lineno, inner);
     }
     free(types);
+    return ok;
+}
+
+bool xb_cardset_load(xb_cardset *cs, const char *path, char *err, size_t errlen)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+        return false;
+    }
+    /* A card file is a few KB: more than 1 MiB is not one. */
+    char *buf = xmalloc(XB_CARDFILE_MAX + 2);
+    size_t len = fread(buf, 1, XB_CARDFILE_MAX + 1, f);
+    fclose(f);
+    buf[len] = '\0';
+    bool ok = false;
+    if (len > XB_CARDFILE_MAX)
+        snprintf(err, errlen, "%s: larger than %d bytes: not a card file", path, XB_CARDFILE_MAX);
+    else if (strlen(buf) != len)
+        snprintf(err, errlen, "%s: not a text file (NUL byte)", path);
+    else
+        ok = xb_cardset_parse(cs, buf, path, err, errlen);
+    free(buf);
     return ok;
 }
 
