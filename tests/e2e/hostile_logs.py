@@ -164,6 +164,16 @@ def case_card_file_path_is_never_opened():
         os.mkfifo(fifo)
         for game, players, src in (("pacifica", 2, "pacifica/cards-example.txt"),
                                    ("xibalba", 3, "xibalba/cards-default.txt")):
+            # The built-in cards, named or not, replay as before.
+            for extra in ([], ["--set", "cards=" + ("designed" if game == "pacifica"
+                                                    else "builtin")]):
+                log = os.path.join(d, f"{game}-builtin.jsonl")
+                rc, _, err = arena("play", game, *["builtin:random"] * players, "--seed", "4",
+                                   *extra, "--log", log, "--log-plain")
+                check(rc == 0, f"play {game} {extra}: {rc} {err}")
+                for reader in READERS:
+                    rc, out, err = arena("replay", log, *reader)
+                    check(rc == 0, f"{game} {extra} replay {reader}: {rc} {err[-300:]}")
             cards = os.path.join(d, f"{game}-cards.txt")
             shutil.copy(os.path.join(root, "referee", "games", src), cards)
             log = os.path.join(d, f"{game}.jsonl")
