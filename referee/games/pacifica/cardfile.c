@@ -295,7 +295,10 @@ bool pac_load_cards(const char *path, pac_cardset *out, char *err, size_t errlen
     fclose(f);
     buf[len] = '\0';
     bool ok;
-    if (strlen(buf) != len) {
+    if (len >= (1u << 20)) { /* a card file is a few KB: this is not one */
+        snprintf(err, errlen, "%s: 1 MiB or larger: not a card file", path);
+        ok = false;
+    } else if (strlen(buf) != len) {
         snprintf(err, errlen, "%s: not a text file (NUL byte)", path);
         ok = false;
     } else {
