@@ -147,6 +147,16 @@ void utf8_mask_controls(char *s, bool keep_tab)
     }
 }
 
+void utf8_mask_lines(char *s)
+{
+    for (char *nl; (nl = strchr(s, '\n')); s = nl + 1) {
+        *nl = '\0';
+        utf8_mask_controls(s, false);
+        *nl = '\n';
+    }
+    utf8_mask_controls(s, false);
+}
+
 size_t utf8_cut(const char *s, size_t max)
 {
     size_t n = strlen(s);

@@ -22,6 +22,10 @@ size_t utf8_valid_prefix(const void *p, size_t n);
  * per byte, so the length stays. An agent's name or log line cannot move the
  * cursor, recolour, hide or reorder what the operator reads. */
 void utf8_mask_controls(char *s, bool keep_tab);
+/* utf8_mask_controls (no tab kept) for each line of a text of several,
+ * the line ends kept: a whole page of output made from stored text, masked
+ * once before it is printed. */
+void utf8_mask_lines(char *s);
 /* The length of s cut to at most max bytes, at a character boundary of
  * valid UTF-8. */
 size_t utf8_cut(const char *s, size_t max);

@@ -41,6 +41,12 @@ enum {
     /* Record no events and skip all presentation work: for self-play fuzzing
      * and benchmarks. Decisions and outcomes must be identical either way. */
     ARENA_GAME_NO_EVENTS = 1u << 0,
+    /* The settings are a match log's (arena replay, arena audit), and a log
+     * may come from anyone: the value of a `cards` setting is then not a
+     * path but the JSON of the options the log recorded (settings() of the
+     * game played, which hold the cards), and the card set is built from
+     * it. No file a log names is opened. */
+    ARENA_GAME_FROM_LOG = 1u << 1,
 };
 
 typedef struct arena_game_vt arena_game_vt;

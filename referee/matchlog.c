@@ -241,11 +241,16 @@ int matchlog_close(matchlog *l, char *err, size_t errlen)
 
 /* ---- reading ------------------------------------------------------------ */
 
+/* The file is read in blocks into buf; lines are cut out of it where they
+ * stand, so the buffer holds one line at most (MATCHLOG_MAX_LINE and its
+ * newline) besides the block it ends in. */
 struct matchlog_reader {
     gzFile f;
     char *buf;
     size_t cap;
-    bool cut;
+    size_t start, end; /* the bytes read and not yet returned */
+    size_t scan;       /* buf[start..scan) holds no newline */
+    bool cut, done;
     char error[256];
 };
 
@@ -260,38 +265,58 @@ matchlog_reader *matchlog_read_open(const char *path, char *err, size_t errlen)
     gzbuffer(f, LOG_BUFFER);
     matchlog_reader *r = xcalloc(1, sizeof *r);
     r->f = f;
-    r->cap = 4096;
+    r->cap = LOG_BUFFER;
     r->buf = xmalloc(r->cap);
     return r;
 }
 
 const char *matchlog_read_line(matchlog_reader *r, size_t *len)
 {
-    size_t n = 0;
-    for (;;) {
-        if (r->cap - n < 2) {
-            r->cap *= 2;
+    const size_t most = MATCHLOG_MAX_LINE + 1; /* the longest line and its newline */
+    while (!r->done) {
+        char *nl = memchr(r->buf + r->scan, '\n', r->end - r->scan);
+        if (nl) {
+            char *line = r->buf + r->start;
+            *nl = '\0';
+            *len = (size_t)(nl - line);
+            r->start = r->scan = (size_t)(nl - r->buf) + 1;
+            return line;
+        }
+        r->scan = r->end;
+        if (r->end - r->start > MATCHLOG_MAX_LINE) {
+            snprintf(r->error, sizeof r->error,
+                     "a line longer than %zu bytes: no match log holds one (refused unread)",
+                     (size_t)MATCHLOG_MAX_LINE);
+            r->done = true;
+            break;
+        }
+        if (r->start > 0) { /* the part line to the front: room behind it */
+            memmove(r->buf, r->buf + r->start, r->end - r->start);
+            r->end -= r->start;
+            r->scan = r->end;
+            r->start = 0;
+        }
+        if (r->end == r->cap) {
+            r->cap = r->cap * 2 < most ? r->cap * 2 : most;
             r->buf = xrealloc(r->buf, r->cap);
         }
-        size_t room = r->cap - n;
-        if (room > 1u << 30) room = 1u << 30;
-        if (!gzgets(r->f, r->buf + n, (int)room)) break;
-        n += strlen(r->buf + n);
-        if (n && r->buf[n - 1] == '\n') {
-            r->buf[--n] = '\0';
-            *len = n;
-            return r->buf;
+        int k = gzread(r->f, r->buf + r->end, (unsigned)(r->cap - r->end));
+        if (k > 0) {
+            r->end += (size_t)k;
+            continue;
         }
+        r->done = true;
+        int zerr;
+        const char *msg = gzerror(r->f, &zerr);
+        /* Z_BUF_ERROR: the compressed stream stops early (its writer was
+         * killed); a last line without its newline is cut the same way.
+         * Both are ends. */
+        if (r->end > r->start || zerr == Z_BUF_ERROR)
+            r->cut = true;
+        else if (zerr != Z_OK)
+            snprintf(r->error, sizeof r->error, "%s",
+                     zerr == Z_ERRNO ? strerror(errno ? errno : EIO) : msg);
     }
-    int zerr;
-    const char *msg = gzerror(r->f, &zerr);
-    /* Z_BUF_ERROR: the compressed stream stops early (its writer was killed);
-     * a last line without its newline is cut the same way. Both are ends. */
-    if (n || zerr == Z_BUF_ERROR)
-        r->cut = true;
-    else if (zerr != Z_OK)
-        snprintf(r->error, sizeof r->error, "%s",
-                 zerr == Z_ERRNO ? strerror(errno ? errno : EIO) : msg);
     return NULL;
 }
 

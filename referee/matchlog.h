@@ -25,6 +25,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "codec.h"
 #include "match.h"
 #include "value.h"
 
@@ -53,18 +54,28 @@ void matchlog_result(matchlog *l, const match_outcome *o);
  * disk): the log is then incomplete and must not be trusted. */
 int matchlog_close(matchlog *l, char *err, size_t errlen);
 
+/* The longest line a reader takes, without its newline: what one logged
+ * message can become, a frame of PROTO_MAX_FRAME_DEFAULT bytes written as
+ * JSON (a control byte of a string is 6 bytes there, "\u0001"), plus the
+ * line's own keys. A longer line is no log Arena wrote: it is refused
+ * rather than buffered (a small gzip file can hold gigabytes of one line),
+ * so a writer never writes one. */
+#define MATCHLOG_MAX_LINE (6 * PROTO_MAX_FRAME_DEFAULT + ((size_t)64 << 10))
+
 /* Reading a log back, line by line, gzip or plain. */
 typedef struct matchlog_reader matchlog_reader;
 matchlog_reader *matchlog_read_open(const char *path, char *err, size_t errlen);
 /* The next complete line, without its newline and NUL-terminated (the
  * reader's buffer, valid until the next call); NULL at the end of the file,
- * at a cut (see below) or on a read error (see matchlog_read_error). */
+ * at a cut (see below), on a read error or at a line longer than
+ * MATCHLOG_MAX_LINE (see matchlog_read_error). */
 const char *matchlog_read_line(matchlog_reader *r, size_t *len);
 /* True once the file was found to end mid-line or mid-stream: a log whose
  * writer was killed. The lines before the cut are all good. */
 bool matchlog_read_cut(const matchlog_reader *r);
 /* NULL, or why the file could not be read (corrupt compressed data, an I/O
- * error); set once matchlog_read_line returned NULL. */
+ * error, a line past MATCHLOG_MAX_LINE); set once matchlog_read_line
+ * returned NULL. */
 const char *matchlog_read_error(const matchlog_reader *r);
 void matchlog_read_close(matchlog_reader *r);
 

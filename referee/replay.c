@@ -13,9 +13,14 @@
 #include "utf8.h"
 #include "util.h"
 
+/* The message may quote the log (a kind, a card's field), which may come
+ * from anyone: masked as bot text is. */
 static int fail(const replay *r, long line, const char *what)
 {
-    fprintf(stderr, "arena: %s:%ld: %s\n", r->path, line, what);
+    char *msg = xasprintf("arena: %s:%ld: %s", r->path, line, what);
+    utf8_mask_lines(msg);
+    fprintf(stderr, "%s\n", msg);
+    free(msg);
     return 1;
 }
 
@@ -83,7 +88,13 @@ static int on_header(replay *r, const av *e, long lineno, char *err, size_t errl
     arena_setting s[64];
     size_t ns;
     read_settings(e, s, &ns, 64);
-    r->g = r->gvt->create(s, ns, (uint64_t)seed, r->players, 0, err, errlen);
+    /* The cards come from the log, whatever path its settings name. */
+    const av *opts = av_get(e, "options");
+    char *logged = opts && opts->type == AV_MAP ? av_to_json(opts) : xstrdup("null");
+    for (size_t k = 0; k < ns; k++)
+        if (strcmp(s[k].key, "cards") == 0) s[k].value = logged;
+    r->g = r->gvt->create(s, ns, (uint64_t)seed, r->players, ARENA_GAME_FROM_LOG, err, errlen);
+    free(logged);
     return r->g ? 0 : fail(r, lineno, err);
 }
 
@@ -177,7 +188,10 @@ int replay_walk(replay *r, const replay_sink *sink, void *ctx)
         const char *type = av_get_str(e, "type");
         if (!type) type = "";
         if (!strcmp(type, "match")) {
-            rc = on_header(r, e, lineno, err, sizeof err);
+            /* One log holds one game: every table of a reader is sized by
+             * the one header, so a second one is refused, never re-read. */
+            rc = r->gvt ? fail(r, lineno, "a second match header: a log holds one game")
+                        : on_header(r, e, lineno, err, sizeof err);
             if (rc == 0 && sink->header) rc = sink->header(ctx, r, e);
             if (rc == 0 && sink->moved) sink->moved(ctx, r);
         } else if (!r->g) {

@@ -190,8 +190,8 @@ static int html_header(void *ctx, replay *r, const av *line)
         fprintf(stderr, "arena: the game has seats 0..%d\n", r->players - 1);
         return 2;
     }
-    if (h->reader[0] < 0)
-        for (int s = 0; s < r->players; s++)
+    if (h->reader[0] < 0 && h->nreaders == 1)
+        for (int s = 0; s < r->players && h->nreaders < MAX_READERS; s++)
             h->reader[h->nreaders++] = s;
     return 0;
 }

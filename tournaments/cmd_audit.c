@@ -23,6 +23,7 @@
 #include "spec.h"
 #include "sprt_count.h"
 #include "store.h"
+#include "utf8.h"
 #include "util.h"
 
 static void audit_help(FILE *out)
@@ -58,15 +59,35 @@ typedef struct audit {
     long problems, off_schedule, replayed, unlogged;
 } audit;
 
+/* A line on stdout. It quotes the results file and its logs (names,
+ * paths, causes), which may come from anyone: masked as bot text is. */
+static void say(const char *fmt, va_list ap)
+{
+    char *line = NULL;
+    if (vasprintf(&line, fmt, ap) < 0) return;
+    utf8_mask_lines(line);
+    puts(line);
+    free(line);
+}
+
+static void sayf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void sayf(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    say(fmt, ap);
+    va_end(ap);
+}
+
 static void problem(audit *a, const sched_game *g, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 static void problem(audit *a, const sched_game *g, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    printf("game %" PRId64 ": ", g->id);
-    vprintf(fmt, ap);
-    putchar('\n');
+    char *what = NULL;
+    if (vasprintf(&what, fmt, ap) >= 0) sayf("game %" PRId64 ": %s", g->id, what);
+    free(what);
     va_end(ap);
     a->problems++;
 }
@@ -79,7 +100,7 @@ static const char *agent_of(const audit *a, int i)
 /* The stored run's schedule, rebuilt: a tournament's from its stored
  * settings, an SPRT run's seat-swapped pairs (cmd_sprt.c) up to n games. */
 static int rebuild(store *s, const char *kind, uint64_t master, tourn_pairing pair, int n_agents,
-                   size_t n, schedule *out, char *err, size_t errlen)
+                   size_t n, size_t stored, schedule *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
     if (strcmp(kind, "sprt") == 0) {
@@ -115,6 +136,17 @@ static int rebuild(store *s, const char *kind, uint64_t master, tourn_pairing pa
             p.per_pairing = k;
         else if (strcmp(av.v[i - 1], "--max-games") == 0 && cli_int(av.v[i], 1, INT64_MAX / 2, &k))
             p.max_games = k;
+    }
+    /* Its settings are stored numbers too: a schedule far larger than the
+     * games stored is refused before it is built. */
+    int64_t full = schedule_full_size(&p);
+    if (full < 0 || (p.max_games > 0 && full > p.max_games)) full = p.max_games;
+    if (full > store_schedule_cap((int64_t)stored)) {
+        snprintf(err, errlen,
+                 "the results file is corrupt: its settings name a schedule of %lld games, but "
+                 "it stores %zu",
+                 (long long)full, stored);
+        goto out;
     }
     rc = schedule_build(&p, out, err, errlen);
 out:
@@ -324,9 +356,9 @@ static void check_verdict(audit *a, store *s, const tgame *games, size_t n)
     const char *got = c.decided > 0 ? "H1" : c.decided < 0 ? "H0" : "inconclusive";
     double llr = store_meta_number(s, "llr", NAN);
     if (strcmp(result, got) != 0 || !(fabs(llr - c.llr) < 5e-4)) {
-        printf("verdict: stored %s (LLR %.3f), but its games give %s (LLR %.3f after %lld "
-               "pairs)\n",
-               result, llr, got, c.llr, (long long)c.pairs);
+        sayf("verdict: stored %s (LLR %.3f), but its games give %s (LLR %.3f after %lld "
+             "pairs)",
+             result, llr, got, c.llr, (long long)c.pairs);
         a->problems++;
     }
     sprt_count_free(&c);
@@ -399,15 +431,15 @@ int cmd_audit(int argc, char **argv)
     for (size_t i = 0; i < n; i++)
         if (games[i].s.id > 0 && (size_t)games[i].s.id > upto) upto = (size_t)games[i].s.id;
     upto += upto % 2;
-    if (rebuild(s, kind, master, pair, n_agents, upto, &sch, err, sizeof err) != 0) {
+    if (rebuild(s, kind, master, pair, n_agents, upto, n, &sch, err, sizeof err) != 0) {
         fprintf(stderr, "arena: audit: %s: %s\n", db, err);
         goto out;
     }
     audit a = {.names = names, .n_agents = n_agents};
     long finished = 0, missing = 0;
     if (!quiet)
-        printf("audit: %s %s, %zu games, master seed %" PRIu64 ", %s pairing, logs %s\n", kind, db,
-               n, master, schedule_pairing_name(pair), logs ? logs : "(none found)");
+        sayf("audit: %s %s, %zu games, master seed %" PRIu64 ", %s pairing, logs %s", kind, db, n,
+             master, schedule_pairing_name(pair), logs ? logs : "(none found)");
     for (size_t i = 0; i < n; i++) {
         const sched_game *g = &games[i].s;
         finished += games[i].done;

@@ -5,6 +5,7 @@
 
 #include "ratings.h"
 #include "report.h"
+#include "utf8.h"
 #include "util.h"
 
 static void forfeit_text(const report *r, int a, char *buf, size_t len)
@@ -126,7 +127,28 @@ static void lengths_text(const report *r, FILE *out)
                     r->names[r->pairs[p].b], lo, md, hi);
 }
 
+static void report_text_raw(const report *r, FILE *out);
+
+/* Every string of the report comes from the results file, which may come
+ * from anyone: the page is written to memory and masked as bot text is
+ * (utf8_mask_lines) before it reaches a terminal. */
 void report_text(const report *r, FILE *out)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    if (!mem) {
+        fputs("arena: report: out of memory\n", stderr);
+        return;
+    }
+    report_text_raw(r, mem);
+    fclose(mem);
+    utf8_mask_lines(text);
+    fwrite(text, 1, strlen(text), out);
+    free(text);
+}
+
+static void report_text_raw(const report *r, FILE *out)
 {
     int n = r->n;
     int *order = xcalloc((size_t)n + 1, sizeof(int));

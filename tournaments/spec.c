@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "utf8.h"
 #include "util.h"
 
 void argvec_push(argvec *a, const char *s)
@@ -58,6 +59,12 @@ int spec_parse_text(const char *text, const char *name, argvec *out, char *err, 
                 break;
             }
         char *t = trim(line);
+        /* The settings are stored as JSON, which holds only UTF-8. */
+        if (!utf8_valid(t, strlen(t))) {
+            snprintf(err, errlen, "%s:%d: not UTF-8 text", name, lineno);
+            free(line);
+            return -1;
+        }
         if (*t == '\0') {
             free(line);
             continue;
@@ -95,11 +102,21 @@ int spec_read_file(const char *path, argvec *out, char *err, size_t errlen)
         snprintf(err, errlen, "cannot read tournament file '%s'", path);
         return -1;
     }
+    /* A tournament file is a few lines: read at most SPEC_FILE_MAX bytes. */
     abuf b = {0};
-    abuf_add_file(&b, f);
+    abuf_reserve(&b, SPEC_FILE_MAX + 1);
+    size_t n = fread(b.data, 1, SPEC_FILE_MAX + 1, f);
     fclose(f);
+    b.len = n;
     abuf_addc(&b, '\0');
-    int rc = spec_parse_text((const char *)b.data, path, out, err, errlen);
+    int rc = -1;
+    if (n > SPEC_FILE_MAX)
+        snprintf(err, errlen, "%s: larger than %d bytes: not a tournament file", path,
+                 SPEC_FILE_MAX);
+    else if (strlen((const char *)b.data) != n)
+        snprintf(err, errlen, "%s: not a text file (NUL byte)", path);
+    else
+        rc = spec_parse_text((const char *)b.data, path, out, err, errlen);
     abuf_free(&b);
     return rc;
 }

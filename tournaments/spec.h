@@ -21,7 +21,9 @@ char *argvec_to_json(const argvec *a);
 int argvec_from_json(const char *js, argvec *out);
 
 /* Appends the file's settings as flags. Returns 0, or -1 with "FILE:LINE: ..."
- * in err. */
+ * in err; a line that is not UTF-8 or a file larger than SPEC_FILE_MAX bytes
+ * or holding a NUL byte is refused. */
+#define SPEC_FILE_MAX (1 << 20)
 int spec_read_file(const char *path, argvec *out, char *err, size_t errlen);
 int spec_parse_text(const char *text, const char *name, argvec *out, char *err, size_t errlen);
 

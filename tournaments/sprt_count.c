@@ -41,7 +41,9 @@ static void add_game(sprt_count *c, double points)
 
 bool sprt_count_game(sprt_count *c, int64_t group, double a_points)
 {
-    if (c->decided || group < 1) return false;
+    /* The store refuses groups past its schedule (store_games); the bound
+     * here only keeps grow's sizes from wrapping on any other caller. */
+    if (c->decided || group < 1 || (uint64_t)group >= SIZE_MAX / 4 / sizeof *c->first) return false;
     grow(c, group);
     if (c->first[group] < 0)
         c->first[group] = a_points;

@@ -67,9 +67,46 @@ void store_agents_free(char **names, char **specs, int n)
     free(specs);
 }
 
+/* Readers size tables by a game's id and group (the SPRT's count, the
+ * early stop, the audit's schedule): a schedule numbers its games 1..N, all
+ * stored when it is made (an SPRT stores each pair as it schedules it), so
+ * ids above twice the games stored (more than half of them gone) are
+ * refused as corrupt rather than allocated for. */
+int64_t store_schedule_cap(int64_t stored)
+{
+    return 2 * stored;
+}
+
+static int games_in_schedule(store *s, const tgame *g, size_t n, int64_t stored)
+{
+    for (size_t i = 0; i < n; i++) {
+        const char *why = NULL;
+        if (i > 0 && g[i].s.id <= g[i - 1].s.id)
+            why = "ids out of schedule order";
+        else if (g[i].s.id > store_schedule_cap(stored))
+            why = "id past its schedule";
+        if (why) {
+            snprintf(s->err, sizeof s->err,
+                     "game %lld in the results file is corrupt: %s (it stores %lld games)",
+                     (long long)g[i].s.id, why, (long long)stored);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 int store_games(store *s, bool pending_only, tgame **games, size_t *n)
 {
-    return s->vt->games(s, pending_only, games, n);
+    if (s->vt->games(s, pending_only, games, n) != 0) return -1;
+    int64_t stored = (int64_t)*n, done;
+    if ((pending_only && store_counts(s, &stored, &done) != 0) ||
+        games_in_schedule(s, *games, *n, stored) != 0) {
+        free(*games);
+        *games = NULL;
+        *n = 0;
+        return -1;
+    }
+    return 0;
 }
 
 int store_append(store *s, const sched_game *g, size_t n)
@@ -415,6 +452,8 @@ static bool row_ok(const tgame *g, int n_seats, int n_ranks, int n_agents, char 
             if (g->s.seat[j] == g->s.seat[i]) why = "agent seated twice", bad = g->s.seat[i];
     }
     if (!why && g->done && n_ranks != g->s.players) why = "number of ranks", bad = n_ranks;
+    if (!why && g->done && (g->turns < 0 || g->turns > STORE_MAX_TURNS))
+        why = "turn count", bad = g->turns;
     for (int i = 0; !why && g->done && i < g->s.players; i++)
         if (g->rank[i] < 1 || g->rank[i] > g->s.players) why = "rank", bad = g->rank[i];
     if (!why) return true;
@@ -425,9 +464,29 @@ static bool row_ok(const tgame *g, int n_seats, int n_ranks, int n_agents, char 
     return false;
 }
 
+/* Its place in the schedule: ids count from 1, and a group's games follow
+ * one another (group g holds games from g on), so 1 <= group <= id. */
+static bool place_ok(const store_row *r, char *err, size_t errlen)
+{
+    if (r->id >= 1 && r->grp >= 1 && r->grp <= r->id) return true;
+    snprintf(err, errlen,
+             "game %lld in the results file is corrupt: group %lld is not a place in its "
+             "schedule (1 to its id)",
+             (long long)r->id, (long long)r->grp);
+    return false;
+}
+
+/* Clock times are finite and not negative: NaN or infinity would pass every
+ * comparison a report makes and print as numbers no clock measured. */
+static bool time_ok(double ms)
+{
+    return ms >= 0 && ms < 1e15;
+}
+
 int store_row_decode(const store_row *r, int n_agents, tgame *g, char *err, size_t errlen)
 {
     memset(g, 0, sizeof *g);
+    if (!place_ok(r, err, errlen)) return -1;
     int64_t tmp[RANKED_MAX + 1];
     g->s.id = r->id;
     g->s.group = r->grp;
@@ -437,6 +496,7 @@ int store_row_decode(const store_row *r, int n_agents, tgame *g, char *err, size
     for (int i = 0; i < n_seats && i < RANKED_MAX; i++)
         g->s.seat[i] = tmp[i] < INT32_MIN || tmp[i] > INT32_MAX ? -1 : (int)tmp[i];
     g->done = r->done;
+    g->turns = r->turns;
     int n_ranks = 0;
     if (g->done) {
         n_ranks = parse_list(r->ranks, tmp, RANKED_MAX + 1);
@@ -459,7 +519,6 @@ int store_row_decode(const store_row *r, int n_agents, tgame *g, char *err, size
         ff = strchr(ff, ',');
         if (ff) ff++;
     }
-    g->turns = r->turns;
     const char *tm = r->time_ms;
     for (int i = 0; tm && i < g->s.players; i++) {
         g->time_ms[i] = num(tm);
@@ -467,6 +526,14 @@ int store_row_decode(const store_row *r, int n_agents, tgame *g, char *err, size
         if (tm) tm++;
     }
     g->wall_ms = r->wall_ms;
+    for (int i = 0; i <= g->s.players; i++)
+        if (!time_ok(i < g->s.players ? g->time_ms[i] : g->wall_ms)) {
+            snprintf(err, errlen,
+                     "game %lld in the results file is corrupt: a clock time that is negative, "
+                     "infinite or not a number",
+                     (long long)g->s.id);
+            return -1;
+        }
     return 0;
 }
 

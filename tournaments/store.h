@@ -16,6 +16,10 @@
 typedef struct store store;
 
 #define STORE_MOVE_BINS 21 /* = MOVE_HIST_BINS of referee/match.h */
+/* Most turns a stored game may hold: far above any game's cap (Dominion's
+ * max_turns is at most 1000 rounds), low enough that a report's sums and
+ * spans of turn counts cannot overflow an int. */
+#define STORE_MAX_TURNS 1000000
 
 /* What a finished game adds for the reports, kept out of tgame so that a
  * whole schedule in memory stays small: per seat, decisions, the longest
@@ -106,8 +110,15 @@ int store_agents(store *s, char ***names, char ***specs, int *n);
 void store_agents_free(char **names, char **specs, int n);
 /* Games in schedule order; pending_only: only those without a result.
  * -1 (store_error says which game) when a row is corrupt: a seat index
- * outside the agents, a wrong count of seats or ranks, a bad rank. */
+ * outside the agents, a wrong count of seats or ranks, a bad rank, a group
+ * outside 1..id, an id above twice the games stored (readers size tables
+ * by them), a turn count outside 0..STORE_MAX_TURNS, a clock time that is
+ * negative or not finite. */
 int store_games(store *s, bool pending_only, tgame **games, size_t *n);
+/* The most games a schedule may number when `stored` of them are stored:
+ * every game is stored when it is scheduled, so a schedule past twice the
+ * games stored is a corrupt file, not a reason to allocate for it. */
+int64_t store_schedule_cap(int64_t stored);
 /* Appends games to the schedule (SPRT extends it as it goes). */
 int store_append(store *s, const sched_game *g, size_t n);
 /* Records a finished game, all of it or nothing (PostgreSQL: its own

@@ -247,3 +247,36 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     av_free(v);
     return 0;
 }
+
+/* ---- for the corpus driver (corpus_driver.c) ---- */
+int fuzz_after_seeds(void);
+int fuzz_after_mutations(size_t n_seeds, long mutations, double cpu_s);
+
+static size_t seed_ok, seed_failed;
+
+int fuzz_after_seeds(void)
+{
+    /* The seeds hold valid messages and every error class: both must show. */
+    seed_ok = fuzz_messages_ok, seed_failed = fuzz_streams_failed;
+    if (seed_ok == 0 || seed_failed == 0) {
+        fprintf(stderr, "seed corpus decoded %zu messages, %zu failed streams: expected both\n",
+                seed_ok, seed_failed);
+        return 1;
+    }
+    return 0;
+}
+
+int fuzz_after_mutations(size_t n_seeds, long mutations, double cpu_s)
+{
+    printf("fuzz-decoder-corpus: %zu seeds (%zu messages, %zu failed streams), %ld mutations "
+           "(%zu messages, %zu failed streams), %zu decides and %zu hellos and overs by the "
+           "SDK's fast paths, %.2f s CPU\n",
+           n_seeds, seed_ok, seed_failed, mutations, fuzz_messages_ok - seed_ok,
+           fuzz_streams_failed - seed_failed, fuzz_fast_decides, fuzz_fast_hello_over, cpu_s);
+    if (fuzz_fast_decides == 0 || fuzz_fast_hello_over == 0) {
+        fprintf(stderr, "no decide or no hello/over took the SDK's fast paths: the twin check "
+                        "was inert\n");
+        return 1;
+    }
+    return 0;
+}

@@ -185,6 +185,22 @@ check(len({x[2] for x in sdup}) == len(sdup) // 2, "duplicate: one seed per pair
 usage_error(run("tournament", spec, "--db", os.path.join(work, "dup2.sqlite"), "--pairing", "x"),
             "bad pairing")
 
+# A tournament file from someone else: not UTF-8, a NUL byte, past 1 MiB
+# (read whole before) are refused in one line, and nothing is stored.
+for name, data, why in (("latin1.tournament", b"game = nim\nagent = \xe9=builtin:random\n",
+                         "not UTF-8 text"),
+                        ("nul.tournament", b"game = nim\n\0agent = a=builtin:random\n",
+                         "NUL byte"),
+                        ("huge.tournament", b"# " + b"x" * (1 << 20) + b"\ngame = nim\n",
+                         "not a tournament file")):
+    bad = os.path.join(work, name)
+    with open(bad, "wb") as f:
+        f.write(data)
+    r = run("tournament", bad, "--db", os.path.join(work, name + ".sqlite"), "--quiet")
+    usage_error(r, name)
+    check(why in r.stderr, "%s: %r" % (name, r.stderr))
+    check(not os.path.exists(os.path.join(work, name + ".sqlite")), name + ": a DB was made")
+
 # An existing tournament is never overwritten; resume of a finished one is a no-op.
 usage_error(run("tournament", spec, "--db", db1, "--quiet"), "tournament onto an existing db")
 r = run("tournament", "--resume", db1, "--quiet")

@@ -340,6 +340,14 @@ static void test_store_corrupt_row(void **st)
     assert_int_equal(store_append(db, &extra, 1), 0);
     assert_int_equal(store_games(db, true, &g, &n), -1);
     assert_non_null(strstr(store_error(db), "game 3 in the results file is corrupt: seat index 5"));
+    /* Readers size tables by group and id: each stays in its schedule. */
+    const int64_t places[][2] = {{4, 0}, {4, -1}, {4, 5}, {0, 1}, {0, 0}};
+    for (size_t i = 0; i < sizeof places / sizeof *places; i++) {
+        store_row r = {.id = places[i][0], .grp = places[i][1], .players = 2, .seats = "0,1"};
+        char err[200];
+        assert_int_equal(store_row_decode(&r, 2, &bad, err, sizeof err), -1);
+        assert_non_null(strstr(err, "is not a place in its schedule"));
+    }
     store_close(db);
     remove_store(path);
 }
@@ -715,6 +723,20 @@ static void test_store_row_numbers(void **st)
                        .time_ms = (char *)e.time_ms.data};
         tgame back;
         char err[200];
+        /* A time no clock measures (negative, past 1e15, NaN) makes the
+         * row corrupt; every other one reads back as strtod reads it. */
+        bool clock_ok = true;
+        for (int k = 0; k < g.s.players; k++) {
+            char txt[400];
+            snprintf(txt, sizeof txt, "%.3f", g.time_ms[k]);
+            double v = strtod(txt, NULL);
+            clock_ok = clock_ok && v >= 0 && v < 1e15;
+        }
+        if (!clock_ok) {
+            assert_int_equal(store_row_decode(&r, RANKED_MAX, &back, err, sizeof err), -1);
+            assert_non_null(strstr(err, "corrupt: a clock time"));
+            continue;
+        }
         assert_int_equal(store_row_decode(&r, RANKED_MAX, &back, err, sizeof err), 0);
         for (int k = 0; k < g.s.players; k++) {
             assert_int_equal(back.s.seat[k], g.s.seat[k]);

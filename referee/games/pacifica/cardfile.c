@@ -11,6 +11,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "codec.h"
 #include "pacifica.h"
 #include "util.h"
 
@@ -294,13 +295,48 @@ bool pac_load_cards(const char *path, pac_cardset *out, char *err, size_t errlen
     fclose(f);
     buf[len] = '\0';
     bool ok;
-    if (strlen(buf) != len) {
+    if (len >= (1u << 20)) { /* a card file is a few KB: this is not one */
+        snprintf(err, errlen, "%s: 1 MiB or larger: not a card file", path);
+        ok = false;
+    } else if (strlen(buf) != len) {
         snprintf(err, errlen, "%s: not a text file (NUL byte)", path);
         ok = false;
     } else {
         ok = pac_parse_cards(buf, path, out, err, errlen);
     }
     free(buf);
+    return ok;
+}
+
+bool pac_cards_from_options(const char *json, pac_cardset *out, char *err, size_t errlen)
+{
+    av *o = json_decode(json, strlen(json), err, errlen);
+    const char *name = o ? av_get_str(o, "cards") : NULL;
+    const av *list = o ? av_get(o, "card_list") : NULL;
+    bool ok = name && list && list->type == AV_LIST;
+    abuf text = {0};
+    for (size_t i = 0; ok && i < list->u.list.len; i++) {
+        const av *line = list->u.list.items[i];
+        ok = line->type == AV_STR && !memchr(line->u.str.s, '\n', line->u.str.len) &&
+             !memchr(line->u.str.s, '\0', line->u.str.len);
+        if (ok) {
+            abuf_add(&text, line->u.str.s, line->u.str.len);
+            abuf_addc(&text, '\n');
+        }
+    }
+    abuf_addc(&text, '\0');
+    if (ok) {
+        /* Its name as the log has it, the errors saying where the cards are. */
+        char where[160];
+        snprintf(where, sizeof where, "%s (the log's card_list)", name);
+        ok = pac_parse_cards((char *)text.data, where, out, err, errlen);
+        if (ok) snprintf(out->name, sizeof out->name, "%s", name);
+    } else {
+        snprintf(err, errlen,
+                 "the log names a card set but does not hold its cards (options.card_list)");
+    }
+    abuf_free(&text);
+    av_free(o);
     return ok;
 }
 

@@ -32,9 +32,11 @@ static arena_game *pac_create(const arena_setting *set, size_t nset, uint64_t se
     pacifica *g = xcalloc(1, sizeof *g);
     g->base.vt = &pacifica_game;
     g->base.size = sizeof *g;
+    /* From a log, a `cards` setting holds the logged options (game.h). */
     bool ok = strcmp(cards, "designed") == 0
                   ? pac_parse_cards(pac_designed_cards, "designed", &g->set, err, errlen)
-                  : pac_load_cards(cards, &g->set, err, errlen);
+              : flags & ARENA_GAME_FROM_LOG ? pac_cards_from_options(cards, &g->set, err, errlen)
+                                            : pac_load_cards(cards, &g->set, err, errlen);
     if (!ok) {
         free(g);
         return NULL;

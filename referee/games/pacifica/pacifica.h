@@ -147,6 +147,10 @@ bool pac_parse_cards(const char *text, const char *fname, pac_cardset *out, char
                      size_t errlen);
 /* Reads and parses a card file. */
 bool pac_load_cards(const char *path, pac_cardset *out, char *err, size_t errlen);
+/* The card set a match log recorded: json is its header's options (the
+ * game's settings(): "cards", the set's name, and "card_list", one card-file
+ * line a card), as ARENA_GAME_FROM_LOG passes them. Opens no file. */
+bool pac_cards_from_options(const char *json, pac_cardset *out, char *err, size_t errlen);
 /* Writes a card as one card-file line (without newline). */
 void pac_card_line(const pac_card *c, char *buf, size_t len);
 

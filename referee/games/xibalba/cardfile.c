@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "codec.h"
 #include "util.h"
 #include "xibalba.h"
 
@@ -86,19 +87,24 @@ static bool parse_int(const char *s, int lo, int hi, int *out)
     return true;
 }
 
-bool xb_cardset_load(xb_cardset *cs, const char *path, char *err, size_t errlen)
+bool xb_cardset_parse(xb_cardset *cs, const char *text, const char *path, char *err, size_t errlen)
 {
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
-        return false;
-    }
     xb_card_type *types = xcalloc(XB_MAX_TYPES + 1, sizeof *types);
     int n = 0, lineno = 0;
     char line[1024];
     bool ok = true;
-    while (ok && fgets(line, sizeof line, f)) {
+    for (const char *at = text; ok && *at;) {
         lineno++;
+        size_t len = strcspn(at, "\n");
+        if (len >= sizeof line) {
+            snprintf(err, errlen, "%s:%d: line longer than %zu characters", path, lineno,
+                     sizeof line - 1);
+            ok = false;
+            break;
+        }
+        memcpy(line, at, len);
+        line[len] = '\0';
+        at += len + (at[len] == '\n');
         char *p = line;
         while (isspace((unsigned char)*p))
             p++;
@@ -235,12 +241,104 @@ bool xb_cardset_load(xb_cardset *cs, const char *path, char *err, size_t errlen)
         }
         n++;
     }
-    fclose(f);
     if (ok) {
         char inner[200];
         ok = xb_cardset_build(cs, types, n, inner, sizeof inner);
         if (!ok) snprintf(err, errlen, "%s:%d: field 'copies': %s", path, lineno, inner);
     }
     free(types);
+    return ok;
+}
+
+bool xb_cardset_load(xb_cardset *cs, const char *path, char *err, size_t errlen)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+        return false;
+    }
+    /* A card file is a few KB: more than 1 MiB is not one. */
+    char *buf = xmalloc(XB_CARDFILE_MAX + 2);
+    size_t len = fread(buf, 1, XB_CARDFILE_MAX + 1, f);
+    fclose(f);
+    buf[len] = '\0';
+    bool ok = false;
+    if (len > XB_CARDFILE_MAX)
+        snprintf(err, errlen, "%s: larger than %d bytes: not a card file", path, XB_CARDFILE_MAX);
+    else if (strlen(buf) != len)
+        snprintf(err, errlen, "%s: not a text file (NUL byte)", path);
+    else
+        ok = xb_cardset_parse(cs, buf, path, err, errlen);
+    free(buf);
+    return ok;
+}
+
+/* Names and numbers of one logged card type into t, each checked as the
+ * card file checks it (a number is never cut to a byte unchecked). */
+static const char *logged_type(const av *m, xb_card_type *t)
+{
+    memset(t, 0, sizeof *t);
+    if (m->type != AV_MAP) return "a card type that is not a map";
+    const char *name = av_get_str(m, "name"), *fam = av_get_str(m, "family");
+    const char *phase = av_get_str(m, "phase"), *effect = av_get_str(m, "effect");
+    int f = fam ? find_name(xb_family_names, XB_FAMILIES, fam) : -1;
+    int ph = phase ? find_name(xb_phase_names, XB_PHASES, phase) : -1;
+    int ef = effect ? find_name(xb_effect_names, XE_EFFECTS, effect) : -1;
+    if (!name || !name[0] || strlen(name) >= sizeof t->name) return "name";
+    if (f < 0) return "family";
+    if (ph < 0) return "phase";
+    if (ef <= 0) return "effect";
+    snprintf(t->name, sizeof t->name, "%s", name);
+    t->family = (uint8_t)f;
+    t->phase = (uint8_t)ph;
+    t->effect = (uint8_t)ef;
+    static const struct {
+        const char *key;
+        int lo, hi;
+        bool soldier;
+    } ints[] = {{"faction", 0, 7, false}, {"cost", 1, 30, false}, {"arg", 0, 10, false},
+                {"copies", 1, 64, false}, {"str", 1, 20, true},   {"res", 1, 20, true},
+                {"par", 0, 5, true}};
+    uint8_t *field[] = {&t->faction, &t->cost, &t->arg, &t->copies, &t->str, &t->res, &t->par};
+    for (size_t i = 0; i < sizeof ints / sizeof *ints; i++) {
+        if (ints[i].soldier && f != XB_SOLDIER) continue;
+        int64_t v;
+        if (!av_get_int(m, ints[i].key, &v) || v < ints[i].lo || v > ints[i].hi) return ints[i].key;
+        *field[i] = (uint8_t)v;
+    }
+    return NULL;
+}
+
+bool xb_cardset_from_options(xb_cardset *cs, const char *json, char *name, size_t namelen,
+                             char *err, size_t errlen)
+{
+    av *o = json_decode(json, strlen(json), err, errlen);
+    const char *set = o ? av_get_str(o, "cards") : NULL;
+    const av *list = o ? av_get(o, "card_types") : NULL;
+    if (!set || !list || list->type != AV_LIST || list->u.list.len > XB_MAX_TYPES) {
+        snprintf(err, errlen,
+                 "the log names a card set but does not hold its cards (options.card_types)");
+        av_free(o);
+        return false;
+    }
+    int n = (int)list->u.list.len;
+    xb_card_type *types = xcalloc((size_t)n + 1, sizeof *types);
+    bool ok = true;
+    for (int i = 0; ok && i < n; i++) {
+        const char *field = logged_type(list->u.list.items[i], &types[i]);
+        if (field) {
+            snprintf(err, errlen, "the log's card type %d: field '%s' missing or out of range",
+                     i + 1, field);
+            ok = false;
+        }
+    }
+    if (ok) {
+        char inner[200];
+        ok = xb_cardset_build(cs, types, n, inner, sizeof inner);
+        if (!ok) snprintf(err, errlen, "the log's card types: %s", inner);
+    }
+    if (ok) snprintf(name, namelen, "%s", set);
+    free(types);
+    av_free(o);
     return ok;
 }

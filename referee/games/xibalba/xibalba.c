@@ -65,7 +65,10 @@ static arena_game *xb_create(const arena_setting *set, size_t nset, uint64_t see
         return NULL;
     }
     xb_game *g = xcalloc(1, sizeof *g);
-    bool ok = cards
+    bool from_log = cards && (flags & ARENA_GAME_FROM_LOG);
+    bool ok = from_log ? xb_cardset_from_options(&g->cs, cards, g->cards_name, sizeof g->cards_name,
+                                                 err, errlen)
+              : cards
                   ? xb_cardset_load(&g->cs, cards, err, errlen)
                   : xb_cardset_build(&g->cs, xb_default_cards, xb_default_card_types, err, errlen);
     if (!ok) {
@@ -76,12 +79,14 @@ static arena_game *xb_create(const arena_setting *set, size_t nset, uint64_t see
     g->base.size = sizeof *g;
     /* Its base name only: the options go to every bot, and the organiser's
      * directories are none of their business (the cards themselves follow). */
-    const char *name = "builtin";
-    if (cards) {
-        const char *slash = strrchr(cards, '/');
-        name = slash ? slash + 1 : cards;
+    if (!from_log) {
+        const char *name = "builtin";
+        if (cards) {
+            const char *slash = strrchr(cards, '/');
+            name = slash ? slash + 1 : cards;
+        }
+        snprintf(g->cards_name, sizeof g->cards_name, "%s", name);
     }
-    snprintf(g->cards_name, sizeof g->cards_name, "%s", name);
     g->players = players;
     g->apocalypse = apocalypse;
     g->target = target ? target : xb_default_target(players);

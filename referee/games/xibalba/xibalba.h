@@ -113,8 +113,17 @@ extern const char *const xb_face_names[XF_FACES];
 /* Fills cs from a type list (copies expanded). Returns false with a message
  * when a family exceeds its capacity or lacks cards. */
 bool xb_cardset_build(xb_cardset *cs, const xb_card_type *types, int n, char *err, size_t errlen);
-/* Loads a card file (format in docs/games/xibalba.md). */
+/* Loads a card file (format in docs/games/xibalba.md), at most
+ * XB_CARDFILE_MAX bytes. */
+#define XB_CARDFILE_MAX (1 << 20)
 bool xb_cardset_load(xb_cardset *cs, const char *path, char *err, size_t errlen);
+/* Parses a card file's text; errors name `path` and the line. */
+bool xb_cardset_parse(xb_cardset *cs, const char *text, const char *path, char *err, size_t errlen);
+/* The card set a match log recorded: json is its header's options (the
+ * game's settings(): "cards", the set's name, copied into name, and
+ * "card_types"), as ARENA_GAME_FROM_LOG passes them. Opens no file. */
+bool xb_cardset_from_options(xb_cardset *cs, const char *json, char *name, size_t namelen,
+                             char *err, size_t errlen);
 
 typedef struct xb_stack {
     int16_t n;

@@ -1,0 +1,191 @@
+#!/usr/bin/env python3
+"""A results DB from a hostile party (a DB sent for audit, a file copied
+around): `arena report`, `arena audit` and `arena tournament --resume` refuse
+a stored number outside its schedule as a corrupt file, with one clear line,
+and never crash, allocate for it or print what it stores raw.
+Usage: e2e_hostile_db.py ARENA WORKDIR CASE.
+
+Cases:
+  edited_group    games.grp set to 2^63-1, 2^31-1, 0, -1 in an SPRT run (report
+                  and audit) and in a tournament (--resume): 2^63-1 wrapped the
+                  SPRT count's allocation size (a heap overflow), 2^31-1 asked
+                  for 64 GiB, --resume aborted "out of memory"
+  edited_numbers  an id far past the schedule, a turn count that overflows a
+                  report's sums, a clock time that is not a number, settings
+                  naming a schedule of 10^9 games
+"""
+import json
+import os
+import resource
+import shutil
+import sqlite3
+import subprocess
+
+from e2e_common import ARENA, CASE, check, no_crash, path
+
+AGENTS = ["--agent", "a=builtin:random", "--agent", "b=builtin:random"]
+# Peak RSS any of these commands may reach on a DB of a few games (the old
+# code reached 64 GiB or died on the way). ASan's own shadow counts too.
+RSS_CAP_MIB = 300
+WITH_ASAN = b"__asan_init" in open(ARENA, "rb").read()
+
+
+def limit():
+    # The old code asked for 64 GiB and then wrote it: keep a regression off
+    # the machine's memory. ASan reserves terabytes of address space, so
+    # under it the cap is left to ASan's own allocator.
+    if not WITH_ASAN:
+        resource.setrlimit(resource.RLIMIT_AS, (4 << 30, 4 << 30))
+
+
+def measured(*args):
+    """Runs arena; returns (rc, stdout, stderr, peak RSS in MiB)."""
+    out, err = path("out.txt"), path("err.txt")
+    with open(out, "w") as fo, open(err, "w") as fe:
+        p = subprocess.Popen([ARENA, *args], stdout=fo, stderr=fe, preexec_fn=limit)
+        _, status, usage = os.wait4(p.pid, 0)
+    p.returncode = os.waitstatus_to_exitcode(status)
+    r = subprocess.CompletedProcess(args, p.returncode, open(out).read(), open(err).read())
+    no_crash(r, "arena " + " ".join(args))
+    return r.returncode, r.stdout, r.stderr, usage.ru_maxrss / 1024
+
+
+def refused(db, *args, want="is corrupt"):
+    rc, out, err, rss = measured(*args)
+    print(f"$ arena {' '.join(args)}\nexit {rc}, peak RSS {rss:.0f} MiB\n{err.strip()}")
+    check(rc in (1, 2), f"{args}: exit {rc}, want a refusal: {out[-300:]} {err[-300:]}")
+    check(want in err and err.count("\n") == 1, f"{args}: want one line with '{want}': {err}")
+    check(rss < RSS_CAP_MIB, f"{args}: peak RSS {rss:.0f} MiB, cap {RSS_CAP_MIB}")
+
+
+def sprt_db():
+    db = path("sprt.sqlite")
+    rc, _, err, _ = measured("sprt", "--game", "nim", *AGENTS, "--elo0", "0", "--elo1", "10",
+                             "--max-pairs", "4", "--db", db, "--logs", path("sprt.logs"),
+                             "--seed", "5", "--quiet")
+    check(rc == 0, f"sprt: {rc} {err}")
+    return db
+
+
+def tournament_db():
+    db = path("t.sqlite")
+    rc, _, err, _ = measured("tournament", "--game", "nim", *AGENTS, "--games-per-pairing", "6",
+                             "--db", db, "--logs", path("t.logs"), "--seed", "5", "--quiet")
+    check(rc == 0, f"tournament: {rc} {err}")
+    return db
+
+
+def edited(db, name, *sql):
+    """A copy of db with the statements applied."""
+    copy = path(name)
+    shutil.copy(db, copy)
+    con = sqlite3.connect(copy)
+    for s in sql:
+        con.execute(s)
+    con.commit()
+    con.close()
+    return copy
+
+
+def readers(db):
+    return [("report", db), ("report", db, "--format", "json"),
+            ("report", db, "--format", "html", "-o", path("r.html")), ("audit", db)]
+
+
+def edited_group():
+    sdb, tdb = sprt_db(), tournament_db()
+    for args in readers(sdb):
+        rc, _, err, _ = measured(*args)
+        check(rc == 0, f"the unedited run reads: {args}: {rc} {err}")
+    for grp in (2**63 - 1, 2**31 - 1, 0, -1):
+        db = edited(sdb, f"sprt-{grp}.sqlite", f"UPDATE games SET grp = {grp} WHERE id = 3")
+        for args in readers(db):
+            refused(db, *args, want=f"game 3 in the results file is corrupt: group {grp}")
+        # A pending game with that group: --resume sizes its early stop by it.
+        db = edited(tdb, f"t-{grp}.sqlite",
+                    f"UPDATE games SET grp = {grp}, done = 0, ranks = NULL WHERE id = 3")
+        refused(db, "tournament", "--resume", db, "--quiet",
+                want=f"game 3 in the results file is corrupt: group {grp}")
+
+
+def edited_numbers():
+    sdb, tdb = sprt_db(), tournament_db()
+    attacks = {
+        "id": (["UPDATE games SET id = 2147483647, grp = 2147483647 WHERE id = 8"],
+               "game 2147483647 in the results file is corrupt: id past its schedule"),
+        "id-max": ([f"UPDATE games SET id = {2**63 - 1}, grp = {2**63 - 1} WHERE id = 8"],
+                   f"game {2**63 - 1} in the results file is corrupt: id past its schedule"),
+        "turns": (["UPDATE games SET turns = 2147483647 WHERE id = 2",
+                   "UPDATE games SET turns = -2147483647 WHERE id = 4"],
+                  "game 2 in the results file is corrupt: turn count 2147483647"),
+        "time": (["UPDATE games SET time_ms = 'nan,1.000' WHERE id = 2"],
+                 "game 2 in the results file is corrupt: a clock time"),
+        "wall": (["UPDATE games SET wall_ms = -1 WHERE id = 2"],
+                 "game 2 in the results file is corrupt: a clock time"),
+    }
+    for name, (sql, want) in attacks.items():
+        db = edited(sdb, f"sprt-{name}.sqlite", *sql)
+        for args in readers(db):
+            refused(db, *args, want=want)
+    # The audit builds the schedule its settings name: 10^9 games of a few
+    # dozen bytes each were allocated before anything was compared.
+    args = ('["--game","nim","--agent","a=builtin:random","--agent","b=builtin:random",'
+            '"--games-per-pairing","1000000000","--seed","5"]')
+    db = edited(tdb, "t-args.sqlite", f"UPDATE meta SET value = '{args}' WHERE key = 'args'")
+    refused(db, "audit", db, want="its settings name a schedule of 1000000000 games")
+
+
+# What a terminal must never receive from stored text: ESC and the other C0
+# controls but the line end, DEL, C1 (CSI as one code point), bidirectional
+# overrides, and bytes that are not UTF-8.
+HOSTILE = "\x1b[2J\x1b]0;pwned\x07\x9b31m\u202e\x7f\r\x08"
+
+
+def terminal_safe(text, what):
+    bad = [c for c in text if (ord(c) < 0x20 and c != "\n") or 0x7f <= ord(c) < 0xa0
+           or c in "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u2028\u2029"
+           or c == "\ufffd"]
+    check(not bad, f"{what}: raw control characters {sorted(set(bad))!r} in: {text[-600:]!r}")
+
+
+def escapes():
+    """Every stored string a text report or the audit prints is masked."""
+    tdb = tournament_db()
+    forged = edited(
+        tdb, "escapes.sqlite",
+        f"UPDATE agents SET name = 'a{HOSTILE}', spec = 'builtin:random{HOSTILE}' WHERE id = 0",
+        f"UPDATE meta SET value = 'nim{HOSTILE}' WHERE key = 'game'",
+        f"UPDATE meta SET value = '2026-01-01{HOSTILE}' WHERE key = 'created'",
+        f"UPDATE meta SET value = 'none{HOSTILE}' WHERE key = 'stop'",
+        f"UPDATE meta SET value = 'logs{HOSTILE}' WHERE key = 'logs'",
+        f"UPDATE games SET reason = 'forfeit', forfeits = 'crash{HOSTILE},',"
+        f" fault_msgs = '{json.dumps([f'died{HOSTILE}', ''])}', log = 'x{HOSTILE}.jsonl.gz',"
+        f" finished_at = '2026{HOSTILE}' WHERE id = 2",
+    )
+    # Bytes that are not UTF-8 too, written as a blob cast to text.
+    con = sqlite3.connect(forged)
+    con.execute("UPDATE agents SET name = CAST(X'62ff1bfe5b3141' AS TEXT) WHERE id = 1")
+    con.commit()
+    con.close()
+    # The stored logs directory, named with the same bytes, holds the logs.
+    shutil.copytree(path("t.logs"), path(f"logs{HOSTILE}"))
+    for args in (("report", forged), ("audit", forged), ("audit", forged, "--logs", path("t.logs"))):
+        r = subprocess.run([ARENA, *args], capture_output=True, timeout=120, cwd=path("."))
+        out, err = r.stdout.decode("utf-8", "replace"), r.stderr.decode("utf-8", "replace")
+        no_crash(subprocess.CompletedProcess(args, r.returncode, out, err), " ".join(args))
+        print(f"$ arena {' '.join(args)}\nexit {r.returncode}\n{out[-1500:]}{err[-500:]}")
+        check(b"\x1b" not in r.stdout + r.stderr, f"{args}: ESC in the output")
+        terminal_safe(out, f"{args} stdout")
+        terminal_safe(err, f"{args} stderr")
+        if args[0] == "report":
+            check(r.returncode == 0 and "a?[2J" in out and "crash?[2J" in out
+                  and "died?[2J" in out, f"{args}: the stored text is shown, masked: {out}")
+        else:
+            check(r.returncode == 1 and "game 2: " in out and "a?[2J" in out,
+                  f"{args}: the audit names game 2 and the agent, masked")
+            check(len(args) > 2 or "logs logs?[2J" in out, f"{args}: the stored logs path, masked")
+
+
+CASES = {"edited_group": edited_group, "edited_numbers": edited_numbers, "escapes": escapes}
+CASES[CASE]()
+print("ok", CASE)
