@@ -102,6 +102,8 @@ const char *report_model_text(const report *r);
 
 void report_text(const report *r, FILE *out);
 av *report_json(const report *r);
-void report_html(const report *r, FILE *out);
+/* The HTML page, written into page_dir (report_page_dir): the DB's path
+ * finds the forfeited games' viewers (report_link.h). */
+void report_html(const report *r, const char *db, const char *page_dir, FILE *out);
 
 #endif
