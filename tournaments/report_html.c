@@ -221,7 +221,8 @@ static void moves_html(const report *r, const int *order, FILE *out)
     if (r->move_budget_ms > 0)
         fprintf(out,
                 "<p class=\"note\">Charged time per move against the budget of %.0f ms; p95 is "
-                "given to the next 5&#160;%% of the budget.</p>\n",
+                "given to the next 5&#160;%% of the budget, or as the longest move when that "
+                "is shorter.</p>\n",
                 r->move_budget_ms);
     fputs("<table id=\"move-times\"><thead><tr><th class=\"name\">agent</th><th>moves</th>"
           "<th>mean ms</th><th>p95 ms</th><th>max ms</th><th>&gt;&#160;90&#160;% of budget</th>"
@@ -234,7 +235,7 @@ static void moves_html(const report *r, const int *order, FILE *out)
         fprintf(out, "</td><td>%.0f</td><td>%.2f</td>", m->moves, m->mean_ms);
         if (m->p95_ms >= 0)
             fprintf(out, "<td>%s%.*f</td>", m->p95_over ? "&gt;&#160;" : "&#8804;&#160;",
-                    m->p95_ms < 10 ? 1 : 0, m->p95_ms);
+                    report_ms_decimals(m->p95_ms), m->p95_ms);
         else
             fputs("<td>&#8211;</td>", out);
         fprintf(out, "<td>%.1f</td>", m->max_ms);
