@@ -85,6 +85,8 @@ static int on_header(replay *r, const av *e, long lineno, char *err, size_t errl
         av_get_int(c, "move_ms", &r->clock.move_ms);
         av_get_int(c, "bank_ms", &r->clock.bank_ms);
     }
+    const char *mode = c ? av_get_str(c, "mode") : NULL;
+    verdict_start(&r->v, r->players, mode && strcmp(mode, "cpu") == 0);
     arena_setting s[64];
     size_t ns;
     read_settings(e, s, &ns, 64);
@@ -146,14 +148,8 @@ static int on_result(replay *r, const av *e, long lineno)
     r->have_result = true;
     arena_result res;
     r->gvt->result(r->g, &res);
-    const char *reason = av_get_str(e, "reason");
-    const av *scores = av_get(e, "scores");
-    if (!reason || strcmp(reason, "normal") != 0) return 0;
-    bool same = res.over && scores && (int)av_len(scores) == r->players;
-    for (int k = 0; same && k < r->players; k++)
-        same = scores->u.list.items[k]->type == AV_INT &&
-               scores->u.list.items[k]->u.i == res.scores[k];
-    return same ? 0 : fail(r, lineno, "does not reproduce: the result differs");
+    char why[800];
+    return verdict_result(&r->v, &res, e, why, sizeof why) ? 0 : fail(r, lineno, why);
 }
 
 static bool is_aside(const char *type, const av *e)
@@ -196,6 +192,8 @@ int replay_walk(replay *r, const replay_sink *sink, void *ctx)
             if (rc == 0 && sink->moved) sink->moved(ctx, r);
         } else if (!r->g) {
             rc = fail(r, lineno, "a line before the match header");
+        } else if (!verdict_line(&r->v, type, e, err, sizeof err)) {
+            rc = fail(r, lineno, err);
         } else if (!strcmp(type, "seats")) {
             read_names(r, av_get(e, "agents"));
             if (sink->seats) sink->seats(ctx, r);

@@ -10,6 +10,7 @@
 #include "game.h"
 #include "match.h"
 #include "value.h"
+#include "verdict.h"
 
 typedef struct replay {
     const char *path;
@@ -20,7 +21,8 @@ typedef struct replay {
     clock_config clock;
     long choices;
     bool have_result;
-    bool cut; /* the log ends mid-line or mid-stream: its writer was killed */
+    bool cut;  /* the log ends mid-line or mid-stream: its writer was killed */
+    verdict v; /* the result its game and fault records give (verdict.h) */
 } replay;
 
 typedef struct replay_sink {

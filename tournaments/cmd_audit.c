@@ -38,7 +38,10 @@ static void audit_help(FILE *out)
           "  - every game the schedule has is stored (none deleted);\n"
           "  - every finished game whose log is found replays move for move from\n"
           "    that seed (as `arena replay` checks), seats the stored agents, and\n"
-          "    ends with the stored ranks, scores, reason and forfeits;\n"
+          "    ends with the stored ranks, scores, reason and forfeits, each one\n"
+          "    re-derived from the replayed game and the log's fault records: a\n"
+          "    forfeit only on its fault record, a timeout only once the time the\n"
+          "    decide gave was up by the log's clock (wall clock);\n"
           "  - an SPRT run's stored verdict and LLR are the ones its games give.\n"
           "Each problem is one line naming the game; the last line sums up.\n"
           "\n"
@@ -48,8 +51,12 @@ static void audit_help(FILE *out)
           "  --quiet     only the problems and the last line\n"
           "  --help      this text\n"
           "\n"
-          "Exit status: 0 when nothing is wrong (games without a log are counted,\n"
-          "not failed), 1 when a verdict does not hold, 2 on bad arguments.\n",
+          "What the logs cannot prove is said on lines starting 'not proven:':\n"
+          "games without a log (named), games the referee aborted, and timeout\n"
+          "forfeits whose time the log cannot show (start-up, CPU clock).\n"
+          "\n"
+          "Exit status: 0 when nothing is wrong (what is not proven is counted and\n"
+          "named, not failed), 1 when a verdict does not hold, 2 on bad arguments.\n",
           out);
 }
 
@@ -57,6 +64,9 @@ typedef struct audit {
     char *const *names; /* the agents, by index */
     int n_agents;
     long problems, off_schedule, replayed, unlogged;
+    /* What the logs cannot prove, counted and named (verdict.h). */
+    int64_t *unlogged_ids;
+    long aborted, clock_unchecked;
 } audit;
 
 /* A line on stdout. It quotes the results file and its logs (names,
@@ -280,6 +290,7 @@ static void check_log(audit *a, const tgame *t, const char *path)
     fflush(stdout); /* replay's own complaint goes to stderr, in order */
     int rc = replay_walk(&r, &sink, &s);
     int players = r.players;
+    verdict v = r.v;
     char names[ARENA_MAX_SEATS][128];
     memcpy(names, r.names, sizeof names);
     replay_free(&r);
@@ -322,6 +333,30 @@ static void check_log(audit *a, const tgame *t, const char *path)
         return;
     }
     a->replayed++;
+    a->clock_unchecked += v.clock_unchecked;
+    if (v.aborted) {
+        printf("game %" PRId64 ": not proven: aborted by the referee with seats left (the log "
+               "cannot show why)\n",
+               g->id);
+        a->aborted++;
+    }
+}
+
+/* "1-3, 7": the ids (ascending) as ranges, cut past a screenful. */
+static void print_ranges(const int64_t *ids, long n)
+{
+    int shown = 0;
+    for (long i = 0; i < n; shown++) {
+        long j = i;
+        while (j + 1 < n && ids[j + 1] == ids[j] + 1)
+            j++;
+        if (shown == 20) {
+            printf(", ...");
+            break;
+        }
+        printf(j > i ? "%s%" PRId64 "-%" PRId64 : "%s%" PRId64, shown ? ", " : "", ids[i], ids[j]);
+        i = j + 1;
+    }
 }
 
 /* Scheduled games with no row: deleted, as a game someone wanted gone. */
@@ -435,7 +470,8 @@ int cmd_audit(int argc, char **argv)
         fprintf(stderr, "arena: audit: %s: %s\n", db, err);
         goto out;
     }
-    audit a = {.names = names, .n_agents = n_agents};
+    audit a = {
+        .names = names, .n_agents = n_agents, .unlogged_ids = xcalloc(n + 1, sizeof(int64_t))};
     long finished = 0, missing = 0;
     if (!quiet)
         sayf("audit: %s %s, %zu games, master seed %" PRIu64 ", %s pairing, logs %s", kind, db, n,
@@ -452,18 +488,30 @@ int cmd_audit(int argc, char **argv)
         if (path)
             check_log(&a, &games[i], path);
         else
-            a.unlogged++;
+            a.unlogged_ids[a.unlogged++] = g->id;
         free(path);
         if (!quiet && (i + 1) % 1000 == 0)
             fprintf(stderr, "audit: %zu of %zu games checked\n", i + 1, n);
     }
     missing = missing_games(&a, games, n, &sch);
     if (strcmp(kind, "sprt") == 0) check_verdict(&a, s, games, n);
+    if (a.unlogged) {
+        printf("not proven: %ld finished game%s without a log, whose stored results nothing "
+               "checks: game%s ",
+               a.unlogged, a.unlogged == 1 ? "" : "s", a.unlogged == 1 ? "" : "s");
+        print_ranges(a.unlogged_ids, a.unlogged);
+        putchar('\n');
+    }
+    if (a.clock_unchecked)
+        printf("not proven: %ld timeout forfeit%s whose time the log cannot show (a start-up "
+               "that began before the log, or a CPU clock); each has its fault record\n",
+               a.clock_unchecked, a.clock_unchecked == 1 ? "" : "s");
     printf("%zu games: %zu as their schedule has them (seats, seed), %ld scheduled but not "
            "stored; %ld finished, %ld of them replayed from their logs to their stored results, "
-           "%ld without a log; %ld problem%s\n",
+           "%ld without a log (not proven); %ld problem%s\n",
            n, n - (size_t)a.off_schedule, missing, finished, a.replayed, a.unlogged, a.problems,
            a.problems == 1 ? "" : "s");
+    free(a.unlogged_ids);
     rc = a.problems ? 1 : 0;
 out:
     store_agents_free(names, specs, n_agents);

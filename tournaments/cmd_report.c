@@ -6,6 +6,7 @@
 #include "cliargs.h"
 #include "commands.h"
 #include "report.h"
+#include "report_link.h"
 #include "util.h"
 
 static void report_help(FILE *out)
@@ -102,7 +103,9 @@ int cmd_report(int argc, char **argv)
         free(js);
         av_free(j);
     } else if (strcmp(format, "html") == 0) {
-        report_html(&rep, out);
+        char *page_dir = report_page_dir(outpath);
+        report_html(&rep, db, page_dir, out);
+        free(page_dir);
     } else {
         report_text(&rep, out);
         if (n_hosts) fprintf(out, "\nmatch logs (host: directory, games):\n");

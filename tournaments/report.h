@@ -38,7 +38,8 @@ typedef struct report_sprt {
 /* Per agent: per-move times against the move budget. */
 typedef struct report_moves {
     double moves, mean_ms, max_ms;
-    double p95_ms; /* upper edge of the 5 % step holding the 95th percentile; < 0 unknown */
+    double p95_ms; /* a bound on the 95th percentile: the upper edge of the 5 %-of-budget
+                      step holding it, or the longest move when shorter; < 0 unknown */
     bool p95_over; /* the 95th percentile is over the budget */
     double over90; /* moves over 90 % of the budget (-1: unknown) */
 } report_moves;
@@ -102,8 +103,13 @@ const char *report_sprt_verdict(const report *r);
 /* One sentence naming the rating model, for the text and HTML reports. */
 const char *report_model_text(const report *r);
 
+/* Decimals to print a time in ms with: 3 below 1 ms, 1 below 10, else 0. */
+int report_ms_decimals(double ms);
+
 void report_text(const report *r, FILE *out);
 av *report_json(const report *r);
-void report_html(const report *r, FILE *out);
+/* The HTML page, written into page_dir (report_page_dir): the DB's path
+ * finds the forfeited games' viewers (report_link.h). */
+void report_html(const report *r, const char *db, const char *page_dir, FILE *out);
 
 #endif

@@ -1,11 +1,16 @@
 /* The HTML report: one self-contained page (no scripts, no network) with
- * the tables and three inline SVG figures. */
+ * the tables and three inline SVG figures. Every stored string is data,
+ * escaped where it is written; a Content-Security-Policy lets the page's own
+ * style block and nothing else act, so a string that escaped anyway could
+ * neither run nor fetch. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ratings.h"
 #include "report.h"
+#include "report_link.h"
+#include "sha256.h"
 #include "util.h"
 
 static void esc(FILE *out, const char *s)
@@ -19,6 +24,18 @@ static void esc(FILE *out, const char *s)
         case '\'': fputs("&#39;", out); break;
         default: fputc(*s, out);
         }
+}
+
+/* s escaped, as a malloc'ed string (for a printf argument). */
+static char *html_text(const char *s)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+    if (!m) return xstrdup("?");
+    esc(m, s);
+    fclose(m);
+    return buf;
 }
 
 /* Elo with error bars: one row per agent, best first. */
@@ -204,7 +221,8 @@ static void moves_html(const report *r, const int *order, FILE *out)
     if (r->move_budget_ms > 0)
         fprintf(out,
                 "<p class=\"note\">Charged time per move against the budget of %.0f ms; p95 is "
-                "given to the next 5&#160;%% of the budget.</p>\n",
+                "given to the next 5&#160;%% of the budget, or as the longest move when that "
+                "is shorter.</p>\n",
                 r->move_budget_ms);
     fputs("<table id=\"move-times\"><thead><tr><th class=\"name\">agent</th><th>moves</th>"
           "<th>mean ms</th><th>p95 ms</th><th>max ms</th><th>&gt;&#160;90&#160;% of budget</th>"
@@ -217,7 +235,7 @@ static void moves_html(const report *r, const int *order, FILE *out)
         fprintf(out, "</td><td>%.0f</td><td>%.2f</td>", m->moves, m->mean_ms);
         if (m->p95_ms >= 0)
             fprintf(out, "<td>%s%.*f</td>", m->p95_over ? "&gt;&#160;" : "&#8804;&#160;",
-                    m->p95_ms < 10 ? 1 : 0, m->p95_ms);
+                    report_ms_decimals(m->p95_ms), m->p95_ms);
         else
             fputs("<td>&#8211;</td>", out);
         fprintf(out, "<td>%.1f</td>", m->max_ms);
@@ -243,7 +261,7 @@ static void seat_html(const report *r, FILE *out)
             100 * sc, 100 * er, gm, elo);
 }
 
-static void forfeits_html(const report *r, FILE *out)
+static void forfeits_html(const report *r, const char *db, const char *page_dir, FILE *out)
 {
     fputs("<h2>Forfeited games</h2>\n", out);
     if (r->n_forfeit_list == 0) {
@@ -265,15 +283,21 @@ static void forfeits_html(const report *r, FILE *out)
         fputs("</td><td class=\"name\">", out);
         esc(out, f->message);
         fputs("</td><td class=\"name\">", out);
-        if (f->log) {
+        char *href = report_viewer_link(f->log, f->game, db, page_dir);
+        if (href) {
             fputs("<a class=\"viewer\" href=\"", out);
+            esc(out, href);
+            fputs("\">", out);
+            esc(out, href);
+            fputs("</a>", out);
+        } else if (f->log) { /* not found as this game's viewer: its path, as text */
+            fputs("<span class=\"no-viewer\">", out);
             esc(out, f->log);
-            fputs(".html\">", out);
-            esc(out, f->log);
-            fputs(".html</a>", out);
+            fputs(".html (not found)</span>", out);
         } else {
             fputs("&#8211;", out);
         }
+        free(href);
         fputs("</td></tr>\n", out);
     }
     fputs("</tbody></table>\n", out);
@@ -361,25 +385,35 @@ static void sprt_html(const report *r, FILE *out)
 #undef PY
 }
 
-void report_html(const report *r, FILE *out)
+/* The page's one style block. The page takes the window's width; charts
+ * scale with it. Colours are the Okabe-Ito set, told apart with any colour
+ * vision. */
+static const char STYLE[] =
+    "\nbody{font-family:sans-serif;margin:1em 2em;color:#222}\n"
+    "svg{max-width:100%;height:auto}\nsvg.wide{width:100%}\n"
+    "#lengths-by-pair{display:flex;flex-wrap:wrap;gap:1em}\n"
+    "figure.pairing{margin:0;flex:0 1 30em}\nfigure.pairing svg{width:100%}\n"
+    "table{border-collapse:collapse;margin:1em 0}\n"
+    "td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}\n"
+    "td.name,th.name{text-align:left}\nth{background:#f3f3f3}\n"
+    "p.note{color:#555;max-width:50em}\n";
+
+void report_html(const report *r, const char *db, const char *page_dir, FILE *out)
 {
     int n = r->n;
     int *order = xcalloc((size_t)n + 1, sizeof(int));
     ratings_order(&r->fit, r->names, order);
-    fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>", out);
-    fputs("Arena report: ", out);
+    char hash[45];
+    sha256_base64(STYLE, sizeof STYLE - 1, hash);
+    /* Nothing loads, runs or submits; only the style block with this hash
+     * styles (SVG presentation attributes are not styles). */
+    fprintf(out,
+            "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
+            "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+            "style-src 'sha256-%s'; base-uri 'none'; form-action 'none'\">\n<title>Arena report: ",
+            hash);
     esc(out, r->game);
-    /* The page takes the window's width; charts scale with it. Colours are
-     * the Okabe-Ito set, told apart with any colour vision. */
-    fputs("</title>\n<style>\nbody{font-family:sans-serif;margin:1em 2em;color:#222}\n"
-          "svg{max-width:100%;height:auto}\nsvg.wide{width:100%}\n"
-          "#lengths-by-pair{display:flex;flex-wrap:wrap;gap:1em}\n"
-          "figure.pairing{margin:0;flex:0 1 30em}\nfigure.pairing svg{width:100%}\n"
-          "table{border-collapse:collapse;margin:1em 0}\n"
-          "td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}\n"
-          "td.name,th.name{text-align:left}\nth{background:#f3f3f3}\n"
-          "p.note{color:#555;max-width:50em}\n</style></head><body>\n",
-          out);
+    fprintf(out, "</title>\n<style>%s</style></head><body>\n", STYLE);
     fputs("<h1>Arena report: ", out);
     esc(out, r->game);
     fputs("</h1>\n<p id=\"summary\">", out);
@@ -426,18 +460,19 @@ void report_html(const report *r, FILE *out)
         fputs("</tr>\n", out);
     }
     fputs("</tbody></table>\n", out);
+    char *anchor = r->anchor >= 0 ? html_text(r->names[r->anchor]) : NULL;
     fprintf(out,
             "<p class=\"note\">Joint maximum-likelihood Elo (%s), %g virtual draws per pair as "
             "prior, %s%s. W, L, D: pairwise wins, losses and draws. Forfeit columns count games "
             "lost by forfeit, by cause.%s</p>\n",
             report_model_text(r), r->fit.regularised ? ELO_TINY_PRIOR : r->prior,
-            r->anchor >= 0 ? "rating 0 for " : "mean rating 0",
-            r->anchor >= 0 ? r->names[r->anchor] : "",
+            r->anchor >= 0 ? "rating 0 for " : "mean rating 0", anchor ? anchor : "",
             r->players > 2 && r->model == RATING_PAIRWISE
                 ? " Each multiplayer game counts as a pairwise result between every "
                   "two agents at the table; these results are not independent, so "
                   "the error bars are too narrow."
                 : "");
+    free(anchor);
     fputs("<h2>Elo</h2>\n", out);
     elo_chart(r, order, out);
 
@@ -529,7 +564,7 @@ void report_html(const report *r, FILE *out)
     }
     moves_html(r, order, out);
     seat_html(r, out);
-    forfeits_html(r, out);
+    forfeits_html(r, db, page_dir, out);
     workers_html(r, out);
     fputs("</body></html>\n", out);
     free(order);

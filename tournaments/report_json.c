@@ -141,7 +141,7 @@ av *report_json(const report *r)
         av *mv = av_map();
         av_set(mv, "moves", av_float(m->moves));
         av_set(mv, "mean_ms", num(m->mean_ms, 3));
-        av_set(mv, "p95_ms", m->p95_ms >= 0 ? num(m->p95_ms, 1) : av_nil());
+        av_set(mv, "p95_ms", m->p95_ms >= 0 ? num(m->p95_ms, 3) : av_nil());
         av_set_bool(mv, "p95_over_budget", m->p95_over);
         av_set(mv, "max_ms", num(m->max_ms, 3));
         av_set(mv, "over_90_percent", m->over90 >= 0 ? av_float(m->over90) : av_nil());

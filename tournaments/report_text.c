@@ -57,7 +57,9 @@ static void run_text(const report *r, FILE *out)
 static void moves_text(const report *r, const int *order, int w, FILE *out)
 {
     if (r->move_budget_ms > 0)
-        fprintf(out, "\ntime per move (budget %.0f ms a move; p95 to the next 5 %% of it)\n",
+        fprintf(out,
+                "\ntime per move (budget %.0f ms a move; p95 to the next 5 %% of it, or the "
+                "longest move)\n",
                 r->move_budget_ms);
     else
         fprintf(out, "\ntime per move (no move budget)\n");
@@ -67,8 +69,8 @@ static void moves_text(const report *r, const int *order, int w, FILE *out)
         const report_moves *m = &r->moves[order[k]];
         char p95[24] = "-", o90[24] = "-";
         if (m->p95_ms >= 0)
-            snprintf(p95, sizeof p95, "%s%.*f", m->p95_over ? ">" : "<=", m->p95_ms < 10 ? 1 : 0,
-                     m->p95_ms);
+            snprintf(p95, sizeof p95, "%s%.*f",
+                     m->p95_over ? ">" : "<=", report_ms_decimals(m->p95_ms), m->p95_ms);
         if (m->over90 >= 0) snprintf(o90, sizeof o90, "%.0f", m->over90);
         fprintf(out, "%-*s %8.0f %9.2f %9s %9.1f %8s\n", w, r->names[order[k]], m->moves,
                 m->mean_ms, p95, m->max_ms, o90);

@@ -10,9 +10,16 @@ around) could, and `arena report` goes on showing the edited standings.
 Cases:
   clean          a tournament and an SPRT run audit clean (exit 0, every
                  finished game replayed); a game whose log is gone is
-                 counted, not failed
+                 counted and named as not proven, not failed
   forged_result  the loser of one game is stored as its winner
   forged_forfeit a bot that timed out is stored as having crashed
+  forged_ranks   the ranks of one game are swapped, scores kept, in its log's
+                 result line and its row alike
+  forged_timeout a game that ended by the rules is relabelled, in its log's
+                 result line and its row alike, as a timeout forfeit of its
+                 winner with no fault record; then with a fault record
+                 (the log cut there) that comes before the winner's time was
+                 up by the log's own clock data
   chosen_seed    one game is stored on a seed of someone's choosing, with a
                  log of that deal (as a worker that picks its deals would)
   chosen_seats   one game of three agents is stored with another opponent,
@@ -96,6 +103,8 @@ def clean():
     r = audit(db, "--logs", logs, "--quiet")
     check(r.returncode == 0 and "5 of them replayed" in r.stdout and "1 without a log" in r.stdout,
           f"a missing log is counted, not failed: {r.returncode} {r.stdout}")
+    check("not proven: 1 finished game without a log, whose stored results nothing checks: "
+          "game 2\n" in r.stdout, f"a missing log is named as not proven, even --quiet: {r.stdout}")
     sdb = path("sprt.sqlite")
     r = arena("sprt", "--game", "dominion", *AGENTS, "--elo0", "0", "--elo1", "10",
               "--max-pairs", "3", "--concurrency", "2", "--db", sdb, "--logs", path("sprt.logs"),
@@ -117,6 +126,75 @@ def forged_result():
     print(report[:600])
     r = caught(db, game, "a forged result")
     check("is not the game's" in r.stdout, f"says why: {r.stdout}")
+
+
+def forge(db, logs, game, ranks, reason, forfeits, scores=None, cut=None, extra=()):
+    """Rewrites game `game`'s result in its log's result line and its row
+    together, as one forger with write access to both; `cut`: the log lines
+    kept before `extra` lines and the result line."""
+    recs = read_log(log_of(logs, game))
+    res = next(x for x in recs if x["type"] == "result")
+    if cut is not None:
+        recs = recs[:cut] + list(extra) + [res]
+    res["ranks"], res["reason"] = ranks, reason
+    if scores is not None:
+        res["scores"] = scores
+    res["forfeits"] = [{"seat": s, "cause": c} for s, c in sorted(forfeits.items())]
+    write_log(log_of(logs, game), recs)
+    by_seat = ",".join(forfeits.get(s, "") for s in range(len(ranks)))
+    execute(db, "UPDATE games SET ranks = ?, scores = ?, reason = ?, forfeits = ? WHERE id = ?",
+            ",".join(map(str, ranks)), ",".join(map(str, res["scores"])), reason, by_seat, game)
+
+
+def forged_ranks():
+    db, logs = tournament("ranks")
+    game, ranks = rows(db, "SELECT id, ranks FROM games WHERE ranks IN ('1,2', '2,1') "
+                           "ORDER BY id LIMIT 1")[0]
+    forge(db, logs, game, [int(x) for x in reversed(ranks.split(","))], "normal", {})
+    print(arena("report", db).stdout[:400])
+    r = caught(db, game, "swapped ranks in the row and the log")
+    check("does not replay" in r.stderr + r.stdout and "ranks" in r.stderr,
+          f"says why: {r.stdout}{r.stderr}")
+    r = arena("replay", log_of(logs, game))
+    check(r.returncode == 1 and "the game and its fault records give" in r.stderr,
+          f"arena replay passes the forged log: {r.returncode} {r.stderr}")
+
+
+def forged_timeout():
+    db, logs = tournament("timeout")
+    game, seats, ranks = rows(db, "SELECT id, seats, ranks FROM games WHERE reason = 'normal' "
+                                  "AND ranks IN ('1,2', '2,1') ORDER BY id LIMIT 1")[0]
+    winner = ranks.split(",").index("1")
+    forge(db, logs, game, [2 if s == winner else 1 for s in range(2)], "forfeit",
+          {winner: "timeout"})
+    print(arena("report", db).stdout[:400])
+    r = caught(db, game, "a normal game relabelled as the winner's timeout")
+    check("reason forfeit forfeits %d:timeout" % winner in r.stderr and "reason normal" in r.stderr,
+          f"says why: {r.stdout}{r.stderr}")
+
+    # With its fault record: the winner, a real process answering in 1 ms
+    # with a second to spare, "times out" 5 ms after a decide.
+    db, logs = path("clock.sqlite"), path("clock.logs")
+    r = arena("tournament", "--game", "nim", "--set", "stones=15", "--agent", f"fast={SLOW} 1",
+              "--agent", "rnd=builtin:random", "--games-per-pairing", "6", "--move-ms", "1000",
+              "--concurrency", "2", "--db", db, "--logs", logs, "--seed", "4", "--quiet")
+    check(r.returncode == 0, f"tournament: {r.returncode} {r.stderr}")
+    check(audit(db).returncode == 0, "the tournament audits clean before the edit")
+    game, seats = next((g, s) for g, s, rk in rows(db, "SELECT id, seats, ranks FROM games "
+                                                       "WHERE reason = 'normal' ORDER BY id")
+                       if rk.split(",")[s.split(",").index("0")] == "1")
+    fast = seats.split(",").index("0")
+    recs = read_log(log_of(logs, game))
+    last = max(i for i, x in enumerate(recs) if x["type"] == "msg" and x["seat"] == fast
+               and x["dir"] == "out" and x["msg"]["type"] == "decide")
+    fault = {"type": "fault", "t": recs[last]["t"] + 5, "seat": fast, "cause": "timeout",
+             "message": "no answer within 1000 ms (move 1000 ms + bank)", "strikes": 0,
+             "verdict": "forfeit"}
+    forge(db, logs, game, [2 if s == fast else 1 for s in range(2)], "forfeit",
+          {fast: "timeout"}, scores=[0, 0], cut=last + 1, extra=[fault])
+    r = caught(db, game, "a timeout forfeit whose time was not up")
+    check("forfeits on time" in r.stderr and "but it had" in r.stderr,
+          f"says why: {r.stdout}{r.stderr}")
 
 
 SPECS = {"bm": "builtin:bigmoney", "rnd": "builtin:random", "bmu": "builtin:bmu"}
@@ -254,6 +332,7 @@ def replayed_by_play():
 
 
 {"clean": clean, "forged_result": forged_result, "forged_forfeit": forged_forfeit,
+ "forged_ranks": forged_ranks, "forged_timeout": forged_timeout,
  "chosen_seed": chosen_seed,
  "chosen_seats": chosen_seats,
  "edited_log": edited_log, "swapped_log": swapped_log,

@@ -21,6 +21,9 @@ Cases:
                     and keeps its verdict, and the report's LLR path ends
                     at it (the live run counted games as they finished, a
                     resume in schedule order: the two disagreed)
+  p95_resolves      bots far faster than the default 1000 ms budget: the p95
+                    column read "<= 50" (the histogram's first 5 % step) for
+                    every agent; it is bounded by each agent's longest move
 """
 import json
 import os
@@ -234,6 +237,29 @@ def sprt_decided():
     check(want in rep, f"report: want {want!r} in\n{rep}")
 
 
-CASES = {"sprt_decided": sprt_decided, "report_parts": report_parts, "sprt_resume": sprt_resume, "stop_settles": stop_settles, "stop_equal": stop_equal, "bad_spec": bad_spec}
+def p95_resolves():
+    db = path("p95.sqlite")
+    r = arena("tournament", "--game", "nim", "--set", "stones=12", "--agent", f"slow={SLOW} 2",
+              "--agent", "rnd=builtin:random", "--games-per-pairing", "4", "--seed", "2",
+              "--concurrency", "2", "--db", db, "--quiet")
+    check(r.returncode == 0, f"tournament: {r.returncode} {r.stderr}")
+    js = json.loads(arena("report", db, "--format", "json").stdout)
+    for a in js["agents"]:
+        mv = a["move_time"]
+        print(a["agent"], mv)
+        check(mv["moves"] > 0 and not mv["p95_over_budget"], f"{a['agent']}: {mv}")
+        check(mv["p95_ms"] <= mv["max_ms"] + 0.001 and mv["p95_ms"] < 50,
+              f"{a['agent']}: p95 {mv['p95_ms']} ms is not bounded by its longest move "
+              f"{mv['max_ms']} ms")
+    slow = next(a for a in js["agents"] if a["agent"] == "slow")["move_time"]
+    check(slow["p95_ms"] >= 2, f"a bot sleeping 2 ms a move has p95 {slow['p95_ms']}")
+    text = arena("report", db).stdout
+    print(text)
+    check("<=50 " not in text, "the text report's p95 reads <=50")
+    page = arena("report", db, "--format", "html").stdout
+    check("&#8804;&#160;50<" not in page, "the HTML report's p95 reads <= 50")
+
+
+CASES = {"p95_resolves": p95_resolves, "sprt_decided": sprt_decided, "report_parts": report_parts, "sprt_resume": sprt_resume, "stop_settles": stop_settles, "stop_equal": stop_equal, "bad_spec": bad_spec}
 CASES[CASE]()
 print(f"ok {CASE}")
