@@ -12,7 +12,9 @@ CASE:
              after it plays the games left unfinished first, on their seeds
   errors     bad input is refused with a clear message and changes nothing
   finals     `ladder finals` freezes a running ladder, and the top K play a
-             duplicate round robin reported apart from the ladder"""
+             duplicate round robin reported apart from the ladder
+  audit      `arena audit` of a ladder: a clean one passes; an edited seed, a
+             deleted game and an edited result are each named"""
 import json
 import os
 import shutil
@@ -276,8 +278,42 @@ def case_finals():
     print(txt)
 
 
+def audit(db):
+    return subprocess.run([arena, "audit", db, "--logs", DB + ".logs"], capture_output=True,
+                          text=True, timeout=120)
+
+
+def case_audit():
+    p = start(*COMMON, "--validation-games", "1", "--games", "20")
+    until(lambda: os.path.exists(DB) and run("status", DB, ok=False).returncode == 0, 30,
+          "the ladder to be made")
+    for name in ["a", "b", "c"]:
+        run("add", DB, name, "builtin:random")
+    if p.wait(timeout=120) != 0:
+        fail("the ladder run did not end after --games 20")
+    a = audit(DB)
+    if a.returncode != 0 or "0 problems" not in a.stdout or "who met whom" not in a.stdout:
+        fail(f"audit of a clean ladder: {a.returncode}\n{a.stdout}{a.stderr}")
+    edits = [("UPDATE games SET seed = seed + 1 WHERE id = 3", "game 3"),
+             ("DELETE FROM games WHERE id = 5", "game 5"),
+             ("UPDATE games SET ranks = CASE ranks WHEN '1,2' THEN '2,1' ELSE '1,2' END,"
+              " scores = CASE scores WHEN '1,0' THEN '0,1' ELSE '1,0' END WHERE id = 7", "game 7")]
+    for sql, want in edits:
+        forged = os.path.join(work, "forged.db")
+        shutil.copy(DB, forged)
+        con = sqlite3.connect(forged)
+        con.execute(sql)
+        con.commit()
+        con.close()
+        a = audit(forged)
+        if a.returncode == 0 or want not in a.stdout:
+            fail(f"audit passed a forged ladder ({sql}): {a.returncode}\n{a.stdout}{a.stderr}")
+        os.remove(forged)
+    print("audit: clean ladder passes; edited seed, deleted game and edited result named")
+
+
 CASES = {"lifecycle": case_lifecycle, "kill": case_kill, "errors": case_errors,
-         "finals": case_finals}
+         "finals": case_finals, "audit": case_audit}
 t0 = time.time()
 try:
     CASES[case]()
