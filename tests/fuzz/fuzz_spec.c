@@ -34,8 +34,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
         for (int i = 0; i < a.n; i++)
             if (strcmp(a.v[i], back.v[i]) != 0) {
-                fprintf(stderr, "fuzz-spec: '%s' stored reads back as '%s'\n", a.v[i],
-                        back.v[i]);
+                fprintf(stderr, "fuzz-spec: '%s' stored reads back as '%s'\n", a.v[i], back.v[i]);
                 abort();
             }
         free(js);

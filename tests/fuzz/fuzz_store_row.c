@@ -72,8 +72,8 @@ static void round_trip(const tgame *g, int n_agents)
         fprintf(stderr, "fuzz-store-row: a decoded game, encoded, is refused: %s\n", err);
         abort();
     }
-    bool same = back.s.players == g->s.players && back.done == g->done &&
-                back.turns == g->turns && strcmp(back.reason, g->reason) == 0;
+    bool same = back.s.players == g->s.players && back.done == g->done && back.turns == g->turns &&
+                strcmp(back.reason, g->reason) == 0;
     for (int i = 0; same && i < g->s.players; i++) {
         char a[400], b[400];
         snprintf(a, sizeof a, "%.3f", g->time_ms[i]);

@@ -24,8 +24,8 @@ int fuzz_after_mutations(size_t n_seeds, long mutations, double cpu_s)
 {
     printf("%s: %zu seeds (%zu taken, %zu refused), %ld mutations (%zu taken, %zu refused), "
            "%.2f s CPU\n",
-           fuzz_target_name, n_seeds, seed_taken, seed_refused, mutations,
-           fuzz_taken - seed_taken, fuzz_refused - seed_refused, cpu_s);
+           fuzz_target_name, n_seeds, seed_taken, seed_refused, mutations, fuzz_taken - seed_taken,
+           fuzz_refused - seed_refused, cpu_s);
     if (fuzz_taken == seed_taken) {
         fprintf(stderr, "%s: no mutation was taken: the target was inert\n", fuzz_target_name);
         return 1;
