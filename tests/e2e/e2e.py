@@ -16,6 +16,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import cgroups  # noqa: E402  (tests/cgroups.py: what agents' cgroups to expect)
 import matchlog  # noqa: E402  (tests/matchlog.py: gzip or plain logs)
+import timing  # noqa: E402  (tests/timing.py: the host's load, on a failure)
 
 ARENA = os.path.abspath(sys.argv[1])
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -699,5 +700,9 @@ CASES = {k[5:]: v for k, v in globals().items() if k.startswith("case_")}
 if __name__ == "__main__":
     name = sys.argv[2]
     t0 = time.monotonic()
-    CASES[name]()
+    try:
+        CASES[name]()
+    except AssertionError:
+        timing.print_load()
+        raise
     print(f"ok {name} ({time.monotonic() - t0:.1f}s)")

@@ -21,6 +21,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import cgroups  # noqa: E402  (tests/cgroups.py: what agents' cgroups to expect)
 import matchlog  # noqa: E402  (tests/matchlog.py: gzip or plain logs)
+import timing  # noqa: E402  (tests/timing.py: the host's load, on a failure)
 
 ARENA = os.path.abspath(sys.argv[1])
 CASE = sys.argv[2]
@@ -378,6 +379,7 @@ def main():
             CASES[CASE](tmp)
         except Failure as e:
             print(f"FAIL {CASE}: {e}")
+            timing.print_load()
             for path in glob.glob(f"{tmp}/log/*.jsonl.gz"):
                 print(f"--- {path}")
                 print("\n".join(x for x in matchlog.lines(path)
