@@ -22,5 +22,16 @@ def load_report():
     return "; ".join(parts) or "no load figures in /proc"
 
 
+def run_delay_ms(pid):
+    """The run-queue wait of process pid's main thread so far, in ms: the
+    time it was ready to run while others held the CPU. Readable until the
+    process is reaped (a zombie's too); 0 where the kernel does not say."""
+    try:
+        with open(f"/proc/{pid}/schedstat") as f:
+            return int(f.read().split()[1]) / 1e6
+    except (OSError, IndexError, ValueError):
+        return 0.0
+
+
 def print_load(file=None):
     print(f"host load: {load_report()}", file=file or sys.stdout, flush=True)
