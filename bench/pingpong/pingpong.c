@@ -9,9 +9,11 @@
  * Same-bots floor (--bots PROGRAM): a do-nothing referee. It starts two
  * PROGRAM bots (random-c: `--seed 1` and `--seed 2`, with `--json` in
  * JSON), reads their `join`s, then sends them in turn the same pre-encoded
- * nim `decide` and reads each whole `act`. It pays what any referee of
- * those bots must (the pipes, the process switches, the bots' own work) and
- * nothing else, and reports its own CPU apart from the whole system's.
+ * nim `decide` and reads each whole `act`, waiting for it in epoll as a
+ * referee of several agents must (one epoll_wait a decision, as the
+ * arena's loop). It pays what any referee of those bots must (the pipes,
+ * the wake-ups, the process switches, the bots' own work) and nothing
+ * else, and reports its own CPU apart from the whole system's.
  *
  *   bench-pingpong [--rounds N] [--peers N | --bots PROGRAM]
  *                  [--codec msgpack|json] [--json] */
@@ -20,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -253,16 +256,31 @@ int main(int argc, char **argv)
         }
     }
 
+    int ep = -1;
+    if (bots) {
+        ep = epoll_create1(EPOLL_CLOEXEC);
+        for (long k = 0; k < peers; k++) {
+            struct epoll_event ev = {.events = EPOLLIN, .data.u64 = (uint64_t)k};
+            if (ep < 0 || epoll_ctl(ep, EPOLL_CTL_ADD, p[k].up, &ev) < 0) {
+                perror("bench-pingpong: epoll");
+                return 1;
+            }
+        }
+    }
+
     double t0 = now_s(), self0 = cpu_s(RUSAGE_SELF);
     for (long r = 0; r < rounds; r++) {
         const peer *q = &p[r % peers];
+        struct epoll_event ev;
         if (write_all(q->down, decide.data, decide.len) < 0 ||
+            (bots && epoll_wait(ep, &ev, 1, -1) != 1) ||
             (bots ? read_frame(q->up, buf, cap, json_codec) : read_all(q->up, buf, act.len)) < 0) {
             fprintf(stderr, "bench-pingpong: a peer went away\n");
             return 1;
         }
     }
     double secs = now_s() - t0, self = cpu_s(RUSAGE_SELF) - self0;
+    if (ep >= 0) close(ep);
     for (long k = 0; k < peers; k++) {
         close(p[k].down);
         close(p[k].up);
