@@ -52,7 +52,7 @@ typedef struct driver_cfg {
     int concurrency;
     const char *log_dir; /* NULL: no match logs */
     int64_t total;       /* games in the whole run (0: open-ended) */
-    int64_t done_before; /* finished before this session (resume) */
+    int64_t done_before; /* finished before this run started (resume) */
     FILE *progress;      /* NULL: silent */
     int poll_ms;         /* with src->more or src->tick (default 500) */
 } driver_cfg;

@@ -1,14 +1,28 @@
-/* bench-pingpong: the floor under the referee's decision rate. Two processes
- * bounce frames over a pair of pipes, one `decide`-sized frame one way and
- * one `act`-sized frame back, with no decoding or game logic at all. The
- * sizes are those of real nim frames, encoded with the protocol library, so
- * `arena play nim` decisions/s can be compared with round trips/s here.
+/* bench-pingpong: the floors under the referee's decision rate.
  *
- *   bench-pingpong [--rounds N] [--peers N] [--codec msgpack|json] [--json] */
+ * Ping-pong: two processes bounce frames over a pair of pipes, one
+ * `decide`-sized frame one way and one `act`-sized frame back, with no
+ * decoding or game logic at all. The sizes are those of real nim frames,
+ * encoded with the protocol library, so `arena play nim` decisions/s can be
+ * compared with round trips/s here.
+ *
+ * Same-bots floor (--bots PROGRAM): a do-nothing referee. It starts two
+ * PROGRAM bots (random-c: `--seed 1` and `--seed 2`, with `--json` in
+ * JSON), reads their `join`s, then sends them in turn the same pre-encoded
+ * nim `decide` and reads each whole `act`, waiting for it in epoll as a
+ * referee of several agents must (one epoll_wait a decision, as the
+ * arena's loop). It pays what any referee of those bots must (the pipes,
+ * the wake-ups, the process switches, the bots' own work) and nothing
+ * else, and reports its own CPU apart from the whole system's.
+ *
+ *   bench-pingpong [--rounds N] [--peers N | --bots PROGRAM]
+ *                  [--codec msgpack|json] [--json] */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -112,6 +126,25 @@ static double cpu_s(int who)
            (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
 }
 
+/* Reads one whole frame (msgpack: length-prefixed; JSON: a line) from fd
+ * into buf (cap bytes); -1 on error, EOF or a frame larger than buf. A bot
+ * writes an answer whole, so this is one read a frame. */
+static int read_frame(int fd, uint8_t *buf, size_t cap, bool json)
+{
+    size_t have = 0;
+    for (;;) {
+        if (json ? memchr(buf, '\n', have) != NULL
+                 : have >= 4 && have >= 4 + ((size_t)buf[0] << 24 | (size_t)buf[1] << 16 |
+                                             (size_t)buf[2] << 8 | buf[3]))
+            return 0;
+        if (have == cap) return -1;
+        ssize_t r = read(fd, buf + have, cap - have);
+        if (r < 0 && errno == EINTR) continue;
+        if (r <= 0) return -1;
+        have += (size_t)r;
+    }
+}
+
 typedef struct peer {
     pid_t pid;
     int down, up; /* referee -> bot, bot -> referee */
@@ -145,9 +178,41 @@ static int spawn_peer(peer *p, const peer *older, long n_older, const abuf *deci
     return 0;
 }
 
+/* Starts `prog --seed SEED [--json]` on a pipe pair and reads its join. */
+static int spawn_bot(peer *p, const peer *older, long n_older, const char *prog, int seed,
+                     bool json, uint8_t *buf, size_t cap)
+{
+    int down[2], up[2];
+    if (pipe(down) < 0 || pipe(up) < 0) return -1;
+    p->pid = fork();
+    if (p->pid < 0) return -1;
+    if (p->pid == 0) {
+        dup2(down[0], 0);
+        dup2(up[1], 1);
+        close(down[0]);
+        close(down[1]);
+        close(up[0]);
+        close(up[1]);
+        for (long k = 0; k < n_older; k++) {
+            close(older[k].down);
+            close(older[k].up);
+        }
+        char s[16];
+        snprintf(s, sizeof s, "%d", seed);
+        execl(prog, prog, "--seed", s, json ? "--json" : (char *)NULL, (char *)NULL);
+        _exit(127);
+    }
+    close(down[0]);
+    close(up[1]);
+    p->down = down[1];
+    p->up = up[0];
+    return read_frame(p->up, buf, cap, json);
+}
+
 int main(int argc, char **argv)
 {
     long rounds = 100000, peers = 1;
+    const char *bots = NULL;
     codec_kind codec = CODEC_MSGPACK;
     int json = 0;
     for (int i = 1; i < argc; i++) {
@@ -155,6 +220,9 @@ int main(int argc, char **argv)
             rounds = strtol(argv[++i], NULL, 10);
         } else if (strcmp(argv[i], "--peers") == 0 && i + 1 < argc) {
             peers = strtol(argv[++i], NULL, 10);
+        } else if (strcmp(argv[i], "--bots") == 0 && i + 1 < argc) {
+            bots = argv[++i];
+            peers = 2;
         } else if (strcmp(argv[i], "--codec") == 0 && i + 1 < argc) {
             codec = codec_parse(argv[++i]);
         } else if (strcmp(argv[i], "--json") == 0) {
@@ -165,7 +233,7 @@ int main(int argc, char **argv)
         }
     }
     if (rounds < 1 || peers < 1 || peers > 16 || codec == CODEC_NONE) {
-        fprintf(stderr, "usage: bench-pingpong [--rounds N] [--peers 1..16] "
+        fprintf(stderr, "usage: bench-pingpong [--rounds N] [--peers 1..16 | --bots PROGRAM] "
                         "[--codec msgpack|json] [--json]\n");
         return 2;
     }
@@ -173,27 +241,46 @@ int main(int argc, char **argv)
     abuf decide = {0}, act = {0};
     encode_decide(codec, &decide);
     encode_act(codec, &act);
-    uint8_t *buf = xmalloc(decide.len > act.len ? decide.len : act.len);
+    bool json_codec = codec == CODEC_JSON;
+    size_t cap = bots ? 4096 : decide.len > act.len ? decide.len : act.len;
+    uint8_t *buf = xmalloc(cap);
 
     /* --peers 2 mirrors a two-player game: the referee alternates between
      * two bot processes, one round trip per decision. */
     peer p[16];
     for (long k = 0; k < peers; k++) {
-        if (spawn_peer(&p[k], p, k, &decide, &act, buf) < 0) {
-            perror("bench-pingpong: pipe/fork");
+        if (bots ? spawn_bot(&p[k], p, k, bots, (int)k + 1, json_codec, buf, cap) < 0
+                 : spawn_peer(&p[k], p, k, &decide, &act, buf) < 0) {
+            fprintf(stderr, "bench-pingpong: %s did not start\n", bots ? bots : "a peer");
             return 1;
         }
     }
 
-    double t0 = now_s();
+    int ep = -1;
+    if (bots) {
+        ep = epoll_create1(EPOLL_CLOEXEC);
+        for (long k = 0; k < peers; k++) {
+            struct epoll_event ev = {.events = EPOLLIN, .data.u64 = (uint64_t)k};
+            if (ep < 0 || epoll_ctl(ep, EPOLL_CTL_ADD, p[k].up, &ev) < 0) {
+                perror("bench-pingpong: epoll");
+                return 1;
+            }
+        }
+    }
+
+    double t0 = now_s(), self0 = cpu_s(RUSAGE_SELF);
     for (long r = 0; r < rounds; r++) {
         const peer *q = &p[r % peers];
-        if (write_all(q->down, decide.data, decide.len) < 0 || read_all(q->up, buf, act.len) < 0) {
+        struct epoll_event ev;
+        if (write_all(q->down, decide.data, decide.len) < 0 ||
+            (bots && epoll_wait(ep, &ev, 1, -1) != 1) ||
+            (bots ? read_frame(q->up, buf, cap, json_codec) : read_all(q->up, buf, act.len)) < 0) {
             fprintf(stderr, "bench-pingpong: a peer went away\n");
             return 1;
         }
     }
-    double secs = now_s() - t0;
+    double secs = now_s() - t0, self = cpu_s(RUSAGE_SELF) - self0;
+    if (ep >= 0) close(ep);
     for (long k = 0; k < peers; k++) {
         close(p[k].down);
         close(p[k].up);
@@ -205,16 +292,19 @@ int main(int argc, char **argv)
      * steadier than the wall clock. */
     double cpu = cpu_s(RUSAGE_SELF) + cpu_s(RUSAGE_CHILDREN);
     if (json) {
-        printf("{\"codec\":\"%s\",\"peers\":%ld,\"decide_bytes\":%zu,\"act_bytes\":%zu,"
-               "\"rounds\":%ld,\"seconds\":%.6f,\"round_trips_per_s\":%.1f,"
-               "\"us_per_round_trip\":%.3f,\"cpu_us_per_round_trip\":%.3f}\n",
-               codec_name(codec), peers, decide.len, act.len, rounds, secs, rate, us,
-               cpu * 1e6 / (double)rounds);
+        printf("{\"codec\":\"%s\",\"peers\":%ld,\"bots\":%s,\"decide_bytes\":%zu,"
+               "\"act_bytes\":%zu,\"rounds\":%ld,\"seconds\":%.6f,\"round_trips_per_s\":%.1f,"
+               "\"us_per_round_trip\":%.3f,\"cpu_us_per_round_trip\":%.3f,"
+               "\"referee_cpu_us_per_round_trip\":%.3f}\n",
+               codec_name(codec), peers, bots ? "true" : "false", decide.len, act.len, rounds, secs,
+               rate, us, cpu * 1e6 / (double)rounds, self * 1e6 / (double)rounds);
     } else {
         printf("codec %s, %ld peer(s): decide frame %zu bytes, act frame %zu bytes\n",
                codec_name(codec), peers, decide.len, act.len);
         printf("%ld round trips in %.3f s: %.0f round trips/s, %.2f us per round trip\n", rounds,
                secs, rate, us);
+        printf("CPU per round trip: %.2f us in all, %.2f us of this process\n",
+               cpu * 1e6 / (double)rounds, self * 1e6 / (double)rounds);
     }
     free(buf);
     abuf_free(&decide);

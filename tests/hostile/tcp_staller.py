@@ -29,6 +29,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import matchlog  # noqa: E402  (tests/matchlog.py: gzip or plain logs)
+import timing  # noqa: E402  (tests/timing.py: the host's load, on a failure)
 
 ARENA = os.path.abspath(sys.argv[1])
 SLOW = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
@@ -38,6 +39,7 @@ STARTUP_MS = 3000
 
 def check(cond, what):
     if not cond:
+        timing.print_load()
         raise AssertionError(what)
 
 

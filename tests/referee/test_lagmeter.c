@@ -1,5 +1,6 @@
 /* The loop's lag probe on a real event loop (lag.h): an idle loop has no
- * stalls, a callback that blocks the loop is one, and without a descriptor
+ * stalls but the time a busy host kept it from a CPU (its run-queue wait),
+ * a callback that blocks the loop is one, and without a descriptor
  * for its timerfd the probe falls back to libevent's coarse timer and still
  * tells the two apart; a holder hears of each stall's end. (test_verdicts.c
  * checks the accounting alone.)
@@ -18,6 +19,7 @@
 
 #include "clock.h"
 #include "lag.h"
+#include "../timing.h"
 
 #define IDLE_MS 1000 /* a hundred probes */
 #define BLOCK_MS 60
@@ -38,10 +40,12 @@ static void count_stall_end(void *arg)
 }
 
 /* Runs base for IDLE_MS; with `block`, a callback blocks it BLOCK_MS half
- * way through. Returns the meter's stalls; *lag gets their total. The
- * holder must hear of each stall's end once. */
-static long run(struct event_base *base, bool block, double *lag)
+ * way through. Returns the meter's stalls; *lag gets their total and
+ * *waited the loop's run-queue wait meanwhile (a loaded host's share of
+ * the stalls). The holder must hear of each stall's end once. */
+static long run(struct event_base *base, bool block, double *lag, double *waited)
 {
+    double wait0 = timing_run_delay_ms();
     lag_hold h = {.on_stall_end = count_stall_end};
     stall_ends = 0;
     lag_meter *m = lag_meter_hold(base, &h);
@@ -55,40 +59,51 @@ static long run(struct event_base *base, bool block, double *lag)
     event_free(ev);
     long stalls = lag_meter_stalls(m) - before;
     *lag = lag_meter_total(m, clock_now_ms()) - lag0;
+    *waited = timing_run_delay_ms() - wait0;
     lag_meter_release(m, &h);
+    fprintf(stderr, "%s loop: %ld stalls, %.1f ms of lag, %.1f ms waiting for a CPU\n",
+            block ? "blocked" : "idle", stalls, *lag, *waited);
     assert_int_equal(stall_ends, stalls);
     return stalls;
 }
 
-/* An idle loop: no stall, or so few and short that they are the
- * machine's (a VM's vCPU descheduled a few ms). On libevent's own timer
- * the probe saw 12-19 "stalls" a second, 90-120 ms in all: the coarse
- * clock's 4 ms tick and epoll's millisecond. */
-static void assert_idle(long stalls, double lag)
+/* Stalls a loop may see beyond those it caused: each one is at least
+ * LAG_STALL_MS of waiting for a CPU, plus two of a VM's vCPU descheduled. */
+static long stalls_by_host(double waited)
 {
-    assert_true(stalls <= 2);
-    assert_true(lag < 10);
+    return 2 + (long)(waited / LAG_STALL_MS);
+}
+
+/* An idle loop: no stall but those of a busy host, whose lag is time the
+ * loop waited for a CPU (the lag a partner's answer is credited must be
+ * time the referee could not run). On libevent's own timer the probe saw
+ * 12-19 "stalls" a second, 90-120 ms in all: the coarse clock's 4 ms tick
+ * and epoll's millisecond. */
+static void assert_idle(long stalls, double lag, double waited)
+{
+    assert_timely(stalls <= stalls_by_host(waited));
+    assert_timely(lag < 10 + waited);
 }
 
 static void test_idle_loop_has_no_stall(void **st)
 {
     (void)st;
     struct event_base *base = event_base_new();
-    double lag;
-    long stalls = run(base, false, &lag);
+    double lag, waited;
+    long stalls = run(base, false, &lag, &waited);
     event_base_free(base);
-    assert_idle(stalls, lag);
+    assert_idle(stalls, lag, waited);
 }
 
 static void test_blocked_loop_is_one_stall(void **st)
 {
     (void)st;
     struct event_base *base = event_base_new();
-    double lag;
-    long stalls = run(base, true, &lag);
+    double lag, waited;
+    long stalls = run(base, true, &lag, &waited);
     event_base_free(base);
-    assert_true(stalls >= 1 && stalls <= 3);
-    assert_true(lag >= BLOCK_MS - LAG_PROBE_MS - 1 && lag <= BLOCK_MS + 10);
+    assert_timely(stalls >= 1 && stalls <= 1 + stalls_by_host(waited));
+    assert_timely(lag >= BLOCK_MS - LAG_PROBE_MS - 1 && lag <= BLOCK_MS + 10 + waited);
 }
 
 /* With every descriptor in use the timerfd cannot be made: the probe runs
@@ -106,14 +121,14 @@ static void test_coarse_fallback_tells_stall_from_tick(void **st)
     none = was;
     none.rlim_cur = (rlim_t)probe;
     assert_int_equal(setrlimit(RLIMIT_NOFILE, &none), 0);
-    double idle_lag, lag;
-    long idle = run(base, false, &idle_lag);
-    long blocked = run(base, true, &lag);
+    double idle_lag, lag, idle_waited, waited;
+    long idle = run(base, false, &idle_lag, &idle_waited);
+    long blocked = run(base, true, &lag, &waited);
     assert_int_equal(setrlimit(RLIMIT_NOFILE, &was), 0);
     event_base_free(base);
-    assert_idle(idle, idle_lag);
-    assert_true(blocked >= 1 && blocked <= 3);
-    assert_true(lag >= BLOCK_MS - 3 * LAG_PROBE_MS && lag <= BLOCK_MS + 10);
+    assert_idle(idle, idle_lag, idle_waited);
+    assert_timely(blocked >= 1 && blocked <= 1 + stalls_by_host(waited));
+    assert_timely(lag >= BLOCK_MS - 3 * LAG_PROBE_MS && lag <= BLOCK_MS + 10 + waited);
 }
 
 int main(void)

@@ -57,6 +57,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import cgroups  # noqa: E402  (tests/cgroups.py)
+import timing  # noqa: E402  (tests/timing.py: the host's load, on a failure)
 
 ARENA, HOSTILE, RANDOM_C = (os.path.abspath(p) for p in sys.argv[1:4])
 CASE = sys.argv[4]
@@ -657,4 +658,5 @@ if __name__ == "__main__":
         sys.exit(main())
     except Failure as e:
         print(f"FAIL {CASE}: {e}")
+        timing.print_load()
         sys.exit(1)

@@ -21,9 +21,13 @@ import sqlite3
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import timing  # noqa: E402  (tests/timing.py: the host's load, on a failure)
+
 
 def fail(msg):
     print("FAIL:", msg)
+    timing.print_load()
     sys.exit(1)
 
 
