@@ -152,6 +152,12 @@ static const av *twin_event(const arena_game *g, size_t i, int seat)
     return IN(g)->vt->event(IN(g), i, seat);
 }
 
+static size_t twin_turn_from(const arena_game *g)
+{
+    const arena_game *in = IN(g);
+    return in->vt->turn_from ? in->vt->turn_from(in) : in->vt->event_count(in);
+}
+
 static av *twin_settings(const arena_game *g)
 {
     return IN(g)->vt->settings(IN(g));
@@ -185,6 +191,7 @@ const arena_game_vt twin_game = {
     .view = twin_view,
     .event_count = twin_event_count,
     .event = twin_event,
+    .turn_from = twin_turn_from,
     .settings = twin_settings,
     .result = twin_result,
     .determinize = twin_determinize,

@@ -144,6 +144,7 @@ static void cleanup(dom_game *g, int ntreasury)
     ev_simple(g, EVENTS_ALL, "cleanup", p, NULL, 0);
     draw(g, p, extra ? 3 : 5);
     g->turn++;
+    events_turn_moved(&g->base.ev);
     if (game_should_end(g)) {
         g->over = true;
         if (!g->base.ev.disabled) {
@@ -528,6 +529,7 @@ const arena_game_vt dominion_game = {
     .view = dom_view,
     .event_count = arena_game_event_count,
     .event = arena_game_event,
+    .turn_from = arena_game_turn_from,
     .settings = dom_settings,
     .result = dom_result,
     .determinize = dom_determinize,
