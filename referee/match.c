@@ -46,6 +46,7 @@ typedef struct seat_state {
     int strikes;
     seat_clock clock;
     size_t ev_cursor;
+    uint64_t next_id; /* the last id of its decides (ids count per seat) */
     long decisions;
     double time_ms;
     double move_max_ms; /* per-move summary for reports */
@@ -74,7 +75,6 @@ struct match {
     void *done_ctx;
     arena_rng fallback_rng;
     bool fallback_seeded; /* seeded on the first fallback: most games have none */
-    uint64_t next_id;
 
     /* The decision waiting for an agent. */
     bool pending;
@@ -447,7 +447,10 @@ static void send_decide(struct match *m, const arena_decision *d)
     const seat_clock *sc = &m->seat[s].clock;
     decide_clock clk = {m->cfg.clock.move_ms, (int64_t)sc->bank_left,
                         sc->game_left < 0 ? -1 : (int64_t)sc->game_left};
-    m->pid = ++m->next_id;
+    /* Ids count each seat's own decides: a count shared by the seats would
+     * tell each how many decisions the others were asked, some of them
+     * only because of a hidden card (a Moat held, an Action in hand). */
+    m->pid = ++m->seat[s].next_id;
     m->pending = true;
     m->pd = *d;
     m->sent = m->guarded = false;
