@@ -80,6 +80,10 @@ static void html_decision(void *ctx, replay *r, const arena_decision *d, const i
                           const av *line)
 {
     html_sink *h = ctx;
+    /* A seat's file holds what the seat was sent: a step at each of its own
+     * decisions, the events since its previous one; the others' decisions
+     * not at all (some exist only because of a hidden card). */
+    if (h->reader[0] >= 0 && h->reader[0] != d->seat) return;
     av *step = av_map();
     av_set_int(step, "seat", d->seat);
     av_set_str(step, "kind", d->kind);
@@ -88,10 +92,7 @@ static void html_decision(void *ctx, replay *r, const arena_decision *d, const i
     av_set(step, "ms", av_float(ms && ms->type == AV_FLOAT ? ms->u.f : 0));
     const char *by = av_get_str(line, "by");
     av_set_str(step, "by", by ? by : "agent");
-    /* A seat's file never holds another seat's options: they can name cards
-     * it did not see (the hand an opponent discards from). */
-    bool shown = h->reader[0] < 0 || h->reader[0] == d->seat;
-    if (shown) {
+    {
         char buf[4096];
         r->gvt->prompt(r->g, buf, sizeof buf);
         av_set_str(step, "prompt", buf);

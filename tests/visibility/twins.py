@@ -267,6 +267,38 @@ def before_end(stream):
     return out
 
 
+VIEWER = os.path.join(os.path.dirname(os.path.dirname(HERE)), "referee", "viewer",
+                      "viewer.html")
+
+
+def seat_records(log, seat):
+    """`arena replay LOG --seat S` as text and as the viewer's data, cut
+    where the game ends (the twins' scores differ there), own times masked
+    (they are the seat's own, and differ from run to run)."""
+    t = subprocess.run([ARENA, "replay", log, "--seat", str(seat)], capture_output=True,
+                       timeout=120)
+    check(t.returncode == 0, f"replay --seat: {t.stderr.decode()}")
+    text = []
+    for ln in t.stdout.decode().splitlines():
+        if "game_end" in ln or ln.startswith("final standing"):
+            break
+        text.append(re.sub(r"  \([0-9]+ ms\)", "", ln))
+    h = subprocess.run([ARENA, "replay", log, "--seat", str(seat), "--format", "html"],
+                       capture_output=True, timeout=120)
+    check(h.returncode == 0, f"replay --seat --format html: {h.stderr.decode()}")
+    with open(VIEWER, encoding="utf-8") as f:
+        before, after = f.read().split("@ARENA_REPLAY_DATA@")
+    page = h.stdout.decode()
+    check(page.startswith(before) and page.endswith(after), "viewer page around its data")
+    data = json.loads(page[len(before):len(page) - len(after)])
+    check(data["readers"] == [seat], f"a seat's viewer file has only that reader: {data['readers']}")
+    steps = []
+    for st in data["steps"]:
+        st = dict(st, ms=0, view=[data["views"][i] for i in st["view"]])
+        steps.append(st)
+    return text, {k: data[k] for k in ("names", "options", "clock")}, steps
+
+
 def village_twins(runner, d, rng):
     """Dominion twins that differ only in whether a hidden card makes a
     decision: in B one hidden Estate of seat H is a Village (twin.c,
@@ -303,7 +335,18 @@ def village_twins(runner, d, rng):
             check(normalize(x) == normalize(y),
                   f"{what}: message {i} differs between twins:\n  {x!r}\n  {y!r}")
         check(len(pa) == len(pb), f"{what}: {len(pa)} vs {len(pb)} messages before the end")
-        print(f"{what}: twins agree on {len(pa)} messages; {extra} more Action decisions in B")
+        # The seat's own record, text and viewer, holds what the seat was
+        # sent, no more: the twins' records agree as their streams do.
+        (ta, ha, sa_), (tb, hb, sb_) = seat_records(la, seer), seat_records(lb, seer)
+        for i, (x, y) in enumerate(zip(ta, tb)):
+            check(x == y, f"{what}: line {i} of the seat's text record differs:\n  {x}\n  {y}")
+        check(len(ta) == len(tb), f"{what}: the seat's text records differ in length")
+        check(ha == hb, f"{what}: the seat's viewer files differ in their header data")
+        for i, (x, y) in enumerate(zip(sa_, sb_)):
+            check(x == y, f"{what}: step {i} of the seat's viewer file differs:\n  {x}\n  {y}")
+        check(len(sa_) == len(sb_), f"{what}: the seat's viewer files differ in steps")
+        print(f"{what}: twins agree on {len(pa)} messages, {len(ta)} record lines and "
+              f"{len(sa_)} viewer steps; {extra} more Action decisions in B")
         compared += len(pa)
     return compared
 
