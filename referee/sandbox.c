@@ -308,8 +308,17 @@ char **sandbox_argv(const char *const *inner, const char *command, const char *c
     /* Own user, PID, network, IPC, UTS and cgroup namespaces; no
      * capabilities even inside them; a new session (no terminal to inject
      * into); killed with its parent, which is the referee. */
-    const char *ns[] = {"--unshare-all", "--die-with-parent", "--new-session", "--cap-drop",
-                        "ALL",           "--clearenv"};
+    /* No user namespace of its own inside: in one, the agent could mount a
+     * tmpfs no --limit-tmp bounds (`unshare -Urm`), or rearrange its mounts.
+     * --disable-userns (bwrap 0.8) needs the user namespace made, not tried. */
+    const char *ns[] = {"--unshare-all",
+                        "--unshare-user",
+                        "--disable-userns",
+                        "--die-with-parent",
+                        "--new-session",
+                        "--cap-drop",
+                        "ALL",
+                        "--clearenv"};
     for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++)
         strv_add(&s, ns[i]);
     strv_add3(&s, "--setenv", "PATH", "/usr/local/bin:/usr/bin:/bin");
