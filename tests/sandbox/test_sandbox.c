@@ -73,6 +73,9 @@ static void test_namespaces_caps_session(void **st)
     assert_non_null(a);
     assert_string_equal(a[0], "bwrap");
     assert_true(find2(a, "--unshare-all", NULL) > 0);
+    /* no nested user namespace: its own tmpfs would pass --limit-tmp */
+    assert_true(find2(a, "--unshare-user", NULL) > 0);
+    assert_true(find2(a, "--disable-userns", NULL) > 0);
     assert_true(find2(a, "--die-with-parent", NULL) > 0);
     assert_true(find2(a, "--new-session", NULL) > 0);
     assert_true(find2(a, "--cap-drop", "ALL") > 0);
