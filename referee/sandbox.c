@@ -190,10 +190,16 @@ static void program_dirs(const char *command, strv *dirs)
 static char *as_named(const char *w)
 {
     if (strstr(w, "..")) return NULL;
-    if (w[0] == '/') return xstrdup(w);
     char cwd[PATH_MAX];
-    if (!getcwd(cwd, sizeof cwd)) return NULL;
-    return xasprintf("%s/%s", cwd, w);
+    if (w[0] != '/' && !getcwd(cwd, sizeof cwd)) return NULL;
+    char *raw = w[0] == '/' ? xstrdup(w) : xasprintf("%s/%s", cwd, w);
+    /* "." and empty components dropped: "./bot.py" names the cwd itself */
+    char *out = xmalloc(strlen(raw) + 2), *o = out;
+    for (char *save, *c = strtok_r(raw, "/", &save); c; c = strtok_r(NULL, "/", &save))
+        if (strcmp(c, ".") != 0) o += sprintf(o, "/%s", c);
+    if (o == out) strcpy(out, "/");
+    free(raw);
+    return out;
 }
 
 /* Directories the command reaches through a symlink (cmd:python3
