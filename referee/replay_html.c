@@ -1,5 +1,6 @@
-/* The HTML viewer of a match log: the walk records, before every decision,
- * each reader's view (deduplicated), the events each reader was shown since
+/* The HTML viewer of a match log: the walk records, before every decision
+ * (in a seat's file, before each of that seat's own), each reader's view
+ * (deduplicated), the events each reader was shown since
  * the previous decision, the prompt, options and choice, the charged time,
  * and the agents' stderr, `log` lines and faults; the page draws them. */
 #include <inttypes.h>
@@ -92,20 +93,18 @@ static void html_decision(void *ctx, replay *r, const arena_decision *d, const i
     av_set(step, "ms", av_float(ms && ms->type == AV_FLOAT ? ms->u.f : 0));
     const char *by = av_get_str(line, "by");
     av_set_str(step, "by", by ? by : "agent");
-    {
-        char buf[4096];
-        r->gvt->prompt(r->g, buf, sizeof buf);
-        av_set_str(step, "prompt", buf);
-        av *opts = av_list(), *chosen = av_list(), *pick = av_list();
-        arena_game_labels(r->gvt, r->g, d->n_options, buf, sizeof buf, push_str, opts);
-        for (int k = 0; k < n; k++)
-            av_push(chosen, av_int(c[k]));
-        av_push(pick, av_int(d->pick_min));
-        av_push(pick, av_int(d->pick_max));
-        av_set(step, "options", opts);
-        av_set(step, "chosen", chosen);
-        av_set(step, "pick", pick);
-    }
+    char buf[4096];
+    r->gvt->prompt(r->g, buf, sizeof buf);
+    av_set_str(step, "prompt", buf);
+    av *opts = av_list(), *chosen = av_list(), *pick = av_list();
+    arena_game_labels(r->gvt, r->g, d->n_options, buf, sizeof buf, push_str, opts);
+    for (int k = 0; k < n; k++)
+        av_push(chosen, av_int(c[k]));
+    av_push(pick, av_int(d->pick_min));
+    av_push(pick, av_int(d->pick_max));
+    av_set(step, "options", opts);
+    av_set(step, "chosen", chosen);
+    av_set(step, "pick", pick);
     fill(h, r, step);
     av_push(h->steps, step);
 }

@@ -60,22 +60,20 @@ static int text_header(void *ctx, replay *r, const av *e)
     if (t->quiet) return 0;
     int64_t seed = 0;
     av_get_int(e, "seed", &seed);
-    /* A seat's record holds what the seat was sent: never the seed. */
-    if (t->seat >= 0)
+    /* A seat's record holds what the seat was sent: not the seed, not the
+     * others' commands (the names come with the seats line: text_seats). */
+    if (t->seat >= 0) {
         printf("%s, %d players\n", r->gvt->name, r->players);
-    else
-        printf("%s, seed %" PRId64 ", %d players (omniscient: every event, tagged with who saw "
-               "it)\n",
-               r->gvt->name, seed, r->players);
-    if (t->seat >= 0) return 0; /* the names as joined, not the others' commands: text_seats */
+        return 0;
+    }
+    printf("%s, seed %" PRId64 ", %d players (omniscient: every event, tagged with who saw it)\n",
+           r->gvt->name, seed, r->players);
     for (int k = 0; k < r->players; k++) {
         printf("  seat %d: %s\n", k, r->names[k]);
         snprintf(t->started[k], sizeof t->started[k], "%s", r->names[k]);
     }
     return 0;
 }
-
-/* A spawned agent's spec (a path) was printed; say the name it joined as. */
 
 static void text_moved(void *ctx, replay *r)
 {
@@ -96,6 +94,9 @@ static void text_moved(void *ctx, replay *r)
     }
 }
 
+/* The names as the agents joined. A seat's record prints them only now (its
+ * hello held these, never the others' commands); the omniscient one printed
+ * the specs and says the name each spawned agent joined as. */
 static void text_seats(void *ctx, replay *r)
 {
     text_sink *t = ctx;
