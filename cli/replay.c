@@ -19,7 +19,9 @@
 /* ---- the text record ---------------------------------------------------- */
 
 typedef struct text_sink {
-    int seat; /* -1: everything */
+    int seat;   /* -1: everything */
+    long own;   /* the seat's decisions */
+    bool named; /* a seat's record: the names it was sent are printed */
     size_t ev_cursor;
     int turn;
     bool quiet;
@@ -58,28 +60,25 @@ static int text_header(void *ctx, replay *r, const av *e)
     if (t->quiet) return 0;
     int64_t seed = 0;
     av_get_int(e, "seed", &seed);
-    printf("%s, seed %" PRId64 ", %d players%s\n", r->gvt->name, seed, r->players,
-           t->seat >= 0 ? "" : " (omniscient: every event, tagged with who saw it)");
+    /* A seat's record holds what the seat was sent: not the seed, not the
+     * others' commands (the names come with the seats line: text_seats). */
+    if (t->seat >= 0) {
+        printf("%s, %d players\n", r->gvt->name, r->players);
+        return 0;
+    }
+    printf("%s, seed %" PRId64 ", %d players (omniscient: every event, tagged with who saw it)\n",
+           r->gvt->name, seed, r->players);
     for (int k = 0; k < r->players; k++) {
         printf("  seat %d: %s\n", k, r->names[k]);
         snprintf(t->started[k], sizeof t->started[k], "%s", r->names[k]);
     }
-    if (t->seat >= 0) printf("as seen by seat %d (%s)\n", t->seat, r->names[t->seat]);
     return 0;
-}
-
-/* A spawned agent's spec (a path) was printed; say the name it joined as. */
-static void text_seats(void *ctx, replay *r)
-{
-    text_sink *t = ctx;
-    for (int k = 0; k < r->players && !t->quiet; k++)
-        if (strcmp(t->started[k], r->names[k]) != 0)
-            printf("  seat %d joined as %s\n", k, r->names[k]);
 }
 
 static void text_moved(void *ctx, replay *r)
 {
     text_sink *t = ctx;
+    if (t->seat >= 0 && !t->named) return; /* the seat has had no hello yet */
     size_t n = r->gvt->event_count(r->g);
     for (; t->ev_cursor < n; t->ev_cursor++) {
         const av *e = r->gvt->event(r->g, t->ev_cursor, t->seat);
@@ -95,6 +94,26 @@ static void text_moved(void *ctx, replay *r)
     }
 }
 
+/* The names as the agents joined. A seat's record prints them only now (its
+ * hello held these, never the others' commands); the omniscient one printed
+ * the specs and says the name each spawned agent joined as. */
+static void text_seats(void *ctx, replay *r)
+{
+    text_sink *t = ctx;
+    if (t->seat >= 0 && !t->named && !t->quiet) {
+        /* The names the seat's hello held. */
+        for (int k = 0; k < r->players; k++)
+            printf("  seat %d: %s\n", k, r->names[k]);
+        printf("as seen by seat %d (%s)\n", t->seat, r->names[t->seat]);
+    }
+    bool was = t->named;
+    t->named = true;
+    if (t->seat >= 0 && !was) text_moved(ctx, r); /* what the setup showed it */
+    for (int k = 0; k < r->players && !t->quiet && t->seat < 0; k++)
+        if (strcmp(t->started[k], r->names[k]) != 0)
+            printf("  seat %d joined as %s\n", k, r->names[k]);
+}
+
 static void text_decision(void *ctx, replay *r, const arena_decision *d, const int *c, int n,
                           const av *e)
 {
@@ -103,6 +122,11 @@ static void text_decision(void *ctx, replay *r, const arena_decision *d, const i
     const av *msv = av_get(e, "ms");
     if (msv && msv->type == AV_FLOAT) ms = msv->u.f;
     t->charged[d->seat] += (int64_t)ms;
+    /* A seat's record holds what the seat was sent: its own decisions, not
+     * the others' (some exist only because of a hidden card: a Moat held,
+     * an Action not played), not even by kind. */
+    if (t->seat >= 0 && t->seat != d->seat) return;
+    t->own++;
     if (t->quiet) return;
     if (d->turn != t->turn) {
         t->turn = d->turn;
@@ -110,10 +134,6 @@ static void text_decision(void *ctx, replay *r, const arena_decision *d, const i
     }
     const char *by = av_get_str(e, "by");
     bool fallback = by && !strcmp(by, "fallback");
-    if (t->seat >= 0 && t->seat != d->seat) {
-        printf("  seat %d decides: %s\n", d->seat, d->kind);
-        return;
-    }
     printf("  seat %d %s: ", d->seat, d->kind);
     for (int k = 0; k < n; k++) {
         char lab[256];
@@ -207,9 +227,10 @@ static int replay_help(void)
            "                 with the arrow keys or the slider, switch between the seats'\n"
            "                 views and the omniscient one\n"
            "  -o FILE        write to FILE instead of standard output\n"
-           "  --seat N       only what seat N saw (its events, its choices; others' choices\n"
-           "                 only by kind). With --format html the file then holds nothing\n"
-           "                 else, so it can be handed to that seat's author.\n"
+           "  --seat N       only what seat N was sent: its events, its own decisions, the\n"
+           "                 result; not the others' decisions, not the seed. With\n"
+           "                 --format html the file then holds nothing else, so it can be\n"
+           "                 handed to that seat's author.\n"
            "  --quiet        only check, print the verdict\n"
            "\n"
            "Exit status: 0 when the log reproduces, 1 when it does not or its output\n"
@@ -287,7 +308,8 @@ int cmd_replay(int argc, char **argv)
                         text_aside,  text_result,   text_seats};
     int rc = replay_walk(&r, &sink, &t);
     if (rc == 0)
-        printf("replay OK: %ld decisions reproduced%s\n", r.choices,
+        printf("replay OK: %ld decisions%s reproduced%s\n", t.seat >= 0 ? t.own : r.choices,
+               t.seat >= 0 ? " of the seat" : "",
                r.have_result ? ", result matches"
                : r.cut       ? " (the log is cut short: its writer was stopped mid-game)"
                              : " (log has no result line: match unfinished)");

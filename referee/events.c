@@ -22,6 +22,11 @@ void events_push(arena_events *e, uint32_t vis, av *ev)
     e->len++;
 }
 
+void events_turn_moved(arena_events *e)
+{
+    e->turn = e->len;
+}
+
 const av *events_get(const arena_events *e, size_t i, int seat)
 {
     if (i >= e->len || i < e->off) return NULL;

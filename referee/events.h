@@ -22,11 +22,17 @@ typedef struct arena_events {
     size_t off;    /* events before this one are released */
     size_t len;    /* events pushed in all */
     size_t cap;    /* room in items and vis */
+    size_t turn;   /* index of the first event of the game's current turn */
     int disabled;  /* set for ARENA_GAME_NO_EVENTS: push frees and drops */
 } arena_events;
 
 /* Takes ownership of ev. */
 void events_push(arena_events *e, uint32_t vis, av *ev);
+/* Marks where the game's turn counter moves: the events pushed so far
+ * belong to turns before the current one. The referee flushes events to
+ * the other seats only up to this mark (protocol.md, `event`), a point no
+ * hidden card decides. */
+void events_turn_moved(arena_events *e);
 /* Event i as seen by seat, NULL when hidden from it or released. */
 const av *events_get(const arena_events *e, size_t i, int seat);
 /* The event pushed last, for a game amending it right after the push;

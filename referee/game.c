@@ -96,6 +96,11 @@ size_t arena_game_event_count(const arena_game *g)
     return g->ev.len;
 }
 
+size_t arena_game_turn_from(const arena_game *g)
+{
+    return g->ev.turn;
+}
+
 const av *arena_game_event(const arena_game *g, size_t i, int seat)
 {
     return events_get(&g->ev, i, seat);

@@ -131,6 +131,12 @@ struct arena_game_vt {
      * or released (arena_game_release_events). Borrowed pointer, valid
      * until the game is freed or the event released. */
     const av *(*event)(const arena_game *g, size_t i, int seat);
+    /* Index of the first event of the current turn, as the game marked it
+     * where its turn counter moves (events_turn_moved). Events before it
+     * are the only ones the referee flushes to seats not deciding, so a
+     * turn's first decision, which a hidden card may decide, does not cut
+     * the stream. NULL: event_count (no game of ours). */
+    size_t (*turn_from)(const arena_game *g);
     /* The resolved settings (e.g. the actual kingdom), sent in `hello`. */
     av *(*settings)(const arena_game *g);
     void (*result)(const arena_game *g, arena_result *r);
@@ -172,6 +178,7 @@ static inline av *game_view(const arena_game *g, int seat)
 arena_game *arena_game_clone_flat(const arena_game *g);
 void arena_game_free_flat(arena_game *g);
 size_t arena_game_event_count(const arena_game *g);
+size_t arena_game_turn_from(const arena_game *g);
 const av *arena_game_event(const arena_game *g, size_t i, int seat);
 /* Frees the game's events before index upto once nobody will read them
  * again (events.h); the count and later indices do not change. Only

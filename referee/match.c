@@ -46,6 +46,7 @@ typedef struct seat_state {
     int strikes;
     seat_clock clock;
     size_t ev_cursor;
+    uint64_t next_id; /* the last id of its decides (ids count per seat) */
     long decisions;
     double time_ms;
     double move_max_ms; /* per-move summary for reports */
@@ -74,7 +75,6 @@ struct match {
     void *done_ctx;
     arena_rng fallback_rng;
     bool fallback_seeded; /* seeded on the first fallback: most games have none */
-    uint64_t next_id;
 
     /* The decision waiting for an agent. */
     bool pending;
@@ -270,17 +270,23 @@ static bool judge_fault(struct match *m, int s, fault_cause cause, uint64_t id, 
     return true;
 }
 
-/* The events seat s has not been sent yet, as a list of copies. */
-static av *events_for(struct match *m, int s)
+/* The events before index n seat s has not been sent yet, as a list of
+ * copies. */
+static av *events_upto(struct match *m, int s, size_t n)
 {
     av *list = av_list();
-    size_t n = m->gvt->event_count(m->g);
     for (size_t i = m->seat[s].ev_cursor; i < n; i++) {
         const av *e = m->gvt->event(m->g, i, s);
         if (e) av_push(list, av_copy(e));
     }
-    m->seat[s].ev_cursor = n;
+    if (m->seat[s].ev_cursor < n) m->seat[s].ev_cursor = n;
     return list;
+}
+
+/* The events seat s has not been sent yet. */
+static av *events_for(struct match *m, int s)
+{
+    return events_upto(m, s, m->gvt->event_count(m->g));
 }
 
 /* The same events borrowed into m->evs, their indices into m->evi (for
@@ -308,15 +314,18 @@ static size_t new_events(struct match *m, int s)
  * after each decision: some are asked only because of a hidden card
  * (Library drew an Action, the victim holds a Moat), so where the others'
  * messages split would tell what the cards do not (tests/hostile/
- * framing.py). Turn boundaries are public. */
-static void flush_events(struct match *m)
+ * framing.py). Nor up to the new turn's first decision: whether that is
+ * "play an Action?" or "buy" depends on the hand, and the events before it
+ * (Treasures played or not yet) would tell (action_framing.py). So the
+ * flush stops where the game's turn counter moved (turn_from), a point no
+ * hidden card decides; at the game's end, upto is every event. */
+static void flush_events(struct match *m, size_t n)
 {
-    size_t n = m->gvt->event_count(m->g);
     for (int s = 0; s < m->players; s++) {
         seat_state *st = &m->seat[s];
         arena_agent *a = st->agent;
         if (st->ev_cursor >= n || !a->alive || a->kind == AGENT_BUILTIN) continue;
-        av *list = events_for(m, s);
+        av *list = events_upto(m, s, n);
         if (av_len(list)) {
             msg ev = {.type = MSG_EVENT};
             ev.u.event.events = list;
@@ -438,7 +447,10 @@ static void send_decide(struct match *m, const arena_decision *d)
     const seat_clock *sc = &m->seat[s].clock;
     decide_clock clk = {m->cfg.clock.move_ms, (int64_t)sc->bank_left,
                         sc->game_left < 0 ? -1 : (int64_t)sc->game_left};
-    m->pid = ++m->next_id;
+    /* Ids count each seat's own decides: a count shared by the seats would
+     * tell each how many decisions the others were asked, some of them
+     * only because of a hidden card (a Moat held, an Action in hand). */
+    m->pid = ++m->seat[s].next_id;
     m->pending = true;
     m->pd = *d;
     m->sent = m->guarded = false;
@@ -918,7 +930,8 @@ static void on_step(evutil_socket_t fd, short what, void *arg)
             break;
         }
         if (m->cfg.send_events && d.turn != m->events_turn) {
-            flush_events(m);
+            flush_events(m,
+                         m->gvt->turn_from ? m->gvt->turn_from(m->g) : m->gvt->event_count(m->g));
             m->events_turn = d.turn;
         }
         seat_state *st = &m->seat[d.seat];
@@ -999,7 +1012,7 @@ static void finish(struct match *m)
         o.ranks[s] = better + 1;
     }
     if (strcmp(o.reason, "normal") == 0 && live < m->players) o.reason = "forfeit";
-    if (m->cfg.send_events) flush_events(m); /* the last turn's */
+    if (m->cfg.send_events) flush_events(m, m->gvt->event_count(m->g)); /* the last turn's */
 
     for (int s = 0; s < m->players; s++) {
         arena_agent *a = m->seat[s].agent;

@@ -1,5 +1,6 @@
-/* The HTML viewer of a match log: the walk records, before every decision,
- * each reader's view (deduplicated), the events each reader was shown since
+/* The HTML viewer of a match log: the walk records, before every decision
+ * (in a seat's file, before each of that seat's own), each reader's view
+ * (deduplicated), the events each reader was shown since
  * the previous decision, the prompt, options and choice, the charged time,
  * and the agents' stderr, `log` lines and faults; the page draws them. */
 #include <inttypes.h>
@@ -80,6 +81,10 @@ static void html_decision(void *ctx, replay *r, const arena_decision *d, const i
                           const av *line)
 {
     html_sink *h = ctx;
+    /* A seat's file holds what the seat was sent: a step at each of its own
+     * decisions, the events since its previous one; the others' decisions
+     * not at all (some exist only because of a hidden card). */
+    if (h->reader[0] >= 0 && h->reader[0] != d->seat) return;
     av *step = av_map();
     av_set_int(step, "seat", d->seat);
     av_set_str(step, "kind", d->kind);
@@ -88,23 +93,18 @@ static void html_decision(void *ctx, replay *r, const arena_decision *d, const i
     av_set(step, "ms", av_float(ms && ms->type == AV_FLOAT ? ms->u.f : 0));
     const char *by = av_get_str(line, "by");
     av_set_str(step, "by", by ? by : "agent");
-    /* A seat's file never holds another seat's options: they can name cards
-     * it did not see (the hand an opponent discards from). */
-    bool shown = h->reader[0] < 0 || h->reader[0] == d->seat;
-    if (shown) {
-        char buf[4096];
-        r->gvt->prompt(r->g, buf, sizeof buf);
-        av_set_str(step, "prompt", buf);
-        av *opts = av_list(), *chosen = av_list(), *pick = av_list();
-        arena_game_labels(r->gvt, r->g, d->n_options, buf, sizeof buf, push_str, opts);
-        for (int k = 0; k < n; k++)
-            av_push(chosen, av_int(c[k]));
-        av_push(pick, av_int(d->pick_min));
-        av_push(pick, av_int(d->pick_max));
-        av_set(step, "options", opts);
-        av_set(step, "chosen", chosen);
-        av_set(step, "pick", pick);
-    }
+    char buf[4096];
+    r->gvt->prompt(r->g, buf, sizeof buf);
+    av_set_str(step, "prompt", buf);
+    av *opts = av_list(), *chosen = av_list(), *pick = av_list();
+    arena_game_labels(r->gvt, r->g, d->n_options, buf, sizeof buf, push_str, opts);
+    for (int k = 0; k < n; k++)
+        av_push(chosen, av_int(c[k]));
+    av_push(pick, av_int(d->pick_min));
+    av_push(pick, av_int(d->pick_max));
+    av_set(step, "options", opts);
+    av_set(step, "chosen", chosen);
+    av_set(step, "pick", pick);
     fill(h, r, step);
     av_push(h->steps, step);
 }

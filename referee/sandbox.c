@@ -184,6 +184,54 @@ static void program_dirs(const char *command, strv *dirs)
     sandbox_argv_free(files.v);
 }
 
+/* A command's word as an absolute path, symlinks left as named; NULL when
+ * ".." would make the kernel's reading (through a link) differ from the
+ * text's. */
+static char *as_named(const char *w)
+{
+    if (strstr(w, "..")) return NULL;
+    char cwd[PATH_MAX];
+    if (w[0] != '/' && !getcwd(cwd, sizeof cwd)) return NULL;
+    char *raw = w[0] == '/' ? xstrdup(w) : xasprintf("%s/%s", cwd, w);
+    /* "." and empty components dropped: "./bot.py" names the cwd itself */
+    char *out = xmalloc(strlen(raw) + 2), *o = out;
+    for (char *save, *c = strtok_r(raw, "/", &save); c; c = strtok_r(NULL, "/", &save))
+        if (strcmp(c, ".") != 0) o += sprintf(o, "/%s", c);
+    if (o == out) strcpy(out, "/");
+    free(raw);
+    return out;
+}
+
+/* Directories the command reaches through a symlink (cmd:python3
+ * link/bot.py with link -> real): the real directory is bound by
+ * program_dirs, but the command opens the path as it names it, so the
+ * directory is bound there too. src[i] is the real directory, dst[i] the
+ * named one. */
+static void linked_dirs(const char *command, strv *src, strv *dst)
+{
+    char *words = xstrdup(command);
+    for (char *save, *w = strtok_r(words, " \t'\"", &save); w;
+         w = strtok_r(NULL, " \t'\"", &save)) {
+        char real[PATH_MAX], rdir[PATH_MAX];
+        struct stat st;
+        if (!realpath(w, real) || stat(real, &st) != 0 || !S_ISREG(st.st_mode)) continue;
+        char *named = as_named(w);
+        if (!named) continue;
+        char *slash = strrchr(named, '/');
+        if (slash && slash != named) *slash = 0;
+        bool system = false;
+        for (size_t k = 0; k < sizeof system_dirs / sizeof system_dirs[0]; k++)
+            system |= under(named, system_dirs[k]);
+        if (slash && slash != named && !system && realpath(named, rdir) &&
+            strcmp(rdir, named) != 0 && !strv_has(dst, named)) {
+            strv_add(src, rdir);
+            strv_add(dst, named);
+        }
+        free(named);
+    }
+    free(words);
+}
+
 /* The directories listed in $name (PYTHONPATH, NODE_PATH: where the SDKs
  * are found, as docs/writing-a-bot.md sets them up). */
 static void module_dirs(const char *name, strv *dirs)
@@ -308,8 +356,17 @@ char **sandbox_argv(const char *const *inner, const char *command, const char *c
     /* Own user, PID, network, IPC, UTS and cgroup namespaces; no
      * capabilities even inside them; a new session (no terminal to inject
      * into); killed with its parent, which is the referee. */
-    const char *ns[] = {"--unshare-all", "--die-with-parent", "--new-session", "--cap-drop",
-                        "ALL",           "--clearenv"};
+    /* No user namespace of its own inside: in one, the agent could mount a
+     * tmpfs no --limit-tmp bounds (`unshare -Urm`), or rearrange its mounts.
+     * --disable-userns (bwrap 0.8) needs the user namespace made, not tried. */
+    const char *ns[] = {"--unshare-all",
+                        "--unshare-user",
+                        "--disable-userns",
+                        "--die-with-parent",
+                        "--new-session",
+                        "--cap-drop",
+                        "ALL",
+                        "--clearenv"};
     for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++)
         strv_add(&s, ns[i]);
     strv_add3(&s, "--setenv", "PATH", "/usr/local/bin:/usr/bin:/bin");
@@ -333,8 +390,9 @@ char **sandbox_argv(const char *const *inner, const char *command, const char *c
     char cwd[PATH_MAX];
     bool have_cwd = getcwd(cwd, sizeof cwd) != NULL;
     if (have_cwd) strv_add3(&s, "--dir", cwd, NULL);
-    strv dirs = {0}, own = {0};
+    strv dirs = {0}, own = {0}, lsrc = {0}, ldst = {0};
     program_dirs(command, &dirs);
+    linked_dirs(command, &lsrc, &ldst);
     module_dirs("PYTHONPATH", &dirs);
     module_dirs("NODE_PATH", &dirs);
     named_files(command, &own);
@@ -347,13 +405,34 @@ char **sandbox_argv(const char *const *inner, const char *command, const char *c
         else
             rc = -1;
     }
+    for (size_t i = 0; i < lsrc.n && rc == 0; i++) {
+        const char *from = stage ? stage_add(stage, lsrc.v[i], err, errlen) : lsrc.v[i];
+        if (from)
+            strv_add3(&s, "--ro-bind", from, ldst.v[i]);
+        else
+            rc = -1;
+    }
     /* Private paths inside those directories: masked, except the agent's
-     * own files. A path that does not exist yet cannot be masked. */
+     * own files, where the real directory is bound and where a link's is.
+     * A path that does not exist yet cannot be masked. */
     for (size_t h = 0; h < hidden.n && rc == 0; h++) {
         const char *p = hidden.v[h];
         bool inside = false;
         for (size_t i = 0; i < dirs.n; i++)
             inside |= under(p, dirs.v[i]);
+        for (size_t i = 0; i < lsrc.n && !strv_has(&own, p); i++)
+            if (under(p, lsrc.v[i])) {
+                char *at = xasprintf("%s%s", ldst.v[i], p + strlen(lsrc.v[i]));
+                struct stat st;
+                if (stat(p, &st) == 0 && S_ISDIR(st.st_mode)) {
+                    strv_add3(&s, "--tmpfs", at, NULL);
+                    strv_add3(&s, "--remount-ro", at, NULL);
+                } else if (stat(p, &st) == 0) {
+                    strv_add3(&s, "--ro-bind", "/dev/null", at);
+                }
+                free(at);
+                inside = true; /* a path not there yet is refused below */
+            }
         if (!inside || strv_has(&own, p)) continue;
         struct stat st;
         if (stat(p, &st) != 0) {
@@ -375,6 +454,8 @@ char **sandbox_argv(const char *const *inner, const char *command, const char *c
     if (have_cwd) strv_add3(&s, "--chdir", cwd, NULL);
     sandbox_argv_free(dirs.v);
     sandbox_argv_free(own.v);
+    sandbox_argv_free(lsrc.v);
+    sandbox_argv_free(ldst.v);
     if (rc) {
         if (stage) sandbox_stage_free(stage);
         sandbox_argv_free(s.v);

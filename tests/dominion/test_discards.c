@@ -150,8 +150,44 @@ static void test_rule_cleanup_discards_hand_under_cards_in_play(void **st)
     expect_hidden_discard(since, 0, "Estate,Duchy,Village,Copper");
     av *v = game_view(&G->base, 1);
     const av *p0 = av_get(v, "players")->u.list.items[0];
+    char *js = av_to_json(p0);
+    fprintf(stderr, "%s %d\n", js, G->cur);
+    free(js);
     assert_string_equal(av_get_str(p0, "discard_top"), "Copper");
     av_free(v);
+}
+
+/* Clean-up with nothing leaving play (Seaside rulebook, "Die Dauerkarten":
+ * what was in play and the hand go to the discard pile, in the player's
+ * order): no hand card the referee picked shows on top. The others see how
+ * many, no top, and the pile lies face down in every seat's view. */
+static void test_rule_cleanup_with_nothing_in_play_shows_no_hand_card(void **st)
+{
+    (void)st;
+    mk(2, "Village");
+    set(0, Z_HAND, "Estate,Village,Duchy");
+    set(0, Z_DECK, "Copper,Copper,Copper,Copper,Copper");
+    begin(0);
+    size_t since = nev();
+    end_turn(); /* the Village not played, nothing bought */
+    int many = 0;
+    for (size_t i = since; i < nev(); i++) {
+        const av *e = ev_at(i, 1);
+        if (!e || ev_seat(e) != 0 || !ev_is(e, "discard_many")) continue;
+        int64_t count = -1;
+        assert_true(av_get_int(e, "count", &count));
+        assert_int_equal(count, 3);
+        assert_null(av_get(e, "top"));
+        many++;
+    }
+    assert_int_equal(many, 1);
+    for (int seat = 0; seat < 2; seat++) {
+        av *v = game_view(&G->base, seat);
+        const av *p0 = av_get(v, "players")->u.list.items[0];
+        assert_null(av_get_str(p0, "discard_top"));
+        assert_int_equal(av_get(p0, "discard_size")->u.i, 3);
+        av_free(v);
+    }
 }
 
 /* Adventurer's revealed cards go to the discard pile in a public event. */
@@ -273,6 +309,7 @@ int main(void)
         T(test_rule_tactician_discard_shows_others_count_and_top),
         T(test_rule_navigator_discard_shows_others_count_and_top),
         T(test_rule_cleanup_discards_hand_under_cards_in_play),
+        T(test_rule_cleanup_with_nothing_in_play_shows_no_hand_card),
         T(test_rule_revealed_discards_stay_public),
         T(test_rule_chancellor_deck_goes_in_unseen),
         T(test_rule_chancellor_deck_onto_empty_discard_shows_no_top),

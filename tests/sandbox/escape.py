@@ -46,6 +46,9 @@ Attacks (KEY):
            per-agent process count for the whole game)
   tmp, shm MiB it could write to /tmp and /dev/shm (memory, not disk: no
            rlimit bounds it; up to FILL_MIB)
+  userns   MiB it could write to a tmpfs of its own, mounted in a nested user
+           and mount namespace (`unshare -Urm`: past --limit-tmp); 0 when no
+           nested user namespace could be made
   dev, mask  writing a file to /dev, or into the masked logs directory
            (both memory too)
   oom      its oom_score_adj is below 1000: the kernel's OOM killer could
@@ -80,6 +83,44 @@ def umount():
     tmp = libc.umount2(b"/tmp", MNT_DETACH) == 0
     proc = libc.umount2(b"/proc", MNT_DETACH) == 0
     return tmp or proc
+
+
+def nested_tmpfs():
+    """In a child: a new user and mount namespace (root mapped to our uid),
+    a tmpfs of its own on /tmp, filled. Returns the MiB written (0: no
+    namespace)."""
+    CLONE_NEWNS, CLONE_NEWUSER = 0x00020000, 0x10000000
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(r)
+        done = 0
+        try:
+            uid, gid = os.getuid(), os.getgid()
+            if libc.unshare(CLONE_NEWUSER | CLONE_NEWNS) == 0:
+                for path, text in (("setgroups", "deny"), ("uid_map", f"0 {uid} 1"),
+                                   ("gid_map", f"0 {gid} 1")):
+                    try:
+                        with open(f"/proc/self/{path}", "w") as f:
+                            f.write(text)
+                    except OSError:
+                        pass
+                done = 1  # a namespace, at least
+                if libc.mount(b"nested", b"/tmp", b"tmpfs", 0, None) == 0:
+                    done = max(1, fill("/tmp"))
+        finally:
+            os.write(w, str(done).encode())
+            os._exit(0)
+    os.close(w)
+    got = b""
+    while True:
+        b = os.read(r, 64)
+        if not b:
+            break
+        got += b
+    os.close(r)
+    os.waitpid(pid, 0)
+    return int(got or b"0")
 
 
 def fill(d):
@@ -261,6 +302,7 @@ def attack(work, harmless):
         return
     f["tmp"] = fill("/tmp")
     f["shm"] = fill("/dev/shm")
+    f["userns"] = nested_tmpfs()
     f["dev"] = fill("/dev") > 0
     f["mask"] = fill(os.path.join(here, "logs")) > 0
     f["oom_undo"] = lower_oom_adj()

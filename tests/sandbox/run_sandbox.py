@@ -16,6 +16,10 @@ usage: run_sandbox.py ARENA HOSTILE RANDOM_C CASE
   bots_work     bots started the usual ways play under --sandbox: a Python
                 SDK bot by a relative path, a Node bot, ./random-c, a bot under
                 /tmp; as root and as the unprivileged user
+  symlink_dir   a bot reached through a symlinked directory (absolute and
+                relative) starts under --sandbox, as root and as the
+                unprivileged user, and the match logs in that directory
+                stay masked through the link
   tournament_db a sandboxed tournament agent never sees the results DB: one
                 whose directory holds it is refused, one elsewhere plays
   cpu_helper    --clock cpu under --sandbox charges a bot for the CPU of its
@@ -207,6 +211,8 @@ def escape(user, parent=None):
         check(not broken, f"escapes that worked under --sandbox: {broken} ({f})")
         for k in ("tmp", "shm"):
             check(1 <= f[k] <= TMP_MIB, f"{k}: {f[k]} MiB written, want 1..{TMP_MIB}: {f}")
+        # A nested user namespace could mount a tmpfs of its own, which no
+        # --limit-tmp bounds: none may be made (bwrap --disable-userns).
         check(1 <= f["forks"] < LIMIT_PROCS,
               f"forks {f['forks']}: the per-agent limit {LIMIT_PROCS} should stop the bomb")
         check(g[0]["forfeits"] == [], f"the victim must not suffer: {g[0]}")
@@ -258,6 +264,36 @@ def bots_work():
         finally:
             shutil.rmtree(work, ignore_errors=True)
             shutil.rmtree(tmpbot, ignore_errors=True)
+
+
+def symlink_dir():
+    for user in (None, unprivileged()):
+        work = make_work(user)
+        try:
+            real = os.path.join(work, "real")
+            os.mkdir(real)
+            os.mkdir(os.path.join(real, "logs"))
+            shutil.copy(os.path.join(HERE, "escape.py"), real)
+            os.symlink("real", os.path.join(work, "link"))
+            for p in (real, os.path.join(real, "logs")):
+                os.chmod(p, 0o755)
+                if user:
+                    os.chown(p, *user)
+            os.chmod(os.path.join(real, "escape.py"), 0o755)
+            # escape.py looks for the logs beside itself: through the link.
+            a = f"cmd:/usr/bin/python3 {work}/link/escape.py probe {work}"
+            b = "cmd:/usr/bin/python3 link/escape.py victim"
+            rc, out, err = run_arena(["play", "nim", a, b, "--sandbox", "--json", "--log",
+                                      "real/logs", "--move-ms", "5000", "--startup-ms", "15000",
+                                      "--limit-as", "0", "--seed", "3"], work, user)
+            g = games(out)
+            check(rc == 0 and len(g) == 1, f"exit {rc}")
+            check(g[0]["reason"] == "normal" and g[0]["forfeits"] == [],
+                  f"bots through a symlinked directory must start: {g[0]}")
+            f = facts_of(g[0])
+            check(f["log"] == 0 and f["db"] == 0, f"masks hold through the link: {f}")
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
 
 
 def tournament_db():
@@ -636,6 +672,8 @@ def main():
             shutil.rmtree(private, ignore_errors=True)
     elif CASE == "bots_work":
         bots_work()
+    elif CASE == "symlink_dir":
+        symlink_dir()
     elif CASE == "tournament_db":
         tournament_db()
     elif CASE == "cpu_helper":

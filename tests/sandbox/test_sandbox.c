@@ -73,6 +73,9 @@ static void test_namespaces_caps_session(void **st)
     assert_non_null(a);
     assert_string_equal(a[0], "bwrap");
     assert_true(find2(a, "--unshare-all", NULL) > 0);
+    /* no nested user namespace: its own tmpfs would pass --limit-tmp */
+    assert_true(find2(a, "--unshare-user", NULL) > 0);
+    assert_true(find2(a, "--disable-userns", NULL) > 0);
     assert_true(find2(a, "--die-with-parent", NULL) > 0);
     assert_true(find2(a, "--new-session", NULL) > 0);
     assert_true(find2(a, "--cap-drop", "ALL") > 0);
@@ -154,6 +157,56 @@ static void test_program_dir_bound_private_paths_masked(void **st)
     sandbox_hide_reset();
 }
 
+/* A bot reached through a symlinked directory: its real directory and the
+ * directory as the command names it are both bound, the masks at both; a
+ * "./" names no second directory. */
+static void test_symlinked_dir_bound_as_named(void **st)
+{
+    (void)st;
+    char err[256];
+    char *real = xasprintf("%s/real", dir), *lnk = xasprintf("%s/lnk", dir),
+         *rlogs = xasprintf("%s/real/logs", dir), *llogs = xasprintf("%s/lnk/logs", dir),
+         *rbot = xasprintf("%s/real/bot.py", dir);
+    assert_int_equal(mkdir(real, 0755), 0);
+    assert_int_equal(mkdir(rlogs, 0755), 0);
+    FILE *f = fopen(rbot, "w");
+    assert_non_null(f);
+    fclose(f);
+    assert_int_equal(symlink("real", lnk), 0);
+    sandbox_hide(rlogs);
+    char *command = xasprintf("python3 %s/bot.py", lnk);
+    const char *inner[] = {"/bin/sh", "-c", "exec x", NULL};
+    char **a = sandbox_argv(inner, command, NULL, 0, 64, NULL, err, sizeof err);
+    assert_non_null(a);
+    int r = find2(a, real, real), l = find2(a, real, lnk);
+    assert_true(r > 0 && l > 0);
+    assert_string_equal(a[r - 1], "--ro-bind");
+    assert_string_equal(a[l - 1], "--ro-bind");
+    assert_true(find2(a, "--tmpfs", rlogs) > r);
+    assert_true(find2(a, "--tmpfs", llogs) > l);
+    sandbox_argv_free(a);
+    free(command);
+    char cwd[4096];
+    assert_non_null(getcwd(cwd, sizeof cwd));
+    assert_int_equal(chdir(real), 0);
+    a = sandbox_argv(inner, "python3 ./bot.py", NULL, 0, 64, NULL, err, sizeof err);
+    assert_int_equal(chdir(cwd), 0);
+    assert_non_null(a);
+    int binds = 0;
+    for (int i = 0; a[i]; i++) {
+        binds += !strcmp(a[i], "--ro-bind") && a[i + 2] && !strncmp(a[i + 2], real, strlen(real));
+        assert_null(strstr(a[i], "/."));
+    }
+    assert_int_equal(binds, 1);
+    sandbox_argv_free(a);
+    sandbox_hide_reset();
+    free(real);
+    free(lnk);
+    free(rlogs);
+    free(llogs);
+    free(rbot);
+}
+
 /* As root the agent's uid may not reach its directory by path: it is
  * bound from the stage; one other users cannot read is
  * refused with the reason, not left to fail inside bwrap. */
@@ -232,6 +285,7 @@ int main(void)
         cmocka_unit_test(test_environment_is_an_allowlist),
         cmocka_unit_test(test_program_dir_bound_private_paths_masked),
         cmocka_unit_test(test_staged_dirs_bound_from_stage),
+        cmocka_unit_test(test_symlinked_dir_bound_as_named),
         cmocka_unit_test(test_nproc_set_inside),
         cmocka_unit_test(test_pass_env_flag),
     };

@@ -149,6 +149,7 @@ static bool nim_apply(arena_game *gg, const int *choice, int n)
         NEW_KEY(e, "left", av_int(g->stones));
         events_push(&g->base.ev, EVENTS_ALL, e);
     }
+    events_turn_moved(&g->base.ev); /* a turn is one take */
     if (g->stones == 0)
         g->winner = s;
     else
@@ -229,6 +230,7 @@ const arena_game_vt testgame_game = {
     .view = nim_view,
     .event_count = arena_game_event_count,
     .event = arena_game_event,
+    .turn_from = arena_game_turn_from,
     .settings = nim_settings,
     .result = nim_result,
     .determinize = nim_determinize,

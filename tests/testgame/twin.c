@@ -11,6 +11,13 @@
  *   seat=S      whose point of view is kept (default 0)
  *   salt=N      when not 0 and the game has determinize(): everything hidden
  *               from seat S is replaced and the game's rng reseeded from N
+ *   village=H   Dominion only: one Estate hidden from the other seats in H's
+ *               deck (or, when H has not moved yet, its hand) is a Village.
+ *               A seat that never plays Actions plays the same game with it,
+ *               but is asked whether to play one whenever it holds it: twins
+ *               that differ only in whether a hidden card makes a decision
+ *               (twins.py, the `event` framing). Village and Estate are one
+ *               card each, the Supply untouched.
  *
  * Any other key goes to the real game. `hello.options` shows only the real
  * game's settings, so the wrapper itself sends nothing a twin could tell
@@ -21,6 +28,7 @@
 #include <string.h>
 
 #include "game.h"
+#include "games/dominion/state.h"
 #include "util.h"
 
 typedef struct twin {
@@ -35,6 +43,7 @@ static const arena_option_doc twin_options[] = {
     {"seed", "integer", "the match seed", "seed of the real game"},
     {"seat", "integer", "0", "the seat whose view determinize keeps"},
     {"salt", "integer", "0", "0: the real game as dealt; else determinize(seat, salt)"},
+    {"village", "seat", "none", "dominion: one hidden Estate of that seat is a Village"},
     {0},
 };
 
@@ -59,11 +68,29 @@ static arena_game *wrap(arena_game *in)
     return &t->base;
 }
 
+/* village=H (see above): the last Estate in H's deck, else in its hand if
+ * H's first turn has not begun. False when there is none. */
+static bool swap_village(arena_game *in, int h)
+{
+    if (in->vt != &dominion_game) return false;
+    dom_game *g = (dom_game *)in;
+    if (h >= g->np) return false;
+    dom_player *pl = &g->p[h];
+    dom_zone *zs[2] = {&pl->z[Z_DECK], pl->turns == 0 && g->cur != h ? &pl->z[Z_HAND] : NULL};
+    for (int k = 0; k < 2; k++)
+        for (int i = zs[k] ? zs[k]->n - 1 : -1; i >= 0; i--)
+            if (zs[k]->c[i] == C_ESTATE) {
+                zs[k]->c[i] = C_VILLAGE;
+                return true;
+            }
+    return false;
+}
+
 static arena_game *twin_create(const arena_setting *set, size_t nset, uint64_t seed, int players,
                                unsigned flags, char *err, size_t errlen)
 {
     const arena_game_vt *vt = NULL;
-    uint64_t inner_seed = seed, salt = 0, seat = 0;
+    uint64_t inner_seed = seed, salt = 0, seat = 0, village = UINT64_MAX;
     arena_setting *rest = xcalloc(nset + 1, sizeof *rest);
     size_t nrest = 0;
     for (size_t i = 0; i < nset; i++) {
@@ -76,6 +103,8 @@ static arena_game *twin_create(const arena_setting *set, size_t nset, uint64_t s
             ok = parse_u64(v, &inner_seed);
         } else if (!strcmp(k, "salt")) {
             ok = parse_u64(v, &salt);
+        } else if (!strcmp(k, "village")) {
+            ok = parse_u64(v, &village) && village < (uint64_t)players;
         } else if (!strcmp(k, "seat")) {
             ok = parse_u64(v, &seat) && seat < (uint64_t)players;
         } else {
@@ -92,6 +121,11 @@ static arena_game *twin_create(const arena_setting *set, size_t nset, uint64_t s
     free(rest);
     if (!in) return NULL;
     if (salt && vt->determinize) vt->determinize(in, (int)seat, salt);
+    if (village != UINT64_MAX && !swap_village(in, (int)village)) {
+        snprintf(err, errlen, "twin: no hidden Estate of seat %d to make a Village", (int)village);
+        vt->free(in);
+        return NULL;
+    }
     return wrap(in);
 }
 
@@ -152,6 +186,12 @@ static const av *twin_event(const arena_game *g, size_t i, int seat)
     return IN(g)->vt->event(IN(g), i, seat);
 }
 
+static size_t twin_turn_from(const arena_game *g)
+{
+    const arena_game *in = IN(g);
+    return in->vt->turn_from ? in->vt->turn_from(in) : in->vt->event_count(in);
+}
+
 static av *twin_settings(const arena_game *g)
 {
     return IN(g)->vt->settings(IN(g));
@@ -185,6 +225,7 @@ const arena_game_vt twin_game = {
     .view = twin_view,
     .event_count = twin_event_count,
     .event = twin_event,
+    .turn_from = twin_turn_from,
     .settings = twin_settings,
     .result = twin_result,
     .determinize = twin_determinize,

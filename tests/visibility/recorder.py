@@ -8,6 +8,10 @@ answers. Usage:
 
     recorder.py OUT NAME                  spawned (stdin/stdout)
     recorder.py OUT NAME PORT TOKEN       arena serve (connects to 127.0.0.1)
+
+A NAME starting with "passive" never plays an Action in Dominion (it ends
+its Action phase whenever asked), so a hidden Action in its hand changes
+which decisions it is asked, never what it does (twins.py, village twins).
 """
 import json
 import socket
@@ -16,11 +20,14 @@ import time
 import zlib
 
 
-def choose(msg):
+def choose(msg, passive=False):
     # From the decision itself, not the view: in nim the prompt and options
     # are public, so the secret a seat holds never sways its play and twins
     # that differ only in secrets play the same game.
     key = [msg[k] for k in ("kind", "prompt", "options", "pick")]
+    labels = [o.get("label") if isinstance(o, dict) else o for o in msg["options"]]
+    if passive and msg["kind"] == "action" and "end-actions" in labels:
+        return [labels.index("end-actions")]
     h = zlib.crc32(json.dumps(key, sort_keys=True).encode())
     pick, n = msg["pick"], len(msg["options"])
     k = pick["min"] + h % (pick["max"] - pick["min"] + 1)
@@ -57,7 +64,7 @@ def main():
         if t == "hello":
             send({"type": "ready"})
         elif t == "decide":
-            send({"type": "act", "id": msg["id"], "choice": choose(msg)})
+            send({"type": "act", "id": msg["id"], "choice": choose(msg, name.startswith("passive"))})
         elif t == "bye":
             return
 

@@ -11,8 +11,8 @@ the real `arena` command (play, serve or tournament): twin A is the game as
 dealt, twin B the same game determinized for S; the two matches also run on
 different match/master seeds, which must not show at all. Every seat is a
 recording agent (recorder.py) that tees the bytes it receives to a file and
-chooses only from what it received. serve runs with --events, so `event`
-messages are on the wire too.
+chooses only from what it received. play and serve run with --events, so
+`event` messages are on the wire too.
 
 twin-probe replays both match logs in-process and finds the first state at
 which S's knowledge (view, visible events, its decisions, the result)
@@ -27,6 +27,10 @@ deal of A on yet another match seed, must match A whole, for every seat.
 nim's determinize redraws only secrets that never sway play (the recorder
 decides from the decision, not the view), so there A and B match whole
 too; games without determinize make A and B the same deal.
+Village twins (play and serve): Dominion deals that differ only in whether a
+hidden card makes a decision (one hidden Estate of a seat is a Village that
+seat never plays) must send the other seat the same bytes up to the game's
+end: where `event` messages split must not tell a decision it cannot see.
 Finally no byte stream to any agent may contain a seed (decimal or hex):
 the match seeds, the tournament master seed, the per-game seeds, the real
 game's seed.
@@ -153,29 +157,32 @@ def compare(what, seat, a_lines, b_lines, log_a, log_b, whole, need_decide):
     return k, na
 
 
-def twin_sets(game, seat, inner_seed, salt):
-    return ["--set", f"game={game}", "--set", f"seed={inner_seed}", "--set", f"seat={seat}",
-            "--set", f"salt={salt}"]
+def twin_sets(game, seat, inner_seed, salt, extra=()):
+    out = ["--set", f"game={game}", "--set", f"seed={inner_seed}", "--set", f"seat={seat}",
+           "--set", f"salt={salt}"]
+    for kv in extra:
+        out += ["--set", kv]
+    return out
 
 
-def run_play(d, tag, game, seat, match_seed, inner_seed, salt):
+def run_play(d, tag, game, seat, match_seed, inner_seed, salt, extra=(), name="rec"):
     streams = [os.path.join(d, f"{tag}-s{i}.bin") for i in range(PLAYERS)]
     log = os.path.join(d, f"{tag}.jsonl.gz")
-    agents = [f"cmd:{PY} -S -E {RECORDER} {streams[i]} rec{i}" for i in range(PLAYERS)]
+    agents = [f"cmd:{PY} -S -E {RECORDER} {streams[i]} {name}{i}" for i in range(PLAYERS)]
     p = subprocess.run([ARENA, "play", "twin", *agents, "--seed", str(match_seed), "--log", log,
-                        *twin_sets(game, seat, inner_seed, salt), *CLOCK],
+                        "--events", *twin_sets(game, seat, inner_seed, salt, extra), *CLOCK],
                        capture_output=True, timeout=300)
     check(p.returncode == 0, f"{tag}: play exit {p.returncode}: {p.stderr.decode()}")
     return [lines(s) for s in streams], [log], [match_seed]
 
 
-def run_serve(d, tag, game, seat, match_seed, inner_seed, salt):
+def run_serve(d, tag, game, seat, match_seed, inner_seed, salt, extra=(), name="rec"):
     streams = [os.path.join(d, f"{tag}-s{i}.bin") for i in range(PLAYERS)]
     log = os.path.join(d, f"{tag}.jsonl.gz")
     tokens = os.path.join(d, f"{tag}.tokens")
     with open(tokens, "w") as f:
         for i in range(PLAYERS):
-            f.write(f"tok{i}-{tag} rec{i}\n")
+            f.write(f"tok{i}-{tag} {name}{i}\n")
     s = socket.socket()
     s.bind(("127.0.0.1", 0))
     port = s.getsockname()[1]
@@ -183,14 +190,14 @@ def run_serve(d, tag, game, seat, match_seed, inner_seed, salt):
     srv = subprocess.Popen([ARENA, "serve", "twin", "--listen", f"127.0.0.1:{port}", "--tokens",
                             tokens, "--seed", str(match_seed), "--log", log,
                             "--join-timeout", "60000", "--events",
-                            *twin_sets(game, seat, inner_seed, salt), *CLOCK],
+                            *twin_sets(game, seat, inner_seed, salt, extra), *CLOCK],
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     clients = []
     try:
         # The token, not the order of connecting, gives the seat; a recorder
         # that comes before the listener retries.
         for i in range(PLAYERS):
-            clients.append(subprocess.Popen([PY, "-S", "-E", RECORDER, streams[i], f"rec{i}",
+            clients.append(subprocess.Popen([PY, "-S", "-E", RECORDER, streams[i], f"{name}{i}",
                                              str(port), f"tok{i}-{tag}"]))
         out, err = srv.communicate(timeout=300)
         check(srv.returncode == 0, f"{tag}: serve exit {srv.returncode}: {err.decode()}")
@@ -241,6 +248,109 @@ def run(runner, d, tag, game, seat, seed, inner_seed, salt):
     return [st], logs, seeds, st
 
 
+VILLAGE_SETS = ["kingdom=Village,Festival,Market,Laboratory,Cellar,Chapel,Workshop,Woodcutter,"
+                "Smithy,Gardens", "max_turns=15"]
+
+
+def action_choices(log, seat):
+    return sum(1 for r in matchlog.records(log)
+               if r.get("type") == "choice" and r["seat"] == seat and r["kind"] == "action")
+
+
+def before_end(stream):
+    """The messages before the game's end, where the twins' scores differ."""
+    out = []
+    for ln in stream:
+        if json.loads(ln).get("type") == "over" or b'"game_end"' in ln:
+            break
+        out.append(ln)
+    return out
+
+
+VIEWER = os.path.join(os.path.dirname(os.path.dirname(HERE)), "referee", "viewer",
+                      "viewer.html")
+
+
+def seat_records(log, seat):
+    """`arena replay LOG --seat S` as text and as the viewer's data, cut
+    where the game ends (the twins' scores differ there), own times masked
+    (they are the seat's own, and differ from run to run)."""
+    t = subprocess.run([ARENA, "replay", log, "--seat", str(seat)], capture_output=True,
+                       timeout=120)
+    check(t.returncode == 0, f"replay --seat: {t.stderr.decode()}")
+    text = []
+    for ln in t.stdout.decode().splitlines():
+        if "game_end" in ln or ln.startswith("final standing"):
+            break
+        text.append(re.sub(r"  \([0-9]+ ms\)", "", ln))
+    h = subprocess.run([ARENA, "replay", log, "--seat", str(seat), "--format", "html"],
+                       capture_output=True, timeout=120)
+    check(h.returncode == 0, f"replay --seat --format html: {h.stderr.decode()}")
+    with open(VIEWER, encoding="utf-8") as f:
+        before, after = f.read().split("@ARENA_REPLAY_DATA@")
+    page = h.stdout.decode()
+    check(page.startswith(before) and page.endswith(after), "viewer page around its data")
+    data = json.loads(page[len(before):len(page) - len(after)])
+    check(data["readers"] == [seat], f"a seat's viewer file has only that reader: {data['readers']}")
+    steps = []
+    for st in data["steps"]:
+        st = dict(st, ms=0, view=[data["views"][i] for i in st["view"]])
+        steps.append(st)
+    return text, {k: data[k] for k in ("names", "options", "clock")}, steps
+
+
+def village_twins(runner, d, rng):
+    """Dominion twins that differ only in whether a hidden card makes a
+    decision: in B one hidden Estate of seat H is a Village (twin.c,
+    village=H). Both seats never play an Action, so B plays the same game
+    as A, but H is asked "play an Action?" whenever it holds the Village.
+    Through the game (the scores differ by the Estate's point at its end)
+    the other seat must get the same bytes, `event` messages included."""
+    compared = 0
+    for hidden in range(PLAYERS):
+        seer = 1 - hidden
+        for attempt in range(20):
+            inner = big_seed(rng)
+            tags = [f"village{hidden}-{attempt}-{x}" for x in "AB"]
+            try:
+                b = runner(d, tags[1], "dominion", seer, big_seed(rng), inner, 0,
+                           VILLAGE_SETS + [f"village={hidden}"], "passive")
+            except AssertionError as e:
+                check("no hidden Estate" in str(e), str(e))
+                continue  # all three Estates of H in sight: another deal
+            a = runner(d, tags[0], "dominion", seer, big_seed(rng), inner, 0, VILLAGE_SETS,
+                       "passive")
+            break
+        else:
+            raise AssertionError("no deal with a hidden Estate in 20")
+        (sa, (la,), _), (sb, (lb,), _) = a, b
+        played_out(la, "village A")
+        played_out(lb, "village B")
+        extra = action_choices(lb, hidden) - action_choices(la, hidden)
+        check(extra > 0, f"village twins: seat {hidden} was never asked about the Village")
+        pa, pb = before_end(sa[seer]), before_end(sb[seer])
+        what = f"{MODE} village twins, seat {seer} watching seat {hidden}"
+        check(sum(b'"type":"event"' in x for x in pa) > 5, f"{what}: few event messages")
+        for i, (x, y) in enumerate(zip(pa, pb)):
+            check(normalize(x) == normalize(y),
+                  f"{what}: message {i} differs between twins:\n  {x!r}\n  {y!r}")
+        check(len(pa) == len(pb), f"{what}: {len(pa)} vs {len(pb)} messages before the end")
+        # The seat's own record, text and viewer, holds what the seat was
+        # sent, no more: the twins' records agree as their streams do.
+        (ta, ha, sa_), (tb, hb, sb_) = seat_records(la, seer), seat_records(lb, seer)
+        for i, (x, y) in enumerate(zip(ta, tb)):
+            check(x == y, f"{what}: line {i} of the seat's text record differs:\n  {x}\n  {y}")
+        check(len(ta) == len(tb), f"{what}: the seat's text records differ in length")
+        check(ha == hb, f"{what}: the seat's viewer files differ in their header data")
+        for i, (x, y) in enumerate(zip(sa_, sb_)):
+            check(x == y, f"{what}: step {i} of the seat's viewer file differs:\n  {x}\n  {y}")
+        check(len(sa_) == len(sb_), f"{what}: the seat's viewer files differ in steps")
+        print(f"{what}: twins agree on {len(pa)} messages, {len(ta)} record lines and "
+              f"{len(sa_)} viewer steps; {extra} more Action decisions in B")
+        compared += len(pa)
+    return compared
+
+
 def main():
     rng = random.Random()
     runner = {"play": run_play, "serve": run_serve, "tournament": run_tournament}[MODE]
@@ -279,6 +389,9 @@ def main():
                                    need_decide=s == first_mover(ra[1][gi]) or game == "nim")
                     compared += n
                     print(f"{what}: twins agree on {n} messages (K={k})")
+    if MODE != "tournament":  # tournaments have no --events
+        with tempfile.TemporaryDirectory() as d:
+            compared += village_twins(runner, d, rng)
     check(compared > 0, "nothing compared")
     print(f"{MODE}: OK, {compared} messages compared")
 

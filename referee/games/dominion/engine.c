@@ -106,13 +106,20 @@ static void cleanup(dom_game *g, int ntreasury)
 {
     int p = g->cur;
     dom_player *pl = &g->p[p];
-    /* The player chooses the order; the hand goes first so that the top of
-     * the discard pile is a card everyone saw in play, never a hand card. */
+    /* The rulebook puts what was in play and the hand on the discard pile
+     * and leaves the order to the player (Seaside rulebook, "Die
+     * Dauerkarten": "Normalerweise werden alle ausgespielten Aktionskarten
+     * in der Aufräumphase ... auf den Ablagestapel gelegt"). The hand goes
+     * first, so the top is a card everyone saw in play. When nothing leaves
+     * play the top would be a hand card the referee picked, telling the
+     * others what the player never showed: the pile then lies face down
+     * (as after Chancellor) until a card is seen going onto it. */
     uint8_t cs[DOM_ZCAP]; /* every card of the game fits */
     int n = 0;
     const dom_zone *h = &pl->z[Z_HAND];
     memcpy(cs, h->c, h->n);
     n += h->n;
+    int nhand = n;
     discard_zone(g, p, Z_HAND, false);
     /* last turn's Durations have done their part */
     const dom_zone *dz = &pl->z[Z_DUR];
@@ -135,7 +142,7 @@ static void cleanup(dom_game *g, int ntreasury)
     pz->n = 0;
     if (pl->any_stay) memset(pl->stay, 0, sizeof pl->stay);
     pl->any_stay = false;
-    if (n) discard_top_seen(g, p);
+    if (n > nhand) discard_top_seen(g, p);
     ev_discard_many(g, p, cs, n);
     for (int k = 0; k < ntreasury; k++)
         deck_put(g, p, C_TREASURY, SEEN_OWNER | SEEN_ALL);
@@ -144,6 +151,7 @@ static void cleanup(dom_game *g, int ntreasury)
     ev_simple(g, EVENTS_ALL, "cleanup", p, NULL, 0);
     draw(g, p, extra ? 3 : 5);
     g->turn++;
+    events_turn_moved(&g->base.ev);
     if (game_should_end(g)) {
         g->over = true;
         if (!g->base.ev.disabled) {
@@ -528,6 +536,7 @@ const arena_game_vt dominion_game = {
     .view = dom_view,
     .event_count = arena_game_event_count,
     .event = arena_game_event,
+    .turn_from = arena_game_turn_from,
     .settings = dom_settings,
     .result = dom_result,
     .determinize = dom_determinize,

@@ -136,7 +136,9 @@ void ev_discard_many(dom_game *g, int p, const uint8_t *cs, int n)
     const dom_zone *d = &g->p[p].z[Z_DISCARD];
     av *e = ev_new("discard_many", p);
     av_add_int(e, "count", n);
-    av_add_str(e, "top", dom_cards[d->c[d->n - 1]].name);
+    /* a top nobody saw go there (a clean-up of the hand alone) stays unseen */
+    if (g->p[p].disc_seen[d->n - 1] & SEEN_ALL)
+        av_add_str(e, "top", dom_cards[d->c[d->n - 1]].name);
     events_push(&g->base.ev, EVENTS_ALL & ~EVENTS_SEAT(p), e);
 }
 

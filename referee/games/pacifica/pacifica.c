@@ -363,6 +363,7 @@ const arena_game_vt pacifica_game = {
     .view = pac_view,
     .event_count = arena_game_event_count,
     .event = arena_game_event,
+    .turn_from = arena_game_turn_from,
     .settings = pac_settings,
     .result = pac_result,
     .determinize = pac_determinize,

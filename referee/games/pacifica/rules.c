@@ -516,6 +516,7 @@ static void start_turn(pacifica *g)
         return;
     }
     g->turn++;
+    events_turn_moved(&g->base.ev);
     g->seat = g->turn == 1 ? g->first : 1 - g->seat;
     g->actions_left = 3;
     if (!g->base.ev.disabled) {

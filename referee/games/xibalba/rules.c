@@ -375,6 +375,7 @@ static void end_turn(xb_game *g)
         if (over(g)) return;
     }
     g->turns++;
+    events_turn_moved(&g->base.ev);
     if (g->turns >= g->max_rounds * g->players) {
         g->limit_reached = true;
         g->step = XS_OVER;

@@ -158,6 +158,7 @@ const arena_game_vt xibalba_game = {
     .view = xb_view,
     .event_count = arena_game_event_count,
     .event = arena_game_event,
+    .turn_from = arena_game_turn_from,
     .settings = xb_settings,
     .result = xb_result,
     .determinize = xb_determinize,
