@@ -5,8 +5,11 @@
 #include <errno.h>
 #include <event2/event.h>
 #include <event2/listener.h>
+#include <arpa/inet.h>
 #include <netdb.h>
+#include <netinet/in.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,18 +25,31 @@
 #include "util.h"
 
 /* Connections waiting to join. Each expires on its own timer (the agent's
- * startup_ms); one source address may hold only a few (its oldest gives way
- * to a new one); when the table is full the oldest is dropped, so idle
- * connections cannot lock a player out. */
-#define PENDING_PER_SOURCE 8
+ * startup_ms); one network (NET_V4 bits of an IPv4 address, NET_V6 of an
+ * IPv6 one: what one local user or one IPv6 client owns) may hold only a
+ * few (its oldest gives way to a new one); when the table is full the
+ * oldest is dropped, so idle connections cannot lock a player out. What a
+ * connection to be dropped has sent is read first (make_room): a join that
+ * came is never lost to the connections that sent nothing, however fast
+ * they come. */
+#define PENDING_PER_NET 8
 #define PENDING_MAX 4096
-/* Failed joins per source: a bucket of FAIL_BURST attempts, refilled at one
- * per FAIL_REFILL_MS; an empty bucket refuses the source's joins, except
+#define NET_V4 24
+#define NET_V6 64
+/* Connections accepted in one turn of the loop: then the loop reads what
+ * the waiting ones sent before it accepts more. */
+#define ACCEPT_BATCH 64
+/* Failed joins per network: a bucket of FAIL_BURST attempts, refilled at
+ * one per FAIL_REFILL_MS; and of all networks together, a bucket of
+ * GLOBAL_BURST refilled at one per GLOBAL_REFILL_MS, as a local user owns
+ * 65,536 networks of 127.0.0.0/8. An empty bucket refuses joins, except
  * with a token of TOKEN_STRONG characters or more (check_join). */
 #define FAIL_BURST 5
 #define FAIL_REFILL_MS 2000.0
+#define GLOBAL_BURST 20
+#define GLOBAL_REFILL_MS 250.0
 #define TOKEN_STRONG 16
-#define SOURCES_MAX 256
+#define SOURCES_MAX 1024
 /* A refused connection is read and discarded this long after its `error`,
  * so that closing it with unread input does not reset it first. */
 #define DRAIN_MS 1000
@@ -41,11 +57,12 @@
 typedef struct pending {
     arena_agent *a;
     char host[64], addr[80]; /* "host" and "host:port", for the log */
+    char net[64];            /* its network, "a.b.c.0/24" or "h:h:h:h::/64" */
     double since;
 } pending;
 
 typedef struct source {
-    char host[64];
+    char net[64];
     double credit, at; /* failed-join credit, as of `at` (ms) */
 } source;
 
@@ -60,19 +77,30 @@ typedef struct serve {
     int n_pending, cap_pending, max_pending;
     source sources[SOURCES_MAX];
     int n_sources;
+    source global;           /* all networks' failed joins together */
+    struct event *ev_accept; /* lets the listener accept again next turn */
+    int accepted;            /* connections accepted this turn */
     bool started;
 } serve;
 
 static void start_games(serve *sv);
 
-/* The source's failed-join bucket, refilled for the time since it was last
- * seen; the least recently seen entry makes room for a new source. */
-static source *source_of(serve *sv, const char *host)
+/* A bucket's credit, refilled for the time since it was last seen. */
+static void refill(source *s, double burst, double refill_ms, double now)
+{
+    s->credit += (now - s->at) / refill_ms;
+    if (s->credit > burst) s->credit = burst;
+    s->at = now;
+}
+
+/* The network's failed-join bucket; the least recently seen entry makes
+ * room for a new network (the global bucket bounds what that forgets). */
+static source *source_of(serve *sv, const char *net)
 {
     double now = clock_now_ms();
     source *s = NULL;
     for (int i = 0; i < sv->n_sources && !s; i++)
-        if (!strcmp(sv->sources[i].host, host)) s = &sv->sources[i];
+        if (!strcmp(sv->sources[i].net, net)) s = &sv->sources[i];
     if (!s) {
         if (sv->n_sources < SOURCES_MAX) {
             s = &sv->sources[sv->n_sources++];
@@ -81,14 +109,37 @@ static source *source_of(serve *sv, const char *host)
             for (int i = 1; i < SOURCES_MAX; i++)
                 if (sv->sources[i].at < s->at) s = &sv->sources[i];
         }
-        snprintf(s->host, sizeof s->host, "%s", host);
+        snprintf(s->net, sizeof s->net, "%s", net);
         s->credit = FAIL_BURST;
         s->at = now;
     }
-    s->credit += (now - s->at) / FAIL_REFILL_MS;
-    if (s->credit > FAIL_BURST) s->credit = FAIL_BURST;
-    s->at = now;
+    refill(s, FAIL_BURST, FAIL_REFILL_MS, now);
+    refill(&sv->global, GLOBAL_BURST, GLOBAL_REFILL_MS, now);
     return s;
+}
+
+/* The network a peer's address is in, as text. */
+static void net_of(const struct sockaddr *addr, char *net, size_t len)
+{
+    if (addr->sa_family == AF_INET6) {
+        const struct sockaddr_in6 *a6 = (const struct sockaddr_in6 *)addr;
+        const uint8_t *b = a6->sin6_addr.s6_addr;
+        if (IN6_IS_ADDR_V4MAPPED(&a6->sin6_addr)) {
+            snprintf(net, len, "%u.%u.%u.0/%d", b[12], b[13], b[14], NET_V4);
+            return;
+        }
+        struct in6_addr m;
+        memset(&m, 0, sizeof m);
+        memcpy(m.s6_addr, b, NET_V6 / 8);
+        char t[INET6_ADDRSTRLEN];
+        inet_ntop(AF_INET6, &m, t, sizeof t);
+        snprintf(net, len, "%s/%d", t, NET_V6);
+    } else if (addr->sa_family == AF_INET) {
+        const uint8_t *b = (const uint8_t *)&((const struct sockaddr_in *)addr)->sin_addr;
+        snprintf(net, len, "%u.%u.%u.0/%d", b[0], b[1], b[2], NET_V4);
+    } else {
+        snprintf(net, len, "?");
+    }
 }
 
 static pending *pending_of(serve *sv, const arena_agent *a)
@@ -114,7 +165,7 @@ static bool check_join(arena_agent *a, const char *name, const char *token, void
     (void)name;
     serve *sv = ctx;
     pending *p = pending_of(sv, a);
-    source *src = p ? source_of(sv, p->host) : NULL;
+    source *src = p ? source_of(sv, p->net) : NULL;
     if (sv->started) {
         snprintf(why, whylen, "the games have started; no seat is free");
         return false;
@@ -127,12 +178,16 @@ static bool check_join(arena_agent *a, const char *name, const char *token, void
      * a strong token refused too, an entrant sharing the address (a
      * tunnel, as §1 advises, or a NAT) could lock the others out with
      * wrong guesses. A weak one stays refused, guessed right or not. */
-    if (src && src->credit < 1 && (seat < 0 || strlen(sv->token[seat]) < TOKEN_STRONG)) {
-        snprintf(why, whylen, "too many failed joins from %s; wait a few seconds", src->host);
+    if (src && (src->credit < 1 || sv->global.credit < 1) &&
+        (seat < 0 || strlen(sv->token[seat]) < TOKEN_STRONG)) {
+        if (src->credit < 1)
+            snprintf(why, whylen, "too many failed joins from %s; wait a few seconds", src->net);
+        else
+            snprintf(why, whylen, "too many failed joins; wait a few seconds");
         return false;
     }
     if (seat < 0 || sv->run.agents[seat]) {
-        if (src) src->credit -= 1;
+        if (src) src->credit -= 1, sv->global.credit -= 1;
         if (seat < 0)
             snprintf(why, whylen, token ? "unknown token" : "a token is required to join");
         else
@@ -213,10 +268,36 @@ static void on_pending_dead(arena_agent *a, void *ctx)
     event_active(sv->ev_reap, 0, 0); /* not from inside the agent's own callback */
 }
 
+/* The waiting connection to give way (the oldest of those in net, or of
+ * all when net is NULL) is first read: a join it sent is taken (seated or
+ * refused) and so loses nothing; the first that sent none is dropped. */
+static void make_room(serve *sv, const char *net, const char *why)
+{
+    int oldest = -1;
+    for (int k = 0; k < sv->n_pending; k++)
+        if ((!net || !strcmp(sv->pending[k].net, net)) &&
+            (oldest < 0 || sv->pending[k].since < sv->pending[oldest].since))
+            oldest = k;
+    if (oldest < 0) return;
+    arena_agent *a = sv->pending[oldest].a;
+    agent_catch_up(a);
+    if (sv->started) return; /* that join took the last seat */
+    /* Seated: check_join took it out of the table, so its slot is free. */
+    if (oldest >= sv->n_pending || sv->pending[oldest].a != a) return;
+    drop(sv, oldest, agent_alive(a) ? why : a->dead_reason);
+}
+
+static void on_accept_again(evutil_socket_t fd, short what, void *arg)
+{
+    (void)fd, (void)what;
+    serve *sv = arg;
+    sv->accepted = 0;
+    if (sv->listener) evconnlistener_enable(sv->listener);
+}
+
 static void on_accept(struct evconnlistener *l, evutil_socket_t fd, struct sockaddr *addr,
                       int socklen, void *ctx)
 {
-    (void)l;
     serve *sv = ctx;
     pending p = {.since = clock_now_ms()};
     char port[16] = "?";
@@ -224,26 +305,30 @@ static void on_accept(struct evconnlistener *l, evutil_socket_t fd, struct socka
                     NI_NUMERICHOST | NI_NUMERICSERV) != 0)
         snprintf(p.host, sizeof p.host, "?");
     snprintf(p.addr, sizeof p.addr, strchr(p.host, ':') ? "[%s]:%s" : "%s:%s", p.host, port);
-    /* At the source's cap its oldest waiting connection gives way, not the
+    net_of(addr, p.net, sizeof p.net);
+    /* The loop reads the waiting connections between batches of accepts:
+     * a flood of connections does not keep it from the joins. */
+    if (++sv->accepted >= ACCEPT_BATCH) {
+        evconnlistener_disable(l);
+        event_active(sv->ev_accept, 0, 0);
+    }
+    /* At the network's cap its oldest waiting connection gives way, not the
      * new one: an entrant holding idle connections from an address it
      * shares with others (a tunnel, a NAT) would otherwise shut them out. */
-    int same = 0, oldest = -1;
+    int same = 0;
     for (int k = 0; k < sv->n_pending; k++)
-        if (!strcmp(sv->pending[k].host, p.host)) {
-            same++;
-            if (oldest < 0 || sv->pending[k].since < sv->pending[oldest].since) oldest = k;
-        }
-    if (same >= PENDING_PER_SOURCE) {
+        same += !strcmp(sv->pending[k].net, p.net);
+    if (same >= PENDING_PER_NET) {
         char why[160];
         snprintf(why, sizeof why, "%d connections from %s wait to join; this was the oldest", same,
-                 p.host);
-        drop(sv, oldest, why);
+                 p.net);
+        make_room(sv, p.net, why);
     }
-    if (sv->n_pending >= sv->max_pending) { /* full: the oldest gives way */
-        int old = 0;
-        for (int k = 1; k < sv->n_pending; k++)
-            if (sv->pending[k].since < sv->pending[old].since) old = k;
-        drop(sv, old, "too many connections waiting to join; this was the oldest");
+    if (sv->n_pending >= sv->max_pending) /* full: the oldest gives way */
+        make_room(sv, NULL, "too many connections waiting to join; this was the oldest");
+    if (sv->started) { /* a join read to make room took the last seat */
+        evutil_closesocket(fd);
+        return;
     }
     agent_config ac;
     run_options_agent(&sv->run.opts, sv->run.game->name, "tcp-listen", &ac);
@@ -375,13 +460,15 @@ static void serve_help(void)
            "\n"
            "Before its join a connection may send frames of at most 64 KiB; one that\n"
            "sends garbage or another message first gets an `error` and is closed; one\n"
-           "that has not joined within --startup-ms is closed. At most 8 connections\n"
-           "per address wait to join (the address's oldest makes room for a new one,\n"
-           "and the oldest of all when the table is full); an address with 5 refused\n"
-           "joins is refused for a while, but for a token of 16 characters or more:\n"
-           "give each seat such a token, random, so that nobody sharing an address\n"
-           "with it (a tunnel, a NAT) can lock it out. Each refused or dropped\n"
-           "connection is one line on stderr with its address.\n"
+           "that has not joined within --startup-ms is closed. Limits hold per\n"
+           "network (an IPv4 /24, an IPv6 /64): at most 8 connections per network\n"
+           "wait to join (the network's oldest makes room for a new one, and the\n"
+           "oldest of all when the table of 4096 is full; a join it sent is read\n"
+           "first); a network with 5 refused joins, or every network once 20 were\n"
+           "refused from all together, is refused for a while, but for a token of 16\n"
+           "characters or more: give each seat such a token, random, so that nobody\n"
+           "sharing a network with it (a tunnel, a NAT) can lock it out. Each\n"
+           "refused or dropped connection is one line on stderr with its address.\n"
            "The connection is plain TCP: whoever can read it sees each seat's view and\n"
            "token. Across a network you do not control, tunnel it (SSH, WireGuard).\n"
            "\n"
@@ -520,6 +607,9 @@ int cmd_serve(int argc, char **argv)
     if (rc) return rc;
     sv.ev_timeout = evtimer_new(sv.run.base, on_join_timeout, &sv);
     sv.ev_reap = event_new(sv.run.base, -1, 0, reap_pending, &sv);
+    sv.ev_accept = event_new(sv.run.base, -1, 0, on_accept_again, &sv);
+    sv.global.credit = GLOBAL_BURST;
+    sv.global.at = clock_now_ms();
     struct timeval tv = {join_timeout / 1000, (join_timeout % 1000) * 1000};
     event_add(sv.ev_timeout, &tv);
     if (!sv.run.json)
@@ -529,6 +619,7 @@ int cmd_serve(int argc, char **argv)
     if (sv.listener) evconnlistener_free(sv.listener);
     event_free(sv.ev_timeout);
     event_free(sv.ev_reap);
+    event_free(sv.ev_accept);
     free(sv.pending);
     event_base_free(sv.run.base);
     for (int i = 0; i < sv.n_remote; i++) {

@@ -23,6 +23,7 @@
 #include "fault.h"
 #include "msgwrite.h"
 #include "pidtab.h"
+#include "resolve.h"
 #include "runner.h"
 #include "spawn.h"
 #include "utf8.h"
@@ -767,8 +768,12 @@ static void on_timer(evutil_socket_t fd, short what, void *arg)
         arm_after(a->base, a->ev_timer, left < 1 ? 1 : left);
         return;
     }
-    agent_fail(a, CAUSE_TIMEOUT, true, "no 'join' within startup_ms (%lld ms)",
-               (long long)a->cfg.startup_ms);
+    if (a->resolving)
+        agent_fail(a, CAUSE_TIMEOUT, true, "cannot resolve '%s' within startup_ms (%lld ms)",
+                   a->spec + 4, (long long)a->cfg.startup_ms);
+    else
+        agent_fail(a, CAUSE_TIMEOUT, true, "no 'join' within startup_ms (%lld ms)",
+                   (long long)a->cfg.startup_ms);
 }
 
 bool agent_catch_up(arena_agent *a)
@@ -781,28 +786,28 @@ bool agent_catch_up(arena_agent *a)
     return a->alive && a->read_more;
 }
 
-/* The addresses of a tcp: agent's HOST:PORT ([IPv6]:PORT too). */
-static int tcp_resolve(const char *hostport, struct addrinfo **res, char *err, size_t errlen)
+/* A tcp: agent's HOST:PORT ([IPv6]:PORT too) split in place: *host and
+ * *port point into the returned copy (the caller's to free), or NULL. */
+static char *tcp_split(const char *hostport, const char **host, const char **port, char *err,
+                       size_t errlen)
 {
-    char *host = xstrdup(hostport);
-    char *colon = strrchr(host, ':');
-    if (!colon || colon == host || !colon[1]) {
+    char *copy = xstrdup(hostport);
+    char *colon = strrchr(copy, ':');
+    if (!colon || colon == copy || !colon[1]) {
         snprintf(err, errlen, "tcp agent '%s' is not HOST:PORT", hostport);
-        free(host);
-        return -1;
+        free(copy);
+        return NULL;
     }
     *colon = 0;
-    const char *h = host;
+    char *h = copy;
     if (h[0] == '[') { /* [::1]:port */
         h++;
         char *rb = strchr(h, ']');
         if (rb) *rb = 0;
     }
-    struct addrinfo hints = {.ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM};
-    int rc = getaddrinfo(h, colon + 1, &hints, res);
-    if (rc != 0) snprintf(err, errlen, "cannot resolve '%s': %s", hostport, gai_strerror(rc));
-    free(host);
-    return rc != 0 ? -1 : 0;
+    *host = h;
+    *port = colon + 1;
+    return copy;
 }
 
 static void tcp_nodelay(int fd)
@@ -815,8 +820,20 @@ static void tcp_nodelay(int fd)
  * match runs on the loop (wait_exec). */
 static int tcp_dial(const char *hostport, int64_t timeout_ms, char *err, size_t errlen)
 {
+    const char *host, *port;
+    char *copy = tcp_split(hostport, &host, &port, err, errlen);
+    if (!copy) return -1;
     struct addrinfo *res;
-    if (tcp_resolve(hostport, &res, err, errlen) != 0) return -1;
+    int late, rc = resolve_wait(host, port, timeout_ms, &res, &late);
+    free(copy);
+    if (rc != 0) {
+        if (late)
+            snprintf(err, errlen, "cannot resolve '%s' within startup_ms (%lld ms)", hostport,
+                     (long long)timeout_ms);
+        else
+            snprintf(err, errlen, "cannot resolve '%s': %s", hostport, gai_strerror(rc));
+        return -1;
+    }
     int fd = -1;
     for (struct addrinfo *ai = res; ai; ai = ai->ai_next) {
         fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC, ai->ai_protocol);
@@ -892,6 +909,64 @@ static void tcp_connected(arena_agent *a)
     a->write_waits = true;
 }
 
+/* The first connect of a tcp: agent: to the first of its addresses. */
+static bool tcp_first(arena_agent *a, struct addrinfo *res)
+{
+    a->ai = a->ai_next = res;
+    a->rfd = a->wfd = tcp_start(a);
+    a->connecting = a->rfd >= 0;
+    return a->connecting;
+}
+
+/* Its host name was looked up (resolve.h): connect, or fail the agent (a
+ * crash at start-up, as a refused connect). The startup timer, armed in
+ * agent_new, bounds the lookup too: it abandons one that runs past it. */
+static void tcp_resolved(struct addrinfo *res, int err, void *arg)
+{
+    arena_agent *a = arg;
+    a->resolving = NULL;
+    if (!a->alive) { /* failed or closing meanwhile */
+        if (res) freeaddrinfo(res);
+        return;
+    }
+    if (!res) {
+        agent_fail(a, CAUSE_CRASH, true, "cannot resolve '%s': %s", a->spec + 4, gai_strerror(err));
+        return;
+    }
+    if (!tcp_first(a, res)) {
+        agent_fail(a, CAUSE_CRASH, true, "cannot connect to %s: %s", a->spec + 4, strerror(errno));
+        return;
+    }
+    event_assign(a->ev_read, a->base, a->rfd, EV_READ | EV_PERSIST, on_read, a);
+    event_assign(a->ev_write, a->base, a->wfd, EV_WRITE | EV_PERSIST, on_write, a);
+    event_add(a->ev_write, NULL);
+    a->write_waits = true;
+}
+
+/* A tcp: agent not waited for: its connect starts now, or once its host
+ * name is looked up off the loop. 0, or -1 with err. */
+static int tcp_open(arena_agent *a, char *err, size_t errlen)
+{
+    const char *host, *port;
+    char *copy = tcp_split(a->spec + 4, &host, &port, err, errlen);
+    if (!copy) return -1;
+    struct addrinfo *res;
+    int rc = 0;
+    if (resolve_numeric(host, port, &res) == 0) {
+        if (!tcp_first(a, res)) {
+            snprintf(err, errlen, "cannot connect to %s: %s", a->spec + 4, strerror(errno));
+            rc = -1;
+        }
+    } else if ((a->resolving = resolve_start(a->base, host, port, tcp_resolved, a))) {
+        a->connecting = true;
+    } else {
+        snprintf(err, errlen, "cannot resolve '%s': %s", a->spec + 4, strerror(errno));
+        rc = -1;
+    }
+    free(copy);
+    return rc;
+}
+
 /* An agent's messages are small: PROTO_MAX_VALUES_IN, not the referee's cap. */
 static void decoder_init(arena_agent *a, size_t max_frame)
 {
@@ -936,14 +1011,10 @@ arena_agent *agent_new(struct event_base *base, const agent_config *cfg, char *e
         a->kind = AGENT_TCP;
         if (cfg->wait_exec) {
             a->rfd = a->wfd = tcp_dial(spec + 4, cfg->startup_ms, err, errlen);
-        } else if (tcp_resolve(spec + 4, &a->ai, err, errlen) == 0) {
-            a->ai_next = a->ai;
-            a->rfd = a->wfd = tcp_start(a);
-            a->connecting = a->rfd >= 0;
-            if (a->rfd < 0)
-                snprintf(err, errlen, "cannot connect to %s: %s", spec + 4, strerror(errno));
+            if (a->rfd < 0) goto fail;
+        } else if (tcp_open(a, err, errlen) != 0) {
+            goto fail;
         }
-        if (a->rfd < 0) goto fail;
     } else {
         a->kind = AGENT_SPAWNED;
         bool shell = strncmp(spec, "cmd:", 4) == 0;
@@ -975,7 +1046,9 @@ arena_agent *agent_new(struct event_base *base, const agent_config *cfg, char *e
     a->ev_write = event_new(base, a->wfd, EV_WRITE | EV_PERSIST, on_write, a);
     a->ev_flush = event_new(base, -1, 0, on_flush, a);
     a->ev_timer = evtimer_new(base, on_timer, a);
-    if (a->connecting) {
+    if (a->resolving) {
+        /* its descriptor comes with the lookup's end: tcp_resolved */
+    } else if (a->connecting) {
         event_add(a->ev_write, NULL);
         a->write_waits = true;
     } else {
@@ -1056,6 +1129,7 @@ static void agent_free(arena_agent *a)
     if (a->ev_timer) event_free(a->ev_timer);
     if (a->ev_exec) event_free(a->ev_exec);
     if (a->ai) freeaddrinfo(a->ai);
+    if (a->resolving) resolve_abandon(a->resolving);
     if (a->xfd >= 0) close(a->xfd);
     if (a->rfd >= 0) close(a->rfd);
     if (a->wfd >= 0 && a->wfd != a->rfd) close(a->wfd);

@@ -31,8 +31,16 @@
  * bytes, and some 2 us of the loop to write). Counted against the cap, so
  * that a flood of empty lines is not logged 262,144 times a game. */
 #define STDERR_RECORD_BYTES 48
-#define BOT_LOG_CAP (256 * 1024) /* bytes of `log` frames logged per seat per game */
-#define BUILTIN_BATCH 256        /* in-process decisions before yielding */
+/* The match log keeps of an agent's messages what the referee read of them
+ * (matchlog_msg_in), in JSON bytes: at most IN_MSG_LOG_CAP of one message,
+ * IN_LOG_CAP of all a seat's messages in a game, BOT_LOG_CAP of them its
+ * `log`s. Past a cap a note, not the bytes: else a legal bot that pads its
+ * answers or logs without end fills the organiser's disk, and keeps the
+ * shared loop compressing (tests/hostile/padding.py). */
+#define IN_MSG_LOG_CAP (16 * 1024)
+#define IN_LOG_CAP (1024 * 1024)
+#define BOT_LOG_CAP (256 * 1024)
+#define BUILTIN_BATCH 256 /* in-process decisions before yielding */
 /* Turns of an agent's input read to find its answer when the loop was
  * late (catch_up_awaited). */
 #define CATCH_UP_TURNS 4
@@ -55,6 +63,8 @@ typedef struct seat_state {
     size_t stderr_logged, stderr_dropped;
     /* `log` messages: bytes kept in the match log, messages dropped */
     size_t bot_log_logged, bot_log_dropped;
+    /* all its messages (`log`s included) and the notes of those too big */
+    size_t in_logged, in_dropped;
     lag_own own;      /* the loop's time on this seat's input, not credited */
     double cpu_hello; /* its tree's CPU time when its hello went (startup_cpu) */
     seat_notes notes; /* for the outcome's readers; last (see match_alloc) */
@@ -813,18 +823,30 @@ static void match_log_in(struct match *m, int s, const av *raw, size_t bytes)
     seat_notes_message(&st->notes, raw);
     TRACE_MSG(m, s, "<-", raw);
     if (!m->log) return;
-    /* `log` is the one message an agent may send without end: capped like
-     * stderr, or a bot could fill the organiser's disk and keep the loop
-     * busy compressing. Everything else is the game record. */
     const char *type = av_get_str(raw, "type");
-    if (type && strcmp(type, "log") == 0) {
-        if (st->bot_log_logged + bytes > BOT_LOG_CAP) {
-            st->bot_log_dropped++;
-            return;
-        }
-        st->bot_log_logged += bytes;
+    bool is_log = type && strcmp(type, "log") == 0;
+    size_t room = IN_LOG_CAP - st->in_logged;
+    if (is_log && BOT_LOG_CAP - st->bot_log_logged < room) room = BOT_LOG_CAP - st->bot_log_logged;
+    size_t n = matchlog_msg_in(m->log, s, raw, room < IN_MSG_LOG_CAP ? room : IN_MSG_LOG_CAP);
+    if (n <= room && n <= IN_MSG_LOG_CAP) { /* logged (or no message at all) */
+        st->in_logged += n;
+        if (is_log) st->bot_log_logged += n;
+        return;
     }
-    matchlog_msg(m->log, s, "in", raw);
+    char note[200];
+    int k = n > IN_MSG_LOG_CAP ? snprintf(note, sizeof note,
+                                          "a '%s' message of %zu bytes was not logged: what the "
+                                          "referee read of it is over the %d KiB of one message",
+                                          type ? type : "?", bytes, IN_MSG_LOG_CAP / 1024)
+                               : 0;
+    if (k > 0 && (size_t)k <= room) { /* the note counts as the seat's too */
+        st->in_logged += (size_t)k;
+        matchlog_note(m->log, s, note);
+    } else if (is_log) {
+        st->bot_log_dropped++;
+    } else {
+        st->in_dropped++;
+    }
 }
 
 static bool match_wants_raw(const struct match *m)
@@ -1059,6 +1081,14 @@ static void finish(struct match *m)
                 snprintf(note, sizeof note,
                          "%zu 'log' messages beyond the log cap (%d KiB) were dropped",
                          m->seat[s].bot_log_dropped, BOT_LOG_CAP / 1024);
+                matchlog_note(m->log, s, note);
+            }
+            if (m->seat[s].in_dropped) {
+                char note[120];
+                snprintf(note, sizeof note,
+                         "%zu messages beyond the log cap of a seat's messages (%d KiB) were "
+                         "not logged",
+                         m->seat[s].in_dropped, IN_LOG_CAP / 1024);
                 matchlog_note(m->log, s, note);
             }
         }

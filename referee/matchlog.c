@@ -8,6 +8,9 @@
 
 #include "clock.h"
 #include "game_rng.h"
+#include "messages.h"
+#include "runner.h"
+#include "utf8.h"
 #include "util.h"
 
 struct matchlog {
@@ -125,6 +128,73 @@ void matchlog_msg(matchlog *l, int seat, const char *dir, const av *msg)
     av_set_str(m, "dir", dir);
     av_set(m, "msg", av_copy(msg));
     emit(l, m);
+}
+
+/* The length of a `log` message's text when it is over cap (its JSON is
+ * longer still), else 0. */
+static size_t log_text_over(const av *raw, size_t cap)
+{
+    const char *type = av_get_str(raw, "type"), *text = av_get_str(raw, "text");
+    size_t n = type && text && strcmp(type, "log") == 0 ? strlen(text) : 0;
+    return n > cap ? n : 0;
+}
+
+/* What the referee read of an agent's message: its type and the keys the
+ * protocol gives it, as read (a join's name cut as its seat shows it).
+ * Never a join's token, nor a key the protocol does not know: an agent may
+ * send those, and pad them without end. NULL when raw is no message. */
+static av *in_form(const av *raw, size_t cap)
+{
+    if (log_text_over(raw, cap)) return NULL; /* before it is copied */
+    msg m;
+    char why[8];
+    if (msg_decode(raw, &m, why, sizeof why) != 0) return NULL;
+    av *o = av_map();
+    av_set_str(o, "type", msg_type_name(m.type));
+    if (m.type == MSG_JOIN) {
+        av_set(o, "name", av_strn(m.u.join.name, utf8_cut(m.u.join.name, AGENT_NAME_MAX)));
+    } else if (m.type == MSG_ACT) {
+        av_set_int(o, "id", (int64_t)m.u.act.id);
+        av *c = av_list();
+        for (size_t k = 0; k < m.u.act.n_choice; k++)
+            av_push(c, av_int(m.u.act.choice[k]));
+        av_set(o, "choice", c);
+    } else if (m.type == MSG_LOG) {
+        av_set_str(o, "text", m.u.log.text);
+    }
+    msg_free(&m);
+    return o;
+}
+
+size_t matchlog_msg_in(matchlog *l, int seat, const av *raw, size_t cap)
+{
+    av *form = in_form(raw, cap);
+    if (!form) return log_text_over(raw, cap);
+    char *body = av_to_json(form);
+    av_free(form);
+    size_t n = strlen(body);
+    if (n > cap) {
+        free(body);
+        return n;
+    }
+    /* The line without its message, which then takes the place of its
+     * closing brace: the message is encoded once, and measured. */
+    av *m = line(l, "msg", seat);
+    av_set_str(m, "dir", "in");
+    char *head = av_to_json(m);
+    av_free(m);
+    size_t h = strlen(head);
+    char *s = xmalloc(h + n + 9);
+    memcpy(s, head, h - 1);
+    memcpy(s + h - 1, ",\"msg\":", 7);
+    memcpy(s + h + 6, body, n);
+    memcpy(s + h + 6 + n, "}\n", 2);
+    errno = 0;
+    if (gzwrite(l->f, s, (unsigned)(h + n + 8)) != (int)(h + n + 8)) failed(l);
+    free(s);
+    free(head);
+    free(body);
+    return n;
 }
 
 void matchlog_choice(matchlog *l, int seat, uint64_t id, const char *kind, int turn, av *idx,

@@ -3,6 +3,8 @@
  *   match   header: game, seed, raw settings, resolved options, seats, clock
  *   seats   the agents' names once they have joined (before the first hello)
  *   msg     every protocol message, dir "out" (referee->agent) or "in"
+ *           (agent->referee: what the referee read of it, bounded in size;
+ *           see matchlog_msg_in and match.c's caps)
  *   choice  every applied decision: seat, id, kind, turn, indices, labels,
  *           by (agent|builtin|fallback), charged ms
  *   fault   a timeout/illegal answer/crash/protocol error and its verdict
@@ -39,6 +41,14 @@ void matchlog_header(matchlog *l, const char *match_id, const char *game, uint64
                      fault_policy on_fault, int max_strikes);
 void matchlog_seats(matchlog *l, const char *const *names, int players);
 void matchlog_msg(matchlog *l, int seat, const char *dir, const av *msg);
+/* Logs a message an agent sent (raw, as decoded from its frame) as the
+ * referee read it: its type and the keys the protocol defines for it
+ * (act: id, choice; log: text; join: name, cut as the seat shows it),
+ * never a join's token or a key the protocol does not know. Returns the
+ * bytes of JSON that form takes: logged when at most cap, not logged (the
+ * caller notes why) when more. 0, nothing logged, for a message that does
+ * not decode: the fault that follows says why. */
+size_t matchlog_msg_in(matchlog *l, int seat, const av *raw, size_t cap);
 /* Takes ownership of idx and labels. */
 void matchlog_choice(matchlog *l, int seat, uint64_t id, const char *kind, int turn, av *idx,
                      av *labels, const char *by, double ms);

@@ -66,6 +66,8 @@ struct arena_agent {
      * the addresses still to try. */
     bool connecting;
     struct addrinfo *ai, *ai_next;
+    /* Its host name's lookup, while one is under way (resolve.h). */
+    struct resolve_req *resolving;
     struct event *ev_flush; /* output written once the loop's current batch is done */
     bool flush_deferred;    /* ev_flush let a new match's first step go first */
     frame_decoder dec;
