@@ -239,6 +239,7 @@ typedef struct walk {
     long matched;
     av *pending;     /* the decide fed last, its answer not yet checked */
     av *pending_act; /* the bot's choice for it */
+    av *logged_act;  /* the choice the logged answer to it held */
 } walk;
 
 static int refuse(const walk *w, long line, const char *fmt, const char *arg)
@@ -359,6 +360,11 @@ static int check(walk *w, const av *e)
     int64_t turn = -1;
     av_get_int(e, "turn", &turn);
     const char *kind = av_get_str(e, "kind"), *by = av_get_str(e, "by");
+    /* The fallback played for an answer that was not applied (illegal,
+     * late): the answer itself is what the bot chose the first time. */
+    bool fallback = by && !strcmp(by, "fallback");
+    const av *applied = choice;
+    if (fallback && w->logged_act) choice = w->logged_act;
     bool same = same_choice(choice, w->pending_act);
     if (same) {
         w->matched++;
@@ -368,14 +374,19 @@ static int check(walk *w, const av *e)
         char k[128];
         snprintf(k, sizeof k, "%s", kind ? kind : "?");
         utf8_mask_controls(k, true);
+        char fb[700] = "", app[600];
+        if (fallback) {
+            describe(applied, w->pending, app, sizeof app);
+            snprintf(fb, sizeof fb, " [not applied: the fallback played %s]", app);
+        }
         printf("seat %d: first divergence at decision #%ld (turn %" PRId64
                ", kind %s): recorded %s%s, now %s\n",
-               w->seat, w->decisions, turn, k, rec,
-               by && !strcmp(by, "fallback") ? " [played by the fallback]" : "", now);
+               w->seat, w->decisions, turn, k, rec, fb, now);
     }
     av_free(w->pending);
     av_free(w->pending_act);
-    w->pending = w->pending_act = NULL;
+    av_free(w->logged_act);
+    w->pending = w->pending_act = w->logged_act = NULL;
     return same ? 0 : 1;
 }
 
@@ -464,8 +475,16 @@ int replay_agent(const char *path, int seat, const char *spec)
         } else if (!strcmp(type, "msg") && s == seat) {
             const char *dir = av_get_str(e, "dir");
             const av *m = av_get(e, "msg");
+            const char *mt = m ? av_get_str(m, "type") : NULL;
+            int64_t mid = -1, want = -2;
+            if (dir && !strcmp(dir, "in") && w.pending && mt && !strcmp(mt, "act") &&
+                av_get_int(m, "id", &mid) && av_get_int(w.pending, "id", &want) && mid == want &&
+                !w.logged_act)
+                w.logged_act = av_copy(av_get(m, "choice"));
             if (dir && !strcmp(dir, "out") && m && m->type == AV_MAP) {
-                if (w.pending) /* the log applied no choice of the bot's for the last one */
+                /* The log applied no choice for the last decision (an error
+                 * message may come between the answer and its choice). */
+                if (w.pending && mt && (!strcmp(mt, "decide") || !strcmp(mt, "over")))
                     rc = refuse(&w, lineno,
                                 "the log records no choice for the seat's decision #%s (its "
                                 "answer was not applied: see the log's faults)",
@@ -521,6 +540,7 @@ int replay_agent(const char *path, int seat, const char *spec)
     }
     av_free(w.pending);
     av_free(w.pending_act);
+    av_free(w.logged_act);
     if (w.b.running) bot_stop(&w.b);
     frame_decoder_free(&w.b.dec);
     free(w.b.errtail.data);

@@ -157,6 +157,20 @@ def case_unreplayable_logs_and_bots_are_named():
               f"cut log: {rc} {out} {err}")
 
 
+def case_fallback_answers_compare_as_sent():
+    """Where the fallback played for an illegal answer, the bot's answer is
+    compared with the answer it sent (and it is sent the same error)."""
+    with tempfile.TemporaryDirectory() as d:
+        log = play(d, "nim", [bot("--illegal-at", "3"), "builtin:random"], "--set", "stones=40",
+                   "--on-fault", "fallback")
+        check(any(r.get("by") == "fallback" for r in matchlog.records(log)), "no fallback")
+        rc, out, err = arena("replay", log, "--seat", "0", "--agent", bot("--illegal-at", "3"))
+        check(rc == 0 and "chose as recorded" in out, f"same bot: {rc} {out} {err}")
+        rc, out, err = arena("replay", log, "--seat", "0", "--agent", BOT)
+        check(rc == 1 and "first divergence at decision #3 " in out and "recorded [102] (not an "
+              "option) [not applied: the fallback played" in out, f"fixed bot: {rc} {out} {err}")
+
+
 if __name__ == "__main__":
     globals()["case_" + sys.argv[2]]()
     print("ok")
