@@ -39,6 +39,8 @@ typedef struct bot {
     frame_decoder dec;
     abuf errtail; /* its stderr, the last ERRTAIL bytes or so */
     bool eof;     /* its stdout closed */
+    bool exited;  /* its leader exited (reaped: status) */
+    int status;
     char why[300];
 } bot;
 
@@ -104,12 +106,31 @@ static int pump(bot *b, const uint8_t *out, size_t n, bool want_msg, av **m, dou
             snprintf(b->why, sizeof b->why, "it closed its output (exited or crashed)");
             return -1;
         }
+        /* Its leader's exit ends it, even where a process it left behind
+         * holds its pipes open. */
+        if (!b->exited && waitpid(b->sp.pid, &b->status, WNOHANG) == b->sp.pid) {
+            b->exited = true;
+            /* What it wrote before it went is still to be read. */
+            size_t before;
+            do {
+                before = frame_decoder_pending(&b->dec);
+                read_out(b);
+            } while (!b->eof && frame_decoder_pending(&b->dec) > before);
+            continue;
+        }
+        if (b->exited) {
+            if (WIFSIGNALED(b->status))
+                snprintf(b->why, sizeof b->why, "it was killed by signal %d", WTERMSIG(b->status));
+            else
+                snprintf(b->why, sizeof b->why, "it exited with status %d", WEXITSTATUS(b->status));
+            return -1;
+        }
         struct pollfd pf[3] = {{b->sp.from_fd, POLLIN, 0},
                                {b->sp.err_fd, POLLIN, 0},
                                {off < n ? b->sp.to_fd : -1, POLLOUT, 0}};
         double left = deadline - now_ms();
         if (left <= 0) return 0;
-        int r = poll(pf, 3, left > 1e6 ? 1000000 : (int)left + 1);
+        int r = poll(pf, 3, left > 100 ? 100 : (int)left + 1);
         if (r < 0 && errno != EINTR) {
             snprintf(b->why, sizeof b->why, "poll: %s", strerror(errno));
             return -1;
@@ -153,7 +174,7 @@ static void bot_stop(bot *b)
     /* A moment to read its bye and exit by itself, then its group goes. */
     double end = now_ms() + 500;
     int st;
-    while (waitpid(b->sp.pid, &st, WNOHANG) == 0 && now_ms() < end) {
+    while (!b->exited && waitpid(b->sp.pid, &st, WNOHANG) == 0 && now_ms() < end) {
         if (b->sp.err_fd >= 0) {
             struct pollfd pf = {b->sp.err_fd, POLLIN, 0};
             if (poll(&pf, 1, 20) > 0) read_err(b);
@@ -162,10 +183,16 @@ static void bot_stop(bot *b)
         }
     }
     kill(-b->sp.pid, SIGKILL);
-    waitpid(b->sp.pid, &st, 0);
+    if (!b->exited) waitpid(b->sp.pid, &st, 0);
     spawn_forget(b->sp.pid);
-    while (b->sp.err_fd >= 0)
-        read_err(b); /* what it wrote last */
+    /* What it wrote last, as long as the pipe has it (a process that left
+     * the group may hold it open: not waited for). */
+    for (double until = now_ms() + 200; b->sp.err_fd >= 0 && now_ms() < until;) {
+        struct pollfd pf = {b->sp.err_fd, POLLIN, 0};
+        if (poll(&pf, 1, 50) > 0) read_err(b);
+    }
+    if (b->sp.err_fd >= 0) close(b->sp.err_fd);
+    b->sp.err_fd = -1;
     close(b->sp.from_fd);
     if (b->sp.exec_fd >= 0) close(b->sp.exec_fd);
     cgroup_close(&b->sp.cg);
