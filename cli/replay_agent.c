@@ -224,6 +224,7 @@ static void print_errtail(bot *b)
 static void describe(const av *choice, const av *decide, char *buf, size_t len)
 {
     const av *opts = decide ? av_get(decide, "options") : NULL;
+    if (opts && opts->type != AV_LIST) opts = NULL; /* the log may come from anyone */
     size_t off = (size_t)snprintf(buf, len, "[");
     size_t n = choice && choice->type == AV_LIST ? choice->u.list.len : 0;
     for (size_t k = 0; k < n && off < len; k++) {
@@ -440,10 +441,10 @@ static int on_header(walk *w, const av *e, long lineno)
     w->answer_ms =
         GENEROUS * ((c.move_ms > 0 ? c.move_ms : 1000) + (c.bank_ms > 0 ? c.bank_ms : 0));
     const av *agents = av_get(e, "agents");
-    const char *was =
-        agents && (int)av_len(agents) > w->seat && agents->u.list.items[w->seat]->type == AV_STR
-            ? agents->u.list.items[w->seat]->u.str.s
-            : "?";
+    const char *was = agents && agents->type == AV_LIST && (int)av_len(agents) > w->seat &&
+                              agents->u.list.items[w->seat]->type == AV_STR
+                          ? agents->u.list.items[w->seat]->u.str.s
+                          : "?";
     char *m = xstrdup(was);
     utf8_mask_controls(m, true);
     char g[64];
