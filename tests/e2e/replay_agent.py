@@ -146,6 +146,15 @@ def case_unreplayable_logs_and_bots_are_named():
         for args, want_rc, want in cases:
             rc, out, err = arena("replay", log, *args)
             check(rc == want_rc and want in out + err, f"{args}: {rc} {out} {err}")
+        # A bot that never answers, under the generous clock: 10 x (move + bank).
+        slow = os.path.join(d, "slow")
+        os.mkdir(slow)
+        quick = play(slow, "nim", [BOT, "builtin:random"], "--set", "stones=40", "--move-ms",
+                     "200", "--bank-ms", "200")
+        rc, out, err = arena("replay", quick, "--seat", "0", "--agent", bot("--hang-at", "2"))
+        check(rc == 1 and "no answer to decision #2 within 4000 ms (a generous clock: 10x the "
+              "game's move plus bank)" in out and "decision 1: [0]" in out,
+              f"hanging bot: {rc} {out} {err}")
         # A log cut mid-game: the decisions up to the cut, and an error.
         lines = matchlog.text(log).splitlines(True)
         last = max(k for k, x in enumerate(lines) if '"type":"choice","t"' in x and '"seat":0' in x)

@@ -2,7 +2,7 @@
 """A deterministic bot for `arena replay --agent` tests: picks the first
 options it may (pick.min of them, at least one), or from decision FROM on
 (--last-from FROM) the last ones; --illegal-at K answers decision K with an
-option that does not exist. --msgpack speaks msgpack. --record FILE
+option that does not exist, --hang-at K never answers decision K. --msgpack speaks msgpack. --record FILE
 appends every message it reads, decoded, as one JSON line."""
 import json, struct, sys
 
@@ -10,6 +10,7 @@ args = sys.argv[1:]
 use_mp = "--msgpack" in args
 last_from = int(args[args.index("--last-from") + 1]) if "--last-from" in args else None
 illegal_at = int(args[args.index("--illegal-at") + 1]) if "--illegal-at" in args else None
+hang_at = int(args[args.index("--hang-at") + 1]) if "--hang-at" in args else None
 record = args[args.index("--record") + 1] if "--record" in args else None
 rec = open(record, "a") if record else None
 inp, out = sys.stdin.buffer, sys.stdout.buffer
@@ -56,6 +57,9 @@ while True:
             choice = list(range(k - want, k))
         else:
             choice = list(range(want))
+        if n == hang_at:
+            import time
+            time.sleep(3600)
         if n == illegal_at:
             choice = [k + 99]
         sys.stderr.write("decision %d: %r\n" % (n, choice))
