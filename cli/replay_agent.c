@@ -262,7 +262,7 @@ typedef struct walk {
     int players;
     int64_t startup_ms, answer_ms; /* generous */
     bot b;
-    bool started, hello_seen, over_seen;
+    bool started, over_seen;
     long decisions; /* decide messages fed */
     long matched;
     av *pending;     /* the decide fed last, its answer not yet checked */
@@ -317,10 +317,12 @@ static int start_bot(walk *w, const char *game)
 /* The bot died, timed out or broke the protocol while it owed an answer. */
 static int bot_failed(walk *w, int r, const char *waiting)
 {
+    bool hello = !strcmp(waiting, "hello");
     if (r == 0)
         printf("seat %d: no answer to %s within %" PRId64 " ms (a generous clock: %dx the game's "
-               "move plus bank)\n",
-               w->seat, waiting, w->answer_ms, GENEROUS);
+               "%s)\n",
+               w->seat, waiting, hello ? w->startup_ms : w->answer_ms, GENEROUS,
+               hello ? "startup" : "move plus bank");
     else
         printf("seat %d: %s, waiting for its answer to %s\n", w->seat, w->b.why, waiting);
     bot_stop(&w->b);
@@ -349,7 +351,6 @@ static int feed(walk *w, const av *m)
     if (r != 1) return bot_failed(w, r, what);
     if (!strcmp(t, "over")) w->over_seen = true;
     if (hello) {
-        w->hello_seen = true;
         const char *at = av_get_str(ans, "type");
         if (!at || strcmp(at, "ready") != 0) {
             snprintf(w->b.why, sizeof w->b.why, "it answered the hello with '%s', not ready",
@@ -437,6 +438,11 @@ static int on_header(walk *w, const av *e, long lineno)
         av_get_int(cl, "bank_ms", &c.bank_ms);
         av_get_int(cl, "startup_ms", &c.startup_ms);
     }
+    /* A log may come from anyone: its clock is taken up to a day. */
+    const int64_t day = 86400000;
+    c.startup_ms = c.startup_ms > day ? day : c.startup_ms;
+    c.move_ms = c.move_ms > day ? day : c.move_ms;
+    c.bank_ms = c.bank_ms > day ? day : c.bank_ms;
     w->startup_ms = GENEROUS * (c.startup_ms > 0 ? c.startup_ms : 5000);
     w->answer_ms =
         GENEROUS * ((c.move_ms > 0 ? c.move_ms : 1000) + (c.bank_ms > 0 ? c.bank_ms : 0));
