@@ -28,7 +28,7 @@ typedef struct command {
 
 static const command commands[] = {
     {"play", cmd_play, "play GAME AGENT AGENT... [options]", "play games between agents"},
-    {"replay", cmd_replay, "replay LOG [--seat N]", "check and print a match log"},
+    {"replay", cmd_replay, "replay LOG [--seat N [--agent SPEC]]", "check a log; re-run a bot"},
     {"serve", cmd_serve, "serve GAME --listen H:P --tokens FILE", "play with remote TCP agents"},
     {"check-bot", cmd_check_bot, "check-bot AGENT [--game G]", "is a bot compliant?"},
     {"games", cmd_games, "games [--all]", "games and their settings"},

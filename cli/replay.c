@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "replay_agent.h"
 #include "codec.h"
 #include "utf8.h"
 #include "util.h"
@@ -210,6 +211,7 @@ static void text_result(void *ctx, replay *r, const av *e)
 static int replay_help(void)
 {
     printf("usage: arena replay LOG [--seat N] [--quiet] [--format text|html [-o FILE]]\n"
+           "       arena replay LOG --seat N --agent SPEC\n"
            "\n"
            "Re-runs the game of a match log (written by `arena play --log`) from its seed,\n"
            "settings and logged choices, checks that every decision reproduces move for\n"
@@ -232,22 +234,33 @@ static int replay_help(void)
            "                 --format html the file then holds nothing else, so it can be\n"
            "                 handed to that seat's author.\n"
            "  --quiet        only check, print the verdict\n"
+           "  --agent SPEC   run the bot SPEC (a path or cmd:LINE) in seat N against the\n"
+           "                 recorded moves of the others: it is sent what the log says\n"
+           "                 seat N was sent (its hello, decides, events, errors, over;\n"
+           "                 then a bye), in its own codec, and nothing else (no other\n"
+           "                 seat's messages, no seed). Each answer is compared with the\n"
+           "                 logged choice; the first decision where it chose otherwise is\n"
+           "                 reported and ends the replay. Every wait is 10 times the\n"
+           "                 game's clock (move plus bank; startup).\n"
            "\n"
            "Exit status: 0 when the log reproduces, 1 when it does not or its output\n"
-           "cannot be written, 2 on bad arguments (a LOG that is missing or unreadable).\n");
+           "cannot be written, 2 on bad arguments (a LOG that is missing or unreadable).\n"
+           "With --agent: 0 when every decision chose as recorded, 1 at a divergence, a\n"
+           "bot that does not join, dies or times out, or a log that ends mid-game.\n");
     return 0;
 }
 
 int cmd_replay(int argc, char **argv)
 {
-    const char *path = NULL, *format = "text", *outpath = NULL;
+    const char *path = NULL, *format = "text", *outpath = NULL, *agent = NULL;
     text_sink t = {.seat = -1, .turn = -1};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) return replay_help();
         if (!strcmp(a, "--quiet")) {
             t.quiet = true;
-        } else if (!strcmp(a, "--seat") || !strcmp(a, "--format") || !strcmp(a, "-o")) {
+        } else if (!strcmp(a, "--seat") || !strcmp(a, "--format") || !strcmp(a, "-o") ||
+                   !strcmp(a, "--agent")) {
             if (i + 1 >= argc) {
                 fprintf(stderr, "arena: %s needs a value\n", a);
                 return 2;
@@ -256,6 +269,8 @@ int cmd_replay(int argc, char **argv)
             char *end;
             if (!strcmp(a, "-o")) {
                 outpath = v;
+            } else if (!strcmp(a, "--agent")) {
+                agent = v;
             } else if (!strcmp(a, "--format")) {
                 if (strcmp(v, "text") != 0 && strcmp(v, "html") != 0) {
                     fprintf(stderr, "arena: --format must be text or html, not '%s'\n", v);
@@ -284,6 +299,14 @@ int cmd_replay(int argc, char **argv)
     if (access(path, R_OK) != 0) { /* a missing input file is a bad argument everywhere */
         fprintf(stderr, "arena: cannot read '%s': %s\n", path, strerror(errno));
         return 2;
+    }
+    if (agent) {
+        if (t.seat < 0 || t.quiet || outpath || strcmp(format, "text") != 0) {
+            fprintf(stderr,
+                    "arena: --agent wants --seat N, and neither --quiet, -o nor --format\n");
+            return 2;
+        }
+        return replay_agent(path, t.seat, agent);
     }
     if (!strcmp(format, "html")) {
         FILE *out = outpath ? fopen(outpath, "w") : stdout;
