@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/queue.h>
 #include <sys/socket.h>
 #include <netdb.h>
@@ -46,6 +47,7 @@ typedef struct server {
     int n_spectators;
     int64_t dropped;
     bool store_failing;
+    double rebuild_after; /* monotonic s: no new snapshot before this */
     struct {
         int64_t game;
         char *html;
@@ -95,6 +97,13 @@ static void fail(struct evhttp_request *req, int code, const char *why)
     char body[128];
     snprintf(body, sizeof body, "{\"error\":%d,\"message\":\"%s\"}\n", code, why);
     reply_str(req, code, why, "application/json; charset=utf-8", body);
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
 /* ---- spectators (Server-Sent Events) ---- */
@@ -196,8 +205,13 @@ static void on_poll(evutil_socket_t fd, short what, void *arg)
     (void)what;
     server *sv = arg;
     char err[512];
+    double t0 = now_s();
+    if (t0 < sv->rebuild_after) return;
     uint64_t stamp = web_stamp(sv->db, err, sizeof err);
     web_snap *w = stamp && stamp != sv->snap->stamp ? web_snap_load(sv->db, err, sizeof err) : NULL;
+    /* A big store takes a while to read: the loop spends at most a third
+     * of its time on it, so requests and streams keep being served. */
+    sv->rebuild_after = t0 + 3 * (now_s() - t0);
     if (!stamp || (stamp != sv->snap->stamp && !w)) {
         if (!sv->store_failing) fprintf(stderr, "arena: web: the store: %s\n", err);
         sv->store_failing = true;
