@@ -137,13 +137,15 @@ static void spectator_drop(spectator *c)
     evhttp_connection_free(conn);
 }
 
-/* Queues an event for one stream, or drops the stream when what it has
- * not read yet is over the cap: a spectator never holds up the loop. */
+/* Queues an event for one stream, or drops the stream when it has unread
+ * bytes and this event would take them over the cap: a spectator never
+ * holds up the loop, and an event larger than the cap still goes out to a
+ * stream that keeps up. */
 static void spectator_send(spectator *c, const char *ev, size_t len)
 {
     struct bufferevent *bev = evhttp_connection_get_bufferevent(c->conn);
     size_t queued = evbuffer_get_length(bufferevent_get_output(bev));
-    if (queued + len > c->sv->o->spectator_buffer) {
+    if (queued > 0 && queued + len > c->sv->o->spectator_buffer) {
         spectator_drop(c);
         return;
     }
