@@ -39,6 +39,12 @@ function table(head, rows) {
     });
     tb.appendChild(row);
   });
+  if (!rows.length) {
+    const row = el("tr"), td = el("td", "none", "note");
+    td.colSpan = head.length;
+    row.appendChild(td);
+    tb.appendChild(row);
+  }
   t.appendChild(tb);
   return t;
 }
@@ -208,6 +214,6 @@ document.addEventListener("DOMContentLoaded", () => {
     let last = null;
     live(s => { if (s.finished !== last) { last = s.finished; guard(renderEntrant()); } });
   } else if (path === "/settings") {
-    guard(renderSettings());
+    live(() => guard(renderSettings()));  // an early stop or a verdict is a setting too
   }
 });

@@ -109,6 +109,8 @@ try:
     for path in pages:
         b.navigate(BASE + path)
         b.wait("document.querySelector('main table, main pre') !== null", 20, path)
+        b.wait("document.getElementById('live').textContent === 'live'", 20,
+               path + " to say it is live")
         time.sleep(0.5)
         text = b.eval("document.body.innerText")
         if b.eval("window.pwned") is not None:
