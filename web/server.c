@@ -123,8 +123,13 @@ static void on_spectator_close(struct evhttp_connection *conn, void *arg)
 {
     (void)conn;
     spectator *c = arg;
+    struct evhttp_request *req = c->req;
     spectator_unlink(c);
     free(c);
+    /* On the peer's EOF or a timeout, libevent detaches a request whose
+     * reply is still going and leaves it to us: ending it frees it. A
+     * request still attached is freed with its connection. */
+    if (!evhttp_request_get_connection(req)) evhttp_send_reply_end(req);
 }
 
 static void spectator_drop(spectator *c)
