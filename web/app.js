@@ -89,7 +89,7 @@ function renderStandings(s) {
   let rows;
   if (s.kind === "ladder") {
     rows = s.entrants.map(e => [
-      e.rank, link(entrantPath(e.name), e.name + " v" + e.version), rating(e), e.games,
+      e.rank, link(entrantPath(e.name), e.name + " v" + e.version), el("span", rating(e), "nowrap"), e.games,
       e.wins + "/" + e.losses + "/" + e.draws, e.faults,
       e.last_game === null ? "-" : e.last_game,
       e.state + (e.author ? " (by " + e.author + ")" : "") + (e.reason ? ": " + e.reason : "")
@@ -98,7 +98,7 @@ function renderStandings(s) {
                            "state"], rows));
   } else {
     rows = s.entrants.map(e => [
-      e.rank, link(entrantPath(e.name), e.name), rating(e), e.games,
+      e.rank, link(entrantPath(e.name), e.name), el("span", rating(e), "nowrap"), e.games,
       e.wins + "/" + e.losses + "/" + e.draws, e.faults
     ]);
     box.appendChild(table(["rank", "agent", "rating", "games", "W/L/D", "faults"], rows));
