@@ -11,6 +11,7 @@ never-reading streams are dropped once their queue passes
 --spectator-buffer (the server's descriptors fall back); the server's RSS
 grows by less than 64 MB; malformed and huge requests get 4xx; the ladder
 plays on without a fault. Prints the memory per spectator."""
+import atexit
 import json
 import os
 import selectors
@@ -27,6 +28,15 @@ os.makedirs(work)
 DB = os.path.join(work, "ladder.db")
 READERS, SILENT = 200, 50
 procs = []
+
+
+@atexit.register
+def _reap():
+    """No arena this test started outlives it, whatever way it ends."""
+    for p in procs:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
 
 
 def load():
