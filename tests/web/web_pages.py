@@ -1,0 +1,198 @@
+#!/usr/bin/python3
+"""`arena web` in real headless Chromium, over a real running ladder.
+
+usage: web_pages.py ARENA WORKDIR
+
+- the leaderboard changes without a reload when games end (entrants are
+  added while the page is open; a marker set on the page survives);
+- XSS attempts in an author, a bot's stderr and its validation reason
+  render as text: no script of theirs runs (each would set window.pwned or
+  open a dialog), no <img> appears, every link stays on this server;
+- every response carries Content-Security-Policy default-src 'self' and
+  nosniff; no API body or event carries the master seed or a game's seed.
+Screenshots of every page go to WORKDIR/shots/."""
+import atexit
+import json
+import os
+import shutil
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+import urllib.request
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import cdp  # noqa: E402
+
+arena, work = sys.argv[1], sys.argv[2]
+shutil.rmtree(work, ignore_errors=True)
+os.makedirs(os.path.join(work, "shots"))
+DB = os.path.join(work, "ladder.db")
+AUTHOR = '<img src=x onerror="window.pwned=\'author\'"><script>window.pwned="author2"</script>'
+procs = []
+
+
+@atexit.register
+def _reap():
+    """No arena this test started outlives it, whatever way it ends."""
+    for p in procs:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+
+
+def fail(msg):
+    for p in procs:
+        if p.poll() is None:
+            p.kill()
+    raise SystemExit("FAIL: " + msg)
+
+
+def until(cond, timeout, what):
+    end = time.time() + timeout
+    while time.time() < end:
+        v = cond()
+        if v:
+            return v
+        time.sleep(0.2)
+    with open("/proc/loadavg") as f:
+        fail("timed out after %s s waiting for %s (load %s)" % (timeout, what, f.read().strip()))
+
+
+def ladder(*args, ok=True):
+    r = subprocess.run([arena, "ladder", *args], capture_output=True, text=True, timeout=60)
+    if ok and r.returncode != 0:
+        fail("arena ladder %s: %s" % (" ".join(args), r.stderr))
+    return r
+
+
+run = subprocess.Popen([arena, "ladder", "run", DB, "--game", "nim", "--set", "stones=9",
+                        "--concurrency", "2", "--limit-as", "0", "--quiet", "--games", "600"],
+                       stdout=subprocess.DEVNULL, stderr=open(os.path.join(work, "run.err"), "w"))
+procs.append(run)
+until(lambda: os.path.exists(DB) and ladder("status", DB, ok=False).returncode == 0, 30,
+      "the ladder to be made")
+ladder("add", DB, "xss", "cmd:/usr/bin/python3 -S " + os.path.join(HERE, "hostile_bot.py"),
+       "--author", AUTHOR)
+until(lambda: json.loads(ladder("status", DB, "--format", "json").stdout)["entrants"][0]["state"]
+      == "disabled", 30, "the hostile bot to fail validation")
+
+web = subprocess.Popen([arena, "web", DB, "--listen", "127.0.0.1:0"], stdout=subprocess.PIPE,
+                       stderr=open(os.path.join(work, "web.err"), "w"), text=True)
+procs.append(web)
+line = web.stdout.readline()
+if "http://" not in line:
+    fail("arena web printed no address: %r" % line)
+BASE = line.split("http://", 1)[1].strip().rstrip("/")
+BASE = "http://" + BASE
+
+
+def get(path):
+    with urllib.request.urlopen(BASE + path, timeout=10) as r:
+        return r.status, dict(r.headers), r.read().decode()
+
+
+b = cdp.Browser()
+try:
+    # The leaderboard before any game, then live as games end.
+    b.navigate(BASE + "/")
+    b.wait("document.getElementById('summary') !== null", 20, "the leaderboard")
+    b.eval("window.__mark = 'same page'")
+    before = b.eval("document.getElementById('summary').textContent")
+    if "0 ranked games" not in before:
+        fail("leaderboard before any game: %r" % before)
+    ladder("add", DB, "alice", "builtin:random")
+    ladder("add", DB, "bob", "builtin:random", "--author", AUTHOR)
+    b.wait("document.getElementById('summary').textContent.indexOf(' 0 ranked games') < 0 && "
+           "document.querySelectorAll('tbody tr').length === 3", 60,
+           "the leaderboard to change without a reload")
+    if b.eval("window.__mark") != "same page":
+        fail("the page reloaded instead of updating")
+    if b.eval("document.getElementById('live').textContent") != "live":
+        fail("the page does not say it is live")
+    b.screenshot(os.path.join(work, "shots", "standings.png"))
+    run.wait(timeout=120)  # --games 600: the ladder ends on its own
+
+    pages = ["/", "/games", "/games?agent=bob", "/entrant/xss", "/entrant/bob", "/settings"]
+    for path in pages:
+        b.navigate(BASE + path)
+        b.wait("document.querySelector('main table, main pre') !== null", 20, path)
+        b.wait("document.getElementById('live').textContent === 'live'", 20,
+               path + " to say it is live")
+        time.sleep(0.5)
+        text = b.eval("document.body.innerText")
+        if b.eval("window.pwned") is not None:
+            fail("%s: a payload ran: window.pwned = %r" % (path, b.eval("window.pwned")))
+        if b.eval("document.title").split(" \u00b7 ")[0] != "Arena":
+            fail("%s: the title changed: %r" % (path, b.eval("document.title")))
+        if b.eval("document.querySelectorAll('img').length") != 0:
+            fail("%s: an <img> element came from the data" % path)
+        if b.eval("document.querySelectorAll('script').length") != 1:
+            fail("%s: a <script> element came from the data" % path)
+        hrefs = b.eval("[...document.querySelectorAll('a')].map(a => a.getAttribute('href'))")
+        bad = [h for h in hrefs if not h.startswith("/") or h.startswith("//")]
+        if bad:
+            fail("%s: links off this server: %r" % (path, bad))
+        if path in ("/", "/entrant/bob") and "<img src=x onerror=" not in text:
+            fail("%s: the hostile author is not shown as text: %r" % (path, text[:800]))
+        if path == "/entrant/xss":
+            for payload in ('<script>window.pwned="stderr-script"</script>',
+                            "javascript:window.pwned='stderr-js'"):
+                if payload not in text:
+                    fail("/entrant/xss: %r not shown as text: %r" % (payload, text[:1500]))
+        if path == "/games?agent=bob" and "bob/v1" not in text:
+            fail("the games of bob are not listed")
+        name = path.strip("/").replace("/", "-").replace("?", "-").replace("=", "-") or "standings"
+        b.screenshot(os.path.join(work, "shots", name + ".png"))
+    dialogs = [e for e in b.events if e["method"] == "Page.javascriptDialogOpening"]
+    if dialogs:
+        fail("a payload opened a dialog: %r" % dialogs)
+
+    # The viewer of a finished game opens from the games page.
+    b.navigate(BASE + "/games?agent=alice")
+    href = b.wait("(document.querySelector('a[href$=\"/viewer\"]') || {}).getAttribute && "
+                  "document.querySelector('a[href$=\"/viewer\"]').getAttribute('href')", 20,
+                  "a viewer link")
+    b.navigate(BASE + href)
+    b.wait("document.getElementById('board') && document.getElementById('board')"
+           ".textContent.length > 0", 20, "the viewer to draw")
+    b.screenshot(os.path.join(work, "shots", "viewer.png"))
+finally:
+    b.close()
+
+# Headers, and no seed anywhere.
+con = sqlite3.connect(DB)
+seeds = [str(s) for (s,) in con.execute("SELECT seed FROM games")]
+seeds += [v for (v,) in con.execute("SELECT value FROM meta WHERE key = 'seed'")]
+con.close()
+seeds = [s for s in seeds if len(s) >= 6]
+if not seeds:
+    fail("no seeds found to look for")
+bodies = []
+for path in ["/", "/games", "/settings", "/entrant/bob", "/app.js", "/api/standings",
+             "/api/games?limit=all", "/api/settings", "/api/entrant/bob", "/api/entrant/xss"]:
+    status, h, body = get(path)
+    if h.get("Content-Security-Policy") != "default-src 'self'":
+        fail("%s: CSP %r" % (path, h.get("Content-Security-Policy")))
+    if h.get("X-Content-Type-Options") != "nosniff":
+        fail("%s: no nosniff" % path)
+    if path.endswith((".js",)) is False and path.startswith("/") and not path.startswith("/api") \
+            and "<script>" in body:
+        fail("%s: an inline script" % path)
+    bodies.append(body)
+ev = subprocess.run(["curl", "-sN", "--max-time", "2", BASE + "/events"], capture_output=True,
+                    text=True).stdout
+if "event: standings" not in ev:
+    fail("/events sent no standings event: %r" % ev[:300])
+bodies.append(ev)
+for s in seeds:
+    for body in bodies:
+        if s in body:
+            fail("a seed (%s) was served" % s)
+web.send_signal(signal.SIGTERM)
+if web.wait(timeout=10) != 0:
+    fail("arena web did not stop cleanly on SIGTERM")
+print("ok: live leaderboard, XSS as text, CSP, no seed; screenshots in",
+      os.path.join(work, "shots"))

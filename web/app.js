@@ -1,0 +1,219 @@
+// The Arena web front's one script (served as /app.js, never inline). It
+// fetches the JSON twins under /api/ and writes every string from the
+// store with textContent: names, authors, specs, reasons and stderr are
+// text, never markup. Links are built only to this server's own paths.
+"use strict";
+
+function el(tag, text, cls) {
+  const e = document.createElement(tag);
+  if (text !== undefined && text !== null) e.textContent = String(text);
+  if (cls) e.className = cls;
+  return e;
+}
+
+// A link to one of this server's pages: a fixed path and encoded parts.
+function link(path, text) {
+  const a = el("a", text);
+  a.setAttribute("href", path);
+  return a;
+}
+
+function entrantPath(name) {
+  return "/entrant/" + encodeURIComponent(name);
+}
+
+function table(head, rows) {
+  const t = el("table"), tr = el("tr");
+  head.forEach(h => tr.appendChild(el("th", h)));
+  const th = el("thead");
+  th.appendChild(tr);
+  t.appendChild(th);
+  const tb = el("tbody");
+  rows.forEach(r => {
+    const row = el("tr");
+    r.forEach(c => {
+      const td = el("td");
+      if (c instanceof Node) td.appendChild(c);
+      else td.textContent = c === null || c === undefined ? "-" : String(c);
+      row.appendChild(td);
+    });
+    tb.appendChild(row);
+  });
+  if (!rows.length) {
+    const row = el("tr"), td = el("td", "none", "note");
+    td.colSpan = head.length;
+    row.appendChild(td);
+    tb.appendChild(row);
+  }
+  t.appendChild(tb);
+  return t;
+}
+
+function rating(e) {
+  if (e.rating === null || e.rating === undefined) return "-";
+  const r = (e.rating >= 0 ? "+" : "") + e.rating.toFixed(0);
+  const ci = e.ci95 === null ? "" : " \u00b1 " + e.ci95.toFixed(0);
+  return r + ci + (e.provisional ? "?" : "");
+}
+
+function main() {
+  return document.getElementById("main");
+}
+
+function replace(node) {
+  const m = main();
+  m.replaceChildren(node);
+}
+
+function showError(what) {
+  replace(el("p", what, "error"));
+}
+
+async function getJSON(path) {
+  const r = await fetch(path, { cache: "no-store" });
+  if (!r.ok) throw new Error(path + ": " + r.status);
+  return r.json();
+}
+
+// ---- pages ----
+
+function renderStandings(s) {
+  const box = el("div");
+  const head = s.kind === "ladder"
+    ? "ladder " + s.game + ": " + s.games + " ranked games, " + s.entrants.length + " versions"
+    : s.kind + " " + s.game + ": " + s.finished + " of " + s.scheduled + " games" +
+      (s.sprt ? ", SPRT " + s.sprt : "") + (s.stopped ? ", " + s.stopped : "");
+  const h = el("p", head, "summary");
+  h.id = "summary";
+  box.appendChild(h);
+  let rows;
+  if (s.kind === "ladder") {
+    rows = s.entrants.map(e => [
+      e.rank, link(entrantPath(e.name), e.name + " v" + e.version), el("span", rating(e), "nowrap"), e.games,
+      e.wins + "/" + e.losses + "/" + e.draws, e.faults,
+      e.last_game === null ? "-" : e.last_game,
+      e.state + (e.author ? " (by " + e.author + ")" : "") + (e.reason ? ": " + e.reason : "")
+    ]);
+    box.appendChild(table(["rank", "version", "rating", "games", "W/L/D", "faults", "last",
+                           "state"], rows));
+  } else {
+    rows = s.entrants.map(e => [
+      e.rank, link(entrantPath(e.name), e.name), el("span", rating(e), "nowrap"), e.games,
+      e.wins + "/" + e.losses + "/" + e.draws, e.faults
+    ]);
+    box.appendChild(table(["rank", "agent", "rating", "games", "W/L/D", "faults"], rows));
+  }
+  box.appendChild(el("p", "? marks a provisional rating (95 % interval over \u00b1100).", "note"));
+  replace(box);
+  document.body.dataset.finished = String(s.finished);
+}
+
+function seatsText(g) {
+  const box = el("span");
+  g.seats.forEach((s, i) => {
+    if (i) box.appendChild(document.createTextNode(" \u00b7 "));
+    box.appendChild(link(entrantPath(s.entrant), s.agent));
+    box.appendChild(document.createTextNode(
+      " #" + s.rank + " (" + s.score + ")" + (s.forfeit ? " " + s.forfeit : "")));
+  });
+  return box;
+}
+
+async function renderGames() {
+  const q = new URLSearchParams(location.search);
+  const agent = q.get("agent") || "";
+  const limit = q.get("limit") || "";
+  const p = new URLSearchParams();
+  if (agent) p.set("agent", agent);
+  if (limit) p.set("limit", limit);
+  const g = await getJSON("/api/games" + (p.toString() ? "?" + p.toString() : ""));
+  const box = el("div");
+  box.appendChild(el("p", (agent ? "games of " + agent + ": " : "finished games: ") +
+                     g.shown + " shown of " + g.finished, "summary"));
+  if (g.shown < g.finished) {
+    const all = new URLSearchParams(p);
+    all.set("limit", "all");
+    box.appendChild(link("/games?" + all.toString(), "show all"));
+  }
+  box.appendChild(table(["game", "seats (rank, score)", "end", "turns", "viewer"],
+    g.games.map(x => [x.id, seatsText(x), x.reason, x.turns,
+                      x.viewer ? link("/games/" + Number(x.id) + "/viewer", "view") : "-"])));
+  replace(box);
+}
+
+async function renderEntrant() {
+  const name = decodeURIComponent(location.pathname.slice("/entrant/".length));
+  let e;
+  try {
+    e = await getJSON("/api/entrant/" + encodeURIComponent(name));
+  } catch (err) {
+    showError("no entrant " + name);
+    return;
+  }
+  const box = el("div");
+  box.appendChild(el("h2", e.name));
+  const gl = new URLSearchParams();
+  gl.set("agent", e.name);
+  box.appendChild(link("/games?" + gl.toString(), "its games"));
+  box.appendChild(el("h3", e.kind === "ladder" ? "Versions" : "Agent"));
+  box.appendChild(table(
+    e.kind === "ladder" ? ["version", "author", "state", "reason", "spec", "added"]
+                        : ["agent", "spec"],
+    e.versions.map(v => e.kind === "ladder"
+      ? [v.agent, v.author, v.state, v.reason, v.spec, v.added] : [v.agent, v.spec])));
+  e.versions.filter(v => v.validation_output).forEach(v => {
+    box.appendChild(el("h3", "Validation output of " + v.agent));
+    box.appendChild(el("pre", v.validation_output));
+  });
+  box.appendChild(el("h3", "Against each opponent"));
+  box.appendChild(table(["opponent", "games", "wins", "losses", "draws"],
+    e.opponents.map(o => [link(entrantPath(o.entrant), o.opponent), o.games, o.wins, o.losses,
+                          o.draws])));
+  box.appendChild(el("h3", "Faults"));
+  box.appendChild(table(["game", "agent", "cause", "message"],
+    e.faults.map(f => [f.game, f.agent, f.cause, el("pre", f.message)])));
+  replace(box);
+}
+
+async function renderSettings() {
+  const s = await getJSON("/api/settings");
+  const box = el("div");
+  box.appendChild(table(["setting", "value"],
+    Object.keys(s.settings).map(k => [k, s.settings[k]])));
+  box.appendChild(el("h3", "Flags"));
+  box.appendChild(el("pre", s.flags.join(" ")));
+  replace(box);
+}
+
+// ---- live updates ----
+
+function live(onStandings) {
+  const status = document.getElementById("live");
+  const es = new EventSource("/events");
+  es.addEventListener("open", () => { status.textContent = "live"; });
+  es.addEventListener("error", () => { status.textContent = "reconnecting"; });
+  es.addEventListener("standings", ev => {
+    let s;
+    try { s = JSON.parse(ev.data); } catch (err) { return; }
+    onStandings(s);
+  });
+}
+
+function guard(p) {
+  p.catch(err => showError(String(err.message || err)));
+}
+
+document.addEventListener("DOMContentLoaded", () => {
+  const path = location.pathname;
+  if (path === "/") {
+    live(renderStandings);
+  } else if (path === "/games") {
+    let last = null;
+    live(s => { if (s.finished !== last) { last = s.finished; guard(renderGames()); } });
+  } else if (path.startsWith("/entrant/")) {
+    let last = null;
+    live(s => { if (s.finished !== last) { last = s.finished; guard(renderEntrant()); } });
+  } else if (path === "/settings") {
+    live(() => guard(renderSettings()));  // an early stop or a verdict is a setting too
+  }
+});

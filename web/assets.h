@@ -1,0 +1,12 @@
+/* The pages' fixed files: one HTML shell per page (no data in it: app.js
+ * fetches the JSON and puts every string on screen as text), the script
+ * and the style sheet. */
+#ifndef ARENA_WEB_ASSETS_H
+#define ARENA_WEB_ASSETS_H
+
+/* The page shell with its title (a fixed word, never from the store). */
+char *web_page_html(const char *title);
+const char *web_app_js(void);
+const char *web_style_css(void);
+
+#endif

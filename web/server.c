@@ -1,0 +1,523 @@
+/* The web front's HTTP server: libevent's evhttp on one event loop, a
+ * poll of the store that pushes Server-Sent Events when it changed, and
+ * the limits that keep spectators from costing anything: a cap on open
+ * streams, a cap on each stream's queued bytes (a slow reader is dropped,
+ * never waited for), short request limits and timeouts. */
+#include <errno.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <sys/queue.h>
+#include <sys/socket.h>
+#include <netdb.h>
+#include <netinet/in.h>
+
+#include <event2/buffer.h>
+#include <event2/bufferevent.h>
+#include <event2/event.h>
+#include <event2/http.h>
+#include <event2/keyvalq_struct.h>
+#include <event2/listener.h>
+
+#include "assets.h"
+#include "replay.h"
+#include "util.h"
+#include "web.h"
+#include "web_data.h"
+
+#define URI_MAX 1024     /* a longer request target gets 414 */
+#define NAME_MAX_WEB 256 /* a longer entrant name cannot exist: 404 */
+#define GAMES_DEFAULT 100
+#define GAMES_ALL 100000
+#define VIEWER_CACHE 8
+#define KEEPALIVE_S 15
+#define SSE_SNDBUF 16384 /* the kernel's share of a stream's queue */
+
+typedef struct spectator spectator;
+typedef struct server {
+    const web_opts *o;
+    store *db;
+    struct event_base *base;
+    struct evhttp *http;
+    web_snap *snap;
+    spectator *spectators;
+    int n_spectators;
+    int64_t dropped;
+    bool store_failing;
+    double rebuild_after; /* monotonic s: no new snapshot before this */
+    struct {
+        int64_t game;
+        char *html;
+        size_t len;
+    } viewer[VIEWER_CACHE];
+    int viewer_next;
+} server;
+
+struct spectator {
+    server *sv;
+    struct evhttp_request *req;
+    struct evhttp_connection *conn;
+    spectator *prev, *next;
+};
+
+static void common_headers(struct evhttp_request *req, const char *type)
+{
+    struct evkeyvalq *h = evhttp_request_get_output_headers(req);
+    evhttp_add_header(h, "Content-Type", type);
+    evhttp_add_header(h, "Content-Security-Policy", "default-src 'self'");
+    evhttp_add_header(h, "X-Content-Type-Options", "nosniff");
+    evhttp_add_header(h, "Referrer-Policy", "no-referrer");
+    evhttp_add_header(h, "X-Frame-Options", "DENY");
+    evhttp_add_header(h, "Cache-Control", "no-store");
+}
+
+static void reply(struct evhttp_request *req, int code, const char *why, const char *type,
+                  const char *body, size_t len)
+{
+    common_headers(req, type);
+    struct evbuffer *b = evbuffer_new();
+    evbuffer_add(b, body, len);
+    evhttp_send_reply(req, code, why, b);
+    evbuffer_free(b);
+}
+
+static void reply_str(struct evhttp_request *req, int code, const char *why, const char *type,
+                      const char *body)
+{
+    reply(req, code, why, type, body, strlen(body));
+}
+
+/* Errors as a short JSON object (API) or plain text: never the request's
+ * own bytes echoed back. */
+static void fail(struct evhttp_request *req, int code, const char *why)
+{
+    char body[128];
+    snprintf(body, sizeof body, "{\"error\":%d,\"message\":\"%s\"}\n", code, why);
+    reply_str(req, code, why, "application/json; charset=utf-8", body);
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* ---- spectators (Server-Sent Events) ---- */
+
+static void spectator_unlink(spectator *c)
+{
+    server *sv = c->sv;
+    if (c->prev)
+        c->prev->next = c->next;
+    else
+        sv->spectators = c->next;
+    if (c->next) c->next->prev = c->prev;
+    sv->n_spectators--;
+}
+
+static void on_spectator_close(struct evhttp_connection *conn, void *arg)
+{
+    (void)conn;
+    spectator *c = arg;
+    struct evhttp_request *req = c->req;
+    spectator_unlink(c);
+    free(c);
+    /* On the peer's EOF or a timeout, libevent detaches a request whose
+     * reply is still going and leaves it to us: ending it frees it. A
+     * request still attached is freed with its connection. */
+    if (!evhttp_request_get_connection(req)) evhttp_send_reply_end(req);
+}
+
+static void spectator_drop(spectator *c)
+{
+    struct evhttp_connection *conn = c->conn;
+    c->sv->dropped++;
+    spectator_unlink(c);
+    free(c);
+    evhttp_connection_set_closecb(conn, NULL, NULL);
+    evhttp_connection_free(conn);
+}
+
+/* Queues an event for one stream, or drops the stream when it has unread
+ * bytes and this event would take them over the cap: a spectator never
+ * holds up the loop, and an event larger than the cap still goes out to a
+ * stream that keeps up. */
+static void spectator_send(spectator *c, const char *ev, size_t len)
+{
+    struct bufferevent *bev = evhttp_connection_get_bufferevent(c->conn);
+    size_t queued = evbuffer_get_length(bufferevent_get_output(bev));
+    if (queued > 0 && queued + len > c->sv->o->spectator_buffer) {
+        spectator_drop(c);
+        return;
+    }
+    struct evbuffer *b = evbuffer_new();
+    evbuffer_add(b, ev, len);
+    evhttp_send_reply_chunk(c->req, b);
+    evbuffer_free(b);
+}
+
+static void broadcast(server *sv, const char *ev)
+{
+    size_t len = strlen(ev);
+    for (spectator *c = sv->spectators, *next; c; c = next) {
+        next = c->next;
+        spectator_send(c, ev, len);
+    }
+}
+
+static char *standings_event(const web_snap *w)
+{
+    /* Compact JSON holds no raw newline, so it is one data line. */
+    return xasprintf("event: standings\ndata: %s\n\n", w->standings_json);
+}
+
+static void on_events(server *sv, struct evhttp_request *req)
+{
+    if (sv->n_spectators >= sv->o->max_spectators) {
+        fail(req, 503, "too many spectators");
+        return;
+    }
+    struct evkeyvalq *h = evhttp_request_get_output_headers(req);
+    evhttp_add_header(h, "Content-Type", "text/event-stream");
+    evhttp_add_header(h, "Cache-Control", "no-store");
+    evhttp_add_header(h, "X-Content-Type-Options", "nosniff");
+    evhttp_add_header(h, "X-Accel-Buffering", "no");
+    spectator *c = xcalloc(1, sizeof *c);
+    c->sv = sv;
+    c->req = req;
+    c->conn = evhttp_request_get_connection(req);
+    c->next = sv->spectators;
+    if (c->next) c->next->prev = c;
+    sv->spectators = c;
+    sv->n_spectators++;
+    struct bufferevent *bev = evhttp_connection_get_bufferevent(c->conn);
+    int sndbuf = SSE_SNDBUF;
+    setsockopt(bufferevent_getfd(bev), SOL_SOCKET, SO_SNDBUF, &sndbuf, sizeof sndbuf);
+    evhttp_connection_set_closecb(c->conn, on_spectator_close, c);
+    evhttp_send_reply_start(req, 200, "OK");
+    char *ev = standings_event(sv->snap);
+    char *first = xasprintf("retry: 2000\n%s", ev);
+    spectator_send(c, first, strlen(first));
+    free(first);
+    free(ev);
+}
+
+static void on_poll(evutil_socket_t fd, short what, void *arg)
+{
+    (void)fd;
+    (void)what;
+    server *sv = arg;
+    char err[512];
+    double t0 = now_s();
+    if (t0 < sv->rebuild_after) return;
+    uint64_t stamp = web_stamp(sv->db, err, sizeof err);
+    web_snap *w = stamp && stamp != sv->snap->stamp ? web_snap_load(sv->db, err, sizeof err) : NULL;
+    /* A big store takes a while to read: the loop spends at most a third
+     * of its time on it, so requests and streams keep being served. */
+    sv->rebuild_after = t0 + 3 * (now_s() - t0);
+    if (!stamp || (stamp != sv->snap->stamp && !w)) {
+        if (!sv->store_failing) fprintf(stderr, "arena: web: the store: %s\n", err);
+        sv->store_failing = true;
+        return;
+    }
+    sv->store_failing = false;
+    if (!w) return;
+    web_snap_free(sv->snap);
+    sv->snap = w;
+    char *ev = standings_event(w);
+    broadcast(sv, ev);
+    free(ev);
+}
+
+static void on_keepalive(evutil_socket_t fd, short what, void *arg)
+{
+    (void)fd;
+    (void)what;
+    broadcast(arg, ": keepalive\n\n");
+}
+
+/* ---- pages and API ---- */
+
+static void send_json(struct evhttp_request *req, char *js)
+{
+    reply_str(req, 200, "OK", "application/json; charset=utf-8", js);
+    free(js);
+}
+
+static void on_viewer(server *sv, struct evhttp_request *req, const char *id_text)
+{
+    char *end;
+    errno = 0;
+    long long id = strtoll(id_text, &end, 10);
+    if (errno || end == id_text || *end || id <= 0) {
+        fail(req, 404, "no such game");
+        return;
+    }
+    int k = -1;
+    for (int i = 0; i < VIEWER_CACHE; i++)
+        if (sv->viewer[i].html && sv->viewer[i].game == id) k = i;
+    if (k < 0) {
+        char *path = web_viewer_log(sv->snap, id);
+        if (!path) {
+            fail(req, 404, "no viewer for this game (not ended, or no log)");
+            return;
+        }
+        char *html = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&html, &len);
+        int rc = replay_html(path, -1, f);
+        fclose(f);
+        free(path);
+        if (rc != 0) {
+            free(html);
+            fail(req, 500, "the log does not replay");
+            return;
+        }
+        k = sv->viewer_next;
+        sv->viewer_next = (sv->viewer_next + 1) % VIEWER_CACHE;
+        free(sv->viewer[k].html);
+        sv->viewer[k].game = id;
+        sv->viewer[k].html = html;
+        sv->viewer[k].len = len;
+    }
+    /* The viewer is one self-contained page with its script inline (it
+     * opens from disk too): it gets its own policy, in a sandbox of an
+     * opaque origin that can reach nothing of this server. */
+    struct evkeyvalq *h = evhttp_request_get_output_headers(req);
+    evhttp_add_header(h, "Content-Type", "text/html; charset=utf-8");
+    evhttp_add_header(h, "Content-Security-Policy",
+                      "default-src 'none'; script-src 'unsafe-inline'; "
+                      "style-src 'unsafe-inline'; img-src data:; sandbox allow-scripts");
+    evhttp_add_header(h, "X-Content-Type-Options", "nosniff");
+    evhttp_add_header(h, "Referrer-Policy", "no-referrer");
+    struct evbuffer *b = evbuffer_new();
+    evbuffer_add(b, sv->viewer[k].html, sv->viewer[k].len);
+    evhttp_send_reply(req, 200, "OK", b);
+    evbuffer_free(b);
+}
+
+static void page(struct evhttp_request *req, const char *title)
+{
+    char *html = web_page_html(title);
+    reply_str(req, 200, "OK", "text/html; charset=utf-8", html);
+    free(html);
+}
+
+/* The last path segment after prefix, percent-decoded; NULL when it is
+ * missing, too long, holds a NUL or a '/'. */
+static char *name_after(const char *path, const char *prefix)
+{
+    size_t pl = strlen(prefix);
+    if (strncmp(path, prefix, pl) != 0 || !path[pl] || strlen(path + pl) > 3 * NAME_MAX_WEB)
+        return NULL;
+    size_t len = 0;
+    char *name = evhttp_uridecode(path + pl, 0, &len);
+    if (!name) return NULL;
+    if (len != strlen(name) || len > NAME_MAX_WEB || strchr(name, '/')) {
+        free(name);
+        return NULL;
+    }
+    return name;
+}
+
+static void on_request(struct evhttp_request *req, void *arg)
+{
+    server *sv = arg;
+    const char *uri = evhttp_request_get_uri(req);
+    if (!uri || strlen(uri) > URI_MAX) {
+        fail(req, 414, "request target too long");
+        return;
+    }
+    const struct evhttp_uri *u = evhttp_request_get_evhttp_uri(req);
+    const char *path = u ? evhttp_uri_get_path(u) : NULL;
+    if (!path || path[0] != '/') {
+        fail(req, 400, "bad request target");
+        return;
+    }
+    const char *query = evhttp_uri_get_query(u);
+    struct evkeyvalq q;
+    TAILQ_INIT(&q);
+    if (query && evhttp_parse_query_str(query, &q) != 0) {
+        fail(req, 400, "bad query");
+        return;
+    }
+    const web_snap *w = sv->snap;
+    char *name = NULL;
+    if (!strcmp(path, "/"))
+        page(req, "Standings");
+    else if (!strcmp(path, "/games"))
+        page(req, "Games");
+    else if (!strcmp(path, "/settings"))
+        page(req, "Settings");
+    else if (!strncmp(path, "/entrant/", 9)) {
+        if ((name = name_after(path, "/entrant/")))
+            page(req, "Entrant");
+        else
+            fail(req, 404, "no such entrant");
+    } else if (!strcmp(path, "/app.js"))
+        reply_str(req, 200, "OK", "text/javascript; charset=utf-8", web_app_js());
+    else if (!strcmp(path, "/style.css"))
+        reply_str(req, 200, "OK", "text/css; charset=utf-8", web_style_css());
+    else if (!strcmp(path, "/api/standings"))
+        reply_str(req, 200, "OK", "application/json; charset=utf-8", w->standings_json);
+    else if (!strcmp(path, "/api/settings"))
+        reply_str(req, 200, "OK", "application/json; charset=utf-8", w->settings_json);
+    else if (!strcmp(path, "/api/games")) {
+        const char *agent = evhttp_find_header(&q, "agent"),
+                   *limit_text = evhttp_find_header(&q, "limit");
+        int64_t limit = GAMES_DEFAULT;
+        char *end = NULL;
+        if (limit_text && !strcmp(limit_text, "all"))
+            limit = GAMES_ALL;
+        else if (limit_text) {
+            errno = 0;
+            limit = strtoll(limit_text, &end, 10);
+            if (errno || end == limit_text || *end || limit < 0 || limit > GAMES_ALL) limit = -1;
+        }
+        if (limit < 0 || (agent && strlen(agent) > NAME_MAX_WEB))
+            fail(req, 400, "bad agent or limit");
+        else
+            send_json(req, web_games_json(w, agent && agent[0] ? agent : NULL, limit));
+    } else if (!strncmp(path, "/api/entrant/", 13)) {
+        char *js = (name = name_after(path, "/api/entrant/")) ? web_entrant_json(w, name) : NULL;
+        if (js)
+            send_json(req, js);
+        else
+            fail(req, 404, "no such entrant");
+    } else if (!strcmp(path, "/events"))
+        on_events(sv, req);
+    else if (!strncmp(path, "/games/", 7) && strlen(path) < 40 &&
+             !strcmp(path + strlen(path) - 7, "/viewer")) {
+        char id[40];
+        snprintf(id, sizeof id, "%.*s", (int)(strlen(path) - 14), path + 7);
+        on_viewer(sv, req, id);
+    } else
+        fail(req, 404, "not found");
+    free(name);
+    evhttp_clear_headers(&q);
+}
+
+/* ---- listening ---- */
+
+static void reenable(evutil_socket_t fd, short what, void *arg)
+{
+    (void)fd;
+    (void)what;
+    evconnlistener_enable(arg);
+}
+
+static void on_accept_error(struct evconnlistener *l, void *ctx)
+{
+    (void)ctx;
+    /* Out of descriptors: stop accepting for a moment rather than spin. */
+    fprintf(stderr, "arena: web: accept: %s\n", strerror(errno));
+    evconnlistener_disable(l);
+    struct timeval tv = {0, 200000};
+    event_base_once(evconnlistener_get_base(l), -1, EV_TIMEOUT, reenable, l, &tv);
+}
+
+static struct evconnlistener *listen_on(struct event_base *base, const char *hostport)
+{
+    char *host = xstrdup(hostport);
+    char *colon = strrchr(host, ':');
+    if (!colon || colon == host) {
+        fprintf(stderr, "arena: web: --listen wants HOST:PORT, not '%s'\n", hostport);
+        free(host);
+        return NULL;
+    }
+    *colon = 0;
+    const char *h = host;
+    if (h[0] == '[' && colon[-1] == ']') {
+        h++;
+        colon[-1] = 0;
+    }
+    struct addrinfo hints = {.ai_family = AF_UNSPEC,
+                             .ai_socktype = SOCK_STREAM,
+                             .ai_flags = AI_PASSIVE},
+                    *res;
+    int rc = getaddrinfo(h, colon + 1, &hints, &res);
+    if (rc) {
+        fprintf(stderr, "arena: web: --listen %s: %s\n", hostport, gai_strerror(rc));
+        free(host);
+        return NULL;
+    }
+    struct evconnlistener *l =
+        evconnlistener_new_bind(base, NULL, NULL, LEV_OPT_CLOSE_ON_FREE | LEV_OPT_REUSEABLE, 511,
+                                res->ai_addr, (int)res->ai_addrlen);
+    freeaddrinfo(res);
+    free(host);
+    if (!l) fprintf(stderr, "arena: web: cannot listen on %s: %s\n", hostport, strerror(errno));
+    return l;
+}
+
+static void on_stop(evutil_socket_t fd, short what, void *arg)
+{
+    (void)fd;
+    (void)what;
+    event_base_loopbreak(arg);
+}
+
+int web_serve(store *s, const web_opts *o)
+{
+    static server sv;
+    memset(&sv, 0, sizeof sv);
+    sv.o = o;
+    sv.db = s;
+    char err[512];
+    sv.snap = web_snap_load(s, err, sizeof err);
+    if (!sv.snap) {
+        fprintf(stderr, "arena: web: %s\n", err);
+        return 1;
+    }
+    signal(SIGPIPE, SIG_IGN);
+    sv.base = event_base_new();
+    struct evconnlistener *l = listen_on(sv.base, o->listen);
+    if (!l) {
+        web_snap_free(sv.snap);
+        event_base_free(sv.base);
+        return 1;
+    }
+    sv.http = evhttp_new(sv.base);
+    evhttp_set_allowed_methods(sv.http, EVHTTP_REQ_GET | EVHTTP_REQ_HEAD);
+    evhttp_set_max_headers_size(sv.http, 8192);
+    evhttp_set_max_body_size(sv.http, 0);
+    evhttp_set_timeout(sv.http, 30);
+    evhttp_set_gencb(sv.http, on_request, &sv);
+    struct evhttp_bound_socket *bs = evhttp_bind_listener(sv.http, l);
+    evconnlistener_set_error_cb(l, on_accept_error);
+    struct sockaddr_storage ss;
+    socklen_t sl = sizeof ss;
+    char hbuf[NI_MAXHOST] = "?", pbuf[NI_MAXSERV] = "?";
+    if (getsockname(evhttp_bound_socket_get_fd(bs), (struct sockaddr *)&ss, &sl) == 0)
+        getnameinfo((struct sockaddr *)&ss, sl, hbuf, sizeof hbuf, pbuf, sizeof pbuf,
+                    NI_NUMERICHOST | NI_NUMERICSERV);
+    printf("arena web: serving on http://%s%s%s:%s/\n", strchr(hbuf, ':') ? "[" : "", hbuf,
+           strchr(hbuf, ':') ? "]" : "", pbuf);
+    fflush(stdout);
+    struct timeval poll = {o->poll_ms / 1000, (o->poll_ms % 1000) * 1000}, keep = {KEEPALIVE_S, 0};
+    struct event *pe = event_new(sv.base, -1, EV_PERSIST, on_poll, &sv),
+                 *ke = event_new(sv.base, -1, EV_PERSIST, on_keepalive, &sv),
+                 *si = evsignal_new(sv.base, SIGINT, on_stop, sv.base),
+                 *st = evsignal_new(sv.base, SIGTERM, on_stop, sv.base);
+    event_add(pe, &poll);
+    event_add(ke, &keep);
+    event_add(si, NULL);
+    event_add(st, NULL);
+    event_base_dispatch(sv.base);
+    while (sv.spectators)
+        spectator_drop(sv.spectators);
+    event_free(pe);
+    event_free(ke);
+    event_free(si);
+    event_free(st);
+    evhttp_free(sv.http);
+    for (int i = 0; i < VIEWER_CACHE; i++)
+        free(sv.viewer[i].html);
+    web_snap_free(sv.snap);
+    event_base_free(sv.base);
+    return 0;
+}

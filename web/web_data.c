@@ -1,0 +1,460 @@
+/* The web front's snapshot of a results store and its JSON (web_data.h,
+ * shapes in docs/web.md). Every string from the store (names, specs,
+ * authors, reasons, stderr) goes out as a JSON string only; the pages put
+ * it on screen as text (app.js). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <jansson.h>
+
+#include "ratings.h"
+#include "report.h"
+#include "util.h"
+#include "value.h"
+#include "web_data.h"
+
+static uint64_t fnv(uint64_t h, const void *p, size_t n)
+{
+    const unsigned char *b = p;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ b[i]) * 1099511628211ull;
+    return h;
+}
+
+static bool is_ladder(store *s)
+{
+    char *kind = store_meta(s, "kind");
+    bool l = kind && strcmp(kind, "ladder") == 0;
+    free(kind);
+    return l;
+}
+
+uint64_t web_stamp(store *s, char *err, size_t errlen)
+{
+    int64_t c[3] = {0, 0, 0};
+    char **names = NULL, **specs = NULL;
+    int n = 0;
+    if (store_counts(s, &c[0], &c[1]) != 0 || store_agents(s, &names, &specs, &n) != 0) {
+        snprintf(err, errlen, "%s", store_error(s));
+        return 0;
+    }
+    store_agents_free(names, specs, n);
+    c[2] = n;
+    uint64_t h = fnv(14695981039346656037ull, c, sizeof c);
+    if (is_ladder(s)) {
+        ladder_roster r;
+        if (ladder_load(s, &r, err, errlen) != 0) return 0;
+        for (int i = 0; i < r.n; i++) {
+            h = fnv(h, &r.e[i].state, sizeof r.e[i].state);
+            h = fnv(h, r.e[i].reason, strlen(r.e[i].reason) + 1);
+        }
+        ladder_roster_free(&r);
+    }
+    /* SPRT and stopped runs write their verdict last. */
+    char *res = store_meta(s, "result"), *stopped = store_meta(s, "stopped");
+    if (res) h = fnv(h, res, strlen(res) + 1);
+    if (stopped) h = fnv(h, stopped, strlen(stopped) + 1);
+    free(res);
+    free(stopped);
+    return h ? h : 1;
+}
+
+static av *num(double x, int decimals)
+{
+    return isfinite(x) ? av_float(ratings_round(x, decimals)) : av_nil();
+}
+
+/* ---- standings ---- */
+
+typedef struct lrow {
+    const ladder_entrant *e;
+    const ladder_line *l;
+} lrow;
+
+/* As `arena ladder status`: active versions by rating, then validating,
+ * disabled and retired ones, each by name. */
+static int lrow_cmp(const void *a, const void *b)
+{
+    const lrow *x = a, *y = b;
+    if (x->e->state != y->e->state) return (int)x->e->state - (int)y->e->state;
+    if (x->e->state == LADDER_ACTIVE && x->l->rating != y->l->rating)
+        return x->l->rating > y->l->rating ? -1 : 1;
+    int c = strcmp(x->e->name, y->e->name);
+    return c ? c : x->e->version - y->e->version;
+}
+
+static int ladder_standings_json(store *s, web_snap *w, av *root, char *err, size_t errlen)
+{
+    int n = w->roster.n;
+    ladder_line *lines = xcalloc((size_t)n + 1, sizeof *lines);
+    lrow *rows = xcalloc((size_t)n + 1, sizeof *rows);
+    int64_t games = 0;
+    if (ladder_standings(s, n, lines, &games, err, errlen) != 0) {
+        free(lines);
+        free(rows);
+        return -1;
+    }
+    for (int i = 0; i < n; i++)
+        rows[i] = (lrow){&w->roster.e[i], &lines[i]};
+    qsort(rows, (size_t)n, sizeof *rows, lrow_cmp);
+    av_set_int(root, "games", games);
+    av *list = av_list();
+    int rank = 0;
+    for (int i = 0; i < n; i++) {
+        const ladder_entrant *e = rows[i].e;
+        const ladder_line *l = rows[i].l;
+        av *o = av_map();
+        av_set(o, "rank", e->state == LADDER_ACTIVE ? av_int(++rank) : av_nil());
+        av_set_str(o, "name", e->name);
+        av_set_int(o, "version", e->version);
+        av_set_str(o, "agent", w->names[e->agent]);
+        av_set_str(o, "author", e->author);
+        av_set_str(o, "state", ladder_state_name(e->state));
+        av_set(o, "rating", l->games > 0 ? num(l->rating, 1) : av_nil());
+        av_set(o, "ci95", l->games > 0 ? num(l->ci95, 1) : av_nil());
+        av_set(o, "provisional", av_bool(l->games == 0 || l->ci95 > LADDER_SETTLED_CI));
+        av_set_int(o, "games", l->games);
+        av_set_int(o, "wins", l->wins);
+        av_set_int(o, "losses", l->losses);
+        av_set_int(o, "draws", l->draws);
+        av_set_int(o, "faults", l->faults);
+        av_set(o, "last_game", l->last_game ? av_int(l->last_game) : av_nil());
+        av_set_str(o, "reason", e->reason);
+        av_push(list, o);
+    }
+    av_set(root, "entrants", list);
+    free(lines);
+    free(rows);
+    return 0;
+}
+
+static int report_standings_json(store *s, av *root, char *err, size_t errlen)
+{
+    report r;
+    if (report_load(s, 2.0, NULL, &r, err, errlen) != 0) return -1;
+    av_set_int(root, "games", r.finished);
+    av_set_str(root, "model", rating_model_name(r.model));
+    if (r.sprt.on) av_set_str(root, "sprt", report_sprt_verdict(&r));
+    char stop[256];
+    report_stop_text(&r, stop, sizeof stop);
+    av_set_str(root, "stopped", stop);
+    int *order = xcalloc((size_t)r.n + 1, sizeof *order);
+    ratings_order(&r.fit, r.names, order);
+    av *list = av_list();
+    for (int k = 0; k < r.n; k++) {
+        int i = order[k];
+        av *o = av_map();
+        av_set_int(o, "rank", k + 1);
+        av_set_str(o, "name", r.names[i]);
+        av_set(o, "rating", num(r.fit.elo[i], 1));
+        av_set(o, "ci95", num(r.fit.error[i], 1));
+        av_set(o, "provisional", av_bool(r.games[i] == 0 || r.fit.error[i] > LADDER_SETTLED_CI));
+        av_set_int(o, "games", r.games[i]);
+        av_set(o, "score", num(r.fit.score[i], 4));
+        av_set(o, "wins", av_float(r.wld[i * 3]));
+        av_set(o, "losses", av_float(r.wld[i * 3 + 1]));
+        av_set(o, "draws", av_float(r.wld[i * 3 + 2]));
+        int64_t faults = 0;
+        for (int c = 0; c < REPORT_CAUSES; c++)
+            faults += r.forfeits[i * REPORT_CAUSES + c];
+        av_set_int(o, "faults", faults);
+        av_push(list, o);
+    }
+    av_set(root, "entrants", list);
+    free(order);
+    report_free(&r);
+    return 0;
+}
+
+/* ---- settings ---- */
+
+/* Stored keys shown as they are. Never "seed" (the master seed gives every
+ * game's hidden cards away), nor "logs" (a path on the organiser's disk). */
+static const char *const shown_keys[] = {
+    "kind",       "game",           "format",  "players",    "pairing",
+    "stop",       "stop_min_games", "move_ms", "created",    "validation_games",
+    "max_faults", "max_fault_rate", "window",  "variety",    "separate_authors",
+    "tc_scale",   "sampled",        "stopped", "stopped_at", "result",
+    "elo0",       "elo1",           "alpha",   "beta",       NULL};
+
+/* The stored flags, without --agent (listed apart) and --seed. */
+static av *flags_json(const char *js)
+{
+    av *out = av_list();
+    json_t *arr = js ? json_loads(js, 0, NULL) : NULL;
+    for (size_t i = 0; i < json_array_size(arr); i++) {
+        const char *a = json_string_value(json_array_get(arr, i));
+        if (!a) continue;
+        if (!strcmp(a, "--agent") || !strcmp(a, "--seed")) {
+            i++;
+            continue;
+        }
+        if (!strncmp(a, "--agent=", 8) || !strncmp(a, "--seed=", 7)) continue;
+        av_push(out, av_str(a));
+    }
+    json_decref(arr);
+    return out;
+}
+
+static char *settings_json(store *s)
+{
+    av *root = av_map(), *m = av_map();
+    for (const char *const *k = shown_keys; *k; k++) {
+        char *v = store_meta(s, *k);
+        if (v) av_set_str(m, *k, v);
+        free(v);
+    }
+    av_set(root, "settings", m);
+    char *args = store_meta(s, "args");
+    av_set(root, "flags", flags_json(args));
+    free(args);
+    char *js = av_to_json(root);
+    av_free(root);
+    return js;
+}
+
+/* ---- snapshot ---- */
+
+static void mark_viewable(web_snap *w)
+{
+    w->viewable = xcalloc(w->n_games + 1, sizeof *w->viewable);
+    if (!w->logs[0]) return;
+    /* A group shares one seed under duplicate pairing: while any of its
+     * games runs, another's omniscient log would show that game's cards. */
+    size_t i = 0;
+    while (i < w->n_games) {
+        size_t j = i;
+        bool all_done = true;
+        while (j < w->n_games && w->games[j].s.group == w->games[i].s.group) {
+            all_done &= w->games[j].done;
+            j++;
+        }
+        for (size_t k = i; k < j; k++)
+            w->viewable[k] = all_done;
+        i = j;
+    }
+}
+
+/* Game i's log path when its group ended and the file is there (looked at
+ * when asked: the run may write it after the snapshot). */
+static char *log_if_viewable(const web_snap *w, size_t i)
+{
+    if (!w->viewable[i]) return NULL;
+    char *p = xasprintf("%s/game-%06lld.jsonl.gz", w->logs, (long long)w->games[i].s.id);
+    struct stat st;
+    if (stat(p, &st) == 0 && S_ISREG(st.st_mode)) return p;
+    free(p);
+    return NULL;
+}
+
+web_snap *web_snap_load(store *s, char *err, size_t errlen)
+{
+    web_snap *w = xcalloc(1, sizeof *w);
+    w->stamp = web_stamp(s, err, errlen);
+    if (!w->stamp) goto fail;
+    w->kind = store_meta(s, "kind");
+    w->game = store_meta(s, "game");
+    w->logs = store_meta(s, "logs");
+    if (!w->kind) w->kind = xstrdup("tournament");
+    if (!w->game) w->game = xstrdup("");
+    if (!w->logs) w->logs = xstrdup("");
+    w->ladder = strcmp(w->kind, "ladder") == 0;
+    if (store_counts(s, &w->scheduled, &w->finished) != 0 ||
+        store_agents(s, &w->names, &w->specs, &w->n) != 0 ||
+        store_games(s, false, &w->games, &w->n_games) != 0 ||
+        store_forfeits(s, &w->ff, &w->n_ff) != 0) {
+        snprintf(err, errlen, "%s", store_error(s));
+        goto fail;
+    }
+    for (size_t i = 0; i < w->n_games; i++)
+        w->games[i].s.seed = 0; /* never kept, never served */
+    if (w->ladder && ladder_load(s, &w->roster, err, errlen) != 0) goto fail;
+    if (w->ladder && w->roster.n != w->n) {
+        snprintf(err, errlen, "the ladder's roster and agents differ");
+        goto fail;
+    }
+    mark_viewable(w);
+    av *root = av_map();
+    av_set_str(root, "kind", w->kind);
+    av_set_str(root, "game", w->game);
+    av_set_int(root, "scheduled", w->scheduled);
+    av_set_int(root, "finished", w->finished);
+    int rc = w->ladder ? ladder_standings_json(s, w, root, err, errlen)
+                       : report_standings_json(s, root, err, errlen);
+    if (rc != 0) {
+        av_free(root);
+        goto fail;
+    }
+    w->standings_json = av_to_json(root);
+    av_free(root);
+    w->settings_json = settings_json(s);
+    return w;
+fail:
+    web_snap_free(w);
+    return NULL;
+}
+
+void web_snap_free(web_snap *w)
+{
+    if (!w) return;
+    free(w->kind);
+    free(w->game);
+    free(w->logs);
+    if (w->names) store_agents_free(w->names, w->specs, w->n);
+    if (w->ladder) ladder_roster_free(&w->roster);
+    free(w->games);
+    free(w->viewable);
+    if (w->ff) store_forfeits_free(w->ff, w->n_ff);
+    free(w->standings_json);
+    free(w->settings_json);
+    free(w);
+}
+
+/* ---- games and entrants ---- */
+
+/* The entrant an agent belongs to: a ladder version's name, else itself. */
+static const char *entrant_of(const web_snap *w, int agent)
+{
+    return w->ladder ? w->roster.e[agent].name : w->names[agent];
+}
+
+static bool plays(const web_snap *w, const tgame *g, const char *name)
+{
+    for (int k = 0; k < g->s.players; k++)
+        if (!strcmp(w->names[g->s.seat[k]], name) || !strcmp(entrant_of(w, g->s.seat[k]), name))
+            return true;
+    return false;
+}
+
+static av *game_json(const web_snap *w, size_t i)
+{
+    const tgame *g = &w->games[i];
+    av *o = av_map(), *seats = av_list();
+    av_set_int(o, "id", g->s.id);
+    av_set_int(o, "group", g->s.group);
+    av_set_bool(o, "done", g->done);
+    for (int k = 0; k < g->s.players; k++) {
+        av *st = av_map();
+        av_set_str(st, "agent", w->names[g->s.seat[k]]);
+        av_set_str(st, "entrant", entrant_of(w, g->s.seat[k]));
+        av_set(st, "rank", g->done ? av_int(g->rank[k]) : av_nil());
+        av_set(st, "score", g->done ? av_int(g->score[k]) : av_nil());
+        av_set_str(st, "forfeit", g->done ? g->forfeit[k] : "");
+        av_push(seats, st);
+    }
+    av_set(o, "seats", seats);
+    av_set_str(o, "reason", g->done ? g->reason : "");
+    av_set(o, "turns", g->done ? av_int(g->turns) : av_nil());
+    char *log = log_if_viewable(w, i);
+    av_set(o, "viewer", log ? av_strf("/games/%lld/viewer", (long long)g->s.id) : av_nil());
+    free(log);
+    return o;
+}
+
+char *web_games_json(const web_snap *w, const char *agent, int64_t limit)
+{
+    av *root = av_map(), *list = av_list();
+    av_set(root, "agent", agent ? av_str(agent) : av_nil());
+    int64_t matched = 0;
+    for (size_t i = w->n_games; i-- > 0;) {
+        const tgame *g = &w->games[i];
+        if (!g->done || (agent && !plays(w, g, agent))) continue;
+        if (matched++ < limit) av_push(list, game_json(w, i));
+    }
+    av_set_int(root, "finished", matched);
+    av_set_int(root, "shown", (int64_t)av_len(list));
+    av_set(root, "games", list);
+    char *js = av_to_json(root);
+    av_free(root);
+    return js;
+}
+
+/* Pairwise results of the agents in `mine` against each other agent. */
+static av *opponents_json(const web_snap *w, const bool *mine)
+{
+    int64_t *wld = xcalloc((size_t)w->n * 3 + 1, sizeof *wld);
+    for (size_t i = 0; i < w->n_games; i++) {
+        const tgame *g = &w->games[i];
+        if (!g->done) continue;
+        for (int a = 0; a < g->s.players; a++) {
+            if (!mine[g->s.seat[a]]) continue;
+            for (int b = 0; b < g->s.players; b++) {
+                if (b == a || mine[g->s.seat[b]]) continue;
+                int o = g->s.seat[b];
+                wld[o * 3 + (g->rank[a] < g->rank[b] ? 0 : g->rank[a] > g->rank[b] ? 1 : 2)]++;
+            }
+        }
+    }
+    av *list = av_list();
+    for (int o = 0; o < w->n; o++) {
+        int64_t t = wld[o * 3] + wld[o * 3 + 1] + wld[o * 3 + 2];
+        if (!t) continue;
+        av *m = av_map();
+        av_set_str(m, "opponent", w->names[o]);
+        av_set_str(m, "entrant", entrant_of(w, o));
+        av_set_int(m, "games", t);
+        av_set_int(m, "wins", wld[o * 3]);
+        av_set_int(m, "losses", wld[o * 3 + 1]);
+        av_set_int(m, "draws", wld[o * 3 + 2]);
+        av_push(list, m);
+    }
+    free(wld);
+    return list;
+}
+
+char *web_entrant_json(const web_snap *w, const char *name)
+{
+    bool *mine = xcalloc((size_t)w->n + 1, sizeof *mine);
+    bool any = false;
+    for (int i = 0; i < w->n; i++)
+        if (!strcmp(entrant_of(w, i), name) || !strcmp(w->names[i], name)) any = mine[i] = true;
+    if (!any) {
+        free(mine);
+        return NULL;
+    }
+    av *root = av_map(), *versions = av_list(), *faults = av_list();
+    av_set_str(root, "name", name);
+    av_set_str(root, "kind", w->kind);
+    for (int i = 0; i < w->n; i++) {
+        if (!mine[i]) continue;
+        av *v = av_map();
+        av_set_str(v, "agent", w->names[i]);
+        av_set_str(v, "spec", w->specs[i]);
+        if (w->ladder) {
+            const ladder_entrant *e = &w->roster.e[i];
+            av_set_int(v, "version", e->version);
+            av_set_str(v, "author", e->author);
+            av_set_str(v, "state", ladder_state_name(e->state));
+            av_set_str(v, "reason", e->reason);
+            av_set_str(v, "validation_output", e->err);
+            av_set_str(v, "added", e->added);
+        }
+        av_push(versions, v);
+    }
+    for (size_t i = 0; i < w->n_ff; i++) {
+        const store_forfeit *f = &w->ff[i];
+        if (f->agent < 0 || f->agent >= w->n || !mine[f->agent]) continue;
+        av *m = av_map();
+        av_set_int(m, "game", f->game);
+        av_set_str(m, "agent", w->names[f->agent]);
+        av_set_str(m, "cause", f->cause);
+        av_set_str(m, "message", f->message);
+        av_push(faults, m);
+    }
+    av_set(root, "versions", versions);
+    av_set(root, "opponents", opponents_json(w, mine));
+    av_set(root, "faults", faults);
+    free(mine);
+    char *js = av_to_json(root);
+    av_free(root);
+    return js;
+}
+
+char *web_viewer_log(const web_snap *w, int64_t game)
+{
+    for (size_t i = 0; i < w->n_games; i++)
+        if (w->games[i].s.id == game) return log_if_viewable(w, i);
+    return NULL;
+}
