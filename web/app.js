@@ -161,10 +161,6 @@ async function renderEntrant() {
                         : ["agent", "spec"],
     e.versions.map(v => e.kind === "ladder"
       ? [v.agent, v.author, v.state, v.reason, v.spec, v.added] : [v.agent, v.spec])));
-  e.versions.filter(v => v.validation_output).forEach(v => {
-    box.appendChild(el("h3", "Validation output of " + v.agent));
-    box.appendChild(el("pre", v.validation_output));
-  });
   box.appendChild(el("h3", "Against each opponent"));
   box.appendChild(table(["opponent", "games", "wins", "losses", "draws"],
     e.opponents.map(o => [link(entrantPath(o.entrant), o.opponent), o.games, o.wins, o.losses,

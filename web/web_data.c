@@ -9,6 +9,7 @@
 
 #include <jansson.h>
 
+#include "ladder_finals.h"
 #include "ratings.h"
 #include "report.h"
 #include "util.h"
@@ -91,7 +92,9 @@ static int ladder_standings_json(store *s, web_snap *w, av *root, char *err, siz
     ladder_line *lines = xcalloc((size_t)n + 1, sizeof *lines);
     lrow *rows = xcalloc((size_t)n + 1, sizeof *rows);
     int64_t games = 0;
-    if (ladder_standings(s, n, lines, &games, err, errlen) != 0) {
+    /* The ladder's ranked games: a closed season's finals are not among them. */
+    int64_t finals = (int64_t)store_meta_number(s, LADDER_FINALS_FROM, 0);
+    if (ladder_standings(s, n, 0, finals, lines, &games, err, errlen) != 0) {
         free(lines);
         free(rows);
         return -1;
@@ -428,7 +431,6 @@ char *web_entrant_json(const web_snap *w, const char *name)
             av_set_str(v, "author", e->author);
             av_set_str(v, "state", ladder_state_name(e->state));
             av_set_str(v, "reason", e->reason);
-            av_set_str(v, "validation_output", e->err);
             av_set_str(v, "added", e->added);
         }
         av_push(versions, v);
