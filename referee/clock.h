@@ -4,6 +4,7 @@
 #define ARENA_CLOCK_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <sys/types.h>
 
 #include "match.h"
@@ -24,7 +25,7 @@ double clock_allowance(const clock_config *cfg, const seat_clock *c);
  * bank or the game time would go negative. */
 bool clock_charge(const clock_config *cfg, seat_clock *c, double used);
 
-/* In cpu mode the wall clock still caps a decision at 10 x move_ms (and a
+/* In cpu and fair mode the wall clock still caps a decision at 10 x move_ms (and a
  * start-up at 10 x startup_ms): a sleeping or blocked agent times out. */
 #define CLOCK_CPU_WALL_CAP 10
 double clock_wall_cap(const clock_config *cfg);
@@ -34,6 +35,66 @@ double clock_wall_cap(const clock_config *cfg);
  * time it used since it had `cpu0`, within the wall cap: an opponent that
  * starves the host of CPU then cannot make an agent miss its start-up. */
 double clock_startup_left(double limit_ms, double t0, double used, double cpu0, double now);
+
+/* The fair clock (protocol.md §5): a decision is charged the wall time
+ * its agent's processes ran or chose to wait (sleep, I/O), not the time
+ * their runnable tasks waited for a CPU someone else held; and never less
+ * than the CPU time of all its tasks, so a bot gains nothing from its own
+ * parallelism (threads crowding each other pay).
+ *
+ * Per task i of the tree the kernel gives its run time r_i and run-queue
+ * wait q_i over the decision (schedstat). The wait to discount is the
+ * time no task of the tree ran while one waited, which the sums cannot
+ * give exactly: waits of parallel tasks overlap. A lower bound of it is
+ * sound (the bot is never charged less than it did): task i waited q_i,
+ * and of that at most the other tasks' run time, cpu - r_i, had another
+ * task running, so at least max_i(q_i + r_i) - cpu had none. Exact for a
+ * single task; a tree whose tasks wait at once is discounted only the
+ * longest such wait. */
+typedef struct clock_task {
+    double run_ms, wait_ms; /* over the decision */
+} clock_task;
+double clock_fair_wait(const clock_task *t, size_t n, double cpu_ms);
+/* max(cpu, wall - lag - wait), never below 0: wall time from the decide to
+ * the answer, the referee's lag credited (lag.h), the CPU time of the tree,
+ * and clock_fair_wait. */
+double clock_fair_charge(double wall_ms, double lag_ms, double cpu_ms, double wait_ms);
+
+/* The charge that e's figures give under e's clock: wall - lag, cpu, or
+ * clock_fair_charge. */
+double clock_recharge(const clock_evidence *e);
+/* Whether e's figures bear out a timeout: the charge recomputed from them
+ * is the one recorded (within tolerance_ms, the log's rounding) and is
+ * not under the allowance. */
+bool clock_evidence_holds(const clock_evidence *e, double tolerance_ms);
+
+/* Under the fair clock, a decision over its allowance while a task of the
+ * agent is runnable may be owed a wait schedstat counts only once the
+ * task runs: looked at again every SETTLE_STEP ms while the charge is
+ * within SETTLE ms over it (and its CPU time under it). */
+#define CLOCK_FAIR_SETTLE_MS 50.0
+#define CLOCK_FAIR_SETTLE_STEP_MS 5.0
+
+/* The fair clock's reading of an agent's tree (proctree_tasks): its
+ * tasks' schedstat at a decision's start, and the host's CPU pressure. */
+#define CLOCK_PROBE_TASKS 256 /* tasks followed; beyond them, none discounted */
+typedef struct clock_probe {
+    struct proctree_task *t; /* by tid */
+    size_t n, cap;
+    bool whole;         /* every task of the tree is in t */
+    double host_psi_us; /* /proc/pressure/cpu "some" total; < 0: none */
+} clock_probe;
+void clock_probe_start(clock_probe *p, pid_t root);
+/* Since clock_probe_start: clock_fair_wait of the tree, given its CPU
+ * time `cpu_ms` over the decision; into *wait_sum the sum of its tasks'
+ * run-queue waits; into *runnable whether one of them is running or
+ * waiting to run now (a wait going on is not in schedstat yet). */
+double clock_probe_wait(const clock_probe *p, pid_t root, double cpu_ms, double *wait_sum,
+                        bool *runnable);
+void clock_probe_free(clock_probe *p);
+/* The host's CPU pressure (/proc/pressure/cpu, "some" total, us); -1 if
+ * the kernel has no PSI. */
+double clock_host_psi_us(void);
 
 /* Monotonic wall time in ms. */
 double clock_now_ms(void);

@@ -41,8 +41,10 @@ void matchlog_msg(matchlog *l, int seat, const char *dir, const av *msg);
 /* Takes ownership of idx and labels. */
 void matchlog_choice(matchlog *l, int seat, uint64_t id, const char *kind, int turn, av *idx,
                      av *labels, const char *by, double ms);
+/* ev (may be NULL): a timeout's figures, written as the record's "clock"
+ * (protocol.md §5; arena audit checks them). */
 void matchlog_fault(matchlog *l, int seat, const char *cause, const char *why, int strikes,
-                    bool forfeit);
+                    bool forfeit, const clock_evidence *ev);
 void matchlog_note(matchlog *l, int seat, const char *text);
 void matchlog_lag(matchlog *l, int seat, uint64_t id, double lag_ms, double measured_ms,
                   double charged_ms);

@@ -56,3 +56,69 @@ const char *proctree_stat(pid_t pid, char *buf, size_t len)
     char *p = strrchr(buf, ')');
     return p && p[1] == ' ' ? p + 2 : NULL;
 }
+
+typedef struct task_list {
+    proctree_task *out;
+    size_t cap, n;
+    bool states;
+} task_list;
+
+static void add_tasks(pid_t pid, pid_t parent, void *ctx)
+{
+    (void)parent;
+    task_list *l = ctx;
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%d/task", (int)pid);
+    DIR *d = opendir(path);
+    if (!d) return;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (e->d_name[0] == '.') continue;
+        if (l->n >= l->cap) {
+            l->n++;
+            continue;
+        }
+        char p[300], buf[512];
+        snprintf(p, sizeof p, "/proc/%d/task/%s/schedstat", (int)pid, e->d_name);
+        FILE *f = fopen(p, "r");
+        if (!f) continue;
+        proctree_task *t = &l->out[l->n];
+        int ok = fscanf(f, "%llu %llu", &t->run_ns, &t->wait_ns);
+        fclose(f);
+        if (ok != 2) continue;
+        t->tid = (pid_t)atoi(e->d_name);
+        t->state = '?';
+        if (l->states) {
+            snprintf(p, sizeof p, "/proc/%d/task/%s/stat", (int)pid, e->d_name);
+            f = fopen(p, "r");
+            size_t got = f ? fread(buf, 1, sizeof buf - 1, f) : 0;
+            if (f) fclose(f);
+            buf[got] = 0;
+            char *c = strrchr(buf, ')');
+            if (c && c[1] == ' ') t->state = c[2];
+        }
+        l->n++;
+    }
+    closedir(d);
+}
+
+size_t proctree_tasks(pid_t root, proctree_task *out, size_t cap, bool states)
+{
+    task_list l = {out, cap, 0, states};
+    add_tasks(root, 0, &l);
+    if (l.n == 0) return 0;
+    proctree_walk(root, add_tasks, &l);
+    return l.n;
+}
+
+bool proctree_schedstat(void)
+{
+    static int known; /* 0: not yet, 1: yes, -1: no */
+    if (!known) {
+        FILE *f = fopen("/proc/self/schedstat", "r");
+        unsigned long long a, b;
+        known = f && fscanf(f, "%llu %llu", &a, &b) == 2 ? 1 : -1;
+        if (f) fclose(f);
+    }
+    return known > 0;
+}

@@ -5,6 +5,8 @@
 #ifndef ARENA_PROCTREE_H
 #define ARENA_PROCTREE_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <sys/types.h>
 
 #define PROCTREE_MAX 65536 /* processes walked: pid_max is 4M, an agent's far fewer */
@@ -17,5 +19,23 @@ void proctree_walk(pid_t root, void (*visit)(pid_t pid, pid_t parent, void *ctx)
  * state; then the parent, ..., 14-17 the CPU times: proc(5)) starts; NULL
  * if the process is gone. */
 const char *proctree_stat(pid_t pid, char *buf, size_t len);
+
+/* One thread's schedstat (proc(5)): time on a CPU and time runnable on a
+ * run queue waiting for one, both ns since it started. */
+typedef struct proctree_task {
+    pid_t tid;
+    unsigned long long run_ns, wait_ns;
+    char state; /* of /proc/PID/task/TID/stat: 'R' running or runnable */
+} proctree_task;
+
+/* Every thread of root and of its descendants, at most cap of them into
+ * out; with `states`, also each one's state. Returns how many there are
+ * (more than cap: out holds the first cap), 0 if root is gone or
+ * schedstat unreadable. */
+size_t proctree_tasks(pid_t root, proctree_task *out, size_t cap, bool states);
+
+/* Whether the kernel keeps the run-queue wait of tasks (CONFIG_SCHED_INFO:
+ * /proc/self/schedstat readable). Decided once. */
+bool proctree_schedstat(void);
 
 #endif
