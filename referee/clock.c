@@ -81,7 +81,8 @@ bool clock_charge(const clock_config *cfg, seat_clock *c, double used)
 
 double clock_wall_cap(const clock_config *cfg)
 {
-    return CLOCK_CPU_WALL_CAP * (double)cfg->move_ms;
+    return (cfg->mode == CLOCK_FAIR ? CLOCK_FAIR_WALL_CAP : CLOCK_CPU_WALL_CAP) *
+           (double)cfg->move_ms;
 }
 
 double clock_startup_left(double limit_ms, double t0, double used, double cpu0, double now)
@@ -151,27 +152,32 @@ void clock_probe_start(clock_probe *p, pid_t root)
     if (!p->t) {
         p->cap = CLOCK_PROBE_TASKS;
         p->t = xmalloc(p->cap * sizeof *p->t);
+        p->last = xmalloc(p->cap * sizeof *p->last);
     }
-    size_t n = root > 0 ? proctree_tasks(root, p->t, p->cap, false) : 0;
-    p->whole = n <= p->cap;
-    p->n = n < p->cap ? n : p->cap;
+    p->n = root > 0 ? proctree_tasks(root, p->t, p->cap, false, &p->whole) : 0;
     qsort(p->t, p->n, sizeof *p->t, by_tid);
+    memcpy(p->last, p->t, p->n * sizeof *p->t);
+    p->n_last = p->n;
     p->host_psi_us = clock_host_psi_us();
 }
 
-double clock_probe_wait(const clock_probe *p, pid_t root, double cpu_ms, double *wait_sum,
-                        bool *runnable)
+double clock_probe_wait(clock_probe *p, pid_t root, double cpu_ms, double *wait_sum, bool *stalled)
 {
     *wait_sum = 0;
-    *runnable = false;
+    *stalled = false;
     if (root <= 0 || !p->t) return 0;
     proctree_task now[CLOCK_PROBE_TASKS];
     clock_task d[CLOCK_PROBE_TASKS];
-    size_t n = proctree_tasks(root, now, CLOCK_PROBE_TASKS, true), k = 0;
-    if (n > CLOCK_PROBE_TASKS) n = CLOCK_PROBE_TASKS;
+    bool whole;
+    size_t n = proctree_tasks(root, now, CLOCK_PROBE_TASKS, true, &whole), k = 0;
+    qsort(now, n, sizeof *now, by_tid);
     for (size_t i = 0; i < n; i++) {
-        if (now[i].state == 'R') *runnable = true;
         const proctree_task *was = bsearch(&now[i], p->t, p->n, sizeof *p->t, by_tid);
+        if (now[i].state == 'R') {
+            const proctree_task *seen =
+                bsearch(&now[i], p->last, p->n_last, sizeof *p->last, by_tid);
+            if (!seen || seen->run_ns == now[i].run_ns) *stalled = true;
+        }
         /* A task not in the start's reading began since, unless the reading
          * was cut short: then it may be older, its wait not the decision's. */
         if (!was && !p->whole) continue;
@@ -182,12 +188,15 @@ double clock_probe_wait(const clock_probe *p, pid_t root, double cpu_ms, double 
         *wait_sum += d[k].wait_ms;
         k++;
     }
+    memcpy(p->last, now, n * sizeof *now);
+    p->n_last = n;
     return clock_fair_wait(d, k, cpu_ms);
 }
 
 void clock_probe_free(clock_probe *p)
 {
     free(p->t);
+    free(p->last);
     memset(p, 0, sizeof *p);
 }
 

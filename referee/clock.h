@@ -25,9 +25,13 @@ double clock_allowance(const clock_config *cfg, const seat_clock *c);
  * bank or the game time would go negative. */
 bool clock_charge(const clock_config *cfg, seat_clock *c, double used);
 
-/* In cpu and fair mode the wall clock still caps a decision at 10 x move_ms (and a
- * start-up at 10 x startup_ms): a sleeping or blocked agent times out. */
+/* In cpu mode the wall clock still caps a decision at 10 x move_ms (and a
+ * start-up at 10 x startup_ms): a sleeping or blocked agent times out.
+ * The fair clock charges sleep itself: its cap, 100 x move_ms, only ends a
+ * decision whose agent cannot get a CPU at all (beside 8 spinning
+ * processes and a loaded host, a bot needing 30 ms of CPU took over 1 s). */
 #define CLOCK_CPU_WALL_CAP 10
+#define CLOCK_FAIR_WALL_CAP 100
 double clock_wall_cap(const clock_config *cfg);
 /* What is left of a start-up span of `limit_ms` begun at wall time `t0`
  * (startup_ms: exec to join, hello to ready), <= 0 when it is over. With
@@ -68,29 +72,32 @@ double clock_recharge(const clock_evidence *e);
  * not under the allowance. */
 bool clock_evidence_holds(const clock_evidence *e, double tolerance_ms);
 
-/* Under the fair clock, a decision over its allowance while a task of the
- * agent is runnable may be owed a wait schedstat counts only once the
- * task runs: looked at again every SETTLE_STEP ms while the charge is
- * within SETTLE ms over it (and its CPU time under it). */
-#define CLOCK_FAIR_SETTLE_MS 50.0
-#define CLOCK_FAIR_SETTLE_STEP_MS 5.0
+/* schedstat counts a wait for a CPU once it is over (the task runs): a
+ * task that waits now has its wait missing. So under the fair clock a
+ * decision found over its allowance (its CPU time under it) while a task
+ * of the agent is runnable and has not run since the last look is looked
+ * at again this much later (at least a scheduler tick), not timed out:
+ * once the task runs, its wait is counted. The wall cap bounds it. */
+#define CLOCK_FAIR_SETTLE_STEP_MS 10.0
 
 /* The fair clock's reading of an agent's tree (proctree_tasks): its
  * tasks' schedstat at a decision's start, and the host's CPU pressure. */
-#define CLOCK_PROBE_TASKS 256 /* tasks followed; beyond them, none discounted */
+#define CLOCK_PROBE_TASKS 256 /* tasks followed (proctree_tasks) */
 typedef struct clock_probe {
     struct proctree_task *t; /* by tid */
     size_t n, cap;
+    struct proctree_task *last; /* at the last look (clock_probe_wait), by tid */
+    size_t n_last;
     bool whole;         /* every task of the tree is in t */
     double host_psi_us; /* /proc/pressure/cpu "some" total; < 0: none */
 } clock_probe;
 void clock_probe_start(clock_probe *p, pid_t root);
 /* Since clock_probe_start: clock_fair_wait of the tree, given its CPU
  * time `cpu_ms` over the decision; into *wait_sum the sum of its tasks'
- * run-queue waits; into *runnable whether one of them is running or
- * waiting to run now (a wait going on is not in schedstat yet). */
-double clock_probe_wait(const clock_probe *p, pid_t root, double cpu_ms, double *wait_sum,
-                        bool *runnable);
+ * run-queue waits; into *stalled whether one of them is runnable and has
+ * not run since the last look (or the start): it may be waiting for a
+ * CPU now, a wait not in schedstat yet (CLOCK_FAIR_SETTLE_STEP_MS). */
+double clock_probe_wait(clock_probe *p, pid_t root, double cpu_ms, double *wait_sum, bool *stalled);
 void clock_probe_free(clock_probe *p);
 /* The host's CPU pressure (/proc/pressure/cpu, "some" total, us); -1 if
  * the kernel has no PSI. */

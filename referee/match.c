@@ -544,9 +544,9 @@ static clock_mode seat_mode(const struct match *m)
 
 /* Time the pending decision has used so far in its seat's clock, `lag`
  * of it the referee's (wall and fair clocks), with the figures into *e;
- * *runnable (may be NULL): a task of the agent is running or waiting to
- * run, so a wait of it may not be counted yet. */
-static double measure(struct match *m, double now, double lag, clock_evidence *e, bool *runnable)
+ * *stalled (may be NULL): a task of the agent may be waiting for a CPU
+ * now, a wait not counted yet (clock_probe_wait). */
+static double measure(struct match *m, double now, double lag, clock_evidence *e, bool *stalled)
 {
     clock_mode mode = seat_mode(m);
     *e = (clock_evidence){.set = true,
@@ -570,7 +570,7 @@ static double measure(struct match *m, double now, double lag, clock_evidence *e
             e->wait_ms = clock_probe_wait(&m->probe, a->pid, e->cpu_ms, &e->wait_sum_ms, &run);
         if (mode == CLOCK_CPU) e->lag_ms = 0;
     }
-    if (runnable) *runnable = run;
+    if (stalled) *stalled = run;
     e->charged_ms = clock_recharge(e);
     return e->charged_ms;
 }
@@ -703,17 +703,17 @@ static void on_timer(evutil_socket_t fd, short what, void *arg)
     if (!m->pending || m->answered || m->state != M_PLAYING) return;
     now = clock_now_ms();
     double wall = now - m->t_clock;
-    bool capped = seat_mode(m) != CLOCK_WALL, runnable;
+    bool capped = seat_mode(m) != CLOCK_WALL, stalled;
     /* The lag of a stall going on: the answer may be in the pipe unread. */
     /* (No lag: catch_up_awaited found no answer, so none waited unread.) */
-    double used = measure(m, now, 0, &m->ev, &runnable);
-    bool settling = seat_mode(m) == CLOCK_FAIR && runnable && used >= m->allowance &&
-                    m->ev.cpu_ms < m->allowance && used < m->allowance + CLOCK_FAIR_SETTLE_MS;
+    double used = measure(m, now, 0, &m->ev, &stalled);
+    bool settling = seat_mode(m) == CLOCK_FAIR && stalled && used >= m->allowance &&
+                    m->ev.cpu_ms < m->allowance;
     if ((used < m->allowance || settling) && (!capped || wall < clock_wall_cap(cc))) {
         /* Not out of time yet (in cpu or fair mode, or a timer that ran
          * early): look again when it could be. Under the fair clock a task
          * of the agent that waits for a CPU now has that wait counted only
-         * once it runs: look again shortly. */
+         * once it runs: look again once it may have (clock.h). */
         double next = settling ? CLOCK_FAIR_SETTLE_STEP_MS : m->allowance - used;
         if (next < 1) next = 1;
         if (capped && wall + next > clock_wall_cap(cc)) next = clock_wall_cap(cc) - wall;

@@ -7,11 +7,17 @@
 
 void proctree_walk(pid_t root, void (*visit)(pid_t pid, pid_t parent, void *ctx), void *ctx)
 {
+    proctree_walk_max(root, visit, ctx, PROCTREE_MAX);
+}
+
+void proctree_walk_max(pid_t root, void (*visit)(pid_t pid, pid_t parent, void *ctx), void *ctx,
+                       size_t max)
+{
     size_t n = 0, cap = 64, walked = 0;
     pid_t *stack = malloc(cap * sizeof *stack);
     if (!stack) return;
     stack[n++] = root;
-    while (n > 0 && walked++ < PROCTREE_MAX) {
+    while (n > 0 && walked++ < max) {
         pid_t pid = stack[--n];
         char path[64];
         snprintf(path, sizeof path, "/proc/%d/task", (int)pid);
@@ -59,14 +65,18 @@ const char *proctree_stat(pid_t pid, char *buf, size_t len)
 
 typedef struct task_list {
     proctree_task *out;
-    size_t cap, n;
-    bool states;
+    size_t cap, n, procs;
+    bool states, whole;
 } task_list;
 
 static void add_tasks(pid_t pid, pid_t parent, void *ctx)
 {
     (void)parent;
     task_list *l = ctx;
+    if (l->procs++ >= PROCTREE_TASK_PROCS) { /* (an agent's first processes only) */
+        l->whole = false;
+        return;
+    }
     char path[64];
     snprintf(path, sizeof path, "/proc/%d/task", (int)pid);
     DIR *d = opendir(path);
@@ -75,7 +85,7 @@ static void add_tasks(pid_t pid, pid_t parent, void *ctx)
     while ((e = readdir(d))) {
         if (e->d_name[0] == '.') continue;
         if (l->n >= l->cap) {
-            l->n++;
+            l->whole = false;
             continue;
         }
         char p[300], buf[512];
@@ -102,12 +112,13 @@ static void add_tasks(pid_t pid, pid_t parent, void *ctx)
     closedir(d);
 }
 
-size_t proctree_tasks(pid_t root, proctree_task *out, size_t cap, bool states)
+size_t proctree_tasks(pid_t root, proctree_task *out, size_t cap, bool states, bool *whole)
 {
-    task_list l = {out, cap, 0, states};
+    task_list l = {out, cap, 0, 0, states, true};
     add_tasks(root, 0, &l);
-    if (l.n == 0) return 0;
-    proctree_walk(root, add_tasks, &l);
+    if (l.n == 0) return *whole = false, 0;
+    proctree_walk_max(root, add_tasks, &l, PROCTREE_TASK_PROCS);
+    *whole = l.whole;
     return l.n;
 }
 
