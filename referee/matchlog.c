@@ -153,6 +153,21 @@ static void set_ms(av *m, const char *key, double ms)
     av_set(m, key, ms < 0 ? av_nil() : ms3(ms));
 }
 
+av *matchlog_clock_av(const clock_evidence *ev)
+{
+    av *c = av_map();
+    av_set_str(c, "mode", clock_mode_name(ev->mode));
+    set_ms(c, "allowance_ms", ev->allowance_ms);
+    set_ms(c, "charged_ms", ev->charged_ms);
+    set_ms(c, "wall_ms", ev->wall_ms);
+    set_ms(c, "cpu_ms", ev->cpu_ms);
+    set_ms(c, "wait_ms", ev->mode == CLOCK_FAIR ? ev->wait_ms : -1);
+    set_ms(c, "wait_sum_ms", ev->wait_sum_ms);
+    set_ms(c, "lag_ms", ev->lag_ms);
+    set_ms(c, "host_psi_ms", ev->host_psi_ms);
+    return c;
+}
+
 void matchlog_fault(matchlog *l, int seat, const char *cause, const char *why, int strikes,
                     bool forfeit, const clock_evidence *ev)
 {
@@ -161,19 +176,7 @@ void matchlog_fault(matchlog *l, int seat, const char *cause, const char *why, i
     av_set_str(m, "message", why);
     av_set_int(m, "strikes", strikes);
     av_set_str(m, "verdict", forfeit ? "forfeit" : "fallback");
-    if (ev) {
-        av *c = av_map();
-        av_set_str(c, "mode", clock_mode_name(ev->mode));
-        set_ms(c, "allowance_ms", ev->allowance_ms);
-        set_ms(c, "charged_ms", ev->charged_ms);
-        set_ms(c, "wall_ms", ev->wall_ms);
-        set_ms(c, "cpu_ms", ev->cpu_ms);
-        set_ms(c, "wait_ms", ev->mode == CLOCK_FAIR ? ev->wait_ms : -1);
-        set_ms(c, "wait_sum_ms", ev->wait_sum_ms);
-        set_ms(c, "lag_ms", ev->lag_ms);
-        set_ms(c, "host_psi_ms", ev->host_psi_ms);
-        av_set(m, "clock", c);
-    }
+    if (ev) av_set(m, "clock", matchlog_clock_av(ev));
     emit(l, m);
     step_done(l);
 }

@@ -452,7 +452,9 @@ def agent_cgroups():
         for clock, want in (([], ("memory", "pids", "cpu", "cpuacct")),
                             (["--clock", "wall"], ("memory", "pids", "cpu")),
                             (["--clock", "cpu"], ("memory", "pids", "cpuacct")),
-                            (["--freeze-idle"], ("memory", "pids", "freezer", "cpuacct"))):
+                            (["--freeze-idle"], ("memory", "pids", "cpu", "freezer", "cpuacct")),
+                            (["--freeze-idle", "--clock", "wall"],
+                             ("memory", "pids", "freezer", "cpuacct"))):
             rc, out, _ = run_arena(["play", "nim", shell, "builtin:random", "--json", *clock], work)
             g = games(out)
             check(rc == 0 and len(g) == 1, f"exit {rc}")
