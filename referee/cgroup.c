@@ -527,6 +527,17 @@ static void weigh_cpu(int delta)
     }
 }
 
+unsigned cgroup_cpu_weight(void)
+{
+    char buf[32];
+    if (home2[0] && cpu2_on && read_file(home2, "cpu.weight", buf, sizeof buf))
+        return (unsigned)strtoul(buf, NULL, 10) / 100;
+    if (!home2[0] && home[CGROUP_CPU][0] &&
+        read_file(home[CGROUP_CPU], "cpu.shares", buf, sizeof buf))
+        return (unsigned)strtoul(buf, NULL, 10) / 1024;
+    return 0;
+}
+
 /* cgroup_open's v2 half: one group, in home2. */
 static int open_v2(agent_cgroup *cg, int64_t mem_mb, int64_t procs, unsigned want, char *err,
                    size_t errlen)

@@ -74,6 +74,11 @@ bool cgroup_freeze(const agent_cgroup *cg, bool frozen);
  * -1 if cg has no cpuacct group. */
 double cgroup_cpu_ms(const agent_cgroup *cg);
 
+/* How many agents the group of the agents' cpu groups weighs, read back
+ * from its cpu.shares (v1, / 1024) or cpu.weight (v2, / 100); 0 if there
+ * is none. */
+unsigned cgroup_cpu_weight(void);
+
 /* SIGKILLs every process in cg (a few passes, for processes forked
  * meanwhile), then thaws it so that they die. */
 void cgroup_kill(const agent_cgroup *cg);
