@@ -147,21 +147,38 @@ static int by_tid(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-void clock_probe_start(clock_probe *p, pid_t root)
+void clock_probe_start(clock_probe *p, pid_t root, double now)
 {
     if (!p->t) {
         p->cap = CLOCK_PROBE_TASKS;
         p->t = xmalloc(p->cap * sizeof *p->t);
         p->last = xmalloc(p->cap * sizeof *p->last);
     }
-    p->n = root > 0 ? proctree_tasks(root, p->t, p->cap, false, &p->whole) : 0;
+    p->n = root > 0 ? proctree_tasks(root, p->t, p->cap, true, &p->whole) : 0;
     qsort(p->t, p->n, sizeof *p->t, by_tid);
     memcpy(p->last, p->t, p->n * sizeof *p->t);
     p->n_last = p->n;
+    p->t_last = now;
+    p->looked = false;
     p->host_psi_us = clock_host_psi_us();
 }
 
-double clock_probe_wait(clock_probe *p, pid_t root, double cpu_ms, double *wait_sum, bool *stalled)
+/* A lower bound of the wait task `t` is in now, not in schedstat yet:
+ * runnable now and at the last look `was`, `span` ms ago, and never
+ * blocked since (it did not sleep), it was running or waiting all that
+ * time; what schedstat does not show it running or waiting is a wait
+ * going on. Not run and not counted at all since: the wait that was
+ * going on then still is. */
+static double pending_wait(const proctree_task *t, const proctree_task *was, double span)
+{
+    if (!was || t->state != 'R' || was->state != 'R' || t->vol != was->vol) return 0;
+    if (t->run_ns == was->run_ns && t->wait_ns == was->wait_ns) return was->pend_ms + span;
+    double seen = (double)(t->run_ns - was->run_ns + t->wait_ns - was->wait_ns) / 1e6;
+    return span > seen ? span - seen : 0;
+}
+
+double clock_probe_wait(clock_probe *p, pid_t root, double now_ms, double cpu_ms, double *wait_sum,
+                        bool *stalled)
 {
     *wait_sum = 0;
     *stalled = false;
@@ -173,11 +190,14 @@ double clock_probe_wait(clock_probe *p, pid_t root, double cpu_ms, double *wait_
     qsort(now, n, sizeof *now, by_tid);
     for (size_t i = 0; i < n; i++) {
         const proctree_task *was = bsearch(&now[i], p->t, p->n, sizeof *p->t, by_tid);
-        if (now[i].state == 'R') {
-            const proctree_task *seen =
-                bsearch(&now[i], p->last, p->n_last, sizeof *p->last, by_tid);
-            if (!seen || seen->run_ns == now[i].run_ns) *stalled = true;
-        }
+        const proctree_task *seen = bsearch(&now[i], p->last, p->n_last, sizeof *p->last, by_tid);
+        if (seen && (now[i].run_ns < seen->run_ns || now[i].wait_ns < seen->wait_ns))
+            seen = NULL; /* (a pid reused) */
+        now[i].pend_ms = pending_wait(&now[i], seen, now_ms - p->t_last);
+        /* At the first look a task that ran since the start may have
+         * waited since: the next look tells. */
+        if (now[i].state == 'R' && (!seen || !p->looked || seen->run_ns == now[i].run_ns))
+            *stalled = true;
         /* A task not in the start's reading began since, unless the reading
          * was cut short: then it may be older, its wait not the decision's. */
         if (!was && !p->whole) continue;
@@ -185,11 +205,14 @@ double clock_probe_wait(clock_probe *p, pid_t root, double cpu_ms, double *wait_
         /* (A pid reused since counts from 0: never a credit.) */
         d[k].run_ms = now[i].run_ns >= r0 ? (double)(now[i].run_ns - r0) / 1e6 : 0;
         d[k].wait_ms = now[i].wait_ns >= w0 ? (double)(now[i].wait_ns - w0) / 1e6 : 0;
+        d[k].wait_ms += now[i].pend_ms;
         *wait_sum += d[k].wait_ms;
         k++;
     }
     memcpy(p->last, now, n * sizeof *now);
     p->n_last = n;
+    p->t_last = now_ms;
+    p->looked = true;
     return clock_fair_wait(d, k, cpu_ms);
 }
 

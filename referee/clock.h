@@ -75,9 +75,10 @@ bool clock_evidence_holds(const clock_evidence *e, double tolerance_ms);
 /* schedstat counts a wait for a CPU once it is over (the task runs): a
  * task that waits now has its wait missing. So under the fair clock a
  * decision found over its allowance (its CPU time under it) while a task
- * of the agent is runnable and has not run since the last look is looked
- * at again this much later (at least a scheduler tick), not timed out:
- * once the task runs, its wait is counted. The wall cap bounds it. */
+ * of the agent is runnable and has not run since the last look (at the
+ * first look: runnable at all) is looked at again this much later (at
+ * least a scheduler tick), not timed out: once the task runs, its wait is
+ * counted. The wall cap bounds it. */
 #define CLOCK_FAIR_SETTLE_STEP_MS 10.0
 
 /* The fair clock's reading of an agent's tree (proctree_tasks): its
@@ -88,16 +89,21 @@ typedef struct clock_probe {
     size_t n, cap;
     struct proctree_task *last; /* at the last look (clock_probe_wait), by tid */
     size_t n_last;
+    bool looked;        /* clock_probe_wait ran since the start */
+    double t_last;      /* when last looked (clock_now_ms) */
     bool whole;         /* every task of the tree is in t */
     double host_psi_us; /* /proc/pressure/cpu "some" total; < 0: none */
 } clock_probe;
-void clock_probe_start(clock_probe *p, pid_t root);
+void clock_probe_start(clock_probe *p, pid_t root, double now);
 /* Since clock_probe_start: clock_fair_wait of the tree, given its CPU
  * time `cpu_ms` over the decision; into *wait_sum the sum of its tasks'
- * run-queue waits; into *stalled whether one of them is runnable and has
- * not run since the last look (or the start): it may be waiting for a
- * CPU now, a wait not in schedstat yet (CLOCK_FAIR_SETTLE_STEP_MS). */
-double clock_probe_wait(clock_probe *p, pid_t root, double cpu_ms, double *wait_sum, bool *stalled);
+ * run-queue waits (with the wait going on of a task that did not block
+ * since the last look: pending_wait); into *stalled whether one of them is runnable and,
+ * at the first look, may be waiting, or, later, has not run since the
+ * last look: it may be waiting for a CPU now, a wait not in schedstat yet
+ * (CLOCK_FAIR_SETTLE_STEP_MS). */
+double clock_probe_wait(clock_probe *p, pid_t root, double now, double cpu_ms, double *wait_sum,
+                        bool *stalled);
 void clock_probe_free(clock_probe *p);
 /* The host's CPU pressure (/proc/pressure/cpu, "some" total, us); -1 if
  * the kernel has no PSI. */

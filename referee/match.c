@@ -467,7 +467,7 @@ static void send_decide(struct match *m, const arena_decision *d)
               proctree_schedstat();
     if (m->cfg.clock.mode == CLOCK_CPU || m->fair) m->cpu0 = agent_cpu_ms(a);
     if (m->fair)
-        clock_probe_start(&m->probe, a->pid);
+        clock_probe_start(&m->probe, a->pid, clock_now_ms());
     else if (a->kind != AGENT_BUILTIN)
         m->probe.host_psi_us = clock_host_psi_us();
     /* --freeze-idle: only the seat on the move runs (freeze.h). */
@@ -567,7 +567,7 @@ static double measure(struct match *m, double now, double lag, clock_evidence *e
             e->cpu_ms = c < m->cpu0 ? 0 : c - m->cpu0;
         }
         if (mode == CLOCK_FAIR)
-            e->wait_ms = clock_probe_wait(&m->probe, a->pid, e->cpu_ms, &e->wait_sum_ms, &run);
+            e->wait_ms = clock_probe_wait(&m->probe, a->pid, now, e->cpu_ms, &e->wait_sum_ms, &run);
         if (mode == CLOCK_CPU) e->lag_ms = 0;
     }
     if (stalled) *stalled = run;

@@ -88,7 +88,7 @@ static void add_tasks(pid_t pid, pid_t parent, void *ctx)
             l->whole = false;
             continue;
         }
-        char p[300], buf[512];
+        char p[300];
         snprintf(p, sizeof p, "/proc/%d/task/%s/schedstat", (int)pid, e->d_name);
         FILE *f = fopen(p, "r");
         if (!f) continue;
@@ -98,14 +98,19 @@ static void add_tasks(pid_t pid, pid_t parent, void *ctx)
         if (ok != 2) continue;
         t->tid = (pid_t)atoi(e->d_name);
         t->state = '?';
-        if (l->states) {
-            snprintf(p, sizeof p, "/proc/%d/task/%s/stat", (int)pid, e->d_name);
+        t->vol = 0;
+        t->pend_ms = 0;
+        if (l->states) { /* its state and how often it blocked: status, one read */
+            char st[2048];
+            snprintf(p, sizeof p, "/proc/%d/task/%s/status", (int)pid, e->d_name);
             f = fopen(p, "r");
-            size_t got = f ? fread(buf, 1, sizeof buf - 1, f) : 0;
+            size_t got = f ? fread(st, 1, sizeof st - 1, f) : 0;
             if (f) fclose(f);
-            buf[got] = 0;
-            char *c = strrchr(buf, ')');
-            if (c && c[1] == ' ') t->state = c[2];
+            st[got] = 0;
+            const char *c = strstr(st, "\nState:\t");
+            if (c) t->state = c[8];
+            c = strstr(st, "\nvoluntary_ctxt_switches:\t");
+            if (c) t->vol = strtoull(c + 26, NULL, 10);
         }
         l->n++;
     }

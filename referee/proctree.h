@@ -30,7 +30,11 @@ const char *proctree_stat(pid_t pid, char *buf, size_t len);
 typedef struct proctree_task {
     pid_t tid;
     unsigned long long run_ns, wait_ns;
-    char state; /* of /proc/PID/task/TID/stat: 'R' running or runnable */
+    /* With `states` (proctree_tasks): of /proc/PID/task/TID/status, its
+     * state ('R' running or runnable) and how often it blocked. */
+    char state;
+    unsigned long long vol;
+    double pend_ms; /* the caller's (clock.c): a wait going on, not counted yet */
 } proctree_task;
 
 /* Every thread of root and of its descendants, at most cap of them into

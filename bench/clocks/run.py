@@ -38,9 +38,13 @@ def loadavg():
 
 
 def records(path):
-    with (gzip.open(path, "rt") if path.endswith(".gz") else open(path)) as f:
-        for line in f:
-            yield json.loads(line)
+    """A log's records; a log cut short (its game still running) ends early."""
+    try:
+        with (gzip.open(path, "rt") if path.endswith(".gz") else open(path)) as f:
+            for line in f:
+                yield json.loads(line)
+    except (EOFError, OSError, ValueError):
+        return
 
 
 def count(logs, innocent):

@@ -188,13 +188,16 @@ static void test_clock_fair_probe_reads_the_tree(void **st)
     (void)st;
     if (!proctree_schedstat()) fail_msg("no /proc/self/schedstat on this kernel");
     clock_probe p = {0};
-    clock_probe_start(&p, getpid());
+    clock_probe_start(&p, getpid(), clock_now_ms());
     assert_true(p.n >= 1 && p.whole);
     spin(20);
     double sum;
     bool stalled;
-    clock_probe_wait(&p, getpid(), 20, &sum, &stalled);
-    assert_false(stalled); /* this thread is running, and ran since the start */
+    clock_probe_wait(&p, getpid(), clock_now_ms(), 20, &sum, &stalled);
+    assert_true(stalled); /* the first look: runnable, maybe waiting since it ran */
+    spin(20);
+    clock_probe_wait(&p, getpid(), clock_now_ms(), 40, &sum, &stalled);
+    assert_false(stalled); /* running, and ran since the last look */
     assert_true(sum >= 0);
     clock_probe_free(&p);
 }
