@@ -568,6 +568,11 @@ static double measure(struct match *m, double now, double lag, clock_evidence *e
         }
         if (mode == CLOCK_FAIR)
             e->wait_ms = clock_probe_wait(&m->probe, a->pid, now, e->cpu_ms, &e->wait_sum_ms, &run);
+        /* A wait that began before the decide (a task still runnable after
+         * its last answer) must not pay for this one: within the decision,
+         * the tree waited at most the wall time it did not run. */
+        if (mode == CLOCK_FAIR && e->wait_ms > e->wall_ms - e->cpu_ms)
+            e->wait_ms = e->wall_ms > e->cpu_ms ? e->wall_ms - e->cpu_ms : 0;
         if (mode == CLOCK_CPU) e->lag_ms = 0;
     }
     if (stalled) *stalled = run;
