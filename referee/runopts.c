@@ -44,8 +44,7 @@ static const flag_doc flags[] = {
     {"--bank-ms", F_INT, 0, 86400000, "N", "reserve per game for decisions over --move-ms"},
     {"--game-ms", F_INT, 0, 864000000, "N", "total time per seat per game (default: none)"},
     {"--startup-ms", F_INT, 1, 3600000, "N", "exec (or connect)->join and hello->ready limit"},
-    {"--clock", F_CLOCK, 0, 0, "fair|wall|cpu",
-     "wall time less waits for a CPU; wall time; or CPU time (protocol.md §5)"},
+    {"--clock", F_CLOCK, 0, 0, "fair|wall|cpu", "wall time less CPU waits; wall; or CPU time"},
     {"--on-fault", F_FAULT, 0, 0, "forfeit|fallback", "what a timeout or illegal answer costs"},
     {"--max-strikes", F_INT, 1, 1000000, "N", "fallback mode: the Nth strike forfeits"},
     {"--exit-grace-ms", F_INT, 0, 600000, "N", "after bye, wait this long before killing"},
@@ -228,10 +227,10 @@ void run_options_help_skip(FILE *out, const char *const *skip)
         "number, and every process it started dies with it, setsid or not. Under the fair\n"
         "or wall clock without --freeze-idle it also gets one agent's share of the CPU,\n"
         "however many processes it runs; under --freeze-idle it is stopped through its\n"
-        "group, at once, and a CPU-timed clock reads the group's CPU time. Elsewhere --limit-mem\n"
-        "given is an error, and its default is not enforced (a note says so under\n"
-        "--sandbox). Without --sandbox an agent run as root may leave its groups. The\n"
-        "other limits are per process, and without a cgroup --limit-procs is\n"
+        "group, at once, and a CPU-timed clock reads the group's CPU time. Elsewhere\n"
+        "--limit-mem given is an error, and its default is not enforced (a note says so\n"
+        "under --sandbox). Without --sandbox an agent run as root may leave its groups.\n"
+        "The other limits are per process, and without a cgroup --limit-procs is\n"
         "RLIMIT_NPROC: every agent of the uid shares it, and root is exempt.\n"
         "ARENA_NO_CGROUPS=1 in the environment: no cgroups, as where none can be made.\n"
         "\nIsolation. Without --sandbox an agent runs as your user with your environment\n"
