@@ -163,13 +163,7 @@ void clock_probe_start(clock_probe *p, pid_t root, double now)
     p->host_psi_us = clock_host_psi_us();
 }
 
-/* A lower bound of the wait task `t` is in now, not in schedstat yet:
- * runnable now and at the last look `was`, `span` ms ago, and never
- * blocked since (it did not sleep), it was running or waiting all that
- * time; what schedstat does not show it running or waiting is a wait
- * going on. Not run and not counted at all since: the wait that was
- * going on then still is. */
-static double pending_wait(const proctree_task *t, const proctree_task *was, double span)
+double clock_pending_wait(const proctree_task *t, const proctree_task *was, double span)
 {
     if (!was || t->state != 'R' || was->state != 'R' || t->vol != was->vol) return 0;
     if (t->run_ns == was->run_ns && t->wait_ns == was->wait_ns) return was->pend_ms + span;
@@ -193,7 +187,7 @@ double clock_probe_wait(clock_probe *p, pid_t root, double now_ms, double cpu_ms
         const proctree_task *seen = bsearch(&now[i], p->last, p->n_last, sizeof *p->last, by_tid);
         if (seen && (now[i].run_ns < seen->run_ns || now[i].wait_ns < seen->wait_ns))
             seen = NULL; /* (a pid reused) */
-        now[i].pend_ms = pending_wait(&now[i], seen, now_ms - p->t_last);
+        now[i].pend_ms = clock_pending_wait(&now[i], seen, now_ms - p->t_last);
         /* At the first look a task that ran since the start may have
          * waited since: the next look tells. */
         if (now[i].state == 'R' && (!seen || !p->looked || seen->run_ns == now[i].run_ns))

@@ -98,13 +98,21 @@ void clock_probe_start(clock_probe *p, pid_t root, double now);
 /* Since clock_probe_start: clock_fair_wait of the tree, given its CPU
  * time `cpu_ms` over the decision; into *wait_sum the sum of its tasks'
  * run-queue waits (with the wait going on of a task that did not block
- * since the last look: pending_wait); into *stalled whether one of them is runnable and,
+ * since the last look: clock_pending_wait); into *stalled whether one of them is runnable and,
  * at the first look, may be waiting, or, later, has not run since the
  * last look: it may be waiting for a CPU now, a wait not in schedstat yet
  * (CLOCK_FAIR_SETTLE_STEP_MS). */
 double clock_probe_wait(clock_probe *p, pid_t root, double now, double cpu_ms, double *wait_sum,
                         bool *stalled);
 void clock_probe_free(clock_probe *p);
+/* A lower bound of the wait task `t` is in now, not in schedstat yet:
+ * runnable now and at the last look `was`, `span` ms ago, and never
+ * blocked since (it did not sleep), it was running or waiting all that
+ * time; what schedstat does not show it running or waiting is a wait
+ * going on. Not run and not counted at all since: the wait that was
+ * going on then still is. (Exposed for tests.) */
+double clock_pending_wait(const struct proctree_task *t, const struct proctree_task *was,
+                          double span);
 /* The host's CPU pressure (/proc/pressure/cpu, "some" total, us); -1 if
  * the kernel has no PSI. */
 double clock_host_psi_us(void);

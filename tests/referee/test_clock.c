@@ -146,6 +146,29 @@ static void test_clock_fair_lag_floor_and_ended_tasks(void **st)
     assert_true(clock_fair_wait(NULL, 0, 0) == 0.0);
 }
 
+/* A wait going on: counted only for a task runnable at both looks that
+ * did not block in between, as the time schedstat does not account for. */
+static void test_clock_fair_pending_wait(void **st)
+{
+    (void)st;
+    proctree_task was = {.tid = 7, .run_ns = 10000000, .wait_ns = 0, .state = 'R', .vol = 3};
+    proctree_task now = was;
+    now.run_ns += 2000000; /* ran 2 ms, 1 ms of wait counted, in 10 ms */
+    now.wait_ns += 1000000;
+    assert_true(clock_pending_wait(&now, &was, 10) == 7.0);
+    was.pend_ms = 7;
+    proctree_task later = now; /* nothing counted since: still waiting */
+    assert_true(clock_pending_wait(&later, &now, 10) == 10.0);
+    now.pend_ms = 7;
+    assert_true(clock_pending_wait(&later, &now, 10) == 17.0);
+    later.vol = 4; /* it blocked: it may have slept */
+    assert_true(clock_pending_wait(&later, &now, 10) == 0.0);
+    later.vol = 3;
+    later.state = 'S';
+    assert_true(clock_pending_wait(&later, &now, 10) == 0.0);
+    assert_true(clock_pending_wait(&now, NULL, 10) == 0.0);
+}
+
 /* What arena audit recomputes: each clock's charge from its figures. */
 static void test_clock_evidence_recomputes_the_verdict(void **st)
 {
@@ -288,6 +311,7 @@ int main(void)
         cmocka_unit_test(test_clock_fair_overlapping_waits_discount_one),
         cmocka_unit_test(test_clock_fair_wait_beside_a_running_task_is_charged),
         cmocka_unit_test(test_clock_fair_lag_floor_and_ended_tasks),
+        cmocka_unit_test(test_clock_fair_pending_wait),
         cmocka_unit_test(test_clock_evidence_recomputes_the_verdict),
         cmocka_unit_test(test_clock_fair_probe_reads_the_tree),
         cmocka_unit_test(test_clock_cpu_time_of_self_grows),
