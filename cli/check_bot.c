@@ -393,7 +393,7 @@ int cmd_check_bot(int argc, char **argv)
     if (repeat) f.seqs = xcalloc((size_t)r.games, sizeof *f.seqs);
     printf("check-bot: %s on %s, %d game%s against builtin:random (move %lld ms, %s clock)\n", spec,
            r.game->name, r.games, r.games == 1 ? "" : "s", (long long)r.opts.clock.move_ms,
-           r.opts.clock.mode == CLOCK_CPU ? "cpu" : "wall");
+           clock_mode_name(r.opts.clock.mode));
     /* A bot written for one game may play nim only by its SDK's fallback. */
     if (!game_given)
         printf("  (nim is the default game: check your bot on the game it plays with --game G;"

@@ -69,11 +69,27 @@ static void json_notes(av *m, const match_outcome *o)
     av_set(m, "fallback_last", fbl);
     av_set(m, "bot_logs", lg);
     av_set(m, "bot_log_last", lgl);
+    /* The figures of its last timeout (null: none): what the verdict
+     * rests on (protocol.md §5). */
+    av *tc = av_list();
+    for (int s = 0; s < o->players; s++)
+        av_push(tc, o->timeout[s].set ? matchlog_clock_av(&o->timeout[s]) : av_nil());
+    av_set(m, "timeout_clock", tc);
 }
 
 /* Under a seat's line: why it forfeited, then its last stderr lines. */
 static void print_notes(const match_outcome *o, int s)
 {
+    const clock_evidence *t = &o->timeout[s];
+    if (o->forfeit[s] == CAUSE_TIMEOUT && t->set) {
+        printf("          %s clock: charged %.1f of %.0f ms; wall %.1f", clock_mode_name(t->mode),
+               t->charged_ms, t->allowance_ms, t->wall_ms);
+        if (t->cpu_ms >= 0) printf(", CPU %.1f", t->cpu_ms);
+        if (t->mode == CLOCK_FAIR) printf(", waited for a CPU %.1f", t->wait_ms);
+        if (t->lag_ms > 0) printf(", referee's lag %.1f", t->lag_ms);
+        if (t->host_psi_ms >= 0) printf("; host CPU pressure %.1f ms", t->host_psi_ms);
+        printf("\n");
+    }
     if (o->forfeit[s] != CAUSE_NONE && o->stderr_tail[s][0]) {
         printf("          its last stderr lines:\n");
         seat_notes_print_tail(stdout, o->stderr_tail[s], "          | ", STDERR_SHOWN);

@@ -35,6 +35,8 @@ static unsigned deleg_gave;
 static int decided; /* 0: not yet, 1: usable, -1: not */
 static char why_not[2 * DIR_MAX + 256];
 static unsigned last_id;
+/* Agents with a cpu group: the weight of the group that holds them. */
+static unsigned n_cpu;
 /* Groups whose removal found processes still exiting. */
 static unsigned *pending;
 static size_t n_pending, cap_pending;
@@ -133,13 +135,20 @@ static bool path_in(char *out, const char *dir, const char *name)
     return w > 0 && w < PATH_LEN;
 }
 
+/* A signal (SIGCHLD, say) may interrupt a write to a cgroup file: it is
+ * tried again, never taken for a failure (one EINTR stopped a whole
+ * tournament). */
 static int write_file(const char *dir, const char *name, const char *text)
 {
     char p[PATH_LEN];
     if (!path_in(p, dir, name)) return errno = ENAMETOOLONG, -1;
-    int fd = open(p, O_WRONLY | O_CLOEXEC);
+    int fd;
+    while ((fd = open(p, O_WRONLY | O_CLOEXEC)) < 0 && errno == EINTR) {
+    }
     if (fd < 0) return -1;
-    ssize_t w = write(fd, text, strlen(text));
+    ssize_t w;
+    while ((w = write(fd, text, strlen(text))) < 0 && errno == EINTR) {
+    }
     int e = errno;
     close(fd);
     errno = e;
@@ -151,9 +160,14 @@ static int write_file(const char *dir, const char *name, const char *text)
 static size_t read_file(const char *dir, const char *name, char *buf, size_t len)
 {
     char p[PATH_LEN];
-    int fd = path_in(p, dir, name) ? open(p, O_RDONLY | O_CLOEXEC) : -1;
+    int fd = -1;
+    if (path_in(p, dir, name))
+        while ((fd = open(p, O_RDONLY | O_CLOEXEC)) < 0 && errno == EINTR) {
+        }
     if (fd < 0) return 0;
-    ssize_t n = read(fd, buf, len - 1);
+    ssize_t n;
+    while ((n = read(fd, buf, len - 1)) < 0 && errno == EINTR) {
+    }
     close(fd);
     buf[n > 0 ? n : 0] = '\0';
     return n > 0 ? (size_t)n : 0;
@@ -491,6 +505,39 @@ bool cgroup_usable(const char **why)
     return decided > 0;
 }
 
+/* The group that holds the agents' cpu groups weighs as many agents as it
+ * holds, each as much as a process of the default weight beside it:
+ * of the default weight, it weighed as one process against the rest of
+ * the host, and 200 starting interpreters shared one CPU's worth (all of
+ * 100 Python bots missed a 5 s startup_ms beside 4 spinning processes). */
+static void weigh_cpu(int delta)
+{
+    n_cpu = delta < 0 && n_cpu == 0 ? 0 : n_cpu + (unsigned)delta;
+    char v[32];
+    unsigned n = n_cpu ? n_cpu : 1;
+    if (home2[0]) {
+        if (!cpu2_on) return;
+        /* cpu.weight: 100 a default process, at most 10000. */
+        snprintf(v, sizeof v, "%u", n > 100 ? 10000 : n * 100);
+        write_file(home2, "cpu.weight", v);
+    } else if (home[CGROUP_CPU][0]) {
+        /* cpu.shares: 1024 a default process, at most 262144. */
+        snprintf(v, sizeof v, "%u", n > 256 ? 262144 : n * 1024);
+        write_file(home[CGROUP_CPU], "cpu.shares", v);
+    }
+}
+
+unsigned cgroup_cpu_weight(void)
+{
+    char buf[32];
+    if (home2[0] && cpu2_on && read_file(home2, "cpu.weight", buf, sizeof buf))
+        return (unsigned)strtoul(buf, NULL, 10) / 100;
+    if (!home2[0] && home[CGROUP_CPU][0] &&
+        read_file(home[CGROUP_CPU], "cpu.shares", buf, sizeof buf))
+        return (unsigned)strtoul(buf, NULL, 10) / 1024;
+    return 0;
+}
+
 /* cgroup_open's v2 half: one group, in home2. */
 static int open_v2(agent_cgroup *cg, int64_t mem_mb, int64_t procs, unsigned want, char *err,
                    size_t errlen)
@@ -504,6 +551,10 @@ static int open_v2(agent_cgroup *cg, int64_t mem_mb, int64_t procs, unsigned wan
     group_dir(0, cg->id, d);
     step = "mkdir";
     if (mkdir(d, 0755) != 0) goto fail;
+    if ((want & 1u << CGROUP_CPU) && cpu2_on) {
+        cg->cpu = true;
+        weigh_cpu(1);
+    }
     if (mem_mb > 0) {
         snprintf(v, sizeof v, "%lld", (long long)mem_mb << 20);
         step = "memory.max";
@@ -533,6 +584,7 @@ int cgroup_open(agent_cgroup *cg, int64_t mem_mb, int64_t procs, unsigned want, 
                 size_t errlen)
 {
     cg->id = 0;
+    cg->cpu = false;
     for (int c = 0; c < CGROUP_NCTL; c++)
         cg->procs_fd[c] = -1;
     if (!cgroup_usable(NULL)) {
@@ -549,6 +601,10 @@ int cgroup_open(agent_cgroup *cg, int64_t mem_mb, int64_t procs, unsigned want, 
         group_dir(c, cg->id, d);
         const char *step = "mkdir";
         if (mkdir(d, 0755) != 0) goto fail;
+        if (c == CGROUP_CPU) {
+            cg->cpu = true;
+            weigh_cpu(1);
+        }
         if (c == CGROUP_MEMORY && mem_mb > 0) {
             snprintf(v, sizeof v, "%lld", (long long)mem_mb << 20);
             step = "memory.limit_in_bytes";
@@ -582,8 +638,13 @@ int cgroup_open(agent_cgroup *cg, int64_t mem_mb, int64_t procs, unsigned want, 
 int cgroup_enter(const agent_cgroup *cg)
 {
     if (!cg->id) return 0;
-    for (int c = 0; c < CGROUP_NCTL; c++)
-        if (cg->procs_fd[c] >= 0 && write(cg->procs_fd[c], "0", 1) != 1) return -1;
+    for (int c = 0; c < CGROUP_NCTL; c++) {
+        if (cg->procs_fd[c] < 0) continue;
+        ssize_t w;
+        while ((w = write(cg->procs_fd[c], "0", 1)) < 0 && errno == EINTR) {
+        }
+        if (w != 1) return -1;
+    }
     return 0;
 }
 
@@ -664,6 +725,8 @@ void cgroup_close(agent_cgroup *cg)
 {
     if (!cg->id) return;
     cgroup_entered(cg);
+    if (cg->cpu) weigh_cpu(-1);
+    cg->cpu = false;
     if (!remove_group(cg->id)) {
         if (n_pending == cap_pending) {
             size_t cap = cap_pending ? 2 * cap_pending : 16;

@@ -23,7 +23,10 @@
 #include <sys/types.h>
 
 /* cpu: a group of the default weight, so that under contention an agent
- * gets the CPU of one, however many processes or threads it runs. Made
+ * gets the CPU of one, however many processes or threads it runs; the
+ * group of them all weighs as many default processes as it holds agents,
+ * so that together they are not squeezed into one process's share of the
+ * host. Made
  * only when asked: many groups slow the scheduler (under v2, once one
  * agent asked, every later one has it). freezer: stops all the agent's
  * processes with one write (--freeze-idle), where freeze.h's walk reads
@@ -34,6 +37,7 @@ enum { CGROUP_MEMORY, CGROUP_PIDS, CGROUP_CPU, CGROUP_FREEZER, CGROUP_CPUACCT, C
 
 typedef struct agent_cgroup {
     unsigned id;               /* 0: none (zeroed memory is "none") */
+    bool cpu;                  /* it has a cpu group (weighed in its parent's) */
     int procs_fd[CGROUP_NCTL]; /* cgroup.procs, open for the child to join */
 } agent_cgroup;
 
@@ -69,6 +73,11 @@ bool cgroup_freeze(const agent_cgroup *cg, bool frozen);
 /* The CPU time in ms that cg's processes used, those that ended included;
  * -1 if cg has no cpuacct group. */
 double cgroup_cpu_ms(const agent_cgroup *cg);
+
+/* How many agents the group of the agents' cpu groups weighs, read back
+ * from its cpu.shares (v1, / 1024) or cpu.weight (v2, / 100); 0 if there
+ * is none. */
+unsigned cgroup_cpu_weight(void);
 
 /* SIGKILLs every process in cg (a few passes, for processes forked
  * meanwhile), then thaws it so that they die. */

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "proctree.h"
+#include "util.h"
 
 void clock_config_default(clock_config *c)
 {
@@ -14,7 +15,34 @@ void clock_config_default(clock_config *c)
     c->bank_ms = 10000;
     c->game_ms = -1;
     c->startup_ms = 5000;
-    c->mode = CLOCK_WALL;
+    c->mode = CLOCK_FAIR;
+}
+
+const char *clock_mode_name(clock_mode m)
+{
+    return m == CLOCK_CPU ? "cpu" : m == CLOCK_FAIR ? "fair" : "wall";
+}
+
+double clock_recharge(const clock_evidence *e)
+{
+    switch (e->mode) {
+    case CLOCK_CPU: return e->cpu_ms > 0 ? e->cpu_ms : 0;
+    case CLOCK_FAIR: return clock_fair_charge(e->wall_ms, e->lag_ms, e->cpu_ms, e->wait_ms);
+    default: {
+        double c = e->wall_ms - (e->lag_ms > 0 ? e->lag_ms : 0);
+        return c > 0 ? c : 0;
+    }
+    }
+}
+
+bool clock_evidence_holds(const clock_evidence *e, double tolerance_ms)
+{
+    double c = clock_recharge(e);
+    /* The charge follows from the figures, and is over the allowance (or,
+     * under a wall cap, the decision ran out of wall time). */
+    bool cap = e->mode != CLOCK_WALL && e->charged_ms == e->allowance_ms;
+    return (cap || (c - e->charged_ms <= tolerance_ms && e->charged_ms - c <= tolerance_ms)) &&
+           e->charged_ms + tolerance_ms >= e->allowance_ms;
 }
 
 void seat_clock_start(seat_clock *c, const clock_config *cfg)
@@ -53,7 +81,8 @@ bool clock_charge(const clock_config *cfg, seat_clock *c, double used)
 
 double clock_wall_cap(const clock_config *cfg)
 {
-    return CLOCK_CPU_WALL_CAP * (double)cfg->move_ms;
+    return (cfg->mode == CLOCK_FAIR ? CLOCK_FAIR_WALL_CAP : CLOCK_CPU_WALL_CAP) *
+           (double)cfg->move_ms;
 }
 
 double clock_startup_left(double limit_ms, double t0, double used, double cpu0, double now)
@@ -65,11 +94,127 @@ double clock_startup_left(double limit_ms, double t0, double used, double cpu0, 
     return cpu_left < cap_left ? cpu_left : cap_left;
 }
 
+double clock_fair_wait(const clock_task *t, size_t n, double cpu_ms)
+{
+    double most = 0;
+    for (size_t i = 0; i < n; i++) {
+        double q = t[i].wait_ms > 0 ? t[i].wait_ms : 0, r = t[i].run_ms > 0 ? t[i].run_ms : 0;
+        if (q > 0 && q + r > most) most = q + r;
+    }
+    double w = most - (cpu_ms > 0 ? cpu_ms : 0);
+    return w > 0 ? w : 0;
+}
+
+double clock_fair_charge(double wall_ms, double lag_ms, double cpu_ms, double wait_ms)
+{
+    double c = wall_ms - (lag_ms > 0 ? lag_ms : 0) - (wait_ms > 0 ? wait_ms : 0);
+    if (cpu_ms > c) c = cpu_ms;
+    return c > 0 ? c : 0;
+}
+
 double clock_now_ms(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+double clock_host_psi_us(void)
+{
+    static bool none;
+    if (none) return -1;
+    FILE *f = fopen("/proc/pressure/cpu", "r");
+    if (!f) {
+        none = true;
+        return -1;
+    }
+    char line[256];
+    double total = -1;
+    while (fgets(line, sizeof line, f)) {
+        const char *t = strstr(line, "total=");
+        if (!strncmp(line, "some ", 5) && t) {
+            total = strtod(t + 6, NULL);
+            break;
+        }
+    }
+    fclose(f);
+    return total;
+}
+
+static int by_tid(const void *a, const void *b)
+{
+    pid_t x = ((const proctree_task *)a)->tid, y = ((const proctree_task *)b)->tid;
+    return (x > y) - (x < y);
+}
+
+void clock_probe_start(clock_probe *p, pid_t root, double now)
+{
+    if (!p->t) {
+        p->cap = CLOCK_PROBE_TASKS;
+        p->t = xmalloc(p->cap * sizeof *p->t);
+        p->last = xmalloc(p->cap * sizeof *p->last);
+    }
+    p->n = root > 0 ? proctree_tasks(root, p->t, p->cap, true, &p->whole) : 0;
+    qsort(p->t, p->n, sizeof *p->t, by_tid);
+    memcpy(p->last, p->t, p->n * sizeof *p->t);
+    p->n_last = p->n;
+    p->t_last = now;
+    p->looked = false;
+    p->host_psi_us = clock_host_psi_us();
+}
+
+double clock_pending_wait(const proctree_task *t, const proctree_task *was, double span)
+{
+    if (!was || t->state != 'R' || was->state != 'R' || t->vol != was->vol) return 0;
+    if (t->run_ns == was->run_ns && t->wait_ns == was->wait_ns) return was->pend_ms + span;
+    double seen = (double)(t->run_ns - was->run_ns + t->wait_ns - was->wait_ns) / 1e6;
+    return span > seen ? span - seen : 0;
+}
+
+double clock_probe_wait(clock_probe *p, pid_t root, double now_ms, double cpu_ms, double *wait_sum,
+                        bool *stalled)
+{
+    *wait_sum = 0;
+    *stalled = false;
+    if (root <= 0 || !p->t) return 0;
+    proctree_task now[CLOCK_PROBE_TASKS];
+    clock_task d[CLOCK_PROBE_TASKS];
+    bool whole;
+    size_t n = proctree_tasks(root, now, CLOCK_PROBE_TASKS, true, &whole), k = 0;
+    qsort(now, n, sizeof *now, by_tid);
+    for (size_t i = 0; i < n; i++) {
+        const proctree_task *was = bsearch(&now[i], p->t, p->n, sizeof *p->t, by_tid);
+        const proctree_task *seen = bsearch(&now[i], p->last, p->n_last, sizeof *p->last, by_tid);
+        if (seen && (now[i].run_ns < seen->run_ns || now[i].wait_ns < seen->wait_ns))
+            seen = NULL; /* (a pid reused) */
+        now[i].pend_ms = clock_pending_wait(&now[i], seen, now_ms - p->t_last);
+        /* At the first look a task that ran since the start may have
+         * waited since: the next look tells. */
+        if (now[i].state == 'R' && (!seen || !p->looked || seen->run_ns == now[i].run_ns))
+            *stalled = true;
+        /* A task not in the start's reading began since, unless the reading
+         * was cut short: then it may be older, its wait not the decision's. */
+        if (!was && !p->whole) continue;
+        unsigned long long r0 = was ? was->run_ns : 0, w0 = was ? was->wait_ns : 0;
+        /* (A pid reused since counts from 0: never a credit.) */
+        d[k].run_ms = now[i].run_ns >= r0 ? (double)(now[i].run_ns - r0) / 1e6 : 0;
+        d[k].wait_ms = now[i].wait_ns >= w0 ? (double)(now[i].wait_ns - w0) / 1e6 : 0;
+        d[k].wait_ms += now[i].pend_ms;
+        *wait_sum += d[k].wait_ms;
+        k++;
+    }
+    memcpy(p->last, now, n * sizeof *now);
+    p->n_last = n;
+    p->t_last = now_ms;
+    p->looked = true;
+    return clock_fair_wait(d, k, cpu_ms);
+}
+
+void clock_probe_free(clock_probe *p)
+{
+    free(p->t);
+    free(p->last);
+    memset(p, 0, sizeof *p);
 }
 
 /* A process's CPU time in ms: its threads', ended ones included, to the

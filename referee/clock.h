@@ -4,6 +4,7 @@
 #define ARENA_CLOCK_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <sys/types.h>
 
 #include "match.h"
@@ -25,8 +26,12 @@ double clock_allowance(const clock_config *cfg, const seat_clock *c);
 bool clock_charge(const clock_config *cfg, seat_clock *c, double used);
 
 /* In cpu mode the wall clock still caps a decision at 10 x move_ms (and a
- * start-up at 10 x startup_ms): a sleeping or blocked agent times out. */
+ * start-up at 10 x startup_ms): a sleeping or blocked agent times out.
+ * The fair clock charges sleep itself: its cap, 100 x move_ms, only ends a
+ * decision whose agent cannot get a CPU at all (beside 8 spinning
+ * processes and a loaded host, a bot needing 30 ms of CPU took over 1 s). */
 #define CLOCK_CPU_WALL_CAP 10
+#define CLOCK_FAIR_WALL_CAP 100
 double clock_wall_cap(const clock_config *cfg);
 /* What is left of a start-up span of `limit_ms` begun at wall time `t0`
  * (startup_ms: exec to join, hello to ready), <= 0 when it is over. With
@@ -34,6 +39,83 @@ double clock_wall_cap(const clock_config *cfg);
  * time it used since it had `cpu0`, within the wall cap: an opponent that
  * starves the host of CPU then cannot make an agent miss its start-up. */
 double clock_startup_left(double limit_ms, double t0, double used, double cpu0, double now);
+
+/* The fair clock (protocol.md §5): a decision is charged the wall time
+ * its agent's processes ran or chose to wait (sleep, I/O), not the time
+ * their runnable tasks waited for a CPU someone else held; and never less
+ * than the CPU time of all its tasks, so a bot gains nothing from its own
+ * parallelism (threads crowding each other pay).
+ *
+ * Per task i of the tree the kernel gives its run time r_i and run-queue
+ * wait q_i over the decision (schedstat). The wait to discount is the
+ * time no task of the tree ran while one waited, which the sums cannot
+ * give exactly: waits of parallel tasks overlap. A lower bound of it is
+ * sound (the bot is never charged less than it did): task i waited q_i,
+ * and of that at most the other tasks' run time, cpu - r_i, had another
+ * task running, so at least max_i(q_i + r_i) - cpu had none. Exact for a
+ * single task; a tree whose tasks wait at once is discounted only the
+ * longest such wait. */
+typedef struct clock_task {
+    double run_ms, wait_ms; /* over the decision */
+} clock_task;
+double clock_fair_wait(const clock_task *t, size_t n, double cpu_ms);
+/* max(cpu, wall - lag - wait), never below 0: wall time from the decide to
+ * the answer, the referee's lag credited (lag.h), the CPU time of the tree,
+ * and clock_fair_wait. */
+double clock_fair_charge(double wall_ms, double lag_ms, double cpu_ms, double wait_ms);
+
+/* The charge that e's figures give under e's clock: wall - lag, cpu, or
+ * clock_fair_charge. */
+double clock_recharge(const clock_evidence *e);
+/* Whether e's figures bear out a timeout: the charge recomputed from them
+ * is the one recorded (within tolerance_ms, the log's rounding) and is
+ * not under the allowance. */
+bool clock_evidence_holds(const clock_evidence *e, double tolerance_ms);
+
+/* schedstat counts a wait for a CPU once it is over (the task runs): a
+ * task that waits now has its wait missing. So under the fair clock a
+ * decision found over its allowance (its CPU time under it) while a task
+ * of the agent is runnable and has not run since the last look (at the
+ * first look: runnable at all) is looked at again this much later (at
+ * least a scheduler tick), not timed out: once the task runs, its wait is
+ * counted. The wall cap bounds it. */
+#define CLOCK_FAIR_SETTLE_STEP_MS 10.0
+
+/* The fair clock's reading of an agent's tree (proctree_tasks): its
+ * tasks' schedstat at a decision's start, and the host's CPU pressure. */
+#define CLOCK_PROBE_TASKS 256 /* tasks followed (proctree_tasks) */
+typedef struct clock_probe {
+    struct proctree_task *t; /* by tid */
+    size_t n, cap;
+    struct proctree_task *last; /* at the last look (clock_probe_wait), by tid */
+    size_t n_last;
+    bool looked;        /* clock_probe_wait ran since the start */
+    double t_last;      /* when last looked (clock_now_ms) */
+    bool whole;         /* every task of the tree is in t */
+    double host_psi_us; /* /proc/pressure/cpu "some" total; < 0: none */
+} clock_probe;
+void clock_probe_start(clock_probe *p, pid_t root, double now);
+/* Since clock_probe_start: clock_fair_wait of the tree, given its CPU
+ * time `cpu_ms` over the decision; into *wait_sum the sum of its tasks'
+ * run-queue waits (with the wait going on of a task that did not block
+ * since the last look: clock_pending_wait); into *stalled whether one of them is runnable and,
+ * at the first look, may be waiting, or, later, has not run since the
+ * last look: it may be waiting for a CPU now, a wait not in schedstat yet
+ * (CLOCK_FAIR_SETTLE_STEP_MS). */
+double clock_probe_wait(clock_probe *p, pid_t root, double now, double cpu_ms, double *wait_sum,
+                        bool *stalled);
+void clock_probe_free(clock_probe *p);
+/* A lower bound of the wait task `t` is in now, not in schedstat yet:
+ * runnable now and at the last look `was`, `span` ms ago, and never
+ * blocked since (it did not sleep), it was running or waiting all that
+ * time; what schedstat does not show it running or waiting is a wait
+ * going on. Not run and not counted at all since: the wait that was
+ * going on then still is. (Exposed for tests.) */
+double clock_pending_wait(const struct proctree_task *t, const struct proctree_task *was,
+                          double span);
+/* The host's CPU pressure (/proc/pressure/cpu, "some" total, us); -1 if
+ * the kernel has no PSI. */
+double clock_host_psi_us(void);
 
 /* Monotonic wall time in ms. */
 double clock_now_ms(void);

@@ -16,6 +16,7 @@
 #include <sys/random.h>
 
 #include "clock.h"
+#include "proctree.h"
 #include "decide.h"
 #include "fault.h"
 #include "lag.h"
@@ -65,9 +66,10 @@ typedef struct seat_state {
     size_t bot_log_logged, bot_log_dropped;
     /* all its messages (`log`s included) and the notes of those too big */
     size_t in_logged, in_dropped;
-    lag_own own;      /* the loop's time on this seat's input, not credited */
-    double cpu_hello; /* its tree's CPU time when its hello went (startup_cpu) */
-    seat_notes notes; /* for the outcome's readers; last (see match_alloc) */
+    lag_own own;            /* the loop's time on this seat's input, not credited */
+    double cpu_hello;       /* its tree's CPU time when its hello went (startup_cpu) */
+    clock_evidence timeout; /* its last timeout's figures */
+    seat_notes notes;       /* for the outcome's readers; last (see match_alloc) */
 } seat_state;
 
 struct match {
@@ -93,6 +95,11 @@ struct match {
     bool sent;
     bool guarded;                    /* not sent: the agent's input backed up, its clock runs */
     double t_clock, cpu0, allowance; /* t_clock: the wall clock's start */
+    /* The fair clock of this decision (clock.h): its agent's tasks when
+     * the decide went; false where the seat has a wall clock instead. */
+    bool fair;
+    clock_probe probe;
+    clock_evidence ev; /* of the timeout being judged, for its fault record */
     /* An answer that arrived, to be judged in step(). */
     bool answered;
     msg answer;
@@ -242,7 +249,9 @@ static void forfeit(struct match *m, int s, fault_cause cause, const char *why)
     st->forfeit = cause;
     seat_notes_forfeit(&st->notes, fault_cause_name(cause), why);
     TRACE(m, s, "FORFEIT (%s): %s", fault_cause_name(cause), why);
-    if (m->log) matchlog_fault(m->log, s, fault_cause_name(cause), why, st->strikes, true);
+    const clock_evidence *ev = cause == CAUSE_TIMEOUT && m->ev.set ? &m->ev : NULL;
+    if (ev) m->seat[s].timeout = *ev;
+    if (m->log) matchlog_fault(m->log, s, fault_cause_name(cause), why, st->strikes, true, ev);
     if (m->pending && m->pd.seat == s) {
         m->pending = false;
         disarm_timer(m);
@@ -276,7 +285,10 @@ static bool judge_fault(struct match *m, int s, fault_cause cause, uint64_t id, 
     seat_notes_fallback(&st->notes, fault_cause_name(cause), why);
     TRACE(m, s, "strike %d (%s): %s; the fallback plays", st->strikes, fault_cause_name(cause),
           why);
-    if (m->log) matchlog_fault(m->log, s, fault_cause_name(cause), why, st->strikes, false);
+    if (cause == CAUSE_TIMEOUT && m->ev.set) st->timeout = m->ev;
+    if (m->log)
+        matchlog_fault(m->log, s, fault_cause_name(cause), why, st->strikes, false,
+                       cause == CAUSE_TIMEOUT && m->ev.set ? &m->ev : NULL);
     return true;
 }
 
@@ -425,6 +437,9 @@ static void hello_clock(const struct match *m, msg_clock *c)
     c->bank_ms = cc->bank_ms;
     c->game_ms = cc->game_ms;
     c->startup_ms = cc->startup_ms;
+    /* The wire knows wall and cpu (protocol.md §5): the fair clock is
+     * announced as wall, which it never charges more than for a
+     * single-threaded bot. */
     strcpy(c->mode, cc->mode == CLOCK_CPU ? "cpu" : "wall");
 }
 
@@ -470,7 +485,13 @@ static void send_decide(struct match *m, const arena_decision *d)
      * this process waits for one, and sampling only once all was sent
      * gave it that work free (3 ms a move on a loaded host, e2e
      * cpu_clock_is_precise). */
-    if (m->cfg.clock.mode == CLOCK_CPU) m->cpu0 = agent_cpu_ms(a);
+    m->fair = m->cfg.clock.mode == CLOCK_FAIR && a->kind == AGENT_SPAWNED && a->pid > 0 &&
+              proctree_schedstat();
+    if (m->cfg.clock.mode == CLOCK_CPU || m->fair) m->cpu0 = agent_cpu_ms(a);
+    if (m->fair)
+        clock_probe_start(&m->probe, a->pid, clock_now_ms());
+    else if (a->kind != AGENT_BUILTIN)
+        m->probe.host_psi_us = clock_host_psi_us();
     /* --freeze-idle: only the seat on the move runs (freeze.h). */
     for (int t = 0; t < m->players; t++)
         if (t != s) agent_freeze(m->seat[t].agent);
@@ -507,7 +528,7 @@ static void start_clock(struct match *m, double when)
 {
     m->t_clock = when;
     const clock_config *cc = &m->cfg.clock;
-    if (cc->mode == CLOCK_CPU) {
+    if (cc->mode == CLOCK_CPU || m->fair) {
         double first = m->allowance < clock_wall_cap(cc) ? m->allowance : clock_wall_cap(cc);
         arm_by(m, when, first);
     } else {
@@ -534,16 +555,58 @@ static void match_on_sent(struct match *m, int s, double when)
     if (!m->guarded) start_clock(m, when);
 }
 
-/* Time the pending decision has used so far, in the configured mode. */
-static double used_ms(struct match *m, double now)
+/* The clock the pending decision is timed by: a remote or built-in seat
+ * keeps the wall clock under the fair one, as does every seat where the
+ * kernel keeps no run-queue waits (protocol.md §5). */
+static clock_mode seat_mode(const struct match *m)
 {
-    if (!clock_running(m)) return 0;
-    if (m->cfg.clock.mode == CLOCK_CPU) {
-        double c = agent_cpu_ms(m->seat[m->pd.seat].agent);
-        /* (Below cpu0 only when CPU left the tree: never a credit.) */
-        return c < m->cpu0 ? 0 : c - m->cpu0;
+    clock_mode c = m->cfg.clock.mode;
+    return c == CLOCK_FAIR && !m->fair ? CLOCK_WALL : c;
+}
+
+/* Time the pending decision has used so far in its seat's clock, `lag`
+ * of it the referee's (wall and fair clocks), with the figures into *e;
+ * *stalled (may be NULL): a task of the agent may be waiting for a CPU
+ * now, a wait not counted yet (clock_probe_wait). */
+static double measure(struct match *m, double now, double lag, clock_evidence *e, bool *stalled)
+{
+    clock_mode mode = seat_mode(m);
+    *e = (clock_evidence){.set = true,
+                          .mode = mode,
+                          .allowance_ms = m->allowance,
+                          .cpu_ms = -1,
+                          .wait_sum_ms = -1,
+                          .host_psi_ms = -1};
+    bool run = false;
+    if (clock_running(m)) {
+        arena_agent *a = m->seat[m->pd.seat].agent;
+        e->wall_ms = now - m->t_clock;
+        if (e->wall_ms < 0) e->wall_ms = 0;
+        e->lag_ms = lag < e->wall_ms ? lag : e->wall_ms;
+        if (mode != CLOCK_WALL) {
+            double c = agent_cpu_ms(a);
+            /* (Below cpu0 only when CPU left the tree: never a credit.) */
+            e->cpu_ms = c < m->cpu0 ? 0 : c - m->cpu0;
+        }
+        if (mode == CLOCK_FAIR)
+            e->wait_ms = clock_probe_wait(&m->probe, a->pid, now, e->cpu_ms, &e->wait_sum_ms, &run);
+        /* A wait that began before the decide (a task still runnable after
+         * its last answer) must not pay for this one: within the decision,
+         * the tree waited at most the wall time it did not run. */
+        if (mode == CLOCK_FAIR && e->wait_ms > e->wall_ms - e->cpu_ms)
+            e->wait_ms = e->wall_ms > e->cpu_ms ? e->wall_ms - e->cpu_ms : 0;
+        if (mode == CLOCK_CPU) e->lag_ms = 0;
     }
-    return now - m->t_clock;
+    if (stalled) *stalled = run;
+    e->charged_ms = clock_recharge(e);
+    return e->charged_ms;
+}
+
+/* The host's CPU pressure over the decision into e, for a fault record. */
+static void note_pressure(const struct match *m, clock_evidence *e)
+{
+    double now = m->probe.host_psi_us >= 0 ? clock_host_psi_us() : -1;
+    e->host_psi_ms = now >= 0 ? (now - m->probe.host_psi_us) / 1e3 : -1;
 }
 
 /* One move's charged time into its seat's summary (see match_outcome). */
@@ -570,7 +633,9 @@ static void decision_timed_out(struct match *m, double used)
              (long long)m->cfg.clock.move_ms);
     TRACE(m, s, "no answer to id %" PRIu64 ": %.3f ms charged, bank left %.0f ms", id, used,
           m->seat[s].clock.bank_left);
-    if (judge_fault(m, s, CAUSE_TIMEOUT, id, why)) play_fallback(m, &d, id);
+    bool fallback = judge_fault(m, s, CAUSE_TIMEOUT, id, why);
+    m->ev.set = false;
+    if (fallback) play_fallback(m, &d, id);
     schedule_step(m);
 }
 
@@ -607,7 +672,7 @@ static void ready_timed_out(struct match *m)
         seat_state *st = &m->seat[s];
         if (st->forfeit == CAUSE_NONE && !st->ready && left[s] <= 0) {
             if (m->log)
-                matchlog_fault(m->log, s, "timeout", "no 'ready' within startup_ms", 0, true);
+                matchlog_fault(m->log, s, "timeout", "no 'ready' within startup_ms", 0, true, NULL);
             seat_notes_forfeit(&st->notes, "timeout", "no 'ready' within startup_ms");
             TRACE(m, s, "FORFEIT (timeout): no 'ready' within startup_ms");
             st->forfeit = CAUSE_TIMEOUT;
@@ -652,7 +717,8 @@ static void on_timer(evutil_socket_t fd, short what, void *arg)
     /* Left from the decision before: this one's is set once its decide is
      * out (match_on_sent) or backs up (match_on_blocked). */
     if (!clock_running(m)) return;
-    if (cc->mode == CLOCK_WALL && now - m->t_clock < m->allowance) {
+    if ((cc->mode == CLOCK_WALL || (cc->mode == CLOCK_FAIR && !m->fair)) &&
+        now - m->t_clock < m->allowance) {
         double left = m->allowance - (now - m->t_clock);
         arm_timer(m, left < 1 ? 1 : left);
         return;
@@ -664,18 +730,25 @@ static void on_timer(evutil_socket_t fd, short what, void *arg)
     if (!m->pending || m->answered || m->state != M_PLAYING) return;
     now = clock_now_ms();
     double wall = now - m->t_clock;
-    double used = cc->mode == CLOCK_CPU ? used_ms(m, now) : wall;
-    if (used < m->allowance && (cc->mode != CLOCK_CPU || wall < clock_wall_cap(cc))) {
-        /* Not out of time yet (in cpu mode, or a timer that ran early): look
-         * again when it could be. */
-        double next = m->allowance - used;
+    bool capped = seat_mode(m) != CLOCK_WALL, stalled;
+    /* The lag of a stall going on: the answer may be in the pipe unread. */
+    /* (No lag: catch_up_awaited found no answer, so none waited unread.) */
+    double used = measure(m, now, 0, &m->ev, &stalled);
+    bool settling = seat_mode(m) == CLOCK_FAIR && stalled && used >= m->allowance &&
+                    m->ev.cpu_ms < m->allowance;
+    if ((used < m->allowance || settling) && (!capped || wall < clock_wall_cap(cc))) {
+        /* Not out of time yet (in cpu or fair mode, or a timer that ran
+         * early): look again when it could be. Under the fair clock a task
+         * of the agent that waits for a CPU now has that wait counted only
+         * once it runs: look again once it may have (clock.h). */
+        double next = settling ? CLOCK_FAIR_SETTLE_STEP_MS : m->allowance - used;
         if (next < 1) next = 1;
-        if (cc->mode == CLOCK_CPU && wall + next > clock_wall_cap(cc))
-            next = clock_wall_cap(cc) - wall;
+        if (capped && wall + next > clock_wall_cap(cc)) next = clock_wall_cap(cc) - wall;
         arm_timer(m, next);
         return;
     }
-    if (cc->mode == CLOCK_CPU && used < m->allowance) used = m->allowance; /* wall cap hit */
+    if (capped && used < m->allowance) used = m->ev.charged_ms = m->allowance; /* wall cap hit */
+    note_pressure(m, &m->ev);
     decision_timed_out(m, used);
 }
 
@@ -696,13 +769,9 @@ static void judge_answer(struct match *m)
     seat_state *st = &m->seat[s];
     arena_decision d = m->pd;
     uint64_t id = m->pid;
-    double used = used_ms(m, m->answered_at);
     /* The answer may have waited in the pipe while the loop was late. */
-    double lag = m->lag_answered < used ? m->lag_answered : used;
-    if (m->cfg.clock.mode == CLOCK_WALL && lag > 0) {
-        if (m->log) matchlog_lag(m->log, s, id, lag, used, used > lag ? used - lag : 0);
-        used = used > lag ? used - lag : 0;
-    }
+    double used = measure(m, m->answered_at, m->lag_answered, &m->ev, NULL);
+    if (m->ev.lag_ms > 0 && m->log) matchlog_lag(m->log, s, id, m->ev.lag_ms, m->ev.wall_ms, used);
     m->pending = false; /* its timer stays: see arm_by */
     st->time_ms += used;
     note_move(m, st, used);
@@ -714,11 +783,15 @@ static void judge_answer(struct match *m)
     bool in_time = used <= m->allowance && charged;
     TRACE(m, s, "answer to id %" PRIu64 ": %.3f ms charged (allowed %.0f), bank left %.0f ms", id,
           used, m->allowance, st->clock.bank_left);
+    if (in_time) m->ev.set = false;
     if (!in_time) {
+        note_pressure(m, &m->ev);
         char why[160];
         snprintf(why, sizeof why, "answer took %.0f ms, more than the %.0f ms allowed", used,
                  m->allowance);
-        if (judge_fault(m, s, CAUSE_TIMEOUT, id, why)) play_fallback(m, &d, id);
+        bool fallback = judge_fault(m, s, CAUSE_TIMEOUT, id, why);
+        m->ev.set = false;
+        if (fallback) play_fallback(m, &d, id);
         msg_free(in);
         return;
     }
@@ -1018,6 +1091,7 @@ static void finish(struct match *m)
         o.strikes[s] = st->strikes;
         o.decisions[s] = st->decisions;
         o.time_ms[s] = st->time_ms;
+        o.timeout[s] = st->timeout;
         seat_notes_to_outcome(&st->notes, &o, s);
         o.move_max_ms[s] = st->move_max_ms;
         memcpy(o.move_hist[s], st->move_hist, sizeof o.move_hist[s]);
@@ -1129,6 +1203,7 @@ static void finish(struct match *m)
     free(m->evs);
     free(m->evi);
     evcache_free(&m->evc);
+    clock_probe_free(&m->probe);
     free(m);
     done(&o, ctx);
 }

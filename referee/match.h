@@ -19,7 +19,25 @@
 
 struct event_base;
 
-typedef enum { CLOCK_WALL, CLOCK_CPU } clock_mode;
+/* protocol.md §5: wall time; the agent tree's CPU time; fair, the wall
+ * time less what its runnable tasks waited for a CPU (clock.h). */
+typedef enum { CLOCK_WALL, CLOCK_CPU, CLOCK_FAIR } clock_mode;
+const char *clock_mode_name(clock_mode m); /* "wall", "cpu", "fair" */
+
+/* The figures a decision's verdict on time rests on (protocol.md §5),
+ * kept with every timeout so that it can be checked: in ms. */
+typedef struct clock_evidence {
+    bool set;
+    clock_mode mode;     /* the clock the seat was timed by */
+    double allowance_ms; /* what the decision could use */
+    double charged_ms;   /* what it was charged */
+    double wall_ms;      /* decide -> answer (or the verdict) */
+    double cpu_ms;       /* the agent tree's CPU time; < 0: not read */
+    double wait_ms;      /* fair: the run-queue wait discounted */
+    double wait_sum_ms;  /* fair: its tasks' run-queue waits, summed; < 0: not read */
+    double lag_ms;       /* the referee's lag credited */
+    double host_psi_ms;  /* the host's CPU pressure ("some") over the decision; < 0: none */
+} clock_evidence;
 typedef enum { FAULT_FORFEIT, FAULT_FALLBACK } fault_policy;
 typedef enum {
     CAUSE_NONE = 0,
@@ -39,8 +57,8 @@ typedef struct clock_config {
     clock_mode mode;
 } clock_config;
 
-/* Defaults of `arena play`: 1000 ms a move, 10 s bank, no game cap, 5 s
- * startup, wall clock. */
+/* Defaults of `arena play` (and every command that runs matches): 1000 ms
+ * a move, 10 s bank, no game cap, 5 s startup, fair clock. */
 void clock_config_default(clock_config *c);
 
 typedef struct agent_limits {
@@ -159,6 +177,8 @@ typedef struct match_outcome {
     double move_max_ms[ARENA_MAX_SEATS];
     int move_hist[ARENA_MAX_SEATS][MOVE_HIST_BINS];
     uint64_t seed;
+    /* The figures of the seat's last timeout (clock_evidence), if any. */
+    clock_evidence timeout[ARENA_MAX_SEATS];
     /* For the people reading the result (play, check-bot, reports): */
     int fallbacks[ARENA_MAX_SEATS]; /* moves the fallback played for it (strikes) */
     int bot_logs[ARENA_MAX_SEATS];  /* `log` messages it sent (SDKs report caught exceptions

@@ -104,7 +104,7 @@ void matchlog_header(matchlog *l, const char *match_id, const char *game, uint64
     av_set_int(c, "bank_ms", clock->bank_ms);
     av_set(c, "game_ms", clock->game_ms < 0 ? av_nil() : av_int(clock->game_ms));
     av_set_int(c, "startup_ms", clock->startup_ms);
-    av_set_str(c, "mode", clock->mode == CLOCK_CPU ? "cpu" : "wall");
+    av_set_str(c, "mode", clock_mode_name(clock->mode));
     av_set(m, "clock", c);
     av_set_str(m, "on_fault", on_fault == FAULT_FALLBACK ? "fallback" : "forfeit");
     av_set_int(m, "max_strikes", max_strikes);
@@ -212,14 +212,41 @@ void matchlog_choice(matchlog *l, int seat, uint64_t id, const char *kind, int t
     step_done(l);
 }
 
+static av *ms3(double ms)
+{
+    return av_float((double)(long long)(ms * 1000) / 1000.0);
+}
+
+/* A figure of a timeout, null where it was not read. */
+static void set_ms(av *m, const char *key, double ms)
+{
+    av_set(m, key, ms < 0 ? av_nil() : ms3(ms));
+}
+
+av *matchlog_clock_av(const clock_evidence *ev)
+{
+    av *c = av_map();
+    av_set_str(c, "mode", clock_mode_name(ev->mode));
+    set_ms(c, "allowance_ms", ev->allowance_ms);
+    set_ms(c, "charged_ms", ev->charged_ms);
+    set_ms(c, "wall_ms", ev->wall_ms);
+    set_ms(c, "cpu_ms", ev->cpu_ms);
+    set_ms(c, "wait_ms", ev->mode == CLOCK_FAIR ? ev->wait_ms : -1);
+    set_ms(c, "wait_sum_ms", ev->wait_sum_ms);
+    set_ms(c, "lag_ms", ev->lag_ms);
+    set_ms(c, "host_psi_ms", ev->host_psi_ms);
+    return c;
+}
+
 void matchlog_fault(matchlog *l, int seat, const char *cause, const char *why, int strikes,
-                    bool forfeit)
+                    bool forfeit, const clock_evidence *ev)
 {
     av *m = line(l, "fault", seat);
     av_set_str(m, "cause", cause);
     av_set_str(m, "message", why);
     av_set_int(m, "strikes", strikes);
     av_set_str(m, "verdict", forfeit ? "forfeit" : "fallback");
+    if (ev) av_set(m, "clock", matchlog_clock_av(ev));
     emit(l, m);
     step_done(l);
 }

@@ -52,8 +52,14 @@ size_t matchlog_msg_in(matchlog *l, int seat, const av *raw, size_t cap);
 /* Takes ownership of idx and labels. */
 void matchlog_choice(matchlog *l, int seat, uint64_t id, const char *kind, int turn, av *idx,
                      av *labels, const char *by, double ms);
+/* A timeout's figures (protocol.md §5) as a map: mode, allowance_ms,
+ * charged_ms, wall_ms, cpu_ms, wait_ms, wait_sum_ms, lag_ms, host_psi_ms
+ * (null: not read). */
+av *matchlog_clock_av(const clock_evidence *ev);
+/* ev (may be NULL): a timeout's figures, written as the record's "clock"
+ * (protocol.md §5; arena audit checks them). */
 void matchlog_fault(matchlog *l, int seat, const char *cause, const char *why, int strikes,
-                    bool forfeit);
+                    bool forfeit, const clock_evidence *ev);
 void matchlog_note(matchlog *l, int seat, const char *text);
 void matchlog_lag(matchlog *l, int seat, uint64_t id, double lag_ms, double measured_ms,
                   double charged_ms);

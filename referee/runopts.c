@@ -44,7 +44,7 @@ static const flag_doc flags[] = {
     {"--bank-ms", F_INT, 0, 86400000, "N", "reserve per game for decisions over --move-ms"},
     {"--game-ms", F_INT, 0, 864000000, "N", "total time per seat per game (default: none)"},
     {"--startup-ms", F_INT, 1, 3600000, "N", "exec (or connect)->join and hello->ready limit"},
-    {"--clock", F_CLOCK, 0, 0, "wall|cpu", "wall time, or spawned agents' CPU (start-up too)"},
+    {"--clock", F_CLOCK, 0, 0, "fair|wall|cpu", "wall time less CPU waits; wall; or CPU time"},
     {"--on-fault", F_FAULT, 0, 0, "forfeit|fallback", "what a timeout or illegal answer costs"},
     {"--max-strikes", F_INT, 1, 1000000, "N", "fallback mode: the Nth strike forfeits"},
     {"--exit-grace-ms", F_INT, 0, 600000, "N", "after bye, wait this long before killing"},
@@ -137,8 +137,10 @@ int run_options_parse(run_options *o, int argc, char **argv, int *i)
             o->clock.mode = CLOCK_WALL;
         else if (!strcmp(val, "cpu"))
             o->clock.mode = CLOCK_CPU;
+        else if (!strcmp(val, "fair"))
+            o->clock.mode = CLOCK_FAIR;
         else {
-            fprintf(stderr, "arena: --clock is 'wall' or 'cpu', not '%s'\n", val);
+            fprintf(stderr, "arena: --clock is 'fair', 'wall' or 'cpu', not '%s'\n", val);
             return -1;
         }
         return 1;
@@ -211,7 +213,7 @@ void run_options_help_skip(FILE *out, const char *const *skip)
         if (f->kind == F_INT && strcmp(f->name, "--game-ms") != 0) {
             snprintf(dflt, sizeof dflt, " [%lld]", (long long)*int_target(&d, f->name));
         } else if (f->kind == F_CLOCK) {
-            snprintf(dflt, sizeof dflt, " [wall]");
+            snprintf(dflt, sizeof dflt, " [fair]");
         } else if (f->kind == F_FAULT) {
             snprintf(dflt, sizeof dflt, " [forfeit]");
         }
@@ -227,13 +229,13 @@ void run_options_help_skip(FILE *out, const char *const *skip)
         "slices do, or in a group delegated to it, as systemd's Delegate=yes makes for\n"
         "any user), each spawned agent gets one: --limit-mem caps the memory of all its\n"
         "processes together, tmpfs and shared memory included, --limit-procs their\n"
-        "number, and every process it started dies with it, setsid or not. Under a wall\n"
-        "clock without --freeze-idle it also gets one agent's share of the CPU, however\n"
-        "many processes it runs; under --freeze-idle it is stopped through its group, at\n"
-        "once, and a CPU-timed clock reads the group's CPU time. Elsewhere --limit-mem\n"
-        "given is an error, and its default is not enforced (a note says so under\n"
-        "--sandbox). Without --sandbox an agent run as root may leave its groups. The\n"
-        "other limits are per process, and without a cgroup --limit-procs is\n"
+        "number, and every process it started dies with it, setsid or not. Under the fair\n"
+        "or wall clock without --freeze-idle it also gets one agent's share of the CPU,\n"
+        "however many processes it runs; under --freeze-idle it is stopped through its\n"
+        "group, at once, and a CPU-timed clock reads the group's CPU time. Elsewhere\n"
+        "--limit-mem given is an error, and its default is not enforced (a note says so\n"
+        "under --sandbox). Without --sandbox an agent run as root may leave its groups.\n"
+        "The other limits are per process, and without a cgroup --limit-procs is\n"
         "RLIMIT_NPROC: every agent of the uid shares it, and root is exempt.\n"
         "ARENA_NO_CGROUPS=1 in the environment: no cgroups, as where none can be made.\n"
         "\nIsolation. Without --sandbox an agent runs as your user with your environment\n"
@@ -254,8 +256,8 @@ void run_options_help_skip(FILE *out, const char *const *skip)
         "Stopping arena (Ctrl-C, SIGTERM, SIGHUP, even SIGKILL) kills every agent's\n"
         "process group and cgroup; under --sandbox its whole PID namespace. Without\n"
         "--sandbox or cgroups, a process an agent moves out of its group (setsid)\n"
-        "survives arena (while the agent runs it stays in the agent's tree: --clock cpu\n"
-        "charges its CPU).\n",
+        "survives arena (while the agent runs it stays in the agent's tree: the fair and\n"
+        "cpu clocks charge its CPU).\n",
         out);
 }
 
@@ -281,8 +283,12 @@ void run_options_agent(const run_options *o, const char *game, const char *spec,
     a->max_frame = (size_t)o->max_frame;
     a->sandbox = o->sandbox;
     a->freeze_idle = o->freeze_idle;
-    a->startup_cpu = o->clock.mode == CLOCK_CPU || o->freeze_idle;
-    a->cpu_group = !a->startup_cpu;
+    /* The fair clock counts a start-up's CPU time too: its waits for a CPU
+     * are not in schedstat until the task runs, and a hundred interpreters
+     * starting at once wait long. It keeps the cpu group, so that an
+     * agent's helpers take only its share (cgroup.h). */
+    a->startup_cpu = o->clock.mode != CLOCK_WALL || o->freeze_idle;
+    a->cpu_group = o->clock.mode == CLOCK_FAIR || !a->startup_cpu;
     a->pass_env = o->pass_env;
 }
 

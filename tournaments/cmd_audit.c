@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "clock.h"
 #include "cliargs.h"
 #include "commands.h"
 #include "replay.h"
@@ -42,7 +43,9 @@ static void audit_help(FILE *out)
           "    re-derived from the replayed game and the log's fault records: a\n"
           "    forfeit only on its fault record, a timeout only once the time the\n"
           "    decide gave was up by the log's clock (wall clock);\n"
-          "  - an SPRT run's stored verdict and LLR are the ones its games give.\n"
+          "  - an SPRT run's stored verdict and LLR are the ones its games give;\n"
+          "  - every timeout's figures in a log (wall, CPU, waits, lag) give its\n"
+          "    verdict under the clock it was timed by (protocol.md §5).\n"
           "Each problem is one line naming the game; the last line sums up.\n"
           "\n"
           "  --logs DIR  where the logs are, as DIR/game-NNNNNN.jsonl.gz (default:\n"
@@ -255,7 +258,55 @@ typedef struct seen {
     int64_t scores[RANKED_MAX];
     char reason[16];
     char forfeit[RANKED_MAX][16]; /* cause by seat, "" none */
+    /* Timeouts whose recorded figures do not give the verdict (the first
+     * one said), and those with figures at all. */
+    long clock_wrong, clock_checked;
+    char clock_first[200];
 } seen;
+
+/* A figure of a timeout's record; -1 if null or absent. */
+static double figure(const av *c, const char *key)
+{
+    const av *v = av_get(c, key);
+    if (v && v->type == AV_FLOAT) return v->u.f;
+    if (v && v->type == AV_INT) return (double)v->u.i;
+    return -1;
+}
+
+/* A timeout's fault record: its figures must give its verdict under its
+ * clock (protocol.md §5), charged >= allowance (clock_evidence_holds). */
+static void on_aside(void *ctx, replay *r, const av *line)
+{
+    (void)r;
+    seen *s = ctx;
+    const char *type = av_get_str(line, "type"), *cause = av_get_str(line, "cause");
+    const av *c = av_get(line, "clock");
+    if (!type || strcmp(type, "fault") || !cause || strcmp(cause, "timeout") || !c ||
+        c->type != AV_MAP)
+        return;
+    const char *mode = av_get_str(c, "mode");
+    clock_evidence e = {.set = true,
+                        .mode = mode && !strcmp(mode, "cpu")    ? CLOCK_CPU
+                                : mode && !strcmp(mode, "fair") ? CLOCK_FAIR
+                                                                : CLOCK_WALL,
+                        .allowance_ms = figure(c, "allowance_ms"),
+                        .charged_ms = figure(c, "charged_ms"),
+                        .wall_ms = figure(c, "wall_ms"),
+                        .cpu_ms = figure(c, "cpu_ms"),
+                        .wait_ms = figure(c, "wait_ms"),
+                        .lag_ms = figure(c, "lag_ms")};
+    s->clock_checked++;
+    /* The log keeps each figure to the microsecond, cut: 0.01 ms of slack. */
+    if (clock_evidence_holds(&e, 0.01)) return;
+    int64_t seat = -1;
+    av_get_int(line, "seat", &seat);
+    if (!s->clock_wrong++)
+        snprintf(s->clock_first, sizeof s->clock_first,
+                 "seat %lld timed out under the %s clock, charged %.3f of %.3f ms, but its "
+                 "figures give %.3f",
+                 (long long)seat, mode ? mode : "?", e.charged_ms, e.allowance_ms,
+                 clock_recharge(&e));
+}
 
 static int on_header(void *ctx, replay *r, const av *line)
 {
@@ -303,13 +354,23 @@ static char *find_log(const char *dir, int64_t id)
     return NULL;
 }
 
+/* Its timeouts against the figures they were recorded with: true if they
+ * hold (or it has none). */
+static bool check_timeouts(audit *a, const sched_game *g, const seen *s, const char *path)
+{
+    if (!s->clock_wrong) return true;
+    problem(a, g, "its log %s has %ld timeout%s its figures do not bear out: %s", path,
+            s->clock_wrong, s->clock_wrong == 1 ? "" : "s", s->clock_first);
+    return false;
+}
+
 /* A finished game against its log: replayed, or a problem said. */
 static void check_log(audit *a, const tgame *t, const char *path)
 {
     const sched_game *g = &t->s;
     replay r = {.path = path};
     seen s = {0};
-    replay_sink sink = {.header = on_header, .result = on_result};
+    replay_sink sink = {.header = on_header, .result = on_result, .aside = on_aside};
     fflush(stdout); /* replay's own complaint goes to stderr, in order */
     int rc = replay_walk(&r, &sink, &s);
     int players = r.players;
@@ -341,6 +402,7 @@ static void check_log(audit *a, const tgame *t, const char *path)
         problem(a, g, "its log %s has no result (cut short?)", path);
         return;
     }
+    if (!check_timeouts(a, g, &s, path)) return;
     bool same = strcmp(s.reason, t->reason) == 0;
     for (int k = 0; same && k < players; k++)
         same = s.ranks[k] == t->rank[k] && s.scores[k] == t->score[k] &&

@@ -183,6 +183,32 @@ static void an_agents_group_counts_caps_freezes_and_kills(void **state)
     munmap(sh, sizeof *sh);
 }
 
+/* The group that holds the agents' cpu groups weighs as many default
+ * processes as it holds agents: of one process's weight, 200 starting
+ * interpreters shared one CPU's worth against the rest of the host. */
+static void the_agents_parent_weighs_as_many_as_it_holds(void **state)
+{
+    (void)state;
+    if (!cgroup_usable(NULL)) {
+        assert_int_equal(cgroup_cpu_weight(), 0);
+        return;
+    }
+    agent_cgroup cg[3];
+    char err[1024];
+    for (int i = 0; i < 3; i++)
+        assert_int_equal(cgroup_open(&cg[i], 0, 0, 1u << CGROUP_CPU, err, sizeof err), 0);
+    if (!cg[0].cpu) { /* no cpu controller here: nothing weighed */
+        assert_int_equal(cgroup_cpu_weight(), 0);
+    } else {
+        assert_int_equal(cgroup_cpu_weight(), 3);
+        cgroup_close(&cg[1]);
+        assert_int_equal(cgroup_cpu_weight(), 2);
+    }
+    for (int i = 0; i < 3; i++)
+        cgroup_close(&cg[i]);
+    assert_true(cgroup_cpu_weight() <= 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -192,6 +218,7 @@ int main(void)
         cmocka_unit_test(the_own_group_is_read_per_controller),
         cmocka_unit_test(v2_is_asked_for_by_no_controller),
         cmocka_unit_test(an_agents_group_counts_caps_freezes_and_kills),
+        cmocka_unit_test(the_agents_parent_weighs_as_many_as_it_holds),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "proctree.h"
 
 static clock_config cfg(int64_t move, int64_t bank, int64_t game)
 {
@@ -73,7 +74,155 @@ static void test_clock_cpu_wall_cap_is_ten_moves(void **st)
 {
     (void)st;
     clock_config c = cfg(50, 0, -1);
+    c.mode = CLOCK_CPU;
     assert_true(clock_wall_cap(&c) == 500.0);
+    c.mode = CLOCK_FAIR;
+    assert_true(clock_wall_cap(&c) == 5000.0);
+}
+
+static void spin(double ms)
+{
+    volatile double x = 0;
+    for (;;) {
+        struct timespec ts;
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+        if ((double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6 >= ms) break;
+        x += 1.0;
+    }
+    (void)x;
+}
+
+/* One task: what it waited for a CPU is all discounted, and nothing else. */
+static void test_clock_fair_one_task_is_exact(void **st)
+{
+    (void)st;
+    clock_task t = {.run_ms = 30, .wait_ms = 70};
+    double w = clock_fair_wait(&t, 1, 30);
+    assert_true(w == 70.0);
+    /* 130 ms of wall: 30 ran, 70 waited for a CPU, 30 slept. */
+    assert_true(clock_fair_charge(130, 0, 30, w) == 60.0);
+}
+
+/* Two tasks waiting at once: their waits overlap, so only the longest is
+ * a wait during which none ran, and the sum is never discounted. */
+static void test_clock_fair_overlapping_waits_discount_one(void **st)
+{
+    (void)st;
+    clock_task t[2] = {{.run_ms = 1, .wait_ms = 50}, {.run_ms = 1, .wait_ms = 50}};
+    assert_true(clock_fair_wait(t, 2, 2) == 49.0); /* 50 + 1 - 2 */
+}
+
+/* A task that waited while another of the tree ran: that wait is not
+ * discounted (the tree was running), and the CPU floor makes threads
+ * that crowd each other pay. */
+static void test_clock_fair_wait_beside_a_running_task_is_charged(void **st)
+{
+    (void)st;
+    clock_task t[2] = {{.run_ms = 100, .wait_ms = 0}, {.run_ms = 0, .wait_ms = 100}};
+    double w = clock_fair_wait(t, 2, 100);
+    assert_true(w == 0.0);
+    assert_true(clock_fair_charge(100, 0, 100, w) == 100.0);
+    /* 8 threads crowding 2 cores for 100 ms of wall: 200 ms of CPU. */
+    clock_task crowd[8];
+    for (int i = 0; i < 8; i++)
+        crowd[i] = (clock_task){.run_ms = 25, .wait_ms = 75};
+    w = clock_fair_wait(crowd, 8, 200);
+    assert_true(w == 0.0);
+    assert_true(clock_fair_charge(100, 0, 200, w) == 200.0);
+}
+
+/* The referee's lag comes off as under the wall clock; never below the
+ * CPU time, never below zero; CPU of ended tasks (more than the live
+ * ones ran) shrinks the discount. */
+static void test_clock_fair_lag_floor_and_ended_tasks(void **st)
+{
+    (void)st;
+    assert_true(clock_fair_charge(100, 30, 10, 20) == 50.0);
+    assert_true(clock_fair_charge(100, 60, 10, 60) == 10.0);
+    assert_true(clock_fair_charge(10, 60, 0, 60) == 0.0);
+    clock_task t = {.run_ms = 10, .wait_ms = 40};
+    assert_true(clock_fair_wait(&t, 1, 35) == 15.0);
+    assert_true(clock_fair_wait(&t, 1, 80) == 0.0);
+    assert_true(clock_fair_wait(NULL, 0, 0) == 0.0);
+}
+
+/* A wait going on: counted only for a task runnable at both looks that
+ * did not block in between, as the time schedstat does not account for. */
+static void test_clock_fair_pending_wait(void **st)
+{
+    (void)st;
+    proctree_task was = {.tid = 7, .run_ns = 10000000, .wait_ns = 0, .state = 'R', .vol = 3};
+    proctree_task now = was;
+    now.run_ns += 2000000; /* ran 2 ms, 1 ms of wait counted, in 10 ms */
+    now.wait_ns += 1000000;
+    assert_true(clock_pending_wait(&now, &was, 10) == 7.0);
+    was.pend_ms = 7;
+    proctree_task later = now; /* nothing counted since: still waiting */
+    assert_true(clock_pending_wait(&later, &now, 10) == 10.0);
+    now.pend_ms = 7;
+    assert_true(clock_pending_wait(&later, &now, 10) == 17.0);
+    later.vol = 4; /* it blocked: it may have slept */
+    assert_true(clock_pending_wait(&later, &now, 10) == 0.0);
+    later.vol = 3;
+    later.state = 'S';
+    assert_true(clock_pending_wait(&later, &now, 10) == 0.0);
+    assert_true(clock_pending_wait(&now, NULL, 10) == 0.0);
+}
+
+/* What arena audit recomputes: each clock's charge from its figures. */
+static void test_clock_evidence_recomputes_the_verdict(void **st)
+{
+    (void)st;
+    clock_evidence e = {.set = true,
+                        .mode = CLOCK_FAIR,
+                        .allowance_ms = 100,
+                        .charged_ms = 110,
+                        .wall_ms = 300,
+                        .cpu_ms = 110,
+                        .wait_ms = 250,
+                        .lag_ms = 0};
+    assert_true(clock_recharge(&e) == 110.0);
+    assert_true(clock_evidence_holds(&e, 0.01));
+    e.wait_ms = 150; /* the figures give 150: the record's 110 does not follow */
+    assert_false(clock_evidence_holds(&e, 0.01));
+    e = (clock_evidence){.set = true,
+                         .mode = CLOCK_WALL,
+                         .allowance_ms = 100,
+                         .charged_ms = 90,
+                         .wall_ms = 120,
+                         .cpu_ms = -1,
+                         .lag_ms = 30};
+    assert_true(clock_recharge(&e) == 90.0);
+    assert_false(clock_evidence_holds(&e, 0.01)); /* 90 < 100: no timeout */
+    e = (clock_evidence){.set = true,
+                         .mode = CLOCK_CPU,
+                         .allowance_ms = 100,
+                         .charged_ms = 100,
+                         .wall_ms = 1000,
+                         .cpu_ms = 3};
+    assert_true(clock_evidence_holds(&e, 0.01)); /* the wall cap */
+    assert_string_equal(clock_mode_name(CLOCK_FAIR), "fair");
+}
+
+/* The kernel's run-queue wait of this process's tasks can be read, and
+ * the sampler finds a child's threads. */
+static void test_clock_fair_probe_reads_the_tree(void **st)
+{
+    (void)st;
+    if (!proctree_schedstat()) fail_msg("no /proc/self/schedstat on this kernel");
+    clock_probe p = {0};
+    clock_probe_start(&p, getpid(), clock_now_ms());
+    assert_true(p.n >= 1 && p.whole);
+    spin(20);
+    double sum;
+    bool stalled;
+    clock_probe_wait(&p, getpid(), clock_now_ms(), 20, &sum, &stalled);
+    assert_true(stalled); /* the first look: runnable, maybe waiting since it ran */
+    spin(20);
+    clock_probe_wait(&p, getpid(), clock_now_ms(), 40, &sum, &stalled);
+    assert_false(stalled); /* running, and ran since the last look */
+    assert_true(sum >= 0);
+    clock_probe_free(&p);
 }
 
 static void test_clock_cpu_time_of_self_grows(void **st)
@@ -93,17 +242,6 @@ static void test_clock_cpu_time_of_self_grows(void **st)
 
 /* Spins until this process has used ms of CPU: by wall time, a loaded
  * host gave it less than the tests below count on. */
-static void spin(double ms)
-{
-    volatile double x = 0;
-    for (;;) {
-        struct timespec ts;
-        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-        if ((double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6 >= ms) break;
-        x += 1.0;
-    }
-    (void)x;
-}
 
 /* A child that ran and was waited for: its CPU moves into our cutime and
  * stays in the tree (a bot burning in short-lived children is charged). */
@@ -169,6 +307,13 @@ int main(void)
         cmocka_unit_test(test_clock_exhausted_bank_times_out),
         cmocka_unit_test(test_clock_game_cap_limits_allowance),
         cmocka_unit_test(test_clock_cpu_wall_cap_is_ten_moves),
+        cmocka_unit_test(test_clock_fair_one_task_is_exact),
+        cmocka_unit_test(test_clock_fair_overlapping_waits_discount_one),
+        cmocka_unit_test(test_clock_fair_wait_beside_a_running_task_is_charged),
+        cmocka_unit_test(test_clock_fair_lag_floor_and_ended_tasks),
+        cmocka_unit_test(test_clock_fair_pending_wait),
+        cmocka_unit_test(test_clock_evidence_recomputes_the_verdict),
+        cmocka_unit_test(test_clock_fair_probe_reads_the_tree),
         cmocka_unit_test(test_clock_cpu_time_of_self_grows),
         cmocka_unit_test(test_clock_cpu_counts_reaped_children),
         cmocka_unit_test(test_clock_cpu_follows_a_deep_chain),

@@ -474,10 +474,11 @@ def agent_cgroups():
     work = make_work(None)
     try:
         # The agent's own group in every hierarchy: memory, pids (its
-        # processes) and, under a wall clock without --freeze-idle, cpu (one
-        # agent's share, however many processes it runs), under
-        # --freeze-idle freezer (its stops), and with a CPU-timed clock
-        # (--clock cpu, --freeze-idle's start-up) cpuacct. Under v2 one
+        # processes) and, under the fair (default) or wall clock without
+        # --freeze-idle, cpu (one agent's share, however many processes it
+        # runs), under --freeze-idle freezer (its stops), and with a
+        # CPU-timed clock or start-up (--clock fair or cpu, --freeze-idle's
+        # start-up) cpuacct. Under v2 one
         # group has them all: its controllers (cpu only where wanted), and
         # freezing and CPU time, which every v2 group has.
         v2 = cgroups.v2_only()
@@ -485,9 +486,12 @@ def agent_cgroups():
                  + ("echo ctl:$(cat /sys/fs/cgroup$(sed -n s/^0:://p /proc/self/cgroup)/"
                     "cgroup.controllers) >&2; " if v2 else "")
                  + f"exec /usr/bin/python3 {work}/opp/escape.py victim'")
-        for clock, want in (([], ("memory", "pids", "cpu")),
+        for clock, want in (([], ("memory", "pids", "cpu", "cpuacct")),
+                            (["--clock", "wall"], ("memory", "pids", "cpu")),
                             (["--clock", "cpu"], ("memory", "pids", "cpuacct")),
-                            (["--freeze-idle"], ("memory", "pids", "freezer", "cpuacct"))):
+                            (["--freeze-idle"], ("memory", "pids", "cpu", "freezer", "cpuacct")),
+                            (["--freeze-idle", "--clock", "wall"],
+                             ("memory", "pids", "freezer", "cpuacct"))):
             rc, out, _ = run_arena(["play", "nim", shell, "builtin:random", "--json", *clock], work)
             g = games(out)
             check(rc == 0 and len(g) == 1, f"exit {rc}")

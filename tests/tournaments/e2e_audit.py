@@ -29,6 +29,10 @@ Cases:
   deleted_games  the two games one agent lost to the other are deleted:
                  the report moves it up, the audit names both
   sprt_verdict   an SPRT run's stored verdict is rewritten (H1 <-> H0)
+  forged_timeout_figures
+                 a timeout's figures in its log are edited so that they no
+                 longer give its verdict (the run-queue wait made longer: the
+                 charge they give is under the allowance)
   replayed_by_play
                  anyone can deal a stored game again: every game of a
                  tournament, played by `arena play --seed` (its stored seed,
@@ -238,6 +242,28 @@ def forged_forfeit():
     check(":crash" in r.stdout and ":timeout" in r.stdout, f"says which: {r.stdout}")
 
 
+def forged_timeout_figures():
+    db, logs = path("timeout.sqlite"), path("timeout.logs")
+    r = arena("tournament", "--game", "nim", "--set", "stones=12", "--agent", f"slow={SLOW}",
+              "--agent", "rnd=builtin:random", "--games-per-pairing", "2", "--move-ms", "10",
+              "--bank-ms", "0", "--concurrency", "2", "--db", db, "--logs", logs, "--quiet")
+    check(r.returncode == 0, f"tournament: {r.returncode} {r.stderr}")
+    r = audit(db)
+    check(r.returncode == 0, "the tournament audits clean before the edit")
+    (game,) = rows(db, "SELECT id FROM games WHERE forfeits LIKE '%timeout%' "
+                       "ORDER BY id LIMIT 1")[0]
+    recs = read_log(log_of(logs, game))
+    fault = next(x for x in recs if x["type"] == "fault" and x["cause"] == "timeout")
+    c = fault["clock"]
+    check(c["mode"] == "fair" and c["charged_ms"] >= c["allowance_ms"],
+          f"the timeout's figures: {fault}")
+    c["wait_ms"] = c["wall_ms"]  # all of it waiting for a CPU: charge max(cpu, -lag) < 10 ms
+    c["cpu_ms"] = 1.0
+    write_log(log_of(logs, game), recs)
+    r = caught(db, game, "a forged timeout")
+    check("figures do not bear out" in r.stdout, f"says why: {r.stdout}")
+
+
 def chosen_seed():
     db, logs = tournament("chosen")
     game, seats = rows(db, "SELECT id, seats FROM games ORDER BY id LIMIT 1")[0]
@@ -337,5 +363,6 @@ def replayed_by_play():
  "chosen_seats": chosen_seats,
  "edited_log": edited_log, "swapped_log": swapped_log,
  "deleted_games": deleted_games, "sprt_verdict": sprt_verdict,
+ "forged_timeout_figures": forged_timeout_figures,
  "replayed_by_play": replayed_by_play}[CASE]()
 print("ok")
