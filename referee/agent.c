@@ -150,7 +150,7 @@ static void sigchld_scan_all(void)
 /* Work per SIGCHLD is per child exited, not per agent: waitid(WNOWAIT)
  * names an exited child without reaping it, the table finds its agent, and
  * reap() collects it. A child that is not ours (never reaped here) would be
- * named again and again: then every agent is tried once, as before. */
+ * named again and again: then every agent is tried once (sigchld_scan_all). */
 static void on_sigchld(evutil_socket_t sig, short what, void *arg)
 {
     (void)sig, (void)what, (void)arg;

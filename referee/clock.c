@@ -222,9 +222,9 @@ void clock_probe_free(clock_probe *p)
  * thread running on another CPU is brought up to date at its scheduler
  * tick or when it blocks), and its reaped children's, which /proc gives
  * only in clock ticks (10 ms). Not the whole of it in ticks: a
- * move's charge was then the difference of two truncated counts, off by up
- * to 10 ms either way, and a bot using 42 ms of a 50 ms move timed out on
- * 2 moves in 21 (e2e cpu_clock_is_precise). -1 if the process is gone. */
+ * move's charge would then be the difference of two truncated counts, off
+ * by up to 10 ms either way, and a bot using 42 ms of a 50 ms move would
+ * time out on about 2 moves in 21 (e2e cpu_clock_is_precise). -1 if the process is gone. */
 static double proc_cpu_ms(pid_t pid)
 {
     static long hz;

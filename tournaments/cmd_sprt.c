@@ -381,13 +381,15 @@ int cmd_sprt(int argc, char **argv)
         }
     }
     if (!have_seed && resume) {
-        /* A run stored before the seed was: the one it used. */
+        /* The stored seed; a run stored without one (by an arena whose
+         * default seed was 1) was played on 1. */
         char *sd = store_meta(db, "seed");
-        if (!sd || !cli_u64(sd, &s.seed)) s.seed = 1; /* the old default */
+        if (!sd || !cli_u64(sd, &s.seed)) s.seed = 1;
         free(sd);
     } else if (!have_seed) {
-        /* A known seed (it used to be 1) gives every game's seed, hence its
-         * deal, away; tournament does the same. Stored for --resume. */
+        /* A known default seed (such as 1) would give every game's seed,
+         * hence its deal, away; tournament does the same. Stored for
+         * --resume. */
         char sd[32];
         s.seed = arena_random_u64();
         snprintf(sd, sizeof sd, "%llu", (unsigned long long)s.seed);

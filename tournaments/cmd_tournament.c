@@ -549,7 +549,7 @@ int cmd_tournament(int argc, char **argv)
                           .pairing = o.pairing};
     if (!resuming) {
         if (!o.have_seed) {
-            /* A guessable seed (it used to be 1) would let a bot recompute
+            /* A guessable seed (a fixed default) would let a bot recompute
              * every game's deal; all 64 bits, since a published game seed
              * lets anyone test guesses of it offline. Stored with the
              * settings for --resume. */

@@ -453,7 +453,7 @@ static const char *finished_at(sq_store *s)
         struct tm tm;
         if (!gmtime_r(&ts.tv_sec, &tm) ||
             strftime(s->at, sizeof s->at, "%Y-%m-%dT%H:%M:%S", &tm) != 19) {
-            /* No year of four digits: SQLite's own, as before. */
+            /* No year of four digits: SQLite's own strftime writes it. */
             s->at[0] = '\0';
             return NULL;
         }

@@ -560,7 +560,8 @@ def case_serve_tokens_seat_remote_agents():
         check(len(g["forfeits"]) == 2 and g["forfeits"][0]["cause"] == "timeout", f"{g}")
         # An IPv6 address in brackets, as tcp: agents take it: listened on
         # (a no-show forfeits), or, on a host without IPv6, a bind error,
-        # never a bad HOST:PORT (it used to be: "[::1]" does not resolve).
+        # never a bad HOST:PORT (as it would be were "[::1]" looked up with
+        # its brackets, which does not resolve).
         rc, out, err = arena("serve", "nim", "--listen", "[::1]:0", "--tokens", tokens,
                              "--json", "--join-timeout", "300")
         print(f"--listen [::1]:0: exit {rc}: {err.strip()[:300]}")

@@ -4,8 +4,8 @@
  * game's view entry is wrapped to sample how many events the game holds
  * each time the referee asks for a view (every decide), and the game must
  * still end normally with every event counted.
- * Before the release, a game held every event it ever pushed (one per
- * move here), so the largest sample grew with the length of the game.
+ * Without the release, a game would hold every event it ever pushed (one
+ * per move here), so the largest sample would grow with the game.
  * Usage: events-released RANDOM_C */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -170,7 +170,7 @@ def case_idle_connections_expire_on_their_own():
     with tempfile.TemporaryDirectory() as d:
         srv = Serve(d, [("tok-a", "alice")], local=["builtin:random"],
                     extra=["--startup-ms", "500", "--join-timeout", "30000"])
-        # More than the old table of 64, from different networks; nothing
+        # More than a table of 64 would hold, from different networks; nothing
         # else happens on the server while they wait.
         idle = [srv.connect(f"127.4.{i}.1") for i in range(70)]
         for s in idle:
@@ -340,11 +340,11 @@ def _churn(port, first, n_addrs, keep, stop):
 
 
 def case_churn_cannot_drop_a_player():
-    """Silent connections from 1,024 addresses (the old per-source cap of 8
-    lets 512 fill the 4,096-entry table) cycle the waiting table: each new
-    one pushed out the oldest, faster than the referee read a player's
-    join, and a player with a strong token was dropped on every try. Its
-    join must win its slot at the first try."""
+    """Silent connections from 1,024 addresses (a per-source cap of 8
+    would let 512 fill a 4,096-entry table) cycle the waiting table: were
+    each new one to push out the oldest, faster than the referee reads a
+    player's join, a player with a strong token would be dropped on every
+    try. Its join must win its slot at the first try."""
     import multiprocessing
     alice = "alice-5b2e9d0c7a4f1e38"
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
@@ -357,7 +357,7 @@ def case_churn_cannot_drop_a_player():
                  for j in range(3)]
         for p in churn:
             p.start()
-        time.sleep(3)  # the old referee's table turned over within 2 s
+        time.sleep(3)  # such a table would turn over within 2 s
         tries, t0 = [], time.monotonic()
         while time.monotonic() - t0 < 60:
             c = subprocess.Popen([CLIENT, str(srv.port), alice], stdout=subprocess.PIPE,

@@ -205,10 +205,10 @@ static void test_each_hostile_fault_beside_a_normal_match(void **st)
     assert_true(closing < 5000);
 }
 
-/* A `log` of almost 1 MiB with ~120,000 distinct keys: the decoder used to
- * be quadratic in the keys and held the loop for tens of seconds, timing out
- * the neighbouring match. Now it is over an agent's PROTO_MAX_VALUES_IN and
- * refused at the first value past it: the sender forfeits for that
+/* A `log` of almost 1 MiB with ~120,000 distinct keys: a decoder quadratic
+ * in the keys would hold the loop for tens of seconds, timing out the
+ * neighbouring match. It is over an agent's PROTO_MAX_VALUES_IN and refused
+ * at the first value past it: the sender forfeits for that
  * protocol error (not for a timeout), and the neighbour plays on. The
  * clocks are generous so a loaded machine or a sanitizer build does not
  * matter. */

@@ -10,16 +10,18 @@ real `arena`, takes what an attacker would have, and tries to predict the
 seeds of the other games from it:
 
 - tournament: one published log (its seed, and its game id, from its file
-  name). Per-game seeds used to be SplitMix64 of the master seed mixed with
-  the game id; SplitMix64 is a bijection, so inverting it gave the master
-  seed back, and with it every game's seed.
-- sprt: nothing at all. The master seed defaulted to 1, so an entrant could
-  compute every game's seed before the run, even under `--pairing
-  independent`, the pairing `sprt --help` gives for bots you do not trust.
-- play: the first game's log of `arena play --games N`. Without `--seed`,
-  game i was played on the first seed plus i - 1.
+  name). Were per-game seeds SplitMix64 of the master seed mixed with the
+  game id, inverting that bijection would give the master seed back, and
+  with it every game's seed.
+- sprt: nothing at all. Were the master seed a fixed default (1), an
+  entrant could compute every game's seed before the run, even under
+  `--pairing independent`, the pairing `sprt --help` gives for bots you do
+  not trust.
+- play: the first game's log of `arena play --games N`. Were game i played
+  on the first seed plus i - 1 without `--seed`, it would give the rest.
 
-Each attack is checked against a reference of the old derivation computed
+Each attack is checked against a reference of the SplitMix64 derivation
+(the one results files made before the one-way derivation hold) computed
 here, so a broken attacker cannot pass for a defence.
 
 usage: seeds.py ARENA CASE
@@ -41,8 +43,8 @@ ARENA = os.path.abspath(sys.argv[1])
 CASE = sys.argv[2]
 M64 = (1 << 64) - 1
 GOLDEN = 0x9E3779B97F4A7C15
-GAME_MUL, GAME_XOR = 0x9FB21C651E98DF25, 0x1D8E4E27C47D124F  # the old game seeds
-GROUP_MUL = 0xD1342543DE82EF95  # the old group (duplicate pair) seeds
+GAME_MUL, GAME_XOR = 0x9FB21C651E98DF25, 0x1D8E4E27C47D124F  # SplitMix64 game seeds
+GROUP_MUL = 0xD1342543DE82EF95  # SplitMix64 group (duplicate pair) seeds
 
 
 class Failure(Exception):
@@ -87,7 +89,7 @@ def old_group_seed(master, grp):
 
 
 def masters_from(seed, gid, ids):
-    """The master seeds one game's seed leads to under the old derivations:
+    """The master seeds one game's seed leads to under the SplitMix64 derivations:
     as game `gid`'s own seed, or as the seed of any group in `ids`."""
     yield unsplitmix(seed) ^ ((gid * GAME_MUL) & M64) ^ GAME_XOR
     for grp in ids:
@@ -99,7 +101,7 @@ def predictions(master, ids):
 
 
 def self_check():
-    """The attacker works: it recovers a master seed from one old seed."""
+    """The attacker works: it recovers a master seed from one SplitMix64 seed."""
     master = 0x123456789ABCDEF
     check(any(m == master for m in masters_from(old_game_seed(master, 7), 7, [])),
           "attacker: no master from an old game seed")

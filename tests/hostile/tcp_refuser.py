@@ -2,11 +2,11 @@
 """A tcp: entrant that refuses a connection to void a game it is in.
 
 For a `tcp:HOST:PORT` agent the referee connects to the entrant's own
-server, so the entrant decides when a connection fails. A failed connect
-used to stop the whole tournament ("continue with: arena tournament
---resume"), and the games in flight were dropped unscored, to be played
-again, from the start and on the same deal, by --resume. An entrant losing
-a game could so give itself a fresh try, as often as it liked.
+server, so the entrant decides when a connection fails. Were a failed
+connect to stop the whole tournament ("continue with: arena tournament
+--resume"), the games in flight would be dropped unscored, to be played
+again, from the start and on the same deal, by --resume: an entrant losing
+a game could give itself a fresh try, as often as it liked.
 
 The attacker here (a thread of this script) serves two connections, then
 closes its listening socket. Its first connection plays one game and hangs

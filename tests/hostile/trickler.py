@@ -5,8 +5,8 @@ It shrinks its input pipe to one page (F_SETPIPE_SZ needs no privilege), so
 a decide larger than that cannot be written at once, and reads only the
 decide's head: its id, options and pick come before the view. When the pipe
 is then full, the rest waits in the referee: it thinks THINK_MS, answers,
-and only then reads the rest. The referee used to start the clock at the decide's last byte
-and charged such a move nothing. Speaks JSON lines (larger decides).
+and only then reads the rest. A clock started at the decide's last byte
+would charge such a move nothing. Speaks JSON lines (larger decides).
 
 usage: trickler.py THINK_MS REPORT
   REPORT gets one line per decide: "trickled ID" when it answered before

@@ -326,9 +326,9 @@ def late_answer_charged(tmp):
     """An answer that comes after the deadline but before the referee's
     timer has run is as late as one the timer catches: under --on-fault
     fallback it costs a strike and all the time it took, bank and game clock
-    alike. The referee used to judge it late without charging it, so each
-    strike was a whole move + bank of free thought and the game clock never
-    ran out; answering 0.2 ms late won that in most tries."""
+    alike. Judged late without being charged, each strike would be a whole
+    move + bank of free thought and the game clock would never run out;
+    the bot answers 0.2 ms late to try for that."""
     rep = f"{tmp}/r"
     games = play([laggard("--overrun", "2", "--report", rep), "builtin:random"],
                  ["--move-ms", "100", "--bank-ms", "400", "--game-ms", "2000",
@@ -372,8 +372,8 @@ def trickle_charged(tmp):
 
 def act_then_garbage(tmp):
     """An act and a line that is no message, in one write: the seat
-    forfeits on the garbage, and its act, read with it, is not played (the
-    referee used to apply it after the forfeit, as the agent's move)."""
+    forfeits on the garbage, and its act, read with it, is not played (not
+    even after the forfeit, as the agent's move)."""
     games = play([laggard("--act-then-garbage"), "builtin:random", "builtin:random"], ROOMY,
                  tmp, game="xibalba")  # three seats: the game goes on without it
     check(len(games) == 1, f"{len(games)} games, want 1")

@@ -357,8 +357,8 @@ static void test_machine_festival_bonus_draw_is_mandatory(void **state)
 }
 
 /* Each draw from the Festival stack brings the bonus, the bonus draw's own
- * too ("Wenn du vom STADTFEST-Stapel ziehst"); the hand limit ends the chain.
- * It used to stop after one bonus draw. */
+ * too ("Wenn du vom STADTFEST-Stapel ziehst"); the hand limit ends the chain,
+ * not the first bonus draw. */
 static void test_machine_festival_bonus_draw_from_festival_brings_another(void **state)
 {
     (void)state;
@@ -781,8 +781,8 @@ static void test_exhaustion_more_idols_wins(void **state)
 
 /* The exhaustion rule waits while a seat can still act. Seat 0 draws the
  * last stack card with its last action; seat 1 still holds a Population
- * card whose symbol takes its fifth idol. The game used to end as seat 1's
- * turn began, won by seat 0's one secured idol. */
+ * card whose symbol takes its fifth idol. The game must not end as seat 1's
+ * turn begins, won by seat 0's one secured idol. */
 static void test_exhaustion_waits_for_a_seat_that_can_act(void **state)
 {
     (void)state;

@@ -5,8 +5,8 @@ usage: scale.py ARENA RANDOM_C WORKDIR CASE [ARGS...]
   many_matches_no_forfeits C GAMES
       `arena tournament` on nim, two spawned random-c agents, --concurrency C,
       --move-ms 100, under a soft open-file limit of 1,024 (the common
-      default): it must finish every game with no forfeit. Before the fix
-      the referee died with `pipe: Too many open files` at 300.
+      default): it must finish every game with no forfeit (a referee that
+      ran out would die with `pipe: Too many open files`, at 300 here).
   hard_limit_too_low
       a hard open-file limit that cannot hold the requested concurrency: one
       clear line says so and what fits, and the run still completes cleanly.

@@ -891,10 +891,10 @@ static void test_fast_decide_edge_shapes(void **st)
  * nothing of it is built: bad UTF-8, a NUL in a key, nesting past
  * PROTO_MAX_DEPTH, values past PROTO_MAX_VALUES, an ext type, a JSON number
  * out of double's range. */
-/* Clock durations are never negative. A hello whose startup_ms was -5000
- * used to decode, and its re-encoding, which leaves a negative startup_ms
- * out as absent, then failed to decode (found by libFuzzer). Both paths
- * refuse such a clock now, in hello and in decide. */
+/* Clock durations are never negative. A hello whose startup_ms is -5000
+ * must not decode: its re-encoding, which leaves a negative startup_ms out
+ * as absent, would then fail to decode (a libFuzzer case). Both paths refuse
+ * such a clock, in hello and in decide. */
 static void test_negative_clock_durations_refused(void **st)
 {
     (void)st;

@@ -109,7 +109,7 @@ for a in names:
           "multi %s: %r vs %r" % (a, got[a]["elo"], 400 * math.log10(gam[a])))
 check(got["X"]["games"] == 17, "multi games %r" % got["X"])
 # Without --model, 3-player lines are fitted by Plackett-Luce, whose error
-# bars are wider: one game no longer counts as three pairwise results.
+# bars are wider: one game does not count as three pairwise results.
 r = run("elo", multi, "--prior", "0", "--format", "json")
 pl = json.loads(r.stdout)
 check(pl["model"] == "plackett-luce", "default model for 3 players %r" % pl["model"])

@@ -7,9 +7,9 @@ Usage: e2e_hostile_db.py ARENA WORKDIR CASE.
 
 Cases:
   edited_group    games.grp set to 2^63-1, 2^31-1, 0, -1 in an SPRT run (report
-                  and audit) and in a tournament (--resume): 2^63-1 wrapped the
-                  SPRT count's allocation size (a heap overflow), 2^31-1 asked
-                  for 64 GiB, --resume aborted "out of memory"
+                  and audit) and in a tournament (--resume): 2^63-1 would wrap
+                  the SPRT count's allocation size (a heap overflow), 2^31-1
+                  ask for 64 GiB, and --resume abort "out of memory"
   edited_numbers  an id far past the schedule, a turn count that overflows a
                   report's sums, a clock time that is not a number, settings
                   naming a schedule of 10^9 games
@@ -24,15 +24,15 @@ import subprocess
 from e2e_common import ARENA, CASE, check, no_crash, path
 
 AGENTS = ["--agent", "a=builtin:random", "--agent", "b=builtin:random"]
-# Peak RSS any of these commands may reach on a DB of a few games (the old
-# code reached 64 GiB or died on the way). ASan's own shadow counts too.
+# Peak RSS any of these commands may reach on a DB of a few games (trusting
+# the edited numbers would reach 64 GiB or die on the way). ASan's own shadow counts too.
 RSS_CAP_MIB = 300
 WITH_ASAN = b"__asan_init" in open(ARENA, "rb").read()
 
 
 def limit():
-    # The old code asked for 64 GiB and then wrote it: keep a regression off
-    # the machine's memory. ASan reserves terabytes of address space, so
+    # A reader that trusted the settings would ask for 64 GiB and write it:
+    # keep such a failure off the machine's memory. ASan reserves terabytes of address space, so
     # under it the cap is left to ASan's own allocator.
     if not WITH_ASAN:
         resource.setrlimit(resource.RLIMIT_AS, (4 << 30, 4 << 30))

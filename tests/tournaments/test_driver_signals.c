@@ -87,8 +87,8 @@ static int run(src_ctx *s)
     return rc;
 }
 
-/* The last game's end is the driver's last event: a SIGTERM there used to be
- * caught by the loop's handler and dropped with it. */
+/* The last game's end is the driver's last event: a SIGTERM there must not
+ * be caught by the loop's handler and dropped with it. */
 static void sigterm_as_the_driver_finishes_reaches_the_caller(void **state)
 {
     (void)state;
@@ -118,8 +118,8 @@ static void sigterm_while_asking_for_a_game_interrupts_the_driver(void **state)
 }
 
 /* `arena tournament ... &` from a script starts with SIGINT ignored; the
- * driver used to catch it anyway, so that a SIGINT meant for the shell's
- * foreground job stopped the tournament. */
+ * driver must not catch it anyway, or a SIGINT meant for the shell's
+ * foreground job would stop the tournament. */
 static void an_ignored_sigint_stays_ignored(void **state)
 {
     (void)state;

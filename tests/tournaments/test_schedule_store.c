@@ -311,7 +311,7 @@ static void test_store_lock(void **st)
     remove_store(path);
 }
 
-/* A seat index past the agents (it used to overflow the driver's pools). */
+/* A seat index past the agents (it would overflow the driver's pools). */
 static void test_store_corrupt_row(void **st)
 {
     (void)st;

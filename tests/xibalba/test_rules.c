@@ -1071,7 +1071,7 @@ static void reorganize_stacks(void **st)
 }
 
 /* The rulebook allows any order: reversing a squad of 10 soldiers (more
- * moves than the old cap of 8) and moving a lower civilian to a free slot in
+ * moves than a cap of 8 would allow) and moving a lower civilian to a free slot in
  * one action. */
 static void reorganize_reaches_any_order(void **st)
 {
