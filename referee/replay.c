@@ -74,7 +74,7 @@ static int on_header(replay *r, const av *e, long lineno, char *err, size_t errl
         return fail(r, lineno,
                     rng ? "the log's games were dealt by another rng than this arena's"
                         : "the log was written before the games' rng became " GAME_RNG_NAME
-                          " (arena before 2026-11-27): this arena deals its seed otherwise");
+                          " (it names none): this arena deals its seed otherwise");
     r->players = (int)players;
     for (int k = 0; k < r->players; k++)
         snprintf(r->names[k], sizeof r->names[k], "?");
