@@ -129,7 +129,9 @@ static void xb_result(const arena_game *gg, arena_result *r)
     const xb_game *g = (const xb_game *)gg;
     memset(r, 0, sizeof *r);
     r->over = g->step == XS_OVER;
-    r->turns = g->turns;
+    /* g->turns counts finished turns; a win ends the game inside a turn
+     * (the turn limit ends it between turns), and that turn was played. */
+    r->turns = g->turns + (r->over && !g->limit_reached);
     int64_t tie[ARENA_MAX_SEATS] = {0};
     for (int s = 0; s < g->players; s++)
         r->scores[s] = g->p[s].par;
