@@ -11,7 +11,8 @@ static const arena_option_doc xb_options_doc[] = {
     {"mode", "normal|apocalypse", "normal",
      "apocalypse: 1 market card per deck at -1 cost, "
      "no market discards, Ark life max 10, Ark bonus"},
-    {"target", "integer 1..40", "35 (2p), 25 (3p), 15 (4p)", "paragon needed to win"},
+    {"target", "integer 1..40", "35 (2p), 25 (3p), 18 (4p); Apocalypse 4p: 24",
+     "paragon needed to win"},
     {"max_rounds", "integer 1..10000", "100", "rounds before the game ends by the turn limit"},
     {"cards", "FILE|builtin", "builtin", "card file replacing the built-in 176 cards"},
     {0},
@@ -84,7 +85,7 @@ static arena_game *xb_create(const arena_setting *set, size_t nset, uint64_t see
     snprintf(g->cards_name, sizeof g->cards_name, "%s", name);
     g->players = players;
     g->apocalypse = apocalypse;
-    g->target = target ? target : xb_default_target(players);
+    g->target = target ? target : xb_default_target(players, apocalypse);
     g->max_rounds = max_rounds;
     g->market_slots = apocalypse ? 1 : 2;
     g->winner = -1;
