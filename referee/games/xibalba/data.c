@@ -33,8 +33,11 @@ const uint8_t xb_die_faces[3][6] = {
 const uint8_t xb_default_targets[2][3] = {{35, 25, 18}, {35, 25, 24}};
 
 /* Two factions share one board (its two sides): factions 2k and 2k+1. Level
- * costs stay within the rulebook's ranges (3-4, 5-6, 7-8); cheaper boards
- * pay with lower resistance or productivity. upgrade_cost[0] is unused. */
+ * costs stay within the rulebook's ranges (3-4, 5-6, 7-8); a board trades
+ * resistance, productivity and the price of medicine against each other.
+ * Tuned with bench/xibalba/balance to 50 +- 3 % in 2-player games and within
+ * 3 points of fair at 3-4 players, both modes (docs/games/xibalba.md).
+ * upgrade_cost[0] is unused. */
 const xb_faction xb_factions[XB_FACTIONS] = {
     {"Jaguar Clan", {0, 3, 5, 8}, {4, 5, 6, 6}, {1, 1, 2, 2}, 1, 1, 2, 2, 3, 4},
     {"Eagle Order", {0, 3, 6, 8}, {3, 3, 4, 5}, {1, 1, 2, 3}, 1, 1, 2, 3, 4, 3},
