@@ -3,9 +3,10 @@
  * Plays GAMES games (at most 100000) in-process with the built-in bots
  * given (one per seat, rotated by one seat every game so every bot plays
  * every seat) and prints: wins by turn-order position (1st = the start
- * player, chosen by the paragon roll), wins by seat, wins by bot, game
- * length, how games
- * end, and per card type how often the first BOT bought it and used it
+ * player, chosen by the paragon roll), wins by seat, wins by faction
+ * (each faction's games and win rate against the fair 1/players), wins by
+ * bot, game length (with the games over before every seat had a turn), how
+ * games end, and per card type how often the first BOT bought it and used it
  * (resolved its effect, or attacked with it). Games are deterministic in
  * SEED. */
 #include <math.h>
@@ -26,6 +27,7 @@ typedef struct tally {
     size_t seen;            /* events already scanned */
     int start_player;
     bool limit_reached;
+    int faction[XB_MAX_PLAYERS]; /* by seat */
     bool bought_this_game[XB_MAX_TYPES];
     long bought[XB_MAX_TYPES], games_bought[XB_MAX_TYPES], used[XB_MAX_TYPES];
 } tally;
@@ -46,6 +48,8 @@ static bool observe(const arena_game *gg, void *ctx, char *err, size_t errlen)
     const xb_game *g = (const xb_game *)gg;
     t->start_player = g->start_player;
     t->limit_reached = g->limit_reached;
+    for (int s = 0; s < g->players; s++)
+        t->faction[s] = g->p[s].faction;
     size_t n = gg->vt->event_count(gg);
     for (; t->seen < n; t->seen++) {
         const av *e = gg->vt->event(gg, t->seen, -1);
@@ -118,6 +122,8 @@ int main(int argc, char **argv)
     double pos_wins[XB_MAX_PLAYERS] = {0}, bot_wins[XB_MAX_PLAYERS] = {0},
            seat_wins[XB_MAX_PLAYERS] = {0};
     long seat_starts[XB_MAX_PLAYERS] = {0};
+    double fac_wins[XB_FACTIONS] = {0};
+    long fac_games[XB_FACTIONS] = {0}, early = 0;
     long by_target = 0, by_limit = 0, turn_sum = 0;
     t->focus = bots[0];
     char err[512];
@@ -153,7 +159,11 @@ int main(int argc, char **argv)
             pos_wins[(s - t->start_player + players) % players] += 1.0 / firsts;
             bot_wins[bot_of[s]] += 1.0 / firsts;
             seat_wins[s] += 1.0 / firsts;
+            fac_wins[t->faction[s]] += 1.0 / firsts;
         }
+        for (int s = 0; s < players; s++)
+            fac_games[t->faction[s]]++;
+        early += st.result.turns < players;
         seat_starts[t->start_player]++;
         turns[i] = st.result.turns;
         turn_sum += st.result.turns;
@@ -192,6 +202,13 @@ int main(int argc, char **argv)
         printf("| %d | %.1f | %.1f %% | %.1f %% | %.1f %% |\n", s, seat_wins[s], 100 * r,
                100 * se(r, games), 100.0 * (double)seat_starts[s] / (double)games);
     }
+    printf("\n| faction | games | wins | win rate | ± 1 s.e. | vs. fair "
+           "|\n|---|---|---|---|---|---|\n");
+    for (int f = 0; f < XB_FACTIONS; f++) {
+        double r = fac_games[f] ? fac_wins[f] / (double)fac_games[f] : 0;
+        printf("| %s | %ld | %.1f | %.1f %% | %.1f %% | %+.1f points |\n", xb_factions[f].name,
+               fac_games[f], fac_wins[f], 100 * r, 100 * se(r, fac_games[f]), 100 * (r - fair));
+    }
     printf("\n| bot (seats rotated) | wins | win rate |\n|---|---|---|\n");
     for (int b = 0; b < players; b++)
         printf("| %d: %s | %.1f | %.1f %% |\n", b + 1, bots[b], bot_wins[b],
@@ -202,6 +219,8 @@ int main(int argc, char **argv)
            (double)turn_sum / (double)games / players);
     printf("| min / median / max | %d / %d / %d | |\n", turns[0], turns[games / 2],
            turns[games - 1]);
+    printf("| over before every seat had a turn | %ld games | %.2f %% |\n", early,
+           100.0 * (double)early / (double)games);
     printf("\n| how games end | games | share |\n|---|---|---|\n");
     printf("| a player reached the paragon target | %ld | %.1f %% |\n", by_target,
            100.0 * (double)by_target / (double)games);

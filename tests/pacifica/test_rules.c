@@ -570,6 +570,32 @@ static void test_temporary_symbols_turn_an_idol_one_step(void **state)
     pacifica_game.free(&g->base);
 }
 
+/* "erobert ... ein Idol oder dürft ein Idol ... eine Stufe höher drehen":
+ * one temporary boost moves one idol, one step. Copying the Wedding (temp PP)
+ * with Population 1 and every other category at 2 would take Population
+ * (1 + 2 = 3) and secure Diversity (smallest count 1 -> 2); only the idol of
+ * the card's own symbols moves, Population, and Diversity stays at 2. */
+static void test_temporary_symbols_move_one_idol(void **state)
+{
+    (void)state;
+    pacifica *g = fresh();
+    g->idol_owner[PAC_DIVERSITY] = 0, g->idol_level[PAC_DIVERSITY] = 1;
+    to_city(g, 1, "F12", false); /* Wedding, temp:PP, in the opponent's city */
+    const char *mine[] = {"P01", "T01", "K02", "R01", "R02", "A01", "K11", "M01", "M02"};
+    for (size_t i = 0; i < sizeof mine / sizeof *mine; i++)
+        to_city(g, 0, mine[i], true);
+    to_city(g, 0, "F09", false); /* Masquerade: need=MT, copy */
+    pick(g, "activate");
+    pick(g, "activate:F09");
+    pick(g, "copy:F12");
+    assert_int_equal(g->idol_owner[PC_POPULATION], 0);
+    assert_int_equal(idol_need(g, PC_POPULATION), 5);
+    assert_int_equal(g->idol_owner[PAC_DIVERSITY], 0);
+    assert_int_equal(g->idol_level[PAC_DIVERSITY], 1); /* not secured */
+    assert_int_equal(count(g, 0, PS_P), 1);
+    pacifica_game.free(&g->base);
+}
+
 /* ---- idols ---- */
 
 static void test_idol_ladder_and_steal(void **state)
@@ -962,6 +988,7 @@ int main(void)
         cmocka_unit_test(test_festival_copy_other_city),
         cmocka_unit_test(test_festival_green_effect_on_play),
         cmocka_unit_test(test_temporary_symbols_turn_an_idol_one_step),
+        cmocka_unit_test(test_temporary_symbols_move_one_idol),
         cmocka_unit_test(test_idol_ladder_and_steal),
         cmocka_unit_test(test_idol_secured_for_good),
         cmocka_unit_test(test_idol_owner_raises_own),

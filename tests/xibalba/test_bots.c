@@ -77,11 +77,54 @@ static void heuristic_plays_legal_2p_3p(void **state)
         }
 }
 
+/* Counts turn_start events, so the test sees every turn that began. */
+static bool count_turn_starts(const arena_game *g, void *ctx, char *err, size_t errlen)
+{
+    (void)err, (void)errlen;
+    long *starts = ctx;
+    starts[0] = 0;
+    size_t n = g->vt->event_count(g);
+    for (size_t i = 0; i < n; i++) {
+        const char *type = av_get_str(g->vt->event(g, i, -1), "type");
+        if (type && strcmp(type, "turn_start") == 0) starts[0]++;
+    }
+    return true;
+}
+
+/* Rule: `turns` counts every turn played, the one in which the game ended
+ * included (4-player Apocalypse, seed 40: three turns start, so 3, not 2). */
+static void turns_count_the_turn_the_game_ended_in(void **state)
+{
+    (void)state;
+    const char *modes[2] = {"normal", "apocalypse"};
+    for (int players = 2; players <= 4; players++)
+        for (int m = 0; m < 2; m++)
+            for (uint64_t seed = 0; seed < 60; seed++) {
+                const char *pol[4] = {"heuristic", "heuristic", "heuristic", "heuristic"};
+                arena_setting set[1] = {{"mode", modes[m]}};
+                long starts = 0;
+                arena_selfplay_opts o = {.settings = set,
+                                         .n_settings = 1,
+                                         .seed = seed,
+                                         .players = players,
+                                         .check = count_turn_starts,
+                                         .check_ctx = &starts};
+                arena_selfplay_stats st;
+                char err[256];
+                if (arena_selfplay(&xibalba_game, pol, &o, &st, err, sizeof err) != 0)
+                    fail_msg("%s", err);
+                if (st.result.turns != starts)
+                    fail_msg("%dp %s seed %llu: %ld turns started, result says %d", players,
+                             modes[m], (unsigned long long)seed, starts, st.result.turns);
+            }
+}
+
 int main(void)
 {
     arena_builtins_install();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(heuristic_plays_legal_2p_3p),
+        cmocka_unit_test(turns_count_the_turn_the_game_ended_in),
         cmocka_unit_test(heuristic_beats_random_4p),
         cmocka_unit_test(heuristic_beats_random_4p_apocalypse),
     };

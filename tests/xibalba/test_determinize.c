@@ -186,11 +186,15 @@ static void leaky(arena_game *gg, int seat, uint64_t seed)
     VT.determinize(gg, seat, seed);
     xb_game *g = (xb_game *)gg;
     xb_stack *d = &g->deck[XB_SOLDIER], *q = &g->p[(seat + 1) % g->players].squad;
-    if (d->n && q->n) { /* swaps another seat's visible soldier with a deck card */
-        int16_t t = d->c[0];
-        d->c[0] = q->c[0];
-        q->c[0] = t;
-    }
+    /* swaps another seat's visible soldier with a deck card of another type,
+     * so the view shows it */
+    for (int i = 0; q->n && i < d->n; i++)
+        if (g->cs.type_of[d->c[i]] != g->cs.type_of[q->c[0]]) {
+            int16_t t = d->c[i];
+            d->c[i] = q->c[0];
+            q->c[0] = t;
+            break;
+        }
 }
 
 static void lazy(arena_game *gg, int seat, uint64_t seed)

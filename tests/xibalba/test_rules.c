@@ -211,10 +211,14 @@ static void setup_factions_resources_paragon(void **st)
 static void setup_target_option_defaults(void **st)
 {
     (void)st;
-    static const int want[] = {0, 0, 35, 25, 15};
+    static const int want[] = {0, 0, 35, 25, 18}, apocalypse[] = {0, 0, 35, 25, 24};
+    arena_setting apo[] = {{"mode", "apocalypse"}};
     for (int p = 2; p <= 4; p++) {
         xb_game *g = mk(p);
         assert_int_equal(g->target, want[p]);
+        done(g);
+        g = mk_set(p, apo, 1, 1);
+        assert_int_equal(g->target, apocalypse[p]);
         done(g);
     }
     arena_setting set[] = {{"target", "12"}};
@@ -530,6 +534,20 @@ static void attack_needs_a_soldier(void **st)
     done(g);
 }
 
+/* Gives seat the first faction and level whose base resistance is res, so
+ * the rulebook's examples hold whatever the designed faction table says. */
+static void with_resistance(xb_game *g, int seat, int res)
+{
+    for (int f = 0; f < XB_FACTIONS; f++)
+        for (int lv = 0; lv < XB_LEVELS; lv++)
+            if (xb_factions[f].resistance[lv] == res) {
+                g->p[seat].faction = f;
+                g->p[seat].level = lv;
+                return;
+            }
+    fail_msg("no faction has base resistance %d", res);
+}
+
 /* Rulebook example: strength-4 soldier in the Ark, one attack and one
  * critical symbol; the critical attack (strength 5) on a base with
  * resistance 4 is blocked by a resistance-3 soldier, which dies; the second
@@ -540,8 +558,7 @@ static void example_critical_vs_base_with_block(void **st)
     (void)st;
     xb_game *g = mk(4);
     put_ark(g, 0, "Veteran", 9); /* strength 4 */
-    g->p[2].faction = 0;         /* Jaguar Clan: resistance 4 at level 2 */
-    g->p[2].level = 1;
+    with_resistance(g, 2, 4);    /* a base of resistance 4 */
     assert_int_equal(xb_base_resistance(g, 2), 4);
     give_slot(g, 2, 0, "Farmer");
     give_squad(g, 2, "Jaguar Warrior"); /* resistance 3 */
@@ -622,7 +639,7 @@ static void base_attack_below_resistance_fails(void **st)
     (void)st;
     xb_game *g = mk(3);
     put_ark(g, 0, "Recruit", 5); /* strength 1 */
-    g->p[1].faction = 3;         /* Obsidian Guard: resistance 4 */
+    with_resistance(g, 1, 4);
     give_slot(g, 1, 0, "Palisade");
     assert_int_equal(xb_base_resistance(g, 1), 5);
     g->p[1].par = 4;
@@ -635,7 +652,7 @@ static void base_attack_below_resistance_fails(void **st)
     done(g);
     g = mk(3);
     put_ark(g, 0, "Recruit", 5);
-    g->p[1].faction = 3;
+    with_resistance(g, 1, 4);
     give_slot(g, 1, 0, "Palisade");
     g->p[1].par = 4;
     to_action(g, 0, "atk,atk,atk,atk,res1");
@@ -1303,7 +1320,7 @@ static void immediate_win_at_target(void **st)
     (void)st;
     xb_game *g = mk(4);
     to_action(g, 2, "par1,res1,res1");
-    g->p[2].par = 14; /* target 15 */
+    g->p[2].par = g->target - 1;
     act(g, "paragon:0");
     assert_string_equal(kind(g), "over");
     arena_result r;

@@ -261,15 +261,20 @@ void pac_check_idols(pacifica *g, int seat, const int *temp)
     int div = cnt[0];
     for (int c = 1; c < PC_NCAT; c++)
         if (cnt[c] < div) div = cnt[c];
-    for (int i = 0; i < PAC_NIDOLS; i++) {
+    /* Temporary symbols take one idol or turn one up by one step ("erobert
+     * ... ein Idol oder dürft ein Idol ... eine Stufe höher drehen"). Only
+     * idols whose count they raised can move (the ladder already ran on the
+     * lasting symbols), so in index order the idol of the card's own symbols
+     * comes first and Diversity, the last index, only when none of those
+     * moves (docs/games/pacifica.md). */
+    bool moved = false;
+    for (int i = 0; i < PAC_NIDOLS && !(temp && moved); i++) {
         int have = i == PAC_DIVERSITY ? div : cnt[i];
         /* Whoever shows the number takes the idol and turns it up; an owner
-         * raising its own idol is the same step, so loop. Temporary symbols
-         * take an idol or turn one up by one step only ("erobert ... ein Idol
-         * oder ... eine Stufe höher drehen"). */
-        for (int steps = 0; g->idol_level[i] < PAC_SECURED &&
-                            have >= pac_idol_need(i, g->idol_level[i]) && !(temp && steps == 1);
-             steps++) {
+         * raising its own idol is the same step, so loop. */
+        for (; g->idol_level[i] < PAC_SECURED && have >= pac_idol_need(i, g->idol_level[i]) &&
+               !(temp && moved);
+             moved = true) {
             int from = g->idol_owner[i];
             g->idol_owner[i] = (int8_t)seat;
             g->idol_level[i] = (uint8_t)pac_idol_next(i, g->idol_level[i]);

@@ -30,9 +30,9 @@ int xb_ark_max(const xb_game *g)
     return g->apocalypse || g->players == 2 ? 10 : 20;
 }
 
-int xb_default_target(int players)
+int xb_default_target(int players, bool apocalypse)
 {
-    return players == 2 ? 35 : players == 3 ? 25 : 15;
+    return xb_default_targets[apocalypse][players - 2];
 }
 
 /* Sum of a PERMANENT effect over the active (top) upgrade cards of a base. */

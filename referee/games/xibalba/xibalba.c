@@ -11,7 +11,8 @@ static const arena_option_doc xb_options_doc[] = {
     {"mode", "normal|apocalypse", "normal",
      "apocalypse: 1 market card per deck at -1 cost, "
      "no market discards, Ark life max 10, Ark bonus"},
-    {"target", "integer 1..40", "35 (2p), 25 (3p), 15 (4p)", "paragon needed to win"},
+    {"target", "integer 1..40", "35 (2p), 25 (3p), 18 (4p); Apocalypse 4p: 24",
+     "paragon needed to win"},
     {"max_rounds", "integer 1..10000", "100", "rounds before the game ends by the turn limit"},
     {"cards", "FILE|builtin", "builtin", "card file replacing the built-in 176 cards"},
     {0},
@@ -89,7 +90,7 @@ static arena_game *xb_create(const arena_setting *set, size_t nset, uint64_t see
     }
     g->players = players;
     g->apocalypse = apocalypse;
-    g->target = target ? target : xb_default_target(players);
+    g->target = target ? target : xb_default_target(players, apocalypse);
     g->max_rounds = max_rounds;
     g->market_slots = apocalypse ? 1 : 2;
     g->winner = -1;
@@ -134,7 +135,9 @@ static void xb_result(const arena_game *gg, arena_result *r)
     const xb_game *g = (const xb_game *)gg;
     memset(r, 0, sizeof *r);
     r->over = g->step == XS_OVER;
-    r->turns = g->turns;
+    /* g->turns counts finished turns; a win ends the game inside a turn
+     * (the turn limit ends it between turns), and that turn was played. */
+    r->turns = g->turns + (r->over && !g->limit_reached);
     int64_t tie[ARENA_MAX_SEATS] = {0};
     for (int s = 0; s < g->players; s++)
         r->scores[s] = g->p[s].par;

@@ -103,6 +103,8 @@ typedef struct xb_faction {
 /* The designed data table (data.c). */
 extern const xb_faction xb_factions[XB_FACTIONS];
 extern const uint8_t xb_die_faces[3][6];
+/* Default paragon target by mode (0 normal, 1 Apocalypse) and players - 2. */
+extern const uint8_t xb_default_targets[2][3];
 extern const xb_card_type xb_default_cards[];
 extern const int xb_default_card_types;
 extern const char *const xb_family_names[XB_FAMILIES];
@@ -204,7 +206,7 @@ int xb_productivity(const xb_game *g, int seat);
 int xb_ark_max(const xb_game *g);
 int xb_upgrade_cost(const xb_game *g, int seat);
 int xb_market_cost(const xb_game *g, int card);
-/* Paragon target default by player count (middle of the recommended range). */
-int xb_default_target(int players);
+/* Paragon target default by player count and mode (xb_default_targets). */
+int xb_default_target(int players, bool apocalypse);
 
 #endif
