@@ -39,7 +39,7 @@ static const command commands[] = {
     {"audit", cmd_audit, "audit DB [--logs DIR]", "do stored verdicts hold up?"},
     {"sprt", cmd_sprt, "sprt --game G --agent A=SPEC --agent B=SPEC", "SPRT between two agents"},
     {"ladder", cmd_ladder, "ladder run|add|retire|status|finals DB ...", "a continuous ladder"},
-    {"web", cmd_web, "web DB|URL [--listen HOST:PORT]", "a live web front over a store"},
+    {"web", cmd_web, "web DB|URL [--listen HOST:PORT]", "a live web front"},
     {"elo", cmd_elo, "elo FILE [--prior N] [--anchor NAME]", "ratings from a results file"},
     {"worker", cmd_worker, "worker --db URL [--concurrency N] [--name N]",
      "play games from PostgreSQL"},

@@ -20,6 +20,7 @@
 #include "cli.h"
 #include "clock.h"
 #include "play.h"
+#include "resolve.h"
 #include "suggest.h"
 #include "runner.h"
 #include "util.h"
@@ -480,34 +481,16 @@ static void serve_help(void)
 
 static int listen_on(serve *sv, const char *hostport)
 {
-    char *host = xstrdup(hostport);
-    char *colon = strrchr(host, ':');
-    if (!colon || colon == host) {
-        fprintf(stderr, "arena: --listen wants HOST:PORT, not '%s'\n", hostport);
-        free(host);
-        return 2;
-    }
-    *colon = 0;
-    const char *h = host;
-    if (h[0] == '[' && colon[-1] == ']') { /* [::1]:PORT, as tcp: agents take it */
-        h++;
-        colon[-1] = 0;
-    }
-    struct addrinfo hints = {.ai_family = AF_UNSPEC,
-                             .ai_socktype = SOCK_STREAM,
-                             .ai_flags = AI_PASSIVE},
-                    *res;
-    int rc = getaddrinfo(h, colon + 1, &hints, &res);
-    if (rc) {
-        fprintf(stderr, "arena: --listen %s: %s\n", hostport, gai_strerror(rc));
-        free(host);
+    struct addrinfo *res;
+    char err[300];
+    if (resolve_listen(hostport, &res, err, sizeof err) != 0) {
+        fprintf(stderr, "arena: %s\n", err);
         return 2;
     }
     sv->listener = evconnlistener_new_bind(sv->run.base, on_accept, sv,
                                            LEV_OPT_CLOSE_ON_FREE | LEV_OPT_REUSEABLE, 511,
                                            res->ai_addr, (int)res->ai_addrlen);
     freeaddrinfo(res);
-    free(host);
     if (!sv->listener) {
         fprintf(stderr, "arena: cannot listen on %s: %s\n", hostport, strerror(errno));
         return 1;

@@ -7,9 +7,11 @@
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -164,4 +166,31 @@ int resolve_wait(const char *host, const char *port, int64_t timeout_ms, struct 
     }
     release(r);
     return err;
+}
+
+int resolve_listen(const char *hostport, struct addrinfo **res, char *err, size_t errlen)
+{
+    char *host = xstrdup(hostport);
+    char *colon = strrchr(host, ':');
+    int rc = -1;
+    if (!colon || colon == host) {
+        snprintf(err, errlen, "--listen wants HOST:PORT, not '%s'", hostport);
+        goto out;
+    }
+    *colon = 0;
+    const char *h = host;
+    if (h[0] == '[' && colon[-1] == ']') { /* [::1]:PORT */
+        h++;
+        colon[-1] = 0;
+    }
+    struct addrinfo hints = {
+        .ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM, .ai_flags = AI_PASSIVE};
+    int g = getaddrinfo(h, colon + 1, &hints, res);
+    if (g)
+        snprintf(err, errlen, "--listen %s: %s", hostport, gai_strerror(g));
+    else
+        rc = 0;
+out:
+    free(host);
+    return rc;
 }

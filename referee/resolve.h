@@ -10,6 +10,7 @@
 #ifndef ARENA_RESOLVE_H
 #define ARENA_RESOLVE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 struct addrinfo;
@@ -31,6 +32,12 @@ resolve_req *resolve_start(struct event_base *base, const char *host, const char
                            resolve_done_fn done, void *arg);
 /* Abandons a lookup under way: done is never called. */
 void resolve_abandon(resolve_req *r);
+
+/* Where to listen: "HOST:PORT" or "[IPv6]:PORT", as tcp: agents name
+ * addresses, looked up for a passive stream socket. For start-up, before
+ * any match runs (it blocks). 0 with *res (the caller's to freeaddrinfo),
+ * or -1 with the reason in err. */
+int resolve_listen(const char *hostport, struct addrinfo **res, char *err, size_t errlen);
 
 /* The same, waited for up to timeout_ms, where no other match runs on the
  * loop. 0 with *res set, a getaddrinfo error code, or EAI_AGAIN with

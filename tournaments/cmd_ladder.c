@@ -224,22 +224,7 @@ static av *table_json(const row *rows, int n)
     av *list = av_list();
     for (int i = 0; i < n; i++) {
         const ladder_entrant *e = rows[i].e;
-        const ladder_line *l = rows[i].l;
-        av *o = av_map();
-        av_set_str(o, "name", e->name);
-        av_set_int(o, "version", e->version);
-        av_set_str(o, "author", e->author);
-        av_set_str(o, "state", ladder_state_name(e->state));
-        av_set_int(o, "games", l->games);
-        av_set(o, "rating", l->games > 0 ? av_float(round(l->rating * 10) / 10) : av_nil());
-        av_set(o, "ci95", l->games > 0 ? av_float(round(l->ci95 * 10) / 10) : av_nil());
-        av_set(o, "provisional", av_bool(l->games == 0 || l->ci95 > LADDER_SETTLED_CI));
-        av_set_int(o, "wins", l->wins);
-        av_set_int(o, "losses", l->losses);
-        av_set_int(o, "draws", l->draws);
-        av_set_int(o, "faults", l->faults);
-        av_set(o, "last_game", l->last_game ? av_int(l->last_game) : av_nil());
-        av_set_str(o, "reason", e->reason);
+        av *o = ladder_line_json(e, rows[i].l);
         av_set_str(o, "stderr", e->err);
         av_set_str(o, "spec", e->spec);
         av_set_str(o, "added", e->added);

@@ -1,4 +1,5 @@
 #include <jansson.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -329,4 +330,24 @@ int ladder_standings(store *s, int n, int64_t from, int64_t to, ladder_line *out
     free(rg);
     free(g);
     return 0;
+}
+
+av *ladder_line_json(const ladder_entrant *e, const ladder_line *l)
+{
+    av *o = av_map();
+    av_set_str(o, "name", e->name);
+    av_set_int(o, "version", e->version);
+    av_set_str(o, "author", e->author);
+    av_set_str(o, "state", ladder_state_name(e->state));
+    av_set_int(o, "games", l->games);
+    av_set(o, "rating", l->games > 0 ? av_float(round(l->rating * 10) / 10) : av_nil());
+    av_set(o, "ci95", l->games > 0 ? av_float(round(l->ci95 * 10) / 10) : av_nil());
+    av_set(o, "provisional", av_bool(l->games == 0 || l->ci95 > LADDER_SETTLED_CI));
+    av_set_int(o, "wins", l->wins);
+    av_set_int(o, "losses", l->losses);
+    av_set_int(o, "draws", l->draws);
+    av_set_int(o, "faults", l->faults);
+    av_set(o, "last_game", l->last_game ? av_int(l->last_game) : av_nil());
+    av_set_str(o, "reason", e->reason);
+    return o;
 }

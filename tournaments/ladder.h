@@ -17,6 +17,7 @@
 
 #include "ranked.h"
 #include "store.h"
+#include "value.h"
 
 typedef enum { LADDER_VALIDATING, LADDER_ACTIVE, LADDER_DISABLED, LADDER_RETIRED } ladder_state;
 
@@ -77,6 +78,11 @@ void ladder_fit(const ranked_game *g, size_t n_games, int n, double *elo, double
  * error. */
 int ladder_standings(store *s, int n, int64_t from, int64_t to, ladder_line *out, int64_t *games,
                      char *err, size_t errlen);
+
+/* A version's leaderboard line as a JSON-ready map: name, version, author,
+ * state, games, rating and ci95 (nil before its first game, 0.1 Elo),
+ * provisional, wins, losses, draws, faults, last_game (nil: none), reason. */
+av *ladder_line_json(const ladder_entrant *e, const ladder_line *l);
 
 /* Writes a version's new state (LADDER_ACTIVE or LADDER_DISABLED), why,
  * and for a failed validation what the bot wrote. */

@@ -24,6 +24,7 @@
 
 #include "assets.h"
 #include "replay.h"
+#include "resolve.h"
 #include "util.h"
 #include "web.h"
 #include "web_data.h"
@@ -422,34 +423,16 @@ static void on_accept_error(struct evconnlistener *l, void *ctx)
 
 static struct evconnlistener *listen_on(struct event_base *base, const char *hostport)
 {
-    char *host = xstrdup(hostport);
-    char *colon = strrchr(host, ':');
-    if (!colon || colon == host) {
-        fprintf(stderr, "arena: web: --listen wants HOST:PORT, not '%s'\n", hostport);
-        free(host);
-        return NULL;
-    }
-    *colon = 0;
-    const char *h = host;
-    if (h[0] == '[' && colon[-1] == ']') {
-        h++;
-        colon[-1] = 0;
-    }
-    struct addrinfo hints = {.ai_family = AF_UNSPEC,
-                             .ai_socktype = SOCK_STREAM,
-                             .ai_flags = AI_PASSIVE},
-                    *res;
-    int rc = getaddrinfo(h, colon + 1, &hints, &res);
-    if (rc) {
-        fprintf(stderr, "arena: web: --listen %s: %s\n", hostport, gai_strerror(rc));
-        free(host);
+    struct addrinfo *res;
+    char err[300];
+    if (resolve_listen(hostport, &res, err, sizeof err) != 0) {
+        fprintf(stderr, "arena: web: %s\n", err);
         return NULL;
     }
     struct evconnlistener *l =
         evconnlistener_new_bind(base, NULL, NULL, LEV_OPT_CLOSE_ON_FREE | LEV_OPT_REUSEABLE, 511,
                                 res->ai_addr, (int)res->ai_addrlen);
     freeaddrinfo(res);
-    free(host);
     if (!l) fprintf(stderr, "arena: web: cannot listen on %s: %s\n", hostport, strerror(errno));
     return l;
 }

@@ -108,23 +108,9 @@ static int ladder_standings_json(store *s, web_snap *w, av *root, char *err, siz
     for (int i = 0; i < n; i++) {
         const ladder_entrant *e = rows[i].e;
         const ladder_line *l = rows[i].l;
-        av *o = av_map();
+        av *o = ladder_line_json(e, l);
         av_set(o, "rank", e->state == LADDER_ACTIVE ? av_int(++rank) : av_nil());
-        av_set_str(o, "name", e->name);
-        av_set_int(o, "version", e->version);
         av_set_str(o, "agent", w->names[e->agent]);
-        av_set_str(o, "author", e->author);
-        av_set_str(o, "state", ladder_state_name(e->state));
-        av_set(o, "rating", l->games > 0 ? num(l->rating, 1) : av_nil());
-        av_set(o, "ci95", l->games > 0 ? num(l->ci95, 1) : av_nil());
-        av_set(o, "provisional", av_bool(l->games == 0 || l->ci95 > LADDER_SETTLED_CI));
-        av_set_int(o, "games", l->games);
-        av_set_int(o, "wins", l->wins);
-        av_set_int(o, "losses", l->losses);
-        av_set_int(o, "draws", l->draws);
-        av_set_int(o, "faults", l->faults);
-        av_set(o, "last_game", l->last_game ? av_int(l->last_game) : av_nil());
-        av_set_str(o, "reason", e->reason);
         av_push(list, o);
     }
     av_set(root, "entrants", list);

@@ -1,9 +1,11 @@
 """Headless Chromium driven through its DevTools protocol over a pipe
 (--remote-debugging-pipe: NUL-terminated JSON on fds 3 and 4), so the page
 tests need no websocket library. Fails -- never skips -- without chromium."""
+import atexit
 import base64
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -26,6 +28,9 @@ class Browser:
                                               "--window-size=1100,800", "about:blank"],
             pass_fds=(to_r, from_w, 3, 4), preexec_fn=child,
             stdout=subprocess.DEVNULL, stderr=open(self.profile + ".log", "w"))
+        # The profile and chromium's log go however the test ends: the suite
+        # fails a test that leaves files in $TMPDIR.
+        atexit.register(self._remove_profile)
         os.close(to_r)
         os.close(from_w)
         self.w, self.r = to_w, from_r
@@ -88,6 +93,16 @@ class Browser:
         data = self.call("Page.captureScreenshot", {"format": "png"}, session=True)["data"]
         with open(path, "wb") as f:
             f.write(base64.b64decode(data))
+
+    def _remove_profile(self):
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+        shutil.rmtree(self.profile, ignore_errors=True)
+        try:
+            os.unlink(self.profile + ".log")
+        except FileNotFoundError:
+            pass
 
     def close(self):
         try:
