@@ -272,7 +272,7 @@ typedef struct walk {
 
 static int refuse(const walk *w, long line, const char *fmt, const char *arg)
 {
-    char what[400];
+    char what[1024]; /* fmt with arg, which may be as long as an err buffer */
     snprintf(what, sizeof what, fmt, arg ? arg : "");
     char *msg = xasprintf("arena: %s:%ld: %s", w->path, line, what);
     utf8_mask_lines(msg);
