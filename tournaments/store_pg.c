@@ -765,9 +765,7 @@ int store_pg_pick(store *b, const char *skip, char *name, size_t len)
                     "SELECT t.id, t.name FROM arena_tournaments t WHERE EXISTS (SELECT 1 FROM"
                     " arena_games g WHERE g.tid = t.id AND NOT done AND NOT withdrawn AND"
                     " (lease_until IS NULL OR lease_until < now())) AND NOT (t.name = ANY("
-                    "string_to_array($1, chr(10)))) AND NOT EXISTS (SELECT 1 FROM arena_meta m"
-                    " WHERE m.tid = t.id AND m.key = 'kind' AND m.value = 'ladder')"
-                    " ORDER BY t.id LIMIT 1",
+                    "string_to_array($1, chr(10)))) ORDER BY t.id LIMIT 1",
                     1, v);
     if (!r) return -1;
     int found = pq.ntuples(r) > 0;

@@ -17,9 +17,8 @@ void store_pg_identity(store *s, const char *worker, double lease_s);
 /* That name ("coordinator" until store_pg_identity). */
 const char *store_pg_worker(const store *s);
 /* Chooses the oldest tournament with a game nobody holds, other than those
- * named in `skip` (names joined by newlines; "" for none) and ladders (the
- * host that runs `arena ladder run` plays those: their entrants change as
- * they go): 1 (its name in name), 0 none, -1 error. */
+ * named in `skip` (names joined by newlines; "" for none): 1 (its name in
+ * name), 0 none, -1 error. */
 int store_pg_pick(store *s, const char *skip, char *name, size_t len);
 /* Claims the next game nobody holds (pending, lease absent or expired):
  * 1 with *g filled, 0 none, -1 error. */
