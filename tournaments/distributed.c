@@ -272,6 +272,14 @@ int dist_play(store *db, const dist_cfg *c, char *err, size_t errlen)
     x.c = c;
     x.t0 = x.last_beat = now_s();
     snprintf(x.name, sizeof x.name, "%s", store_pg_name(db));
+    /* A ladder's games are its own run's: its entrants change as it goes. */
+    char *kind = store_meta(db, "kind");
+    bool ladder = kind && strcmp(kind, "ladder") == 0;
+    free(kind);
+    if (ladder) {
+        snprintf(err, errlen, "a ladder: its games are played by its `arena ladder run`");
+        return DIST_REFUSED;
+    }
     tsettings t;
     if (load_settings(db, &t, err, errlen) != 0) {
         settings_free(&t);

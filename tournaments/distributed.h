@@ -42,8 +42,9 @@ typedef struct dist_cfg {
  * again once it is back. */
 #define DIST_DB_DOWN 4
 
-/* The tournament scales its clocks per host (--tc-scale auto) and this
- * host's speed is out of its range (hostspeed.h): nothing was played. */
+/* Nothing was played: the tournament scales its clocks per host
+ * (--tc-scale auto) and this host's speed is out of its range
+ * (hostspeed.h), or it is a ladder (its own run plays its games). */
 #define DIST_REFUSED 5
 
 /* Plays the tournament chosen in db (store_pg_pick, or opened by name)

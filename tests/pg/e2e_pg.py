@@ -544,6 +544,9 @@ def case_ladder(pg):
     url = pg.url("season")
     ladder = lambda *a: subprocess.run([arena, "ladder", *a], capture_output=True, text=True,
                                        timeout=60)
+    # A worker on the same database must leave a ladder's games alone: its
+    # entrants change as it goes, and its run plays what it queued.
+    w = worker(url, "poacher")
     r = start(["ladder", "run", url, "--game", "nim", "--set", "stones=9", "--concurrency", "2",
                "--limit-as", "0", "--logs", os.path.join(work, "logs")], "ladder")
     until(lambda: ladder("status", url).returncode == 0, 60, "the ladder to be made")
@@ -568,7 +571,12 @@ def case_ladder(pg):
                                    " t.id = g.tid WHERE t.name = 'season' ORDER BY 1").split()]
     if ids != list(range(1, len(ids) + 1)):
         fail(f"game ids not contiguous: {ids}")
-    print(f"ladder in PostgreSQL: {st['games']} ranked games, ids 1..{len(ids)}")
+    stop_workers([w])
+    with open(w.errfile) as f:
+        said = f.read()
+    if count(pg, "season", "g.claims > 0") or "of season" in said or "played by its" not in said:
+        fail("a worker took up the ladder's games:\n" + said)
+    print(f"ladder in PostgreSQL: {st['games']} ranked games, ids 1..{len(ids)}, none by a worker")
 
 
 CASES = {"ladder": case_ladder, "tc-scale": case_tc_scale, "late-duplicate": case_late_duplicate, "sprt": case_sprt, "workers": case_workers, "kill-worker": case_kill_worker, "restart": case_restart,
