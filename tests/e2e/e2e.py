@@ -310,19 +310,27 @@ def case_cpu_starver_is_withstood():
     # starver's 8 processes get one agent's share, and the wall clock no
     # longer times the worker out reliably: bench-cgroup measures that; the
     # wall-clock arms here hold only without cpu groups.
+    # The starver's own loops run while it is on the move, so it may be
+    # charged past its allowance and lose: its own doing, which the test
+    # allows. Only a forfeit of the worker is a failure.
     STARVER = os.path.join(BOTS, "starver.sh")
     wall_starves = not cgroups.agent_groups("cpu")
     thousands = subprocess.run([BURNER, "calibrate", "30"], capture_output=True, text=True,
                                check=True).stdout.strip()
     worker = f"cmd:{BURNER} work {thousands}"
 
-    def plays(what, *args):
-        """One nim game beside the starver, which must end normally."""
-        rc, out, err = arena("play", "nim", *args, "--json", "--seed", "1")
-        g = games(out)[0]
-        check(rc == 0 and g["reason"] == "normal" and not g["forfeits"],
-              f"the starver made {what}: {g} {err}")
-        return g
+    def plays(what, *args, games_n=1):
+        """Games beside the starver, in which our bot (the first agent) is
+        never forfeited."""
+        rc, out, err = arena("play", "nim", *args, "--json", "--seed", "1", "--games",
+                             str(games_n))
+        gs = games(out)
+        check(rc == 0 and len(gs) == games_n, f"the starver made {what}: exit {rc}, {err}")
+        for g in gs:
+            ours = 0 if g["agents"][0] != "json-random" else 1
+            check(all(f["seat"] != ours for f in g["forfeits"]),
+                  f"the starver made {what} (load {loadavg()}): {g} {err}")
+        return gs
 
     def times_out(what, *args):
         """The same game, in which our bot (seat 0) must time out."""
@@ -335,17 +343,16 @@ def case_cpu_starver_is_withstood():
         times_out("slow the worker under a wall clock", worker, "cmd:" + STARVER, "--move-ms",
                   "100", "--bank-ms", "0", "--clock", "wall")
     g = plays("the worker time out under the cpu clock", worker, "cmd:" + STARVER, "--clock",
-              "cpu", "--move-ms", "100", "--bank-ms", "0")
-    check(g["time_ms"][0] / g["decisions"][0] < 80,
-          f"the worker was charged more than its own CPU: {g['time_ms']}, {g['decisions']}")
-    # --freeze-idle stops the starver while the worker is on the move: the
-    # wall clock then sees the worker's own time only.
-    rc, out, err = arena("play", "nim", worker, "cmd:" + STARVER, "--freeze-idle", "--move-ms",
-                         "100", "--bank-ms", "0", "--json", "--seed", "1", "--games", "2",
-                         "--clock", "wall")
-    gs = games(out)
-    check(rc == 0 and len(gs) == 2 and all(g["reason"] == "normal" for g in gs),
-          f"the starver made the worker time out under --freeze-idle: {gs} {err}")
+              "cpu", "--move-ms", "100", "--bank-ms", "0")[0]
+    if g["decisions"][0]:
+        check(g["time_ms"][0] / g["decisions"][0] < 80,
+              f"the worker was charged more than its own CPU: {g['time_ms']}, {g['decisions']}")
+    # --freeze-idle stops the starver while the worker is on the move. The
+    # fair clock (the default) then charges the worker its own work: the
+    # wall clock would also charge it the waits behind whatever else runs
+    # on the host, which no freezing of opponents removes.
+    plays("the worker time out under --freeze-idle", worker, "cmd:" + STARVER,
+          "--freeze-idle", "--move-ms", "100", "--bank-ms", "0", games_n=2)
     # A heavy start-up (600 ms of CPU before join, or before ready): beside
     # the starver it takes seconds of wall time and missed a 1.5 s
     # startup_ms; under the cpu clock, and under --freeze-idle (which stops
@@ -358,8 +365,7 @@ def case_cpu_starver_is_withstood():
         plays(f"a heavy start-up ({mode}) miss startup_ms under the cpu clock", heavy,
               "cmd:" + STARVER, "--startup-ms", "1500", "--clock", "cpu", "--move-ms", "100")
         plays(f"a heavy start-up ({mode}) miss startup_ms under --freeze-idle", heavy,
-              "cmd:" + STARVER, "--startup-ms", "1500", "--freeze-idle", "--move-ms", "200",
-              "--clock", "wall")
+              "cmd:" + STARVER, "--startup-ms", "1500", "--freeze-idle", "--move-ms", "200")
 
 
 def loadavg():
