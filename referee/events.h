@@ -15,6 +15,12 @@
 
 #define EVENTS_ALL 0xffffffffu
 #define EVENTS_SEAT(s) (1u << (s))
+/* The spectator, a pseudo-seat past every real one (game.h's
+ * ARENA_MAX_SEATS): events_get(e, i, EVENTS_SPECTATOR) gives only the
+ * events no seat was left out of. A mask written as EVENTS_ALL less some
+ * seats keeps the spectator out too, so that a mask never shows a
+ * spectator what some seat does not see. */
+#define EVENTS_SPECTATOR 8
 
 typedef struct arena_events {
     av **items;    /* events off .. len-1; items[0] is event off */

@@ -91,6 +91,15 @@ av *arena_view_tree(const arena_game_vt *vt, const arena_game *g, int seat)
     return vout_tree_take(&o);
 }
 
+av *arena_public_view_tree(const arena_game *g)
+{
+    if (!g->vt->public_view) return NULL;
+    vout o;
+    vout_tree(&o);
+    g->vt->public_view(g, &o);
+    return vout_tree_take(&o);
+}
+
 size_t arena_game_event_count(const arena_game *g)
 {
     return g->ev.len;

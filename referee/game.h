@@ -35,6 +35,7 @@
 #include "valueout.h"
 
 #define ARENA_MAX_SEATS 8
+_Static_assert(ARENA_MAX_SEATS <= EVENTS_SPECTATOR, "the spectator is no seat");
 
 /* Flags for create(). */
 enum {
@@ -126,6 +127,11 @@ struct arena_game_vt {
 
     /* Writes what seat may see now (seat -1: everything) into o. */
     void (*view)(const arena_game *g, int seat, vout *o);
+    /* Writes what a spectator may see now: only what every seat sees, no
+     * seat's hidden cards and no seat's options (the live board of a game
+     * in progress). A function of its own, not a seat of view(), so that
+     * no view indexes a seat that is not there. NULL: no live board. */
+    void (*public_view)(const arena_game *g, vout *o);
     size_t (*event_count)(const arena_game *g);
     /* Event i as seen by seat (-1: omniscient), or NULL if hidden from it
      * or released (arena_game_release_events). Borrowed pointer, valid
@@ -172,6 +178,9 @@ static inline av *game_view(const arena_game *g, int seat)
 {
     return arena_view_tree(g->vt, g, seat);
 }
+/* The spectator's view as a tree (caller frees); NULL when the game has
+ * no public_view. */
+av *arena_public_view_tree(const arena_game *g);
 
 /* Vtable entries for flat game states: clone is one copy (recording no
  * events), free releases the event list and the struct. */

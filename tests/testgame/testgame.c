@@ -157,10 +157,9 @@ static bool nim_apply(arena_game *gg, const int *choice, int n)
     return true;
 }
 
-static void nim_view(const arena_game *gg, int seat, vout *o)
+/* The heap and the takes: what every seat sees. */
+static void nim_public(const nim *g, vout *o)
 {
-    const nim *g = (const nim *)gg;
-    vo_map(o);
     vo_kint(o, "stones", g->stones);
     vo_kint(o, "max_take", g->max_take);
     vo_kint(o, "to_move", g->turn_seat);
@@ -168,6 +167,20 @@ static void nim_view(const arena_game *gg, int seat, vout *o)
     for (int s = 0; s < g->players; s++)
         vo_int(o, g->taken[s]);
     vo_end(o);
+}
+
+static void nim_public_view(const arena_game *gg, vout *o)
+{
+    vo_map(o);
+    nim_public((const nim *)gg, o);
+    vo_end(o);
+}
+
+static void nim_view(const arena_game *gg, int seat, vout *o)
+{
+    const nim *g = (const nim *)gg;
+    vo_map(o);
+    nim_public(g, o);
     if (seat >= 0) {
         vo_kint(o, "secret", g->secret[seat]);
     } else {
@@ -228,6 +241,7 @@ const arena_game_vt testgame_game = {
     .prompt = nim_prompt,
     .apply = nim_apply,
     .view = nim_view,
+    .public_view = nim_public_view,
     .event_count = arena_game_event_count,
     .event = arena_game_event,
     .turn_from = arena_game_turn_from,
