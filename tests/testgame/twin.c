@@ -176,6 +176,16 @@ static void twin_view(const arena_game *g, int seat, vout *o)
     IN(g)->vt->view(IN(g), seat, o);
 }
 
+/* The real game's; a game without a live board shows nil. */
+static void twin_public_view(const arena_game *g, vout *o)
+{
+    const arena_game *in = IN(g);
+    if (in->vt->public_view)
+        in->vt->public_view(in, o);
+    else
+        vo_nil(o);
+}
+
 static size_t twin_event_count(const arena_game *g)
 {
     return IN(g)->vt->event_count(IN(g));
@@ -223,6 +233,7 @@ const arena_game_vt twin_game = {
     .prompt = twin_prompt,
     .apply = twin_apply,
     .view = twin_view,
+    .public_view = twin_public_view,
     .event_count = twin_event_count,
     .event = twin_event,
     .turn_from = twin_turn_from,

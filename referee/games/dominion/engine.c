@@ -519,6 +519,7 @@ static void dom_result(const arena_game *gg, arena_result *r)
 }
 
 void dom_view(const arena_game *gg, int seat, vout *o);
+void dom_public_view(const arena_game *gg, vout *o);
 
 const arena_game_vt dominion_game = {
     .name = "dominion",
@@ -534,6 +535,7 @@ const arena_game_vt dominion_game = {
     .prompt = dom_prompt,
     .apply = dom_apply,
     .view = dom_view,
+    .public_view = dom_public_view,
     .event_count = arena_game_event_count,
     .event = arena_game_event,
     .turn_from = arena_game_turn_from,

@@ -11,10 +11,15 @@ static void card_list(vout *o, const char *key, const dom_zone *z)
 }
 
 void dom_view(const arena_game *gg, int seat, vout *o);
+void dom_public_view(const arena_game *gg, vout *o);
 
-void dom_view(const arena_game *gg, int seat, vout *o)
+/* Who looks: a seat, everyone's cards (seat -1), or the spectator, who sees
+ * what every seat sees. One writer for all three, so that the public part is
+ * written once and a seat's view is the spectator's plus its own cards. */
+enum { ALL = -1, SPECTATOR = -2 };
+
+static void view_as(const dom_game *g, int seat, vout *o)
 {
-    const dom_game *g = (const dom_game *)gg;
     vo_map(o);
     vo_kint(o, "turn", g->turn + 1);
     vo_kint(o, "current", g->cur);
@@ -41,7 +46,7 @@ void dom_view(const arena_game *gg, int seat, vout *o)
     vo_klist(o, "players");
     for (int s = 0; s < g->np; s++) {
         const dom_player *pl = &g->p[s];
-        bool me = seat < 0 || seat == s;
+        bool me = seat == ALL || seat == s;
         vo_map(o);
         vo_kint(o, "seat", s);
         vo_kint(o, "hand_size", pl->z[Z_HAND].n);
@@ -50,7 +55,7 @@ void dom_view(const arena_game *gg, int seat, vout *o)
         const dom_zone *dz = &pl->z[Z_DISCARD];
         /* A pile whose top nobody has seen (a deck put onto an empty pile
          * by Chancellor) lies face down. */
-        if (dz->n && (seat < 0 || (pl->disc_seen[dz->n - 1] & SEEN_ALL)))
+        if (dz->n && (seat == ALL || (pl->disc_seen[dz->n - 1] & SEEN_ALL)))
             vo_kstr(o, "discard_top", dom_cards[dz->c[dz->n - 1]].name);
         else
             vo_knil(o, "discard_top");
@@ -69,13 +74,23 @@ void dom_view(const arena_game *gg, int seat, vout *o)
             /* cards being looked at or revealed by the current card */
             card_list(o, "aside", &pl->z[Z_ASIDE]);
         }
-        if (seat < 0) {
+        if (seat == ALL) {
             card_list(o, "deck", &pl->z[Z_DECK]);
             card_list(o, "discard", &pl->z[Z_DISCARD]);
         }
-        if (seat < 0 || g->over) vo_kint(o, "score", dom_score(g, s));
+        if (seat == ALL || g->over) vo_kint(o, "score", dom_score(g, s));
         vo_end(o);
     }
     vo_end(o);
     vo_end(o);
+}
+
+void dom_view(const arena_game *gg, int seat, vout *o)
+{
+    view_as((const dom_game *)gg, seat < 0 ? ALL : seat, o);
+}
+
+void dom_public_view(const arena_game *gg, vout *o)
+{
+    view_as((const dom_game *)gg, SPECTATOR, o);
 }

@@ -224,17 +224,38 @@ static void card_list(vout *o, const pacifica *g, const uint8_t *cards, int n, b
     vo_end(o);
 }
 
-/* Does seat know where card x lies? Seat -1 knows everything. */
+/* Who looks: a seat, everyone's cards (seat -1), or the spectator, who sees
+ * what both seats see. One writer for all three, so that the public part is
+ * written once. */
+enum { ALL = -1, SPECTATOR = -2 };
+
+/* Does the looker know where card x lies? The spectator knows what both
+ * seats know. */
 static bool knows(const pacifica *g, int seat, int x)
 {
-    return seat < 0 || (g->seen[x] & (1u << seat));
+    if (seat == ALL) return true;
+    if (seat == SPECTATOR) return (g->seen[x] & PAC_SEEN_ALL) == PAC_SEEN_ALL;
+    return g->seen[x] & (1u << seat);
 }
 
-static void pac_view(const arena_game *gg, int seat, vout *o)
+/* A hand as its card backs: the category, and the id where seat knows it. */
+static void hand_backs(vout *o, const pacifica *g, int seat, int owner)
 {
-    const pacifica *g = (const pacifica *)gg;
+    vo_list(o);
+    for (int i = 0; i < g->hand_n[owner]; i++) {
+        int c = g->hand[owner][i];
+        vo_map(o);
+        vo_kstr(o, "category", pac_cat_names[g->set.c[c].cat]);
+        if (knows(g, seat, c)) vo_kstr(o, "id", g->set.c[c].id);
+        vo_end(o);
+    }
+    vo_end(o);
+}
+
+static void view_as(const pacifica *g, int seat, vout *o)
+{
     vo_map(o);
-    vo_kint(o, "seat", seat);
+    if (seat != SPECTATOR) vo_kint(o, "seat", seat);
     vo_kint(o, "to_move", g->over ? -1 : g->seat);
     vo_kint(o, "turn", g->turn);
     vo_kint(o, "actions_left", g->actions_left);
@@ -242,14 +263,12 @@ static void pac_view(const arena_game *gg, int seat, vout *o)
         vo_key(o, "hand");
         card_list(o, g, g->hand[seat], g->hand_n[seat], false);
         /* Card backs show the category; the id only where this seat knows it. */
-        vo_klist(o, "opponent_hand");
-        for (int i = 0; i < g->hand_n[1 - seat]; i++) {
-            int c = g->hand[1 - seat][i];
-            vo_map(o);
-            vo_kstr(o, "category", pac_cat_names[g->set.c[c].cat]);
-            if (knows(g, seat, c)) vo_kstr(o, "id", g->set.c[c].id);
-            vo_end(o);
-        }
+        vo_key(o, "opponent_hand");
+        hand_backs(o, g, seat, 1 - seat);
+    } else if (seat == SPECTATOR) {
+        vo_klist(o, "hand_backs");
+        for (int s = 0; s < 2; s++)
+            hand_backs(o, g, seat, s);
         vo_end(o);
     } else {
         vo_klist(o, "hands");
@@ -319,6 +338,16 @@ static void pac_view(const arena_game *gg, int seat, vout *o)
     vo_end(o);
 }
 
+static void pac_view(const arena_game *gg, int seat, vout *o)
+{
+    view_as((const pacifica *)gg, seat < 0 ? ALL : seat, o);
+}
+
+static void pac_public_view(const arena_game *gg, vout *o)
+{
+    view_as((const pacifica *)gg, SPECTATOR, o);
+}
+
 static av *pac_settings(const arena_game *gg)
 {
     const pacifica *g = (const pacifica *)gg;
@@ -361,6 +390,7 @@ const arena_game_vt pacifica_game = {
     .prompt = pac_prompt,
     .apply = pac_apply,
     .view = pac_view,
+    .public_view = pac_public_view,
     .event_count = arena_game_event_count,
     .event = arena_game_event,
     .turn_from = arena_game_turn_from,

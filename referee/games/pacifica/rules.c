@@ -380,7 +380,8 @@ static void draw_card(pacifica *g, int seat, int cat, const char *source, bool b
                 av_add_str(e, "card", g->set.c[c].id);
                 av_add_str(e, "name", g->set.c[c].name);
             }
-            push_event(g, k == 0 ? EVENTS_SEAT(seat) : EVENTS_SEAT(1 - seat), e);
+            /* The others' copy names no card: the spectator gets it too. */
+            push_event(g, k == 0 ? EVENTS_SEAT(seat) : EVENTS_ALL & ~EVENTS_SEAT(seat), e);
         }
     }
     if (cat != PC_FESTIVAL || !bonus_ok) return;

@@ -229,9 +229,14 @@ static void stack_view(vout *o, const xb_game *g, const xb_stack *s, int open)
     vo_end(o);
 }
 
-void xb_view(const arena_game *gg, int seat, vout *o)
+/* Who looks: a seat, everything (seat -1), or the spectator. Every seat
+ * sees the same table (only the deck order is hidden, from everyone), so
+ * the spectator's view is a seat's without the seat's number; one writer
+ * for all three keeps it so. */
+enum { ALL = -1, SPECTATOR = -2 };
+
+static void view_as(const xb_game *g, int seat, vout *o)
 {
-    const xb_game *g = (const xb_game *)gg;
     static const char *const kinds[] = {
         "effect_order", "dice_pool", "dice_effect_order", "keep", "action", "attack_dice", "block",
         "destroy",      "place",     "reorganize",        "over"};
@@ -268,7 +273,7 @@ void xb_view(const arena_game *gg, int seat, vout *o)
         vo_kint(o, "deck", g->deck[f].n);
         vo_key(o, "discard");
         card_list(o, g, &g->discard[f]); /* face-up pile */
-        if (seat < 0) {
+        if (seat == ALL) {
             vo_key(o, "deck_order");
             card_list(o, g, &g->deck[f]);
         }
@@ -330,6 +335,16 @@ void xb_view(const arena_game *gg, int seat, vout *o)
         vo_kbool(o, "turn_limit", g->limit_reached);
     }
     vo_end(o);
+}
+
+void xb_view(const arena_game *gg, int seat, vout *o)
+{
+    view_as((const xb_game *)gg, seat < 0 ? ALL : seat, o);
+}
+
+void xb_public_view(const arena_game *gg, vout *o)
+{
+    view_as((const xb_game *)gg, SPECTATOR, o);
 }
 
 av *xb_settings(const arena_game *gg)

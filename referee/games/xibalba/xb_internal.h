@@ -87,6 +87,7 @@ void xb_labels(const arena_game *gg, char *buf, size_t len, arena_label_fn put, 
 void xb_label_opt(const xb_game *g, const xb_opt *o, char *buf, size_t len);
 void xb_prompt(const arena_game *gg, char *buf, size_t len);
 void xb_view(const arena_game *gg, int seat, vout *o);
+void xb_public_view(const arena_game *gg, vout *o);
 av *xb_settings(const arena_game *gg);
 
 void xb_ev_setup(xb_game *g);

@@ -159,6 +159,7 @@ const arena_game_vt xibalba_game = {
     .prompt = xb_prompt,
     .apply = xb_apply_vt,
     .view = xb_view,
+    .public_view = xb_public_view,
     .event_count = arena_game_event_count,
     .event = arena_game_event,
     .turn_from = arena_game_turn_from,
