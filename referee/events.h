@@ -16,10 +16,12 @@
 #define EVENTS_ALL 0xffffffffu
 #define EVENTS_SEAT(s) (1u << (s))
 /* The spectator, a pseudo-seat past every real one (game.h's
- * ARENA_MAX_SEATS): events_get(e, i, EVENTS_SPECTATOR) gives only the
- * events no seat was left out of. A mask written as EVENTS_ALL less some
- * seats keeps the spectator out too, so that a mask never shows a
- * spectator what some seat does not see. */
+ * ARENA_MAX_SEATS): events_get(e, i, EVENTS_SPECTATOR) gives the events
+ * whose mask has its bit. EVENTS_ALL has it, and so has EVENTS_ALL less a
+ * seat: the others' copy of a split event (one naming no hidden card, the
+ * owner getting its private copy), which is therefore written that way and
+ * never as the other seats one by one. EVENTS_SEAT(s) keeps the spectator
+ * out. */
 #define EVENTS_SPECTATOR 8
 
 typedef struct arena_events {

@@ -298,8 +298,8 @@ typedef struct side {
 static void side_collect(const ctx *c, side *w, int s)
 {
     size_t n = c->vt->event_count(w->g);
-    w->mine = xrealloc(w->mine, (n - w->seen + 1) * sizeof *w->mine);
-    w->spectator = xrealloc(w->spectator, (n - w->seen + 1) * sizeof *w->spectator);
+    w->mine = xrealloc(w->mine, (w->nmine + n - w->seen + 1) * sizeof *w->mine);
+    w->spectator = xrealloc(w->spectator, (w->nspect + n - w->seen + 1) * sizeof *w->spectator);
     for (; w->seen < n; w->seen++) {
         char *m = event_json(c, w->g, w->seen, s);
         char *p = event_json(c, w->g, w->seen, EVENTS_SPECTATOR);
@@ -344,7 +344,7 @@ static void put_label(void *ctx_, int i, const char *label)
     ls->l[i] = xstrdup(label);
 }
 
-/* Seat s's options in w (n = -1 when s does not decide), JSON-free. */
+/* Seat s's options in g (n = -1 when s does not decide). */
 static labels options_of(const ctx *c, const arena_game *g, int s)
 {
     labels ls = {NULL, -1};
@@ -443,12 +443,17 @@ static bool twin_branch(ctx *c, const history *h, long k, int s, uint64_t salt, 
         side_collect(c, &b, s);
         if (!same_knowledge(c, &a, &b, s)) break;
         char *pa = public_json(c, a.g), *pb = public_json(c, b.g);
-        if (strcmp(pa, pb) != 0)
+        if (strcmp(pa, pb) != 0) {
+            size_t at = 0; /* show where they part, with some text before */
+            while (pa[at] == pb[at])
+                at++;
+            at = at > 200 ? at - 200 : 0;
             ok = failf(c,
                        "branch at decision %ld for seat %d, %ld steps on: seat %d knows the same "
-                       "in both worlds, but the public views differ:\nA %.1200s\nB %.1200s",
-                       k, s, step, s, pa, pb);
-        else if (!same_lists(a.spectator, a.nspect, b.spectator, b.nspect)) {
+                       "in both worlds, but the public views differ (from byte %zu):\nA %.600s\n"
+                       "B %.600s",
+                       k, s, step, s, at, pa + at, pb + at);
+        } else if (!same_lists(a.spectator, a.nspect, b.spectator, b.nspect)) {
             size_t i = 0;
             while (i < a.nspect && i < b.nspect && !strcmp(a.spectator[i], b.spectator[i]))
                 i++;
