@@ -31,7 +31,7 @@ def choose_keeper(msg, cats, name):
     category (its back), a stack's cards by their count; the first card of
     the hand is played only when nothing else is left, and its stack is
     searched only when no other is left. Its name is part of the hash, so
-that twins of a pair (same names) play alike while pairs vary."""
+    that twins of a pair (same names) play alike while pairs vary."""
     labels = [o.get("label") if isinstance(o, dict) else o for o in msg["options"]]
     hand = msg["view"].get("hand") or []
     avoid = {i for i, x in enumerate(labels) if x.startswith("play:")}
