@@ -487,6 +487,8 @@ def pacifica_twins(runner, d):
         k, i = up_to_sight(what, seer, sa, la, sb, lb)
         if i is None:
             where = "the whole game"
+            check(len(oa) == len(ob), f"{what}: seat {hidden} was asked {len(oa)} vs {len(ob)} "
+                                      "decisions")
             records = seat_records(la, seer), seat_records(lb, seer)
             check(records[0] == records[1], f"{what}: the seat's replay records differ")
         else:
