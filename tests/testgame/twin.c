@@ -18,6 +18,18 @@
  *               that differ only in whether a hidden card makes a decision
  *               (twins.py, the `event` framing). Village and Estate are one
  *               card each, the Supply untouched.
+ *   hand=H      Pacifica only: when seat H first draws, the top card of
+ *               the stack (if no seat knows it) first trades places with the
+ *               deepest card of the stack that no seat knows either and shows
+ *               other symbols. The deal differs only in the card H then
+ *               holds, which the other seat sees as a card back of the same
+ *               category (twins.py, Pacifica twins).
+ *   deck=F:K    Xibalba only: the K-th card from the top of deck F (soldier,
+ *               civilian, building, event), once the market is dealt, trades
+ *               places with the deepest card of another type in that deck:
+ *               the deal differs only in the order of a deck, hidden from
+ *               every seat alike, until that card is revealed (twins.py,
+ *               Xibalba twins).
  *
  * Any other key goes to the real game. `hello.options` shows only the real
  * game's settings, so the wrapper itself sends nothing a twin could tell
@@ -29,11 +41,14 @@
 
 #include "game.h"
 #include "games/dominion/state.h"
+#include "games/pacifica/pacifica.h"
+#include "games/xibalba/xibalba.h"
 #include "util.h"
 
 typedef struct twin {
     arena_game base;
     arena_game *in;
+    int hand; /* hand=H until H's swap is done, else -1 */
 } twin;
 
 extern const arena_game_vt twin_game;
@@ -44,6 +59,8 @@ static const arena_option_doc twin_options[] = {
     {"seat", "integer", "0", "the seat whose view determinize keeps"},
     {"salt", "integer", "0", "0: the real game as dealt; else determinize(seat, salt)"},
     {"village", "seat", "none", "dominion: one hidden Estate of that seat is a Village"},
+    {"hand", "seat", "none", "pacifica: the first unknown card that seat draws is another"},
+    {"deck", "family:K", "none", "xibalba: the K-th card of that deck trades places deep down"},
     {0},
 };
 
@@ -58,13 +75,14 @@ static bool parse_u64(const char *s, uint64_t *out)
     return true;
 }
 
-static arena_game *wrap(arena_game *in)
+static arena_game *wrap(arena_game *in, int hand)
 {
     twin *t = xcalloc(1, sizeof *t);
     t->base.vt = &twin_game;
     t->base.size = sizeof *t;
     t->base.ev.disabled = true; /* events live in the real game */
     t->in = in;
+    t->hand = hand;
     return &t->base;
 }
 
@@ -86,11 +104,65 @@ static bool swap_village(arena_game *in, int h)
     return false;
 }
 
+/* hand=H (see above), before the choice is applied: on H's first draw,
+ * if nobody knows the top card, it trades places with the deepest card
+ * nobody knows that shows other symbols. Both lie face down in one stack,
+ * so the game is another deal of the same cards, and the card stays first
+ * in H's hand until H plays it. True once H has drawn (swapped or not). */
+static bool swap_hand(arena_game *in, int h, int choice)
+{
+    if (in->vt != &pacifica_game) return true;
+    pacifica *g = (pacifica *)in;
+    int opts[PAC_MAX_OPTS];
+    int n = pac_options(g, opts);
+    if (g->over || g->seat != h || choice < 0 || choice >= n || PO_TYPE(opts[choice]) != PO_DRAW)
+        return false;
+    int cat = PO_ARG(opts[choice]), top = g->stack_n[cat] - 1;
+    if (top < 1 || g->seen[g->stack[cat][top]]) return true;
+    const pac_card *c = &g->set.c[g->stack[cat][top]];
+    for (int i = 0; i < top; i++) {
+        int x = g->stack[cat][i];
+        if (g->seen[x] || !memcmp(g->set.c[x].sym, c->sym, sizeof c->sym)) continue;
+        g->stack[cat][i] = g->stack[cat][top];
+        g->stack[cat][top] = (uint8_t)x;
+        break;
+    }
+    return true;
+}
+
+/* deck=F:K (see above). False when the deck has no such pair. */
+static bool swap_deck(arena_game *in, const char *spec)
+{
+    if (in->vt != &xibalba_game) return false;
+    xb_game *g = (xb_game *)in;
+    const char *colon = strchr(spec, ':');
+    uint64_t k;
+    if (!colon || !parse_u64(colon + 1, &k) || k < 1) return false;
+    size_t len = (size_t)(colon - spec);
+    int f = 0;
+    while (f < XB_FAMILIES &&
+           (strlen(xb_family_names[f]) != len || strncmp(xb_family_names[f], spec, len)))
+        f++;
+    if (f == XB_FAMILIES) return false;
+    xb_stack *d = &g->deck[f];
+    if (k > (uint64_t)d->n) return false;
+    int at = d->n - (int)k; /* c[] runs bottom to top */
+    for (int i = 0; i < at; i++)
+        if (g->cs.type_of[d->c[i]] != g->cs.type_of[d->c[at]]) {
+            int16_t x = d->c[i];
+            d->c[i] = d->c[at];
+            d->c[at] = x;
+            return true;
+        }
+    return false;
+}
+
 static arena_game *twin_create(const arena_setting *set, size_t nset, uint64_t seed, int players,
                                unsigned flags, char *err, size_t errlen)
 {
     const arena_game_vt *vt = NULL;
-    uint64_t inner_seed = seed, salt = 0, seat = 0, village = UINT64_MAX;
+    uint64_t inner_seed = seed, salt = 0, seat = 0, village = UINT64_MAX, hand = UINT64_MAX;
+    const char *deck = NULL;
     arena_setting *rest = xcalloc(nset + 1, sizeof *rest);
     size_t nrest = 0;
     for (size_t i = 0; i < nset; i++) {
@@ -105,6 +177,10 @@ static arena_game *twin_create(const arena_setting *set, size_t nset, uint64_t s
             ok = parse_u64(v, &salt);
         } else if (!strcmp(k, "village")) {
             ok = parse_u64(v, &village) && village < (uint64_t)players;
+        } else if (!strcmp(k, "hand")) {
+            ok = parse_u64(v, &hand) && hand < (uint64_t)players;
+        } else if (!strcmp(k, "deck")) {
+            deck = v;
         } else if (!strcmp(k, "seat")) {
             ok = parse_u64(v, &seat) && seat < (uint64_t)players;
         } else {
@@ -126,14 +202,23 @@ static arena_game *twin_create(const arena_setting *set, size_t nset, uint64_t s
         vt->free(in);
         return NULL;
     }
-    return wrap(in);
+    if ((hand != UINT64_MAX && vt != &pacifica_game) || (deck && !swap_deck(in, deck))) {
+        if (hand != UINT64_MAX && vt != &pacifica_game)
+            snprintf(err, errlen, "twin: hand is for pacifica, not %s", vt->name);
+        else
+            snprintf(err, errlen, "twin: no deck '%s' with two types to swap in %s", deck,
+                     vt->name);
+        vt->free(in);
+        return NULL;
+    }
+    return wrap(in, hand == UINT64_MAX ? -1 : (int)hand);
 }
 
 #define IN(g) (((const twin *)(g))->in)
 
 static arena_game *twin_clone(const arena_game *g)
 {
-    return wrap(IN(g)->vt->clone(IN(g)));
+    return wrap(IN(g)->vt->clone(IN(g)), ((const twin *)g)->hand);
 }
 
 static void twin_free(arena_game *g)
@@ -168,7 +253,9 @@ static void twin_prompt(const arena_game *g, char *buf, size_t len)
 
 static bool twin_apply(arena_game *g, const int *choice, int n)
 {
-    return game_apply(((twin *)g)->in, choice, n);
+    twin *t = (twin *)g;
+    if (t->hand >= 0 && n == 1 && swap_hand(t->in, t->hand, choice[0])) t->hand = -1;
+    return game_apply(t->in, choice, n);
 }
 
 static void twin_view(const arena_game *g, int seat, vout *o)

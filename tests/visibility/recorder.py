@@ -12,12 +12,43 @@ answers. Usage:
 A NAME starting with "passive" never plays an Action in Dominion (it ends
 its Action phase whenever asked), so a hidden Action in its hand changes
 which decisions it is asked, never what it does (twins.py, village twins).
+A NAME starting with "keeper" plays Pacifica from what the other seat sees
+too (its hand cards by category, a searched stack's cards by count), and
+never plays the first card of its hand (the one it drew first) or searches
+that card's stack while it can do anything else: which cards of a category
+it holds changes its options' labels, never what it does (twins.py,
+Pacifica twins).
 """
 import json
 import socket
 import sys
 import time
 import zlib
+
+
+def choose_keeper(msg, cats, name):
+    """Chooses from what the other seat sees too: a hand card counts by its
+    category (its back), a stack's cards by their count; the first card of
+    the hand is played only when nothing else is left, and its stack is
+    searched only when no other is left. Its name is part of the hash, so
+    that twins of a pair (same names) play alike while pairs vary."""
+    labels = [o.get("label") if isinstance(o, dict) else o for o in msg["options"]]
+    hand = msg["view"].get("hand") or []
+    avoid = {i for i, x in enumerate(labels) if x.startswith("play:")}
+    avoid = set(sorted(avoid)[:1])  # play options follow the hand's order
+    if msg["kind"] == "search-stack" and hand:
+        avoid |= {i for i, x in enumerate(labels) if x == "search:" + cats.get(hand[0], "")}
+    allowed = [i for i in range(len(labels)) if i not in avoid] or list(range(len(labels)))
+
+    def mask(label):
+        what, _, arg = label.partition(":")
+        return {"play": "play:" + cats.get(arg, ""), "take": "take"}.get(what, label)
+
+    key = [name, msg["kind"], msg["prompt"], [mask(x) for x in labels], msg["pick"]]
+    h = zlib.crc32(json.dumps(key, sort_keys=True).encode())
+    pick = msg["pick"]
+    k = min(pick["min"] + h % (pick["max"] - pick["min"] + 1), len(allowed))
+    return [allowed[(h + i) % len(allowed)] for i in range(k)]
 
 
 def choose(msg, passive=False):
@@ -57,14 +88,22 @@ def main():
         wr.flush()
 
     send(join)
+    cats = {}  # Pacifica card id -> category, from hello.options.card_list
     for raw in rd:
         out.write(raw)
         msg = json.loads(raw)
         t = msg.get("type")
         if t == "hello":
+            for line in (msg.get("options") or {}).get("card_list") or []:
+                f = line.split()
+                cats[f[0]] = f[1]
             send({"type": "ready"})
         elif t == "decide":
-            send({"type": "act", "id": msg["id"], "choice": choose(msg, name.startswith("passive"))})
+            if name.startswith("keeper"):
+                choice = choose_keeper(msg, cats, name)
+            else:
+                choice = choose(msg, name.startswith("passive"))
+            send({"type": "act", "id": msg["id"], "choice": choice})
         elif t == "bye":
             return
 

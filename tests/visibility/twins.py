@@ -31,6 +31,20 @@ Village twins (play and serve): Dominion deals that differ only in whether a
 hidden card makes a decision (one hidden Estate of a seat is a Village that
 seat never plays) must send the other seat the same bytes up to the game's
 end: where `event` messages split must not tell a decision it cannot see.
+Pacifica twins (play and serve): deals that differ only in the card a seat
+H draws first (twin.c, hand=H), which the other seat sees as a card back of
+its category. No Pacifica card acts from a hand, so a hidden card changes
+the labels of its owner's options (play:ID), never how many decisions it
+is asked. Both seats choose from what the other sees too and H keeps that
+card (recorder.py, keeper), so the other seat must get the same bytes
+until one of the two cards comes into its sight: one is played or put
+into a city, that seat draws the one H did not get (the deepest unknown
+card of the stack) or is offered it in a search.
+Xibalba twins (play and serve): at the Xibalba table no seat knows more
+than another (only the decks' order and future dice are hidden, from all
+alike), so there is no hidden card of a seat; the deals differ in a deck's
+order (twin.c, deck=F:K) and every seat must get the same bytes until the
+message that reveals the K-th card of that deck.
 Finally no byte stream to any agent may contain a seed (decimal or hex):
 the match seeds, the tournament master seed, the per-game seeds, the real
 game's seed.
@@ -57,6 +71,7 @@ RECORDER = os.path.join(HERE, "recorder.py")
 PY = "/usr/bin/python3"
 GAMES = ["nim", "dominion", "pacifica", "xibalba"]
 PLAYERS = 2
+rng_pairs = random.Random()
 # Generous clock: a slow machine must not change bank_ms, but it is masked anyway.
 CLOCK = ["--move-ms", "20000", "--startup-ms", "30000"]
 
@@ -351,6 +366,184 @@ def village_twins(runner, d, rng):
     return compared
 
 
+def first_difference(a, b):
+    """Index of the first message that differs between two streams (masked
+    as normalize does), None when they are the same."""
+    for i, (x, y) in enumerate(zip(a, b)):
+        if normalize(x) != normalize(y):
+            return i
+    return None if len(a) == len(b) else min(len(a), len(b))
+
+
+def own_draws(stream, seat):
+    """The ids of the cards `seat` drew, in order, as its own stream says."""
+    out = []
+    for ln in stream:
+        for e in json.loads(ln).get("events") or []:
+            if e.get("type") == "draw" and e.get("seat") == seat and "card" in e:
+                out.append(e["card"])
+    return out
+
+
+def decide_labels(stream):
+    return [[o["label"] for o in m["options"]] for m in map(json.loads, stream)
+            if m["type"] == "decide"]
+
+
+def run_pair(runner, d, tag, game, seat, sets_b, name, extra=()):
+    """Twin A (as dealt) and twin B (with sets_b), side by side."""
+    inner = big_seed(rng_pairs)
+    with ThreadPoolExecutor(2) as ex:
+        fa = ex.submit(runner, d, tag + "-A", game, seat, big_seed(rng_pairs), inner, 0,
+                       list(extra), name)
+        fb = ex.submit(runner, d, tag + "-B", game, seat, big_seed(rng_pairs), inner, 0,
+                       list(extra) + sets_b, name)
+        (sa, (la,), _), (sb, (lb,), _) = fa.result(), fb.result()
+    played_out(la, tag + " A")
+    played_out(lb, tag + " B")
+    return sa, la, sb, lb
+
+
+def up_to_sight(what, seer, sa, la, sb, lb):
+    """The seer's streams must agree up to where its knowledge differs
+    (twin-probe), which must be a message that differs. Returns (K, the
+    first differing message index or None)."""
+    k, na, nb = probe(seer, la, lb)
+    check(na == nb, f"{what}: {na} vs {nb} messages before the views diverge (K={k})")
+    i = first_difference(sa[seer], sb[seer])
+    if i is not None and (k == -1 or i < na):
+        x, y = (st[i] if i < len(st) else b"(none)" for st in (sa[seer], sb[seer]))
+        raise AssertionError(f"{what}: message {i} differs before the seat's knowledge does "
+                             f"(K={k}, message {na}):\n  {x!r}\n  {y!r}")
+    check(k == -1 or i is not None, f"{what}: the seat's knowledge differs, its bytes not")
+    return k, i
+
+
+def enough_events(what, stream, n):
+    check(sum(b'"type":"event"' in x for x in stream[:n]) > 5,
+          f"{what}: few event messages before the twins part ({n} messages)")
+
+
+def categories(stream):
+    """Pacifica card id -> category, from hello.options.card_list."""
+    opts = json.loads(stream[0]).get("options") or {}
+    return {x.split()[0]: x.split()[1] for x in opts.get("card_list") or []}
+
+
+def first_events_apart(x, y):
+    """The first event in which two messages differ, as (event in x, event
+    in y), either None where its list is shorter; None when their events
+    agree."""
+    ex, ey = (json.loads(m).get("events") or [] for m in (x, y))
+    for j in range(max(len(ex), len(ey))):
+        a, b = (e[j] if j < len(e) else None for e in (ex, ey))
+        if a != b:
+            return a, b
+    return None
+
+
+def in_sight(x, y, seer, cards, cats):
+    """How one of the twin cards comes into the seer's sight where messages
+    x and y part, the only ways it may: the first event that differs plays
+    it or puts it into a city (face up), is the seer's own draw of it, or
+    is a search of its stack by the other seat, who saw it there, putting
+    another card of it into a city; or, the events agreeing, the seer is
+    offered it in a search of its own. None if not."""
+    apart = first_events_apart(x, y)
+    for e in apart or ():
+        if e is None:
+            continue
+        if e.get("card") in cards and (e["type"] in ("play", "to_city") or
+                                      (e["type"] == "draw" and e["seat"] == seer)):
+            return f"{e['card']} {e['type']} by seat {e['seat']}"
+        if (e["type"] == "to_city" and e.get("from") == "search" and
+                cats.get(e["card"]) == cats.get(cards[0])):
+            return f"seat {e['seat']} searched the {cats[e['card']]} stack and took {e['card']}"
+    if apart is None:
+        for o in [o for m in (x, y) for o in json.loads(m).get("options") or []]:
+            if o["label"] in [f"take:{c}" for c in cards]:
+                return f"a search offers {o['label']}"
+    return None
+
+
+def pacifica_twins(runner, d):
+    """Pacifica twins that differ only in the card seat H draws first
+    (twin.c, hand=H); both seats play as keeper (recorder.py), so H never
+    plays it while it can do anything else. Until one of the two cards
+    comes into the other seat's sight, that seat must get the same bytes,
+    `event` messages included, whatever H's options are."""
+    compared = 0
+    for hidden in range(PLAYERS):
+        seer = 1 - hidden
+        what = f"{MODE} pacifica twins, seat {seer} watching seat {hidden}"
+        sa, la, sb, lb = run_pair(runner, d, f"pacifica{hidden}", "pacifica", seer,
+                                  [f"hand={hidden}"], f"keeper{rng_pairs.randrange(1 << 30)}-")
+        ca, cb = own_draws(sa[hidden], hidden)[0], own_draws(sb[hidden], hidden)[0]
+        check(ca != cb, f"{what}: the twins' first cards of seat {hidden} are both {ca}")
+        # The hidden card changes the owner's options, not how many it has.
+        oa, ob = decide_labels(sa[hidden]), decide_labels(sb[hidden])
+        differ = sum(1 for x, y in zip(oa, ob) if f"play:{ca}" in x and f"play:{cb}" in y)
+        check(differ > 0, f"{what}: seat {hidden} never had the hidden card among its options")
+        k, i = up_to_sight(what, seer, sa, la, sb, lb)
+        if i is None:
+            where = "the whole game"
+            check(len(oa) == len(ob), f"{what}: seat {hidden} was asked {len(oa)} vs {len(ob)} "
+                                      "decisions")
+            records = seat_records(la, seer), seat_records(lb, seer)
+            check(records[0] == records[1], f"{what}: the seat's replay records differ")
+        else:
+            x, y = sa[seer][i], sb[seer][i]
+            cats = categories(sa[seer])
+            how = in_sight(x, y, seer, (ca, cb), cats)
+            check(how, f"{what}: message {i} differs, yet neither {ca} nor {cb} came into the "
+                       f"seat's sight there:\n  {x!r}\n  {y!r}")
+            where = f"{i} messages, to where {how} (choice {k})"
+        n = len(sa[seer]) if i is None else i
+        enough_events(what, sa[seer], n)
+        print(f"{what}: twins agree on {where}; the hidden card was {ca} or {cb}, among "
+              f"seat {hidden}'s options in {differ} of its {len(oa)} decisions")
+        compared += n
+    return compared
+
+
+XIBALBA_DECK = ("soldier", 12)
+
+
+def reveals(msg_line, deck):
+    return [e["card"] for e in json.loads(msg_line).get("events") or []
+            if e.get("type") == "reveal" and e.get("deck") == deck]
+
+
+def xibalba_twins(runner, d):
+    """Xibalba twins that differ only in a deck's order, hidden from every
+    seat alike (twin.c, deck=F:K): every seat must get the same bytes until
+    the message that reveals the K-th card of that deck."""
+    fam, k_th = XIBALBA_DECK
+    sa, la, sb, lb = run_pair(runner, d, "xibalba-deck", "xibalba", 0, [f"deck={fam}:{k_th}"],
+                              "rec", ["max_rounds=40"])
+    compared = 0
+    for seat in range(PLAYERS):
+        what = f"{MODE} xibalba twins, seat {seat}"
+        k, i = up_to_sight(what, seat, sa, la, sb, lb)
+        if i is None:
+            where = "the whole game (the card was never revealed)"
+        else:
+            # The first event that differs is that deck's reveal.
+            apart = first_events_apart(sa[seat][i], sb[seat][i])
+            check(apart and all(e and e["type"] == "reveal" and e["deck"] == fam for e in apart),
+                  f"{what}: message {i} differs where no {fam} is revealed:\n"
+                  f"  {sa[seat][i]!r}\n  {sb[seat][i]!r}")
+            seen = sum(len(reveals(x, fam)) for x in sa[seat][:i]) + \
+                reveals(sa[seat][i], fam).index(apart[0]["card"]) + 1
+            where = (f"{i} messages, to the {fam} reveal {seen} ({apart[0]['card']} / "
+                     f"{apart[1]['card']})")
+        n = len(sa[seat]) if i is None else i
+        enough_events(what, sa[seat], n)
+        print(f"{what}: twins agree on {where}")
+        compared += n
+    return compared
+
+
 def main():
     rng = random.Random()
     runner = {"play": run_play, "serve": run_serve, "tournament": run_tournament}[MODE]
@@ -392,6 +585,8 @@ def main():
     if MODE != "tournament":  # tournaments have no --events
         with tempfile.TemporaryDirectory() as d:
             compared += village_twins(runner, d, rng)
+            compared += pacifica_twins(runner, d)
+            compared += xibalba_twins(runner, d)
     check(compared > 0, "nothing compared")
     print(f"{MODE}: OK, {compared} messages compared")
 
