@@ -1,8 +1,9 @@
 #!/usr/bin/python3
-"""A random bot that plays every game through and writes, to stderr and as
+"""A bot that plays every game through and writes, to stderr and as
 protocol `log` lines, a marker of its own (--who NAME: "stderr-of-NAME",
 "log-of-NAME") and XSS payloads: the private pages must show its author
-those lines, as text, and show them to nobody else."""
+those lines, as text, and show them to nobody else. It takes the first
+options it may, so `arena replay LOG --seat N --agent` reproduces it."""
 import os
 import sys
 
@@ -26,7 +27,7 @@ class AuthorBot(Bot):
             sys.stderr.write(p + "\n")
         sys.stderr.flush()
         self.log("log-of-%s %s" % (who, PAYLOADS[1]))
-        return self.random_choice(options, pick)
+        return list(range(min(max(pick.min, 1), pick.max, len(options))))
 
 
 if __name__ == "__main__":
