@@ -49,9 +49,8 @@ struct author {
     stored_token *st;
     int n_st, cap_st;
     netlimit *lim;
-    struct {
+    struct { /* a finished game's log does not change: no stamp in the key */
         int64_t game;
-        uint64_t stamp;
         char *name, *json;
     } cache[DETAIL_CACHE];
     int cache_next;
@@ -549,16 +548,13 @@ static void on_detail(author *a, struct evhttp_request *req, const web_snap *w, 
     }
     int k = -1;
     for (int i = 0; i < DETAIL_CACHE; i++)
-        if (a->cache[i].json && a->cache[i].game == id && a->cache[i].stamp == w->stamp &&
-            !strcmp(a->cache[i].name, name))
-            k = i;
+        if (a->cache[i].json && a->cache[i].game == id && !strcmp(a->cache[i].name, name)) k = i;
     if (k < 0) {
         k = a->cache_next;
         a->cache_next = (a->cache_next + 1) % DETAIL_CACHE;
         free(a->cache[k].name);
         free(a->cache[k].json);
         a->cache[k].game = id;
-        a->cache[k].stamp = w->stamp;
         a->cache[k].name = xstrdup(name);
         a->cache[k].json = detail_json(w, g, mine, path);
     }
