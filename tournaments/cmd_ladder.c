@@ -20,6 +20,7 @@
 #include "sandbox.h"
 #include "spec.h"
 #include "store_pg.h"
+#include "token.h"
 #include "utf8.h"
 #include "util.h"
 #include "value.h"
@@ -27,7 +28,8 @@
 static void ladder_help(FILE *out)
 {
     fputs("usage: arena ladder run DB [--game G] [options]        play until stopped\n"
-          "       arena ladder add DB NAME SPEC [--author A]     enter a bot, or a new version\n"
+          "       arena ladder add DB NAME SPEC [--author A] [--token-file F]\n"
+          "                                         enter a bot, or a new version\n"
           "       arena ladder retire DB NAME                    take a bot off the ladder\n"
           "       arena ladder status DB [--format text|json]    the leaderboard\n"
           "       arena ladder finals DB --top K --games-per-pairing N   close the season\n"
@@ -43,7 +45,11 @@ static void ladder_help(FILE *out)
           "makes a new version (a fresh rating; the old version retires, its games stay\n"
           "in the history). A version first plays validation games against copies of\n"
           "itself under the ladder's limits; a fault there disables it, with the reason\n"
-          "and its stderr. SPEC as in arena play.\n"
+          "and its stderr. SPEC as in arena play. --token-file F: F's first line is the\n"
+          "token of NAME's private pages on `arena web` (its stderr, faults, views and\n"
+          "logs; 16 to 255 printable characters, no space: make it random, e.g.\n"
+          "`openssl rand -hex 16 > F`); only its salted SHA-256 is stored. It holds for\n"
+          "every version of NAME until a later add gives another.\n"
           "\n"
           "run: the first run makes the ladder and fixes its settings; later runs resume\n"
           "it (games a killed run left unfinished are played first, on their seeds) and\n"
@@ -109,13 +115,16 @@ static store *open_ladder(const char *path, char **game)
 
 static int cmd_add(int argc, char **argv)
 {
-    const char *pos[3] = {NULL, NULL, NULL}, *author = "", *v;
+    const char *pos[3] = {NULL, NULL, NULL}, *author = "", *token_file = NULL, *v;
     int np = 0;
     for (int i = 1; i < argc; i++) {
         int r;
         if ((r = cli_value(argc, argv, &i, "--author", &v)) != 0) {
             if (r < 0) return 2;
             author = v;
+        } else if ((r = cli_value(argc, argv, &i, "--token-file", &v)) != 0) {
+            if (r < 0) return 2;
+            token_file = v;
         } else if (argv[i][0] == '-' && argv[i][1]) {
             return cli_usage_error("ladder add: unknown option '%s' (see arena ladder --help)",
                                    argv[i]);
@@ -126,14 +135,23 @@ static int cmd_add(int argc, char **argv)
         }
     }
     if (np != 3) return cli_usage_error("ladder add needs DB NAME SPEC (see arena ladder --help)");
-    char *game = NULL, err[512];
+    char *game = NULL, err[512], tok[TOKEN_MAX + 1], rec[TOKEN_RECORD_LEN];
+    if (token_file) {
+        if (token_read_file(token_file, tok, sizeof tok, err, sizeof err) != 0) {
+            fprintf(stderr, "arena: ladder add: %s\n", err);
+            return 2;
+        }
+        token_record(tok, rec); /* only the salted hash is stored */
+        memset(tok, 0, sizeof tok);
+    }
     store *db = open_ladder(pos[0], &game);
     if (!db) return 1;
     int rc = 1, version;
     if (!game || agent_spec_check(game, pos[2], err, sizeof err) != 0) {
         fprintf(stderr, "arena: ladder add: %s: %s\n", pos[2], game ? err : "no game stored");
         rc = 2;
-    } else if (ladder_add(db, pos[1], pos[2], author, &version, err, sizeof err) != 0) {
+    } else if (ladder_add(db, pos[1], pos[2], author, token_file ? rec : NULL, &version, err,
+                          sizeof err) != 0) {
         fprintf(stderr, "arena: ladder add: %s\n", err);
     } else {
         printf("%s version %d added: it plays validation games first\n", pos[1], version);

@@ -153,8 +153,8 @@ static char *record(const char *name, int version, const char *author, ladder_st
     return out;
 }
 
-int ladder_add(store *s, const char *name, const char *spec, const char *author, int *version,
-               char *err, size_t errlen)
+int ladder_add(store *s, const char *name, const char *spec, const char *author, const char *token,
+               int *version, char *err, size_t errlen)
 {
     if (!name_ok(name)) {
         snprintf(err, errlen,
@@ -178,9 +178,11 @@ int ladder_add(store *s, const char *name, const char *spec, const char *author,
     if (gmtime_r(&now, &tm)) strftime(added, sizeof added, "%Y-%m-%dT%H:%M:%SZ", &tm);
     char *agent = xasprintf("%s/v%d", name, v), *key = record_key(name, v);
     char *rec = record(name, v, author ? author : "", LADDER_VALIDATING, "", "", added);
-    const char *meta[] = {key, rec, NULL};
+    char *tkey = xasprintf(LADDER_TOKEN_KEY "%s", name);
+    const char *meta[] = {key, rec, token ? tkey : NULL, token, NULL};
     int id, rc = store_add_agent(s, agent, spec, meta, &id);
     if (rc != 0) snprintf(err, errlen, "%s", store_error(s));
+    free(tkey);
     free(agent);
     free(key);
     free(rec);

@@ -48,10 +48,16 @@ typedef struct ladder_roster {
 int ladder_load(store *s, ladder_roster *r, char *err, size_t errlen);
 void ladder_roster_free(ladder_roster *r);
 
-/* Adds a version of NAME (version 1, or one above its latest). -1 with err
- * on a bad name or a store error. */
-int ladder_add(store *s, const char *name, const char *spec, const char *author, int *version,
-               char *err, size_t errlen);
+/* Adds a version of NAME (version 1, or one above its latest). token: the
+ * record (token.h) of the name's token for its private pages, written in
+ * the same transaction, replacing the name's earlier one; NULL keeps it.
+ * -1 with err on a bad name or a store error. */
+int ladder_add(store *s, const char *name, const char *spec, const char *author, const char *token,
+               int *version, char *err, size_t errlen);
+/* The meta key of NAME's token record ("token:NAME"): one per name, for
+ * all its versions. Read only by key, never listed: no report, status or
+ * page shows it. */
+#define LADDER_TOKEN_KEY "token:"
 /* Retires NAME's current version. -1 with err when NAME has none. */
 int ladder_retire(store *s, const char *name, char *err, size_t errlen);
 /* A version's line on the leaderboard, from its finished ranked games. */

@@ -155,6 +155,8 @@ async function renderEntrant() {
   const gl = new URLSearchParams();
   gl.set("agent", e.name);
   box.appendChild(link("/games?" + gl.toString(), "its games"));
+  box.appendChild(document.createTextNode(" \u00b7 "));
+  box.appendChild(link("/author/" + encodeURIComponent(e.name), "its author's private page"));
   box.appendChild(el("h3", e.kind === "ladder" ? "Versions" : "Agent"));
   box.appendChild(table(
     e.kind === "ladder" ? ["version", "author", "state", "reason", "spec", "added"]
@@ -179,6 +181,180 @@ async function renderSettings() {
   box.appendChild(el("h3", "Flags"));
   box.appendChild(el("pre", s.flags.join(" ")));
   replace(box);
+}
+
+// ---- an author's private page ----
+// The token is typed into a form this script makes (no form without it,
+// so it is never sent as a URL), kept in sessionStorage for this tab, and
+// sent only as an Authorization header to this server's own /api/author/.
+
+function authorName() {
+  const rest = location.pathname.slice("/author/".length);
+  return rest.indexOf("/") < 0 ? decodeURIComponent(rest) : null;
+}
+
+function tokenKey(name) {
+  return "arena-token:" + name;
+}
+
+async function authorFetch(name, path) {
+  const token = sessionStorage.getItem(tokenKey(name)) || "";
+  return fetch(path, { cache: "no-store", headers: { "Authorization": "Bearer " + token } });
+}
+
+function authorForm(name, message) {
+  const box = el("div");
+  box.appendChild(el("h2", name));
+  box.appendChild(el("p", "The private page of this entrant: its stderr, log lines, faults, " +
+                     "views and logs. Enter its token.", "note"));
+  if (message) {
+    const m = el("p", message, "error");
+    m.id = "author-error";
+    box.appendChild(m);
+  }
+  const form = el("form");
+  form.id = "token-form";
+  const input = el("input");
+  input.type = "password";
+  input.id = "token";
+  input.autocomplete = "off";
+  input.size = 40;
+  form.appendChild(input);
+  form.appendChild(el("button", "Open"));
+  form.addEventListener("submit", ev => {
+    ev.preventDefault();
+    sessionStorage.setItem(tokenKey(name), input.value);
+    guard(renderAuthor());
+  });
+  box.appendChild(form);
+  replace(box);
+  input.focus();
+}
+
+function forgetButton(name) {
+  const b = el("button", "Forget the token");
+  b.id = "forget";
+  b.addEventListener("click", () => {
+    sessionStorage.removeItem(tokenKey(name));
+    authorForm(name, "");
+  });
+  return b;
+}
+
+function lines(list) {
+  return el("pre", list.length ? list.map(l => l.text).join("\n") : "(none)");
+}
+
+async function downloadLog(name, id) {
+  const r = await authorFetch(name, "/author/" + encodeURIComponent(name) + "/log/" + Number(id));
+  if (!r.ok) throw new Error("the log: " + r.status);
+  const url = URL.createObjectURL(await r.blob());
+  const a = el("a");
+  a.href = url;
+  a.download = "game-" + String(Number(id)).padStart(6, "0") + "-private.jsonl";
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10000);
+}
+
+async function renderAuthorGame(name, id) {
+  const target = document.getElementById("author-game");
+  target.replaceChildren(el("p", "Loading game " + Number(id) + "\u2026"));
+  const r = await authorFetch(name, "/api/author/" + encodeURIComponent(name) + "/game/" +
+                              Number(id));
+  if (!r.ok) {
+    target.replaceChildren(el("p", "game " + Number(id) + ": " + r.status, "error"));
+    return;
+  }
+  const d = await r.json();
+  const box = el("div");
+  box.appendChild(el("h3", "Game " + d.game));
+  if (!d.replayed) box.appendChild(el("p", "The log does not replay to its end.", "error"));
+  const dl = el("button", "Download the log of this seat");
+  dl.addEventListener("click", () => guard(downloadLog(name, d.game)));
+  box.appendChild(dl);
+  d.seats.forEach(s => {
+    box.appendChild(el("h4", "Seat " + s.seat + " (" + s.agent + "): rank " + s.rank +
+                       ", score " + s.score + (s.forfeit ? ", forfeit " + s.forfeit : "")));
+    box.appendChild(el("p", "Replay it locally (the downloaded log; your own bot as --agent):",
+                       "note"));
+    box.appendChild(el("pre", s.replay, "command"));
+    box.appendChild(el("h4", "Faults"));
+    box.appendChild(table(["t", "cause", "message", "strikes", "verdict", "clock"],
+      s.faults.map(f => [f.t, f.cause, el("pre", f.message), f.strikes, f.verdict,
+                         f.clock ? el("pre", JSON.stringify(f.clock, null, 1)) : "-"])));
+    box.appendChild(el("h4", "stderr"));
+    const se = lines(s.stderr);
+    se.className = "stderr";
+    box.appendChild(se);
+    box.appendChild(el("h4", "log lines"));
+    box.appendChild(lines(s.log));
+    if (s.notes.length) {
+      box.appendChild(el("h4", "notes"));
+      box.appendChild(lines(s.notes));
+    }
+    box.appendChild(el("h4", "Its view at each decision"));
+    box.appendChild(table(["#", "turn", "kind", "options", "choice", "by", "ms", "view"],
+      s.decisions.map(x => [x.n, x.turn, x.kind,
+                            x.options.join(" ") + (x.n_options > x.options.length ? " \u2026" : ""),
+                            x.choice.join(" "), x.by, x.ms,
+                            el("pre", JSON.stringify(x.view, null, 1))])));
+    if (s.truncated) box.appendChild(el("p", "(cut: too many lines or decisions)", "note"));
+  });
+  target.replaceChildren(box);
+}
+
+async function renderAuthor() {
+  const name = authorName();
+  if (name === null) {
+    showError("no such page");
+    return;
+  }
+  document.getElementById("live").textContent = "private";
+  if (!sessionStorage.getItem(tokenKey(name))) {
+    authorForm(name, "");
+    return;
+  }
+  const r = await authorFetch(name, "/api/author/" + encodeURIComponent(name));
+  if (r.status === 403 || r.status === 429) {
+    sessionStorage.removeItem(tokenKey(name));
+    authorForm(name, r.status === 403 ? "Wrong token (or no such entrant)."
+                                      : "Too many failed tries from your network; wait a few " +
+                                        "seconds.");
+    return;
+  }
+  if (!r.ok) throw new Error("/api/author: " + r.status);
+  const a = await r.json();
+  const box = el("div");
+  box.appendChild(el("h2", a.name));
+  box.appendChild(forgetButton(name));
+  box.appendChild(el("h3", a.kind === "ladder" ? "Versions" : "Agent"));
+  box.appendChild(table(["agent", "state", "reason", "spec"],
+    a.versions.map(v => [v.agent, v.state, v.reason, v.spec])));
+  a.versions.filter(v => v.validation_stderr).forEach(v => {
+    box.appendChild(el("h4", v.agent + ": what it wrote when validation failed"));
+    box.appendChild(el("pre", v.validation_stderr, "stderr"));
+  });
+  box.appendChild(el("h3", "Faults"));
+  box.appendChild(table(["game", "agent", "cause", "message"],
+    a.faults.map(f => [f.game, f.agent, f.cause, el("pre", f.message)])));
+  box.appendChild(el("h3", "Games (" + a.finished + " finished, the last ones listed)"));
+  box.appendChild(table(["game", "seat", "agent", "rank", "score", "forfeit", "turns", ""],
+    a.games.map(g => {
+      let open = "-";
+      if (g.details) {
+        open = el("button", "details");
+        open.addEventListener("click", () => guard(renderAuthorGame(name, g.id)));
+      }
+      return [g.id, g.seat, g.agent, g.rank, g.score, g.forfeit || "-", g.turns, open];
+    })));
+  const game = el("div");
+  game.id = "author-game";
+  box.appendChild(game);
+  replace(box);
+  const first = a.games.find(g => g.details);
+  if (first) await renderAuthorGame(name, first.id);
 }
 
 // ---- live updates ----
@@ -209,6 +385,8 @@ document.addEventListener("DOMContentLoaded", () => {
   } else if (path.startsWith("/entrant/")) {
     let last = null;
     live(s => { if (s.finished !== last) { last = s.finished; guard(renderEntrant()); } });
+  } else if (path.startsWith("/author/")) {
+    guard(renderAuthor());
   } else if (path === "/settings") {
     live(() => guard(renderSettings()));  // an early stop or a verdict is a setting too
   }

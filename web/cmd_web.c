@@ -20,6 +20,11 @@ static void web_help(FILE *out)
           "  /events      Server-Sent Events: new standings when the store changed\n"
           "  /games/ID/viewer  the replay viewer, once the game (and its seed group)\n"
           "               ended and its log is on this host's disk\n"
+          "  /author/N    an entrant's private page: its stderr and log lines, faults\n"
+          "               with clock evidence, its seat's view at each decision, a\n"
+          "               seat-filtered log and the `arena replay` command; only with\n"
+          "               its token (Authorization: Bearer; the page asks for it)\n"
+          "               /api/author/N, /api/author/N/game/ID, /author/N/log/ID\n"
           "No seed is ever served. Plain HTTP: put it behind a reverse proxy for TLS.\n"
           "See docs/web.md.\n"
           "\n"
@@ -29,7 +34,14 @@ static void web_help(FILE *out)
           "                          more get 503)\n"
           "  --spectator-buffer B    bytes a stream may have unread before it is\n"
           "                          dropped (default 262144)\n"
-          "  --poll-ms MS            how often the store is looked at (default 500)\n",
+          "  --poll-ms MS            how often the store is looked at (default 500)\n"
+          "  --tokens FILE           the private pages' tokens: lines 'TOKEN NAME', NAME an\n"
+          "                          agent (tournament, SPRT) or entrant (ladder); a token\n"
+          "                          is 16 to 255 printable characters, no space (make it\n"
+          "                          random: openssl rand -hex 16). A ladder's entrants\n"
+          "                          also have those of `ladder add --token-file`. A wrong\n"
+          "                          or missing token gets 403; 5 wrong ones from a\n"
+          "                          network, 429 for a while (the right one still works)\n",
           out);
 }
 
@@ -57,6 +69,9 @@ int cmd_web(int argc, char **argv)
             if (r < 0 || !cli_int(v, 1024, 64 << 20, &x))
                 return cli_usage_error("web: --spectator-buffer takes 1024..67108864 bytes");
             o.spectator_buffer = (size_t)x;
+        } else if ((r = cli_value(argc, argv, &i, "--tokens", &v)) != 0) {
+            if (r < 0) return 2;
+            o.tokens = v;
         } else if ((r = cli_value(argc, argv, &i, "--poll-ms", &v)) != 0) {
             if (r < 0 || !cli_int(v, 50, 60000, &x))
                 return cli_usage_error("web: --poll-ms takes 50..60000");

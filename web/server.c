@@ -23,6 +23,7 @@
 #include <event2/listener.h>
 
 #include "assets.h"
+#include "author.h"
 #include "replay.h"
 #include "resolve.h"
 #include "util.h"
@@ -55,6 +56,7 @@ typedef struct server {
         size_t len;
     } viewer[VIEWER_CACHE];
     int viewer_next;
+    author *author; /* the private pages (author.c) */
 } server;
 
 struct spectator {
@@ -391,6 +393,8 @@ static void on_request(struct evhttp_request *req, void *arg)
             fail(req, 404, "no such entrant");
     } else if (!strcmp(path, "/events"))
         on_events(sv, req);
+    else if (!strncmp(path, "/author/", 8) || !strncmp(path, "/api/author/", 12))
+        author_route(sv->author, req, path, w);
     else if (!strncmp(path, "/games/", 7) && strlen(path) < 40 &&
              !strcmp(path + strlen(path) - 7, "/viewer")) {
         char id[40];
@@ -456,10 +460,17 @@ int web_serve(store *s, const web_opts *o)
         fprintf(stderr, "arena: web: %s\n", err);
         return 1;
     }
+    sv.author = author_new(s, o->tokens, err, sizeof err);
+    if (!sv.author) {
+        fprintf(stderr, "arena: web: %s\n", err);
+        web_snap_free(sv.snap);
+        return 2;
+    }
     signal(SIGPIPE, SIG_IGN);
     sv.base = event_base_new();
     struct evconnlistener *l = listen_on(sv.base, o->listen);
     if (!l) {
+        author_free(sv.author);
         web_snap_free(sv.snap);
         event_base_free(sv.base);
         return 1;
@@ -500,6 +511,7 @@ int web_serve(store *s, const web_opts *o)
     evhttp_free(sv.http);
     for (int i = 0; i < VIEWER_CACHE; i++)
         free(sv.viewer[i].html);
+    author_free(sv.author);
     web_snap_free(sv.snap);
     event_base_free(sv.base);
     return 0;

@@ -13,6 +13,7 @@ typedef struct web_opts {
     int max_spectators;      /* open /events streams at most */
     size_t spectator_buffer; /* bytes queued for one stream before it is dropped */
     int poll_ms;             /* how often the store is looked at */
+    const char *tokens;      /* "TOKEN NAME" lines for the private pages, or NULL */
 } web_opts;
 
 /* Serves s until SIGINT or SIGTERM; the exit code. */
