@@ -249,14 +249,12 @@ static void send_json(struct evhttp_request *req, const char *js)
 
 /* ---- what is shown ---- */
 
+/* The game's log, once its whole group ended, as for the public viewer:
+ * under duplicate pairing a seat's view of an ended game shows the cards
+ * that a game of the same group, still being played, deals to others. */
 static char *log_path(const web_snap *w, const tgame *g)
 {
-    if (!w->logs[0] || !g->done) return NULL;
-    char *p = xasprintf("%s/game-%06lld.jsonl.gz", w->logs, (long long)g->s.id);
-    struct stat st;
-    if (stat(p, &st) == 0 && S_ISREG(st.st_mode)) return p;
-    free(p);
-    return NULL;
+    return w->logs[0] ? web_game_log(w, (size_t)(g - w->games)) : NULL;
 }
 
 static bool has_seat(const tgame *g, const bool *mine)

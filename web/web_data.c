@@ -226,9 +226,7 @@ static void mark_viewable(web_snap *w)
     }
 }
 
-/* Game i's log path when its group ended and the file is there (looked at
- * when asked: the run may write it after the snapshot). */
-static char *log_if_viewable(const web_snap *w, size_t i)
+char *web_game_log(const web_snap *w, size_t i)
 {
     if (!w->viewable[i]) return NULL;
     char *p = xasprintf("%s/game-%06lld.jsonl.gz", w->logs, (long long)w->games[i].s.id);
@@ -336,7 +334,7 @@ static av *game_json(const web_snap *w, size_t i)
     av_set(o, "seats", seats);
     av_set_str(o, "reason", g->done ? g->reason : "");
     av_set(o, "turns", g->done ? av_int(g->turns) : av_nil());
-    char *log = log_if_viewable(w, i);
+    char *log = web_game_log(w, i);
     av_set(o, "viewer", log ? av_strf("/games/%lld/viewer", (long long)g->s.id) : av_nil());
     free(log);
     return o;
@@ -443,6 +441,6 @@ char *web_entrant_json(const web_snap *w, const char *name)
 char *web_viewer_log(const web_snap *w, int64_t game)
 {
     for (size_t i = 0; i < w->n_games; i++)
-        if (w->games[i].s.id == game) return log_if_viewable(w, i);
+        if (w->games[i].s.id == game) return web_game_log(w, i);
     return NULL;
 }

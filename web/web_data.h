@@ -48,5 +48,8 @@ char *web_entrant_json(const web_snap *w, const char *name);
  * its log is on disk and every game of its group (one seed under duplicate
  * pairing) has ended. NULL otherwise. */
 char *web_viewer_log(const web_snap *w, int64_t game);
+/* The same for w->games[i]; the file is looked at when asked, as the run
+ * may write it after the snapshot. */
+char *web_game_log(const web_snap *w, size_t i);
 
 #endif

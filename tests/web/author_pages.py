@@ -308,6 +308,27 @@ if mode == "api":
     for p in ["/api/standings", "/api/settings", "/api/entrant/alice"]:
         if TOK["alice"] in get(BASE, p)[1]:
             fail("a token on %s" % p)
+    # Under duplicate pairing a game's group shares its seed: while one
+    # game of the group is still played, an ended one's seat views (the
+    # cards that game deals to others) open to no one, author or public.
+    con = sqlite3.connect(TDB)
+    grp = con.execute("SELECT grp FROM games WHERE id = ?", (tg,)).fetchone()[0]
+    mates = [i for (i,) in con.execute("SELECT id FROM games WHERE grp = ? AND id != ?",
+                                        (grp, tg))]
+    if not mates:
+        fail("game %d has no group mate: the tournament is not duplicate-paired" % tg)
+    con.execute("UPDATE games SET done = 0 WHERE id = ?", (mates[0],))
+    con.commit()
+    con.close()
+    end = time.time() + 30
+    while get(BASE, "/api/author/alice/game/%d" % tg, TOK["alice"])[0] != 404:
+        if time.time() > end:
+            fail("game %d's details stay open while its group mate %d is played" % (tg, mates[0]))
+        time.sleep(0.2)
+    if get(BASE, "/author/alice/log/%d" % tg, TOK["alice"])[0] != 404:
+        fail("game %d's seat log is served while its group mate is played" % tg)
+    if get(BASE, "/games/%d/viewer" % tg)[0] != 404:
+        fail("game %d's viewer is served while its group mate is played" % tg)
     print("ok: 403s alike, private data for its author only, a seedless seat log that replays,"
           " 429 after the burst, no token or hash served")
 
