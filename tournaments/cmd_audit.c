@@ -417,7 +417,12 @@ static void check_stored_clocks(audit *a, const sched_game *g, stored_ff ff, con
 {
     for (size_t i = 0; i < ff.n; i++) {
         const store_forfeit *f = &ff.v[i];
-        if (strcmp(f->cause, "timeout") != 0) continue;
+        if (strcmp(f->cause, "timeout") != 0) {
+            if (f->clock.set)
+                problem(a, g, "stores timeout figures for seat %d, which forfeited by %s", f->seat,
+                        f->cause);
+            continue;
+        }
         if (!f->clock_column) {
             a->clocks_unstored++;
             continue;

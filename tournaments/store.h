@@ -66,7 +66,8 @@ typedef struct store_forfeit {
     char *log; /* malloc'ed, NULL without a log */
     /* A timeout's figures (protocol.md §5), to the microsecond as its fault
      * record has them; clock.set false where none are stored (a game
-     * stored before they were, or a timeout with no decision timed). */
+     * stored before they were, or a timeout with no decision timed). The
+     * store writes them for timeout forfeits only. */
     clock_evidence clock;
     bool clock_column; /* the game's row has the figures' column (not NULL) */
 } store_forfeit;

@@ -91,7 +91,8 @@ void store_clocks_encode(abuf *b, const clock_evidence *ev, int k);
 /* Decodes a column of k seats into out[k] (set false where null). -1 with
  * the reason in why when it is not what store_clocks_encode writes: not a
  * JSON array of k entries, a map without its clock mode or a required
- * figure, a figure that is negative, not finite or absurdly large. */
+ * figure, a figure that is negative, not finite or absurdly large. Where
+ * they sit (a seat that timed out or not) is for the reader to judge. */
 int store_clocks_decode(const char *json, int k, clock_evidence *out, char *why, size_t len);
 
 #endif

@@ -10,9 +10,9 @@
  * a missing line being SQL NULL. Besides no crash, no leak and no UB: a row
  * that decodes keeps every promise of store.h (seats and ranks in range,
  * 1 <= group <= id, turns and clock times in range), and encodes to columns
- * that decode to the same game; timeout figures that are taken sit on a
- * timeout forfeit, are times (finite, not negative), and encode to the
- * same text they decode from once encoded.
+ * that decode to the same game; timeout figures that are taken are times
+ * (finite, not negative) and encode to the same text they decode from
+ * once encoded.
  *
  * usage: tests/fuzz/run-libfuzzer.sh SECONDS BUILD_DIR fuzz-store-row */
 #include <math.h>
@@ -102,8 +102,7 @@ static void check_clocks(const store_forfeit *ff, size_t n, const char *column)
     for (size_t i = 0; i < n; i++) {
         const clock_evidence *e = &ff[i].clock;
         if (!e->set) continue;
-        if (strcmp(ff[i].cause, "timeout") != 0 || !column)
-            broken("has figures on a seat that did not time out", ff[i].game);
+        if (!column) broken("has figures without their column", ff[i].game);
         const double need[] = {e->allowance_ms, e->charged_ms, e->wall_ms, e->lag_ms};
         const double opt[] = {e->cpu_ms, e->wait_ms, e->wait_sum_ms, e->host_psi_ms};
         for (int k = 0; k < 4; k++)

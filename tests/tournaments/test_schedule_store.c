@@ -853,9 +853,6 @@ static void test_store_clocks_refused(void **st)
         "\"lag_ms\":0}]", /* fair without its wait */
         "[null,{\"mode\":\"wall\",\"mode\":\"cpu\",\"allowance_ms\":1,\"charged_ms\":1,"
         "\"wall_ms\":1,\"lag_ms\":0}]", /* a key twice */
-        /* figures on a seat that did not forfeit on time (seat 0: protocol) */
-        "[{\"mode\":\"wall\",\"allowance_ms\":1,\"charged_ms\":1,\"wall_ms\":1,"
-        "\"lag_ms\":0},null]",
     };
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         store_forfeit *ff = NULL;
@@ -867,9 +864,12 @@ static void test_store_clocks_refused(void **st)
         assert_non_null(strstr(err, "game 9 in the results file is corrupt"));
         store_forfeits_free(ff, n);
     }
-    /* What the store writes is taken; a NULL column is no figures. */
-    const char *good = "[null,{\"mode\":\"cpu\",\"allowance_ms\":5,\"charged_ms\":5.5,"
-                       "\"wall_ms\":9,\"cpu_ms\":5.5,\"wait_ms\":null,\"lag_ms\":0}]";
+    /* What the store writes is taken; a NULL column is no figures. Figures
+     * on a forfeit of another cause stay with it, for the audit to name. */
+    const char *good =
+        "[{\"mode\":\"wall\",\"allowance_ms\":1,\"charged_ms\":1,"
+        "\"wall_ms\":1,\"lag_ms\":0},{\"mode\":\"cpu\",\"allowance_ms\":5,\"charged_ms\":5.5,"
+        "\"wall_ms\":9,\"cpu_ms\":5.5,\"wait_ms\":null,\"lag_ms\":0}]";
     for (int k = 0; k < 2; k++) {
         store_forfeit *ff = NULL;
         size_t n = 0, cap = 0;
@@ -880,6 +880,7 @@ static void test_store_clocks_refused(void **st)
         assert_int_equal((int)n, 2);
         assert_true(ff[1].clock.set == (k == 1) && ff[1].clock_column == (k == 1));
         assert_true(!k || (ff[1].clock.mode == CLOCK_CPU && ff[1].clock.host_psi_ms == -1));
+        assert_true(ff[0].clock.set == (k == 1) && strcmp(ff[0].cause, "protocol") == 0);
         store_forfeits_free(ff, n);
     }
 }
