@@ -396,7 +396,7 @@ static bool same_clock(const clock_evidence *x, const clock_evidence *y)
              same_figure(x->host_psi_ms, y->host_psi_ms)));
 }
 
-/* "fair: allowance 20.000, charged 22.576, ..." or "none". */
+/* "fair clock, allowance 20.000, charged 22.576, ..." or "none". */
 static void clock_text(const clock_evidence *e, char *buf, size_t size)
 {
     if (!e->set) {
