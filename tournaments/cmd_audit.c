@@ -45,7 +45,10 @@ static void audit_help(FILE *out)
           "    decide gave was up by the log's clock (wall clock);\n"
           "  - an SPRT run's stored verdict and LLR are the ones its games give;\n"
           "  - every timeout's figures in a log (wall, CPU, waits, lag) give its\n"
-          "    verdict under the clock it was timed by (protocol.md §5).\n"
+          "    verdict under the clock it was timed by (protocol.md §5);\n"
+          "  - every timeout forfeit's figures stored in DB give its verdict too,\n"
+          "    and, where its log is found, are the ones of the seat's last timeout\n"
+          "    fault record in it.\n"
           "Each problem is one line naming the game; the last line sums up.\n"
           "\n"
           "  --logs DIR  where the logs are, as DIR/game-NNNNNN.jsonl.gz (default:\n"
@@ -70,6 +73,7 @@ typedef struct audit {
     /* What the logs cannot prove, counted and named (verdict.h). */
     int64_t *unlogged_ids;
     long aborted, clock_unchecked;
+    long clocks_unstored; /* timeout forfeits stored without their figures' column */
 } audit;
 
 /* A line on stdout. It quotes the results file and its logs (names,
@@ -262,6 +266,7 @@ typedef struct seen {
      * one said), and those with figures at all. */
     long clock_wrong, clock_checked;
     char clock_first[200];
+    clock_evidence last[RANKED_MAX]; /* by seat: its last timeout's figures */
 } seen;
 
 /* A figure of a timeout's record; -1 if null or absent. */
@@ -294,8 +299,12 @@ static void on_aside(void *ctx, replay *r, const av *line)
                         .wall_ms = figure(c, "wall_ms"),
                         .cpu_ms = figure(c, "cpu_ms"),
                         .wait_ms = figure(c, "wait_ms"),
-                        .lag_ms = figure(c, "lag_ms")};
+                        .wait_sum_ms = figure(c, "wait_sum_ms"),
+                        .lag_ms = figure(c, "lag_ms"),
+                        .host_psi_ms = figure(c, "host_psi_ms")};
     s->clock_checked++;
+    int64_t at = -1;
+    if (av_get_int(line, "seat", &at) && at >= 0 && at < RANKED_MAX) s->last[at] = e;
     /* The log keeps each figure to the microsecond, cut: 0.01 ms of slack. */
     if (clock_evidence_holds(&e, 0.01)) return;
     int64_t seat = -1;
@@ -364,8 +373,81 @@ static bool check_timeouts(audit *a, const sched_game *g, const seen *s, const c
     return false;
 }
 
+/* A game's timeout forfeits as stored (ff: its n forfeited seats). */
+typedef struct stored_ff {
+    const store_forfeit *v;
+    size_t n;
+} stored_ff;
+
+/* Two figures the same to the microsecond both are cut to (or both unread). */
+static bool same_figure(double a, double b)
+{
+    return (a < 0 && b < 0) || fabs(a - b) < 0.0015;
+}
+
+static bool same_clock(const clock_evidence *x, const clock_evidence *y)
+{
+    return x->set == y->set &&
+           (!x->set ||
+            (x->mode == y->mode && same_figure(x->allowance_ms, y->allowance_ms) &&
+             same_figure(x->charged_ms, y->charged_ms) && same_figure(x->wall_ms, y->wall_ms) &&
+             same_figure(x->cpu_ms, y->cpu_ms) && same_figure(x->wait_ms, y->wait_ms) &&
+             same_figure(x->wait_sum_ms, y->wait_sum_ms) && same_figure(x->lag_ms, y->lag_ms) &&
+             same_figure(x->host_psi_ms, y->host_psi_ms)));
+}
+
+/* "fair clock, allowance 20.000, charged 22.576, ..." or "none". */
+static void clock_text(const clock_evidence *e, char *buf, size_t size)
+{
+    if (!e->set) {
+        snprintf(buf, size, "none");
+        return;
+    }
+    snprintf(buf, size,
+             "%s clock, allowance %.3f, charged %.3f, wall %.3f, cpu %.3f, wait %.3f, wait sum "
+             "%.3f, lag %.3f, host pressure %.3f",
+             clock_mode_name(e->mode), e->allowance_ms, e->charged_ms, e->wall_ms, e->cpu_ms,
+             e->wait_ms, e->wait_sum_ms, e->lag_ms, e->host_psi_ms);
+}
+
+/* The stored figures of a game's timeout forfeits: they give each verdict
+ * (as a log's must), and (log: s, else NULL) are its log's. */
+static void check_stored_clocks(audit *a, const sched_game *g, stored_ff ff, const seen *s,
+                                const char *path)
+{
+    for (size_t i = 0; i < ff.n; i++) {
+        const store_forfeit *f = &ff.v[i];
+        if (strcmp(f->cause, "timeout") != 0) {
+            if (f->clock.set)
+                problem(a, g, "stores timeout figures for seat %d, which forfeited by %s", f->seat,
+                        f->cause);
+            continue;
+        }
+        if (!f->clock_column) {
+            a->clocks_unstored++;
+            continue;
+        }
+        const clock_evidence *e = &f->clock;
+        if (e->set && !clock_evidence_holds(e, 0.01)) {
+            problem(a, g,
+                    "its stored figures of seat %d's timeout do not bear out its verdict: "
+                    "charged %.3f of %.3f ms under the %s clock, but they give %.3f",
+                    f->seat, e->charged_ms, e->allowance_ms, clock_mode_name(e->mode),
+                    clock_recharge(e));
+            continue;
+        }
+        if (!s || f->seat < 0 || f->seat >= RANKED_MAX || same_clock(e, &s->last[f->seat]))
+            continue;
+        char stored[400], logged[400];
+        clock_text(e, stored, sizeof stored);
+        clock_text(&s->last[f->seat], logged, sizeof logged);
+        problem(a, g, "its stored figures of seat %d's timeout (%s) are not its log's (%s has %s)",
+                f->seat, stored, path, logged);
+    }
+}
+
 /* A finished game against its log: replayed, or a problem said. */
-static void check_log(audit *a, const tgame *t, const char *path)
+static void check_log(audit *a, const tgame *t, const char *path, stored_ff ff)
 {
     const sched_game *g = &t->s;
     replay r = {.path = path};
@@ -417,6 +499,9 @@ static void check_log(audit *a, const tgame *t, const char *path)
                 stored, t->reason, path, logged, s.reason);
         return;
     }
+    long before = a->problems;
+    check_stored_clocks(a, g, ff, &s, path);
+    if (a->problems > before) return;
     a->replayed++;
     a->clock_unchecked += v.clock_unchecked;
     if (v.aborted) {
@@ -561,6 +646,13 @@ int cmd_audit(int argc, char **argv)
     audit a = {
         .names = names, .n_agents = n_agents, .unlogged_ids = xcalloc(n + 1, sizeof(int64_t))};
     long finished = 0, missing = 0;
+    store_forfeit *ffs = NULL;
+    size_t n_ffs = 0, at_ff = 0;
+    if (store_forfeits(s, &ffs, &n_ffs) != 0) {
+        fprintf(stderr, "arena: audit: %s\n", store_error(s));
+        free(a.unlogged_ids);
+        goto out;
+    }
     if (!quiet)
         sayf("audit: %s %s, %zu games, master seed %" PRIu64 ", %s pairing, logs %s", kind, db, n,
              master, schedule_pairing_name(pair), logs ? logs : "(none found)");
@@ -572,11 +664,19 @@ int cmd_audit(int argc, char **argv)
             continue;
         }
         if (!games[i].done) continue;
+        /* Both lists are in game order. */
+        while (at_ff < n_ffs && ffs[at_ff].game < g->id)
+            at_ff++;
+        stored_ff ff = {ffs + at_ff, 0};
+        while (at_ff + ff.n < n_ffs && ffs[at_ff + ff.n].game == g->id)
+            ff.n++;
         char *path = logs ? find_log(logs, g->id) : NULL;
-        if (path)
-            check_log(&a, &games[i], path);
-        else
+        if (path) {
+            check_log(&a, &games[i], path, ff);
+        } else {
             a.unlogged_ids[a.unlogged++] = g->id;
+            check_stored_clocks(&a, g, ff, NULL, NULL);
+        }
         free(path);
         if (!quiet && (i + 1) % 1000 == 0)
             fprintf(stderr, "audit: %zu of %zu games checked\n", i + 1, n);
@@ -593,6 +693,12 @@ int cmd_audit(int argc, char **argv)
     if (ladder)
         printf("not proven: who met whom: a ladder chooses its tables as it goes, so only each "
                "game's number, seed, log and verdict are checked, not its seats\n");
+    if (a.clocks_unstored)
+        printf("not proven: %ld timeout forfeit%s stored without %s figures (stored before "
+               "the results file kept them); only %s log%s figures are checked\n",
+               a.clocks_unstored, a.clocks_unstored == 1 ? "" : "s",
+               a.clocks_unstored == 1 ? "its" : "their", a.clocks_unstored == 1 ? "its" : "their",
+               a.clocks_unstored == 1 ? "'s" : "s'");
     if (a.clock_unchecked)
         printf("not proven: %ld timeout forfeit%s whose time the log cannot show (a start-up "
                "that began before the log, or a CPU clock); each has its fault record\n",
@@ -603,6 +709,7 @@ int cmd_audit(int argc, char **argv)
            n, n - (size_t)a.off_schedule, missing, finished, a.replayed, a.unlogged, a.problems,
            a.problems == 1 ? "" : "s");
     free(a.unlogged_ids);
+    store_forfeits_free(ffs, n_ffs);
     rc = a.problems ? 1 : 0;
 out:
     store_agents_free(names, specs, n_agents);

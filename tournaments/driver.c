@@ -373,6 +373,8 @@ static void on_match_done(const match_outcome *o, void *ctx)
         else if (o->forfeit[k] != CAUSE_NONE)
             snprintf(det.fault_msg[k], sizeof det.fault_msg[k], "forfeit by %s (%d strike%s)",
                      fault_cause_name(o->forfeit[k]), o->strikes[k], o->strikes[k] == 1 ? "" : "s");
+        /* What the timeout that forfeited it rests on (its fault record's). */
+        if (o->forfeit[k] == CAUSE_TIMEOUT && o->timeout[k].set) det.clock[k] = o->timeout[k];
     }
     for (int k = 0; k < g->s.players && k < o->players; k++) {
         g->rank[k] = o->ranks[k];

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clock.h"
 #include "ranked.h"
 #include "sprt_count.h"
 #include "utf8.h"
@@ -146,7 +147,25 @@ static int run_load(store *s, report *r)
     if (store_workers(s, true, &r->workers, &r->n_workers) != 0) return -1;
     for (size_t i = 0; i < r->n_workers; i++) /* a crafted DB: no terminal escapes */
         utf8_mask_controls(r->workers[i].name, false);
-    return store_forfeits(s, &r->forfeit_list, &r->n_forfeit_list);
+    if (store_forfeits(s, &r->forfeit_list, &r->n_forfeit_list) != 0) return -1;
+    r->timeouts = xcalloc((size_t)r->n + 1, sizeof *r->timeouts);
+    for (size_t i = 0; i < r->n_forfeit_list; i++) {
+        const store_forfeit *f = &r->forfeit_list[i];
+        if (strcmp(f->cause, "timeout") != 0 || f->agent < 0 || f->agent >= r->n) continue;
+        report_timeouts *t = &r->timeouts[f->agent];
+        t->forfeits++;
+        if (!f->clock.set) continue;
+        t->with_figures++;
+        t->borne_out += report_timeout_borne_out(f);
+        double over = f->clock.charged_ms - f->clock.allowance_ms;
+        if (over > t->max_over_ms) t->max_over_ms = over;
+    }
+    return 0;
+}
+
+bool report_timeout_borne_out(const store_forfeit *f)
+{
+    return f->clock.set && clock_evidence_holds(&f->clock, REPORT_CLOCK_TOLERANCE_MS);
 }
 
 static int cmp_int(const void *a, const void *b)
@@ -342,6 +361,7 @@ void report_free(report *r)
     free(r->moves);
     free(r->wld);
     store_forfeits_free(r->forfeit_list, r->n_forfeit_list);
+    free(r->timeouts);
     store_workers_free(r->workers, r->n_workers);
     free(r->sprt.trace);
     elo_data_free(&r->pw);

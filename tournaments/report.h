@@ -44,6 +44,18 @@ typedef struct report_moves {
     double over90; /* moves over 90 % of the budget (-1: unknown) */
 } report_moves;
 
+/* Per agent: its timeout forfeits and what their stored figures show. */
+typedef struct report_timeouts {
+    int64_t forfeits;     /* games it forfeited on time */
+    int64_t with_figures; /* of them, those whose figures are stored */
+    int64_t borne_out;    /* of those, figures that give the verdict (clock_evidence_holds) */
+    double max_over_ms;   /* the most charged past the allowance; 0 when none */
+} report_timeouts;
+
+/* The tolerance a stored timeout's figures are checked with: they are cut
+ * to the microsecond, each of them (as `arena audit` checks a log's). */
+#define REPORT_CLOCK_TOLERANCE_MS 0.01
+
 typedef struct report {
     char *kind, *game, *format, *seed;
     char *pairing;    /* duplicate | independent */
@@ -81,7 +93,8 @@ typedef struct report {
     double seat_points[RANKED_MAX], seat_games[RANKED_MAX]; /* pairwise, by seat */
     store_forfeit *forfeit_list;
     size_t n_forfeit_list;
-    store_worker *workers; /* hosts that played (PostgreSQL), names masked */
+    report_timeouts *timeouts; /* per agent */
+    store_worker *workers;     /* hosts that played (PostgreSQL), names masked */
     size_t n_workers;
 } report;
 
@@ -102,6 +115,10 @@ void report_seat_advantage(const report *r, double *score, double *error, double
 const char *report_sprt_verdict(const report *r);
 /* One sentence naming the rating model, for the text and HTML reports. */
 const char *report_model_text(const report *r);
+
+/* Whether a timeout forfeit's stored figures give its verdict; false
+ * without figures. */
+bool report_timeout_borne_out(const store_forfeit *f);
 
 /* Decimals to print a time in ms with: 3 below 1 ms, 1 below 10, else 0. */
 int report_ms_decimals(double ms);

@@ -303,6 +303,71 @@ static void forfeits_html(const report *r, const char *db, const char *page_dir,
     fputs("</tbody></table>\n", out);
 }
 
+/* A figure cell: ms to the microsecond, a dash where it was not read. */
+static void figure_td(FILE *out, double ms)
+{
+    if (ms < 0)
+        fputs("<td>&#8211;</td>", out);
+    else
+        fprintf(out, "<td>%.3f</td>", ms);
+}
+
+/* Each timeout forfeit with the figures its verdict rests on, and per
+ * agent how many of them those figures bear out. */
+static void timeouts_html(const report *r, const int *order, FILE *out)
+{
+    bool any = false;
+    for (int i = 0; i < r->n && !any; i++)
+        any = r->timeouts[i].forfeits > 0;
+    if (!any) return;
+    fputs("<h2>Timeouts</h2>\n<p class=\"note\">The figures each timeout forfeit's verdict rests "
+          "on, in ms (protocol.md &#167;5): the clock that timed it, what the decision could "
+          "use and was charged, its wall and CPU time, the run-queue wait discounted (fair "
+          "clock) and summed over its tasks, the referee's lag credited, and the host's CPU "
+          "pressure over the decision. <em>Borne out</em>: the charge recomputed from them is "
+          "the one charged and not under the allowance.</p>\n<table id=\"timeouts-by-agent\">"
+          "<thead><tr><th class=\"name\">agent</th><th>timeout forfeits</th><th>with figures"
+          "</th><th>borne out</th><th>most past the allowance (ms)</th></tr></thead><tbody>\n",
+          out);
+    for (int k = 0; k < r->n; k++) {
+        const report_timeouts *t = &r->timeouts[order[k]];
+        if (!t->forfeits) continue;
+        fputs("<tr><td class=\"name\">", out);
+        esc(out, r->names[order[k]]);
+        fprintf(out, "</td><td>%lld</td><td>%lld</td><td>%lld</td>", (long long)t->forfeits,
+                (long long)t->with_figures, (long long)t->borne_out);
+        figure_td(out, t->with_figures ? t->max_over_ms : -1);
+        fputs("</tr>\n", out);
+    }
+    fputs("</tbody></table>\n<table id=\"timeouts\"><thead><tr><th>game</th><th>seat</th>"
+          "<th class=\"name\">agent</th><th class=\"name\">clock</th><th>allowance</th>"
+          "<th>charged</th><th>wall</th><th>cpu</th><th>wait</th><th>wait sum</th><th>lag</th>"
+          "<th>host pressure</th><th class=\"name\">verdict</th></tr></thead><tbody>\n",
+          out);
+    for (size_t i = 0; i < r->n_forfeit_list; i++) {
+        const store_forfeit *f = &r->forfeit_list[i];
+        if (strcmp(f->cause, "timeout") != 0) continue;
+        fprintf(out, "<tr><td>%lld</td><td>%d</td><td class=\"name\">", (long long)f->game,
+                f->seat);
+        esc(out, r->names[f->agent]);
+        fputs("</td>", out);
+        const clock_evidence *c = &f->clock;
+        if (!c->set) {
+            fprintf(out, "<td class=\"name\" colspan=\"10\">no figures stored%s</td></tr>\n",
+                    f->clock_column ? " (no decision was timed)" : " (stored before they were)");
+            continue;
+        }
+        fprintf(out, "<td class=\"name\">%s</td>", clock_mode_name(c->mode));
+        const double v[] = {c->allowance_ms, c->charged_ms,  c->wall_ms, c->cpu_ms,
+                            c->wait_ms,      c->wait_sum_ms, c->lag_ms,  c->host_psi_ms};
+        for (size_t j = 0; j < sizeof v / sizeof *v; j++)
+            figure_td(out, v[j]);
+        fprintf(out, "<td class=\"name\">%s</td></tr>\n",
+                report_timeout_borne_out(f) ? "borne out" : "<strong>not borne out</strong>");
+    }
+    fputs("</tbody></table>\n", out);
+}
+
 /* The hosts that played (PostgreSQL workers): games, timeouts, speed. */
 static void workers_html(const report *r, FILE *out)
 {
@@ -565,6 +630,7 @@ void report_html(const report *r, const char *db, const char *page_dir, FILE *ou
     moves_html(r, order, out);
     seat_html(r, out);
     forfeits_html(r, db, page_dir, out);
+    timeouts_html(r, order, out);
     workers_html(r, out);
     fputs("</body></html>\n", out);
     free(order);

@@ -1,6 +1,7 @@
 /* The JSON report: everything of the text report, machine-readable. */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "ratings.h"
 #include "report.h"
@@ -23,6 +24,47 @@ static av *h2h_json(const h2h *h)
     av_set(m, "los", num(h->los, 4));
     av_set(m, "draw_ratio", num(h->draw_ratio, 4));
     return m;
+}
+
+/* A figure cut to the microsecond as stored; null where not read. */
+static av *figure(double ms)
+{
+    return ms < 0 ? av_nil() : num(ms, 3);
+}
+
+/* A timeout's figures in the shape of the fault record's `clock` map. */
+static av *clock_json(const clock_evidence *c)
+{
+    av *m = av_map();
+    av_set_str(m, "mode", clock_mode_name(c->mode));
+    av_set(m, "allowance_ms", figure(c->allowance_ms));
+    av_set(m, "charged_ms", figure(c->charged_ms));
+    av_set(m, "wall_ms", figure(c->wall_ms));
+    av_set(m, "cpu_ms", figure(c->cpu_ms));
+    av_set(m, "wait_ms", figure(c->wait_ms));
+    av_set(m, "wait_sum_ms", figure(c->wait_sum_ms));
+    av_set(m, "lag_ms", figure(c->lag_ms));
+    av_set(m, "host_psi_ms", figure(c->host_psi_ms));
+    return m;
+}
+
+/* Every timeout forfeit with its figures (null: none stored) and whether
+ * they give its verdict. */
+static av *timeouts_json(const report *r)
+{
+    av *l = av_list();
+    for (size_t i = 0; i < r->n_forfeit_list; i++) {
+        const store_forfeit *f = &r->forfeit_list[i];
+        if (strcmp(f->cause, "timeout") != 0) continue;
+        av *e = av_map();
+        av_set_int(e, "game", f->game);
+        av_set_int(e, "seat", f->seat);
+        av_set_str(e, "agent", r->names[f->agent]);
+        av_set(e, "clock", f->clock.set ? clock_json(&f->clock) : av_nil());
+        av_set(e, "borne_out", f->clock.set ? av_bool(report_timeout_borne_out(f)) : av_nil());
+        av_push(l, e);
+    }
+    return l;
 }
 
 av *report_json(const report *r)
@@ -107,6 +149,7 @@ av *report_json(const report *r)
         av_push(fl, e);
     }
     av_set(root, "forfeited_games", fl);
+    av_set(root, "timeouts", timeouts_json(r));
     av *wl = av_list();
     for (size_t i = 0; i < r->n_workers; i++) {
         const store_worker *w = &r->workers[i];
@@ -133,6 +176,13 @@ av *report_json(const report *r)
         for (int c = 0; c < REPORT_CAUSES; c++)
             av_set_int(ff, report_cause_names[c], r->forfeits[i * REPORT_CAUSES + c]);
         av_set(a, "forfeits", ff);
+        const report_timeouts *t = &r->timeouts[i];
+        av *to = av_map();
+        av_set_int(to, "forfeits", t->forfeits);
+        av_set_int(to, "with_figures", t->with_figures);
+        av_set_int(to, "borne_out", t->borne_out);
+        av_set(to, "max_over_ms", num(t->max_over_ms, 3));
+        av_set(a, "timeouts", to);
         av *wld = av_list();
         for (int k = 0; k < 3; k++)
             av_push(wld, av_int((int64_t)r->wld[i * 3 + k]));

@@ -104,6 +104,57 @@ static void forfeits_text(const report *r, FILE *out)
     }
 }
 
+/* A figure in ms, "-" where it was not read. */
+static const char *fig(char *buf, size_t len, double ms)
+{
+    if (ms < 0)
+        snprintf(buf, len, "-");
+    else
+        snprintf(buf, len, "%.3f", ms);
+    return buf;
+}
+
+/* Each timeout forfeit with the figures its verdict rests on, and per
+ * agent how many of them those figures bear out. */
+static void timeouts_text(const report *r, const int *order, int w, FILE *out)
+{
+    bool any = false;
+    for (int i = 0; i < r->n && !any; i++)
+        any = r->timeouts[i].forfeits > 0;
+    if (!any) return;
+    fprintf(out, "\ntimeouts (the figures each verdict rests on, in ms; protocol.md section 5)\n");
+    for (int k = 0; k < r->n; k++) {
+        const report_timeouts *t = &r->timeouts[order[k]];
+        if (!t->forfeits) continue;
+        fprintf(out, "  %-*s %lld timeout forfeit%s, %lld with figures, %lld borne out by them", w,
+                r->names[order[k]], (long long)t->forfeits, t->forfeits == 1 ? "" : "s",
+                (long long)t->with_figures, (long long)t->borne_out);
+        if (t->with_figures) fprintf(out, "; at most %.3f ms past the allowance", t->max_over_ms);
+        fputc('\n', out);
+    }
+    fprintf(out, "%8s %4s %-*s %5s %10s %10s %10s %10s %10s %10s %10s %10s  %s\n", "game", "seat",
+            w, "agent", "clock", "allowance", "charged", "wall", "cpu", "wait", "wait sum", "lag",
+            "host psi", "verdict");
+    for (size_t i = 0; i < r->n_forfeit_list; i++) {
+        const store_forfeit *f = &r->forfeit_list[i];
+        if (strcmp(f->cause, "timeout") != 0) continue;
+        fprintf(out, "%8lld %4d %-*s", (long long)f->game, f->seat, w, r->names[f->agent]);
+        if (!f->clock.set) {
+            fprintf(out, "  no figures stored%s\n",
+                    f->clock_column ? " (no decision was timed)" : " (stored before they were)");
+            continue;
+        }
+        const clock_evidence *c = &f->clock;
+        char b[8][32];
+        fprintf(out, " %5s %10s %10s %10s %10s %10s %10s %10s %10s  %s\n", clock_mode_name(c->mode),
+                fig(b[0], 32, c->allowance_ms), fig(b[1], 32, c->charged_ms),
+                fig(b[2], 32, c->wall_ms), fig(b[3], 32, c->cpu_ms), fig(b[4], 32, c->wait_ms),
+                fig(b[5], 32, c->wait_sum_ms), fig(b[6], 32, c->lag_ms),
+                fig(b[7], 32, c->host_psi_ms),
+                report_timeout_borne_out(f) ? "borne out" : "NOT borne out by its figures");
+    }
+}
+
 static void workers_text(const report *r, FILE *out)
 {
     if (r->n_workers == 0) return;
@@ -269,6 +320,7 @@ static void report_text_raw(const report *r, FILE *out)
     seat_text(r, out);
     lengths_text(r, out);
     forfeits_text(r, out);
+    timeouts_text(r, order, w, out);
     workers_text(r, out);
     free(order);
 }

@@ -370,13 +370,14 @@ void store_enc_seats(const sched_game *g, abuf *b)
 
 void store_enc_result(const tgame *g, store_enc *e)
 {
-    abuf *all[] = {&e->ranks, &e->scores, &e->forfeits, &e->time_ms,
-                   &e->dec,   &e->max,    &e->hist,     &e->msgs_buf};
+    abuf *all[] = {&e->ranks, &e->scores, &e->forfeits, &e->time_ms,   &e->dec,
+                   &e->max,   &e->hist,   &e->msgs_buf, &e->clocks_buf};
     for (size_t i = 0; i < sizeof all / sizeof *all; i++) {
         all[i]->len = 0;
         if (all[i]->data) all[i]->data[0] = 0;
     }
     e->msgs = NULL;
+    e->clocks = NULL;
     e->detail = false;
     int k = g->s.players;
     list_int(&e->ranks, g->rank, k);
@@ -420,6 +421,8 @@ void store_enc_result(const tgame *g, store_enc *e)
     terminate(&e->hist);
     terminate(msgs);
     e->msgs = (char *)msgs->data;
+    store_clocks_encode(&e->clocks_buf, d->clock, k);
+    e->clocks = (char *)e->clocks_buf.data;
 }
 
 void store_enc_free(store_enc *e)
@@ -432,7 +435,9 @@ void store_enc_free(store_enc *e)
     abuf_free(&e->max);
     abuf_free(&e->hist);
     abuf_free(&e->msgs_buf);
+    abuf_free(&e->clocks_buf);
     e->msgs = NULL;
+    e->clocks = NULL;
     e->detail = false;
 }
 
@@ -579,14 +584,24 @@ void store_moves_add(store_moves *out, int n_agents, const char *seats, const ch
     }
 }
 
-void store_forfeits_add(store_forfeit **out, size_t *n, size_t *cap, int n_agents, int64_t game,
-                        const char *seats, const char *ff, const char *msgs_json, const char *log)
+int store_forfeits_add(store_forfeit **out, size_t *n, size_t *cap, int n_agents, int64_t game,
+                       const char *seats, const char *ff, const char *msgs_json,
+                       const char *clocks_json, const char *log, char *err, size_t errlen)
 {
     int seat[RANKED_MAX];
     int k = row_seats(seats, n_agents, seat);
+    clock_evidence clk[RANKED_MAX];
+    char why[160];
+    if (store_clocks_decode(clocks_json, k, clk, why, sizeof why) != 0) {
+        snprintf(err, errlen, "game %lld in the results file is corrupt: %s", (long long)game, why);
+        return -1;
+    }
     json_t *msgs = msgs_json ? json_loads(msgs_json, 0, NULL) : NULL;
-    for (int i = 0; i < k && ff; i++) {
-        size_t len = strcspn(ff, ",");
+    for (int i = 0; i < k; i++) {
+        size_t len = ff ? strcspn(ff, ",") : 0;
+        /* Figures on a forfeit of another cause are kept with it (the
+         * audit names them: the store writes them for timeouts only); on a
+         * seat that did not forfeit, nothing reads them. */
         if (len > 0 && seat[i] >= 0) {
             if (*n == *cap) {
                 *cap = *cap ? *cap * 2 : 16;
@@ -596,13 +611,17 @@ void store_forfeits_add(store_forfeit **out, size_t *n, size_t *cap, int n_agent
             memset(f, 0, sizeof *f);
             f->game = game;
             f->agent = seat[i];
+            f->seat = i;
             snprintf(f->cause, sizeof f->cause, "%.*s", (int)len, ff);
             const char *m = json_string_value(json_array_get(msgs, (size_t)i));
             snprintf(f->message, sizeof f->message, "%s", m ? m : "");
             f->log = log && log[0] ? xstrdup(log) : NULL;
+            f->clock = clk[i];
+            f->clock_column = clocks_json != NULL;
         }
-        ff = strchr(ff, ',');
+        if (ff) ff = strchr(ff, ',');
         if (ff) ff++;
     }
     json_decref(msgs);
+    return 0;
 }

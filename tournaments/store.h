@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "match.h" /* clock_evidence */
 #include "schedule.h"
 
 typedef struct store store;
@@ -24,12 +25,14 @@ typedef struct store store;
 /* What a finished game adds for the reports, kept out of tgame so that a
  * whole schedule in memory stays small: per seat, decisions, the longest
  * move, the move-time histogram (5 % steps of the move budget, the last bin
- * over it) and the fault message of a forfeit. */
+ * over it), the fault message of a forfeit, and the figures of a timeout
+ * forfeit (its last timeout's, as its fault record has them). */
 typedef struct tgame_detail {
     long decisions[RANKED_MAX];
     double move_max_ms[RANKED_MAX];
     int move_hist[RANKED_MAX][STORE_MOVE_BINS];
     char fault_msg[RANKED_MAX][240];
+    clock_evidence clock[RANKED_MAX];  /* set only for a seat forfeited by timeout */
     char stderr_tail[RANKED_MAX][600]; /* a forfeiting seat's last stderr lines (not stored) */
 } tgame_detail;
 
@@ -57,10 +60,16 @@ typedef struct store_moves {
 /* A forfeited seat of a finished game. */
 typedef struct store_forfeit {
     int64_t game;
-    int agent;
+    int agent, seat;
     char cause[16];
     char message[240];
     char *log; /* malloc'ed, NULL without a log */
+    /* A timeout's figures (protocol.md §5), to the microsecond as its fault
+     * record has them; clock.set false where none are stored (a game
+     * stored before they were, or a timeout with no decision timed). The
+     * store writes them for timeout forfeits only. */
+    clock_evidence clock;
+    bool clock_column; /* the game's row has the figures' column (not NULL) */
 } store_forfeit;
 
 /* A logs directory and how many finished games' logs it holds, per host. */
@@ -140,7 +149,8 @@ int store_tick(store *s);
 /* Move times per agent (out: n_agents entries, zeroed first). */
 int store_moves_by_agent(store *s, int n_agents, store_moves *out);
 /* Every forfeited seat, in game order (array malloc'ed; free with
- * store_forfeits_free). */
+ * store_forfeits_free). -1 (store_error says which game) when a row's
+ * timeout figures are corrupt (store_clocks_decode). */
 int store_forfeits(store *s, store_forfeit **out, size_t *n);
 void store_forfeits_free(store_forfeit *v, size_t n);
 /* The first and last result times (ISO UTC, "" when none) and the seconds

@@ -58,12 +58,14 @@ int store_row_decode(const store_row *r, int n_agents, tgame *g, char *err, size
 /* A finished game's result columns as text. e starts zeroed ({0}) and may
  * be passed again for the next result: its buffers are reused, so a
  * backend keeps one for its connection; store_enc_free frees them (and
- * leaves e zeroed). Without g->detail, dec/max/hist are empty and msgs is
- * NULL. */
+ * leaves e zeroed). Without g->detail, dec/max/hist are empty and msgs and
+ * clocks are NULL. */
 typedef struct store_enc {
     abuf ranks, scores, forfeits, time_ms, dec, max, hist;
     char *msgs; /* the fault messages as a JSON array, in msgs_buf */
     abuf msgs_buf;
+    char *clocks; /* the timeout figures (store_clocks_encode), in clocks_buf */
+    abuf clocks_buf;
     bool detail;
 } store_enc;
 void store_enc_result(const tgame *g, store_enc *e);
@@ -74,8 +76,23 @@ void store_enc_seats(const sched_game *g, abuf *b);
 /* Adds one finished game's move statistics to out (per agent). */
 void store_moves_add(store_moves *out, int n_agents, const char *seats, const char *dec,
                      const char *tm, const char *mx, const char *hist);
-/* Appends the forfeited seats of one finished game to *out. */
-void store_forfeits_add(store_forfeit **out, size_t *n, size_t *cap, int n_agents, int64_t game,
-                        const char *seats, const char *ff, const char *msgs_json, const char *log);
+/* Appends the forfeited seats of one finished game to *out, with their
+ * timeout figures (clocks_json: the timeout_clocks column, NULL when the
+ * row has none). -1 with the reason in err when those are corrupt. */
+int store_forfeits_add(store_forfeit **out, size_t *n, size_t *cap, int n_agents, int64_t game,
+                       const char *seats, const char *ff, const char *msgs_json,
+                       const char *clocks_json, const char *log, char *err, size_t errlen);
+
+/* The timeout_clocks column (store_clock.c): by seat, null or the figures
+ * of a timeout forfeit as a map with the keys of a fault record's `clock`
+ * (protocol.md §5), each figure cut to the microsecond as the log cuts it.
+ * Encoding writes a JSON array of k entries into b (NUL-terminated). */
+void store_clocks_encode(abuf *b, const clock_evidence *ev, int k);
+/* Decodes a column of k seats into out[k] (set false where null). -1 with
+ * the reason in why when it is not what store_clocks_encode writes: not a
+ * JSON array of k entries, a map without its clock mode or a required
+ * figure, a figure that is negative, not finite or absurdly large. Where
+ * they sit (a seat that timed out or not) is for the reader to judge. */
+int store_clocks_decode(const char *json, int k, clock_evidence *out, char *why, size_t len);
 
 #endif

@@ -39,7 +39,8 @@ static const struct {
                    "UPDATE arena_games SET done = true, ranks = $3, scores = $4, reason = $5,"
                    " forfeits = $6, turns = $7, time_ms = $8, wall_ms = $9, log = $10,"
                    " decisions = $11, move_max_ms = $12, move_hist = $13, fault_msgs = $14,"
-                   " host = $15, worker = $16, finished_at = now(), lease_until = NULL,"
+                   " host = $15, worker = $16, timeout_clocks = $17, finished_at = now(),"
+                   " lease_until = NULL,"
                    " posted = nextval('arena_posted')"
                    " WHERE tid = $1 AND id = $2 AND NOT done"},
     [PS_HEARTBEAT] = {"arena_heartbeat",
@@ -84,6 +85,11 @@ static const char schema[] =
     " worker text, finished_at timestamptz, decisions text, move_max_ms text, move_hist text,"
     " fault_msgs text, claimed_by text, lease_until timestamptz, claims int NOT NULL DEFAULT 0,"
     " posted bigint, PRIMARY KEY(tid, id));"
+    /* Columns added since: a database made before gains them, empty. Looked
+     * up first: ALTER TABLE locks the table even when it changes nothing. */
+    "DO $$BEGIN IF NOT EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid ="
+    " 'arena_games'::regclass AND attname = 'timeout_clocks' AND NOT attisdropped) THEN"
+    " ALTER TABLE arena_games ADD COLUMN timeout_clocks text; END IF; END$$;"
     "CREATE SEQUENCE IF NOT EXISTS arena_posted;"
     "CREATE INDEX IF NOT EXISTS arena_games_open ON arena_games(tid, id)"
     " WHERE NOT done AND NOT withdrawn;";
@@ -636,8 +642,9 @@ static int pg_result(store *b, const tgame *g, const char *log_path)
                        e.detail ? (const char *)e.hist.data : NULL,
                        e.msgs,
                        s->host,
-                       s->worker};
-    PGresult *r = qp(s, PS_RESULT, 16, v);
+                       s->worker,
+                       e.clocks};
+    PGresult *r = qp(s, PS_RESULT, 17, v);
     store_enc_free(&e);
     if (!r) return -1;
     int changed = atoi(pq.cmdTuples(r));
@@ -683,16 +690,23 @@ static int pg_forfeits(store *b, store_forfeit **out, size_t *n)
     if (n_agents < 0) return -1;
     const char *v[] = {s->tid};
     PGresult *r = q(s,
-                    "SELECT id, seats, forfeits, fault_msgs, log FROM arena_games"
+                    "SELECT id, seats, forfeits, fault_msgs, log, timeout_clocks FROM arena_games"
                     " WHERE tid = $1 AND done AND reason = 'forfeit' ORDER BY id",
                     1, v);
     if (!r) return -1;
     size_t cap = 0;
-    for (int i = 0; i < pq.ntuples(r); i++)
-        store_forfeits_add(out, n, &cap, n_agents, strtoll(pq.getvalue(r, i, 0), NULL, 10),
-                           col(r, i, 1), col(r, i, 2), col(r, i, 3), col(r, i, 4));
+    int rc = 0;
+    for (int i = 0; rc == 0 && i < pq.ntuples(r); i++)
+        rc = store_forfeits_add(out, n, &cap, n_agents, strtoll(pq.getvalue(r, i, 0), NULL, 10),
+                                col(r, i, 1), col(r, i, 2), col(r, i, 3), col(r, i, 5),
+                                col(r, i, 4), s->base.err, sizeof s->base.err);
     pq.clear(r);
-    return 0;
+    if (rc != 0) {
+        store_forfeits_free(*out, *n);
+        *out = NULL;
+        *n = 0;
+    }
+    return rc;
 }
 
 static int pg_span(store *b, char *first, char *last, size_t len, double *seconds)

@@ -47,7 +47,9 @@ static const char schema[] =
 /* Columns added since the first schema: an older file gains them (empty)
  * when opened, so it stays readable and resumable. */
 static const char *const added_columns[][2] = {
-    {"decisions", "TEXT"}, {"move_max_ms", "TEXT"}, {"move_hist", "TEXT"}, {"fault_msgs", "TEXT"}};
+    {"decisions", "TEXT"},  {"move_max_ms", "TEXT"},    {"move_hist", "TEXT"},
+    {"fault_msgs", "TEXT"}, {"timeout_clocks", "TEXT"},
+};
 
 static int add_columns(sqlite3 *db)
 {
@@ -478,7 +480,7 @@ static int sq_result(store *b, const tgame *g, const char *log_path)
                            " forfeits = ?, turns = ?, time_ms = ?, wall_ms = ?, log = ?,"
                            " finished_at = coalesce(?14, strftime('%Y-%m-%dT%H:%M:%fZ','now')),"
                            " decisions = ?10, move_max_ms = ?11, move_hist = ?12,"
-                           " fault_msgs = ?13 WHERE id = ?9 AND done = 0",
+                           " fault_msgs = ?13, timeout_clocks = ?15 WHERE id = ?9 AND done = 0",
                            -1, &s->put, NULL) != SQLITE_OK)
         return fail(s, "prepare");
     /* The group's transaction opens with its first result. */
@@ -512,9 +514,11 @@ static int sq_result(store *b, const tgame *g, const char *log_path)
         sqlite3_bind_text(st, 11, (const char *)e->max.data, (int)e->max.len, SQLITE_STATIC);
         sqlite3_bind_text(st, 12, (const char *)e->hist.data, (int)e->hist.len, SQLITE_STATIC);
         sqlite3_bind_text(st, 13, e->msgs, (int)e->msgs_buf.len, SQLITE_STATIC);
+        sqlite3_bind_text(st, 15, e->clocks, (int)e->clocks_buf.len, SQLITE_STATIC);
     } else {
         for (int i = 10; i <= 13; i++)
             sqlite3_bind_null(st, i);
+        sqlite3_bind_null(st, 15);
     }
     const char *at = finished_at(s);
     if (at)
@@ -574,19 +578,27 @@ static int sq_forfeits(store *b, store_forfeit **out, size_t *n)
     *n = 0;
     int n_agents = count_agents(s);
     sqlite3_stmt *st;
-    if (n_agents < 0 || sqlite3_prepare_v2(s->db,
-                                           "SELECT id, seats, forfeits, fault_msgs, log FROM games"
-                                           " WHERE done = 1 AND reason = 'forfeit' ORDER BY id",
-                                           -1, &st, NULL) != SQLITE_OK)
+    if (n_agents < 0 ||
+        sqlite3_prepare_v2(s->db,
+                           "SELECT id, seats, forfeits, fault_msgs, log, timeout_clocks FROM games"
+                           " WHERE done = 1 AND reason = 'forfeit' ORDER BY id",
+                           -1, &st, NULL) != SQLITE_OK)
         return fail(s, "prepare");
     size_t cap = 0;
-    while (sqlite3_step(st) == SQLITE_ROW)
-        store_forfeits_add(
+    int rc = 0;
+    while (rc == 0 && sqlite3_step(st) == SQLITE_ROW)
+        rc = store_forfeits_add(
             out, n, &cap, n_agents, sqlite3_column_int64(st, 0),
             (const char *)sqlite3_column_text(st, 1), (const char *)sqlite3_column_text(st, 2),
-            (const char *)sqlite3_column_text(st, 3), (const char *)sqlite3_column_text(st, 4));
+            (const char *)sqlite3_column_text(st, 3), (const char *)sqlite3_column_text(st, 5),
+            (const char *)sqlite3_column_text(st, 4), s->base.err, sizeof s->base.err);
     sqlite3_finalize(st);
-    return 0;
+    if (rc != 0) {
+        store_forfeits_free(*out, *n);
+        *out = NULL;
+        *n = 0;
+    }
+    return rc;
 }
 
 static int sq_span(store *b, char *first, char *last, size_t len, double *seconds)

@@ -6,10 +6,13 @@
  *   1  "ID GRP SEED PLAYERS DONE TURNS WALL_MS N_AGENTS" (numbers)
  *   2  seats   3 ranks   4 scores   5 reason   6 forfeits   7 time_ms
  *   8  decisions   9 move_max_ms   10 move_hist   11 fault_msgs   12 log
+ *   13 timeout_clocks
  * a missing line being SQL NULL. Besides no crash, no leak and no UB: a row
  * that decodes keeps every promise of store.h (seats and ranks in range,
  * 1 <= group <= id, turns and clock times in range), and encodes to columns
- * that decode to the same game.
+ * that decode to the same game; timeout figures that are taken are times
+ * (finite, not negative) and encode to the same text they decode from
+ * once encoded.
  *
  * usage: tests/fuzz/run-libfuzzer.sh SECONDS BUILD_DIR fuzz-store-row */
 #include <math.h>
@@ -25,7 +28,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 const char fuzz_target_name[] = "fuzz-store-row";
 
-enum { COLS = 12 };
+enum { COLS = 13 };
 
 static void broken(const char *what, int64_t id)
 {
@@ -87,6 +90,38 @@ static void round_trip(const tgame *g, int n_agents)
     abuf_free(&seats);
 }
 
+static bool is_time(double ms)
+{
+    return ms >= 0 && ms < 1e15;
+}
+
+/* Figures taken are a timeout forfeit's, times or unread (-1), and the
+ * store's own text for them reads back the same. */
+static void check_clocks(const store_forfeit *ff, size_t n, const char *column)
+{
+    for (size_t i = 0; i < n; i++) {
+        const clock_evidence *e = &ff[i].clock;
+        if (!e->set) continue;
+        if (!column) broken("has figures without their column", ff[i].game);
+        const double need[] = {e->allowance_ms, e->charged_ms, e->wall_ms, e->lag_ms};
+        const double opt[] = {e->cpu_ms, e->wait_ms, e->wait_sum_ms, e->host_psi_ms};
+        for (int k = 0; k < 4; k++)
+            if (!is_time(need[k]) || !(is_time(opt[k]) || opt[k] == -1))
+                broken("has a timeout figure that is not a time", ff[i].game);
+        abuf once = {0}, twice = {0};
+        clock_evidence back[1];
+        char why[200];
+        store_clocks_encode(&once, e, 1);
+        if (store_clocks_decode((char *)once.data, 1, back, why, sizeof why) != 0)
+            broken("has timeout figures that, encoded, are refused", ff[i].game);
+        store_clocks_encode(&twice, back, 1);
+        if (strcmp((char *)once.data, (char *)twice.data) != 0)
+            broken("has timeout figures that read back otherwise once encoded", ff[i].game);
+        abuf_free(&once);
+        abuf_free(&twice);
+    }
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     char *text = malloc(size + 1);
@@ -144,8 +179,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     store_moves_add(moves, n_agents, col[1] ? col[1] : "", col[7], col[6], col[8], col[9]);
     store_forfeit *ff = NULL;
     size_t nf = 0, cap = 0;
-    store_forfeits_add(&ff, &nf, &cap, n_agents, id, col[1] ? col[1] : "", col[5], col[10],
-                       col[11]);
+    if (store_forfeits_add(&ff, &nf, &cap, n_agents, id, col[1] ? col[1] : "", col[5], col[10],
+                           col[12], col[11], err, sizeof err) == 0)
+        check_clocks(ff, nf, col[12]);
     store_forfeits_free(ff, nf);
     free(text);
     return 0;

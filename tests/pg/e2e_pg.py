@@ -6,7 +6,7 @@ when things fail.
 usage: e2e_pg.py CASE ARENA WORKDIR
 CASE: workers | kill-worker | late-duplicate | restart | stalled-db |
       two-coordinators | same-as-sqlite | sprt | early-stop | lost-after-pick |
-      libpq-on-demand | tc-scale | ladder"""
+      libpq-on-demand | tc-scale | ladder | timeout-evidence"""
 import gzip
 import json
 import os
@@ -579,10 +579,62 @@ def case_ladder(pg):
     print(f"ladder in PostgreSQL: {st['games']} ranked games, ids 1..{len(ids)}, none by a worker")
 
 
+def case_timeout_evidence(pg):
+    """A worker's timeout forfeits keep their figures in PostgreSQL: the
+    report shows them, the audit holds them against the logs and catches
+    an edited one; a database from before the column still reads."""
+    burner = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "e2e", "bots",
+                          "cpu_burner.py")
+    url = pg.url("evidence")
+    w = worker(url, "x")
+    c = coordinator(url, ["--game", "nim", "--set", "stones=12", "--agent",
+                          f"burner=cmd:/usr/bin/python3 -S {os.path.abspath(burner)} burn 400",
+                          "--agent", "rnd=builtin:random", "--games-per-pairing", "2",
+                          "--move-ms", "50", "--bank-ms", "0", "--seed", "7", "--limit-as", "0"])
+    wait(c, 120, "the coordinator")
+    if c.returncode != 0:
+        fail(f"coordinator exited {c.returncode}")
+    stop_workers([w])
+
+    def report():
+        r = subprocess.run([arena, "report", url, "--format", "json"], capture_output=True,
+                           text=True, timeout=60)
+        if r.returncode != 0:
+            fail("report: " + r.stderr)
+        return json.loads(r.stdout)["timeouts"]
+
+    tos = report()
+    if not tos or not all(t["clock"] and t["clock"]["charged_ms"] > t["clock"]["allowance_ms"]
+                          and t["borne_out"] for t in tos):
+        fail(f"the timeouts' figures in the report: {tos}")
+    logs = os.path.join(work, "logs-x", "evidence")  # a worker's, per tournament
+
+    def audit():
+        return subprocess.run([arena, "audit", url, "--logs", logs], capture_output=True,
+                              text=True, timeout=60)
+
+    a = audit()
+    if a.returncode != 0 or " 0 without a log" not in a.stdout:
+        fail(f"audit of a clean run (exit {a.returncode}):\n{a.stdout}{a.stderr}")
+    game = tos[0]["game"]
+    pg.psql("UPDATE arena_games SET timeout_clocks = replace(timeout_clocks, '\"lag_ms\":',"
+            f" '\"lag_ms\":1') WHERE id = {game}")
+    a = audit()
+    if a.returncode != 1 or f"game {game}: its stored figures" not in a.stdout:
+        fail(f"an edited figure is not caught (exit {a.returncode}):\n{a.stdout}{a.stderr}")
+    # The schema before the column: opened, it gains it back, empty.
+    pg.psql("ALTER TABLE arena_games DROP COLUMN timeout_clocks")
+    tos = report()
+    if not tos or any(t["clock"] is not None for t in tos):
+        fail(f"a database without the column: {tos}")
+    print(f"{len(tos)} timeouts with their figures in PostgreSQL; an edit caught")
+
+
 CASES = {"ladder": case_ladder, "tc-scale": case_tc_scale, "late-duplicate": case_late_duplicate, "sprt": case_sprt, "workers": case_workers, "kill-worker": case_kill_worker, "restart": case_restart,
          "stalled-db": case_stalled_db, "early-stop": case_early_stop,
          "lost-after-pick": case_lost_after_pick, "libpq-on-demand": case_libpq_on_demand,
-         "two-coordinators": case_two_coordinators, "same-as-sqlite": case_same_as_sqlite}
+         "two-coordinators": case_two_coordinators, "same-as-sqlite": case_same_as_sqlite,
+         "timeout-evidence": case_timeout_evidence}
 
 t0 = time.time()
 with PgServer() as server:

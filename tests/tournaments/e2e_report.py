@@ -199,7 +199,7 @@ def report_parts():
     check(arena(*args).returncode == 0, "second run")
     con = sqlite3.connect(old)
     con.execute("UPDATE games SET done = 0 WHERE id > 3")
-    for c in ("decisions", "move_max_ms", "move_hist", "fault_msgs"):
+    for c in ("decisions", "move_max_ms", "move_hist", "fault_msgs", "timeout_clocks"):
         con.execute(f"ALTER TABLE games DROP COLUMN {c}")
     con.commit()
     con.close()

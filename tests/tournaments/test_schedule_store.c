@@ -154,6 +154,16 @@ static void test_store_roundtrip(void **st)
     det.move_hist[0][STORE_MOVE_BINS - 1] = 1; /* one move over the budget */
     det.move_hist[1][0] = 5;
     strcpy(det.fault_msg[0], "no answer, \"quoted\", within 10 ms");
+    det.clock[0] = (clock_evidence){.set = true,
+                                    .mode = CLOCK_FAIR,
+                                    .allowance_ms = 10,
+                                    .charged_ms = 12.3456789,
+                                    .wall_ms = 40.25,
+                                    .cpu_ms = 12.5,
+                                    .wait_ms = 27.9,
+                                    .wait_sum_ms = 30,
+                                    .lag_ms = 0,
+                                    .host_psi_ms = -1};
     g.detail = &det;
     assert_int_equal(store_result(db, &g, "logs/x.jsonl"), 1);
     assert_int_equal(store_result(db, &g, "logs/x.jsonl"), 0); /* never twice */
@@ -199,6 +209,14 @@ static void test_store_roundtrip(void **st)
     assert_string_equal(ff[0].cause, "timeout");
     assert_string_equal(ff[0].message, "no answer, \"quoted\", within 10 ms");
     assert_string_equal(ff[0].log, "logs/x.jsonl");
+    /* Its timeout's figures, cut to the microsecond as the log cuts them;
+     * a figure not read (host pressure here) stays unread. */
+    assert_true(ff[0].clock_column && ff[0].clock.set && ff[0].clock.mode == CLOCK_FAIR);
+    assert_int_equal(ff[0].seat, 0);
+    assert_true(ff[0].clock.allowance_ms == 10 && ff[0].clock.charged_ms == 12.345);
+    assert_true(ff[0].clock.wall_ms == 40.25 && ff[0].clock.cpu_ms == 12.5);
+    assert_true(ff[0].clock.wait_ms == 27.9 && ff[0].clock.wait_sum_ms == 30);
+    assert_true(ff[0].clock.lag_ms == 0 && ff[0].clock.host_psi_ms == -1);
     store_forfeits_free(ff, nf);
     char first[40], last[40];
     double secs;
@@ -381,6 +399,16 @@ static void test_store_text_columns(void **st)
     det.move_hist[1][STORE_MOVE_BINS - 1] = 12;
     strcpy(det.fault_msg[0], "bad frame near '\xff\xfe' \x01"); /* raw bytes */
     strcpy(det.fault_msg[1], "no answer, \"quoted\" \\ within\n10 ms");
+    det.clock[1] = (clock_evidence){.set = true,
+                                    .mode = CLOCK_WALL,
+                                    .allowance_ms = 1000,
+                                    .charged_ms = 1000.0009,
+                                    .wall_ms = 1003.5,
+                                    .cpu_ms = -1,
+                                    .wait_ms = 7, /* not the wall clock's: null */
+                                    .wait_sum_ms = -1,
+                                    .lag_ms = 3.4999,
+                                    .host_psi_ms = 0};
     g.detail = &det;
     store_enc e = {0};
     store_enc_result(&g, &e);
@@ -401,8 +429,18 @@ static void test_store_text_columns(void **st)
 
     store_forfeit *ff = NULL;
     size_t n = 0, cap = 0;
-    store_forfeits_add(&ff, &n, &cap, 2, 9, "1,0", (char *)e.forfeits.data, e.msgs, NULL);
+    assert_string_equal(e.clocks, "[null,{\"mode\":\"wall\",\"allowance_ms\":1000.000,"
+                                  "\"charged_ms\":1000.000,\"wall_ms\":1003.500,\"cpu_ms\":null,"
+                                  "\"wait_ms\":null,\"wait_sum_ms\":null,\"lag_ms\":3.499,"
+                                  "\"host_psi_ms\":0.000}]");
+    char err[300];
+    assert_int_equal(store_forfeits_add(&ff, &n, &cap, 2, 9, "1,0", (char *)e.forfeits.data, e.msgs,
+                                        e.clocks, NULL, err, sizeof err),
+                     0);
     assert_int_equal((int)n, 2);
+    assert_false(ff[0].clock.set);
+    assert_true(ff[1].clock.set && ff[1].clock.mode == CLOCK_WALL && ff[1].clock.lag_ms == 3.499);
+    assert_true(ff[1].clock.cpu_ms == -1 && ff[1].clock.wait_ms == -1 && ff[1].seat == 1);
     assert_int_equal(ff[0].agent, 1);
     assert_string_equal(ff[0].cause, "protocol");
     assert_non_null(strstr(ff[0].message, "bad frame near"));
@@ -790,6 +828,63 @@ static void test_store_row_numbers(void **st)
     }
 }
 
+/* A crafted timeout_clocks column is refused with a reason, never read
+ * past its seats nor taken for figures it does not hold. */
+static void test_store_clocks_refused(void **st)
+{
+    (void)st;
+    static const char *const bad[] = {
+        "",
+        "{}",
+        "[null]",           /* one seat of two */
+        "[null,null,null]", /* three */
+        "[null,7]",         /* neither null nor a map */
+        "[null,{}]",        /* no mode */
+        "[null,{\"mode\":\"sundial\",\"allowance_ms\":1,\"charged_ms\":1,\"wall_ms\":1,"
+        "\"lag_ms\":0}]",
+        "[null,{\"mode\":\"wall\",\"allowance_ms\":1,\"charged_ms\":1,\"lag_ms\":0}]",
+        "[null,{\"mode\":\"wall\",\"allowance_ms\":1,\"charged_ms\":-1,\"wall_ms\":1,"
+        "\"lag_ms\":0}]",
+        "[null,{\"mode\":\"wall\",\"allowance_ms\":1,\"charged_ms\":1e300,\"wall_ms\":1,"
+        "\"lag_ms\":0}]",
+        "[null,{\"mode\":\"wall\",\"allowance_ms\":\"1\",\"charged_ms\":1,\"wall_ms\":1,"
+        "\"lag_ms\":0}]",
+        "[null,{\"mode\":\"fair\",\"allowance_ms\":1,\"charged_ms\":1,\"wall_ms\":1,"
+        "\"lag_ms\":0}]", /* fair without its wait */
+        "[null,{\"mode\":\"wall\",\"mode\":\"cpu\",\"allowance_ms\":1,\"charged_ms\":1,"
+        "\"wall_ms\":1,\"lag_ms\":0}]", /* a key twice */
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        store_forfeit *ff = NULL;
+        size_t n = 0, cap = 0;
+        char err[300] = "";
+        int rc = store_forfeits_add(&ff, &n, &cap, 2, 9, "1,0", "protocol,timeout", NULL, bad[i],
+                                    NULL, err, sizeof err);
+        if (rc != -1) fail_msg("taken: %s", bad[i]);
+        assert_non_null(strstr(err, "game 9 in the results file is corrupt"));
+        store_forfeits_free(ff, n);
+    }
+    /* What the store writes is taken; a NULL column is no figures. Figures
+     * on a forfeit of another cause stay with it, for the audit to name. */
+    const char *good =
+        "[{\"mode\":\"wall\",\"allowance_ms\":1,\"charged_ms\":1,"
+        "\"wall_ms\":1,\"lag_ms\":0},{\"mode\":\"cpu\",\"allowance_ms\":5,\"charged_ms\":5.5,"
+        "\"wall_ms\":9,\"cpu_ms\":5.5,\"wait_ms\":null,\"lag_ms\":0}]";
+    for (int k = 0; k < 2; k++) {
+        store_forfeit *ff = NULL;
+        size_t n = 0, cap = 0;
+        char err[300] = "";
+        assert_int_equal(store_forfeits_add(&ff, &n, &cap, 2, 9, "1,0", "protocol,timeout", NULL,
+                                            k ? good : NULL, NULL, err, sizeof err),
+                         0);
+        assert_int_equal((int)n, 2);
+        assert_true(ff[1].clock.set == (k == 1) && ff[1].clock_column == (k == 1));
+        assert_true(!k || (ff[1].clock.mode == CLOCK_CPU && ff[1].clock.host_psi_ms == -1));
+        assert_true(ff[0].clock.set == (k == 1) && strcmp(ff[0].cause, "protocol") == 0);
+        store_forfeits_free(ff, n);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -799,7 +894,7 @@ int main(void)
         cmocka_unit_test(test_store_corrupt_row),    cmocka_unit_test(test_store_text_columns),
         cmocka_unit_test(test_store_ms_text),        cmocka_unit_test(test_store_enc_reused),
         cmocka_unit_test(test_store_finished_at),    cmocka_unit_test(test_store_moves_parse),
-        cmocka_unit_test(test_store_row_numbers),
+        cmocka_unit_test(test_store_row_numbers),    cmocka_unit_test(test_store_clocks_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
