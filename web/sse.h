@@ -1,0 +1,37 @@
+/* Server-Sent Events streams with the limits that keep spectators from
+ * costing anything: a cap on open streams (the hub's), and a cap on each
+ * stream's unread bytes past which the stream is dropped, never waited
+ * for. A stream belongs to one group (the standings' /events, or one live
+ * game's board) that events are broadcast to. */
+#ifndef ARENA_WEB_SSE_H
+#define ARENA_WEB_SSE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct evhttp_request;
+
+typedef struct sse_hub {
+    int n, max;    /* open streams, and at most */
+    size_t buffer; /* unread bytes a stream may have before it is dropped */
+    int64_t dropped;
+} sse_hub;
+
+typedef struct sse_stream sse_stream;
+typedef struct sse_group {
+    sse_stream *head;
+    int n;
+} sse_group;
+
+/* Answers req with an event stream in group g and queues first (may be
+ * NULL); NULL after a 503 when the hub is full. */
+sse_stream *sse_open(sse_hub *h, sse_group *g, struct evhttp_request *req, const char *first);
+/* Queues an event, or drops the stream (freed) when it has unread bytes
+ * and this event would take them over the cap. */
+void sse_send(sse_stream *c, const char *ev, size_t len);
+void sse_broadcast(sse_group *g, const char *ev, size_t len);
+/* Ends every stream of g: closed at once (drop), or after what is queued. */
+void sse_end_all(sse_group *g, bool drop);
+
+#endif
