@@ -388,8 +388,9 @@ static void watch_turn(struct match *m, bool over)
         to = m->gvt->turn_from(m->g);
         if (to <= m->watch_cursor) return; /* the same turn */
     }
-    m->cfg.watch->turn(m->cfg.watch_ctx, m->g, m->watch_cursor, to, over);
-    if (to > m->watch_cursor) m->watch_cursor = to;
+    if (m->cfg.watch->turn(m->cfg.watch_ctx, m->g, m->watch_cursor, to, over) &&
+        to > m->watch_cursor)
+        m->watch_cursor = to;
 }
 
 static void ensure_choice_cap(struct match *m, int n)

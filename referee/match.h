@@ -151,9 +151,11 @@ void agent_set_report(arena_agent *a, agent_report *r);
  * events [from, to) are new since the last call and still held: the hook
  * reads them with g->vt->event(g, i, EVENTS_SPECTATOR) and the view with
  * arena_public_view_tree(g), never a seat's view or options. A hook that
- * nobody watches returns at once: the referee builds nothing for it. */
+ * nobody watches returns at once: the referee builds nothing for it. It
+ * returns false to pass a turn by (a board shown a moment ago): the match
+ * then keeps those events and passes them again with the next turn's. */
 typedef struct match_watch {
-    void (*turn)(void *ctx, const arena_game *g, size_t from, size_t to, bool over);
+    bool (*turn)(void *ctx, const arena_game *g, size_t from, size_t to, bool over);
 } match_watch;
 
 typedef struct match_config {

@@ -28,6 +28,8 @@
 #define RUN_SPECTATOR_BUFFER 262144
 #define RUN_POLL_MS 500
 #define DELAY_TICK_MS 100
+#define BOARD_EVERY_S 0.1
+#define STOP_GRACE_S 0.5
 
 typedef struct delayed {
     double due;
@@ -44,6 +46,7 @@ typedef struct live_game {
     long turns;  /* boards the match reported (its turns, and the start) */
     char *board; /* the last board's JSON, while someone watches; else NULL */
     double api_until;
+    double next_board;     /* no board before this (BOARD_EVERY_S) */
     sse_group watchers;    /* /live/ID/events */
     sse_group omni;        /* /live/ID/omniscient (--spectator-delay) */
     delayed *dq, *dq_tail; /* omniscient boards waiting for their time */
@@ -129,12 +132,23 @@ static void free_delayed(live_game *lg)
 }
 
 /* The match's watch (match.h): nothing is built for a board nobody
- * watches. */
-static void on_turn(void *ctx, const arena_game *g, size_t from, size_t to, bool over)
+ * watches, and a watched game's boards go out BOARD_EVERY_S apart at most
+ * (a turn in between is passed by: its events come with the next board),
+ * so a fast game costs its spectators' streams ten boards a second, not a
+ * thousand. */
+static bool on_turn(void *ctx, const arena_game *g, size_t from, size_t to, bool over)
 {
     live_game *lg = ctx;
     lg->turns++;
-    bool want = lg->watchers.n > 0 || now_s() < lg->api_until;
+    double t = now_s();
+    bool want = lg->watchers.n > 0 || t < lg->api_until;
+    if (!want && lg->omni.n == 0) {
+        free(lg->board);
+        lg->board = NULL;
+        return true;
+    }
+    if (!over && t < lg->next_board) return false;
+    lg->next_board = t + BOARD_EVERY_S;
     free(lg->board);
     lg->board = NULL;
     if (want) {
@@ -150,6 +164,7 @@ static void on_turn(void *ctx, const arena_game *g, size_t from, size_t to, bool
         queue_delayed(lg, xasprintf("event: board\ndata: %s\n\n", js));
         free(js);
     }
+    return true;
 }
 
 static const match_watch watch = {.turn = on_turn};
@@ -288,15 +303,29 @@ static void h_game_end(void *srv, void *game, const tgame *g)
     if (g) web_server_store_changed(L->sv);
 }
 
+static void on_stopped(evutil_socket_t fd, short what, void *arg)
+{
+    (void)fd;
+    (void)what;
+    live *L = arg;
+    web_server_free(L->sv);
+    store_close(L->db);
+    free(L);
+}
+
+/* The run ended: no new connection, and the last boards, results and
+ * standings get STOP_GRACE_S to reach their streams before every
+ * connection closes (so the loop can end). */
 static void h_stop(void *srv)
 {
     live *L = srv;
     while (L->games)
         lgame_free(L->games);
     if (L->delay_ev) event_free(L->delay_ev);
-    web_server_free(L->sv);
-    store_close(L->db);
-    free(L);
+    L->delay_ev = NULL;
+    web_server_close(L->sv);
+    struct timeval tv = {0, (suseconds_t)(STOP_GRACE_S * 1e6)};
+    if (event_base_once(L->base, -1, EV_TIMEOUT, on_stopped, L, &tv) != 0) on_stopped(-1, 0, L);
 }
 
 static const live_hooks hooks = {

@@ -45,6 +45,7 @@ struct web_server {
     struct event_base *base;
     struct evhttp *http;
     struct evconnlistener *listener;
+    struct evhttp_bound_socket *bound;
     struct event *poll_ev, *keep_ev;
     web_snap *snap;
     sse_hub hub;
@@ -405,7 +406,7 @@ web_server *web_server_start(struct event_base *base, store *s, const web_opts *
     evhttp_set_max_body_size(sv->http, 0);
     evhttp_set_timeout(sv->http, 30);
     evhttp_set_gencb(sv->http, on_request, sv);
-    struct evhttp_bound_socket *bs = evhttp_bind_listener(sv->http, sv->listener);
+    struct evhttp_bound_socket *bs = sv->bound = evhttp_bind_listener(sv->http, sv->listener);
     evconnlistener_set_error_cb(sv->listener, on_accept_error);
     struct sockaddr_storage ss;
     socklen_t sl = sizeof ss;
@@ -423,6 +424,15 @@ web_server *web_server_start(struct event_base *base, store *s, const web_opts *
     event_add(sv->keep_ev, &keep);
     sv->stamp_after = now_s() + RUN_STAMP_S;
     return sv;
+}
+
+void web_server_close(web_server *sv)
+{
+    if (sv->bound) evhttp_del_accept_socket(sv->http, sv->bound);
+    sv->bound = NULL;
+    event_del(sv->poll_ev);
+    event_del(sv->keep_ev);
+    sse_end_all(&sv->standings, false);
 }
 
 void web_server_free(web_server *sv)

@@ -29,6 +29,9 @@ typedef struct live live;
 typedef struct web_server web_server;
 web_server *web_server_start(struct event_base *base, store *s, const web_opts *o, live *lv,
                              FILE *announce);
+/* Stops listening and ends the streams after what they have queued; the
+ * connections stay open until web_server_free. */
+void web_server_close(web_server *sv);
 /* Closes every connection and the listener. */
 void web_server_free(web_server *sv);
 
