@@ -27,7 +27,7 @@
 
 static void ladder_help(FILE *out)
 {
-    fputs("usage: arena ladder run DB [--game G] [options]        play until stopped\n"
+    fputs("usage: arena ladder run DB [--game G] [--http H:P] [options]  play until stopped\n"
           "       arena ladder add DB NAME SPEC [--author A]     enter a bot, or a new version\n"
           "       arena ladder retire DB NAME                    take a bot off the ladder\n"
           "       arena ladder status DB [--format text|json]    the leaderboard\n"

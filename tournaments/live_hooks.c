@@ -42,6 +42,7 @@ void live_help(FILE *out)
           "                         on stderr); it closes when the run ends\n"
           "  --spectator-delay SEC  with --http: also show a game in progress\n"
           "                         omnisciently (every hidden card), SEC seconds behind\n"
-          "                         play; without it, only the replay once it ended\n",
+          "                         play (not under duplicate pairing, whose games share\n"
+          "                         a deal); without it, only the replay once it ended\n",
           out);
 }

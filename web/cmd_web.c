@@ -20,6 +20,8 @@ static void web_help(FILE *out)
           "  /events      Server-Sent Events: new standings when the store changed\n"
           "  /games/ID/viewer  the replay viewer, once the game (and its seed group)\n"
           "               ended and its log is on this host's disk\n"
+          "  /live        games in progress: served by a run itself (arena tournament,\n"
+          "               sprt, ladder run --http), with each game's live board\n"
           "No seed is ever served. Plain HTTP: put it behind a reverse proxy for TLS.\n"
           "See docs/web.md.\n"
           "\n"

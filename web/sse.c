@@ -13,6 +13,7 @@
 #include "util.h"
 
 #define SSE_SNDBUF 16384 /* the kernel's share of a stream's queue */
+#define SSE_BATCH 64     /* streams a broadcast is sent to per turn of the loop */
 
 struct sse_stream {
     sse_hub *hub;
@@ -25,6 +26,7 @@ struct sse_stream {
 static void unlink_stream(sse_stream *c)
 {
     sse_group *g = c->group;
+    if (g->cursor == c) g->cursor = c->next;
     if (c->prev)
         c->prev->next = c->next;
     else
@@ -66,22 +68,57 @@ void sse_send(sse_stream *c, const char *ev, size_t len)
         drop(c);
         return;
     }
-    struct evbuffer *b = evbuffer_new();
+    /* One buffer for every send: the chunk takes its bytes and leaves it
+     * empty. */
+    static struct evbuffer *b;
+    if (!b) b = evbuffer_new();
     evbuffer_add(b, ev, len);
     evhttp_send_reply_chunk(c->req, b);
-    evbuffer_free(b);
+    evbuffer_drain(b, evbuffer_get_length(b));
+}
+
+/* Sends the pending broadcast to up to `batch` more streams; frees it when
+ * every stream has had it. */
+static void send_pending(sse_group *g, int batch)
+{
+    for (int k = 0; g->cursor && k < batch; k++) {
+        sse_stream *c = g->cursor;
+        g->cursor = c->next;
+        sse_send(c, g->pend, g->pend_len);
+    }
+    if (g->cursor) {
+        struct timeval zero = {0, 0};
+        event_add(g->more, &zero);
+        return;
+    }
+    free(g->pend);
+    g->pend = NULL;
+}
+
+static void on_more(evutil_socket_t fd, short what, void *arg)
+{
+    (void)fd;
+    (void)what;
+    send_pending(arg, SSE_BATCH);
 }
 
 void sse_broadcast(sse_group *g, const char *ev, size_t len)
 {
-    for (sse_stream *c = g->head, *next; c; c = next) {
-        next = c->next;
-        sse_send(c, ev, len);
-    }
+    if (g->pend) send_pending(g, g->n + 1); /* in order: the last one first */
+    if (!g->head) return;
+    if (!g->more) g->more = evtimer_new(evhttp_connection_get_base(g->head->conn), on_more, g);
+    g->pend = xmalloc(len);
+    memcpy(g->pend, ev, len);
+    g->pend_len = len;
+    g->cursor = g->head;
+    send_pending(g, SSE_BATCH);
 }
 
 void sse_end_all(sse_group *g, bool drop_now)
 {
+    if (g->pend) send_pending(g, g->n + 1);
+    if (g->more) event_free(g->more);
+    g->more = NULL;
     while (g->head) {
         sse_stream *c = g->head;
         if (drop_now) {

@@ -22,6 +22,13 @@ typedef struct sse_stream sse_stream;
 typedef struct sse_group {
     sse_stream *head;
     int n;
+    /* A broadcast goes out SSE_BATCH streams per turn of the loop, so a
+     * thousand spectators never hold it (and the matches on it) at once:
+     * the event still to send and the next stream to send it to. */
+    char *pend;
+    size_t pend_len;
+    sse_stream *cursor;
+    struct event *more;
 } sse_group;
 
 /* Answers req with an event stream in group g and queues first (may be
@@ -31,7 +38,8 @@ sse_stream *sse_open(sse_hub *h, sse_group *g, struct evhttp_request *req, const
  * and this event would take them over the cap. */
 void sse_send(sse_stream *c, const char *ev, size_t len);
 void sse_broadcast(sse_group *g, const char *ev, size_t len);
-/* Ends every stream of g: closed at once (drop), or after what is queued. */
+/* Ends every stream of g (after the broadcast under way): closed at once
+ * (drop), or after what is queued. g may then be freed. */
 void sse_end_all(sse_group *g, bool drop);
 
 #endif

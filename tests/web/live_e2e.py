@@ -14,7 +14,13 @@ there is no omniscient board (404). Nothing a spectator was sent while the
 games ran holds a seed (the master seed, any game's seed from the logs) or
 a seat's secret (nim's per-seat secret numbers, hidden information that
 the logs record): no `secret` key, and no secret's digits. The tournament
-then ends on its own, exit 0, every game played without a fault."""
+then ends on its own, exit 0, every game played without a fault.
+
+Then --spectator-delay: a tournament (independent pairing) streams a game
+omnisciently at /live/ID/omniscient, its first board no sooner than the
+delay after the stream opened, holding the seats' secrets; an SPRT (duplicate
+pairing: a group's games share a deal) refuses that stream (403) and lists
+its games in progress."""
 import atexit
 import gzip
 import json
@@ -204,4 +210,69 @@ for v in secrets | seeds:
     if len(v) >= 4 and re.search(rb"(?<![0-9])" + v.encode() + rb"(?![0-9])", everything):
         fail("a spectator was sent %s, a secret or a seed" % v)
 print("ok: %d boards of game %d, turns %d..%d; %d bytes to spectators, none secret" %
-      (len(boards), gid, turns[0], turns[-1], len(everything)))
+      (len(boards), gid, turns[0], turns[-1], len(everything)), flush=True)
+
+
+def start(args):
+    """A run with --http; its address."""
+    global run, ADDR
+    run = subprocess.Popen([arena] + args + ["--http", "127.0.0.1:0"], stdout=subprocess.DEVNULL,
+                           stderr=subprocess.PIPE, text=True)
+    procs.append(run)
+    del err_lines[:], addr[:]
+    threading.Thread(target=read_stderr, daemon=True).start()
+    end = time.time() + 30
+    while not addr and time.time() < end and run.poll() is None:
+        time.sleep(0.05)
+    if not addr:
+        fail("no address on stderr: %r" % err_lines)
+    ADDR = addr[0]
+
+
+def first_game():
+    end = time.time() + 30
+    while time.time() < end:
+        code, head, body = request("/api/live")
+        games = body_json(body, head)["games"]
+        if games:
+            return games[0]["id"]
+        time.sleep(0.1)
+    fail("no game in progress")
+
+
+DELAY = 1.0
+start(["tournament", "--game", "nim", "--agent", "a=" + BOT, "--agent", "b=" + BOT,
+       "--games-per-pairing", "2", "--set", "stones=60", "--concurrency", "1",
+       "--db", os.path.join(work, "d.db"), "--logs", "none", "--spectator-delay", str(DELAY)])
+gid = first_game()
+s = socket.create_connection(ADDR, timeout=30)
+t_open = time.time()
+s.sendall(("GET /live/%d/omniscient HTTP/1.1\r\nHost: x\r\n\r\n" % gid).encode())
+stream = b""
+while b"event: board" not in stream:
+    c = s.recv(65536)
+    if not c:
+        fail("the omniscient stream closed: %r" % stream[-300:])
+    stream += c
+t_first = time.time()
+while b"\n\n" not in stream.split(b"event: board", 1)[1]:
+    stream += s.recv(65536)
+s.close()
+board = json.loads(re.search(rb"event: board\r?\ndata: (.*)\r?\n", stream).group(1))
+if t_first - t_open < DELAY - 0.05:
+    fail("an omniscient board %.2f s after the stream opened, before the delay of %.1f s" %
+         (t_first - t_open, DELAY))
+if len(board["view"].get("secrets", [])) != 2:
+    fail("the omniscient board holds no secrets: %r" % board)
+run.wait(timeout=60)
+
+start(["sprt", "--game", "nim", "--agent", "a=" + BOT, "--agent", "b=" + BOT, "--elo0", "0",
+       "--elo1", "100", "--max-pairs", "1", "--set", "stones=60", "--concurrency", "2",
+       "--db", os.path.join(work, "s.db"), "--spectator-delay", str(DELAY)])
+gid = first_game()
+code, _, body = request("/live/%d/omniscient" % gid)
+if code != 403:
+    fail("an omniscient stream under duplicate pairing: %d %r" % (code, body[:100]))
+run.wait(timeout=60)
+print("ok: the omniscient board came %.2f s after its stream opened (delay %.1f s); refused "
+      "under duplicate pairing" % (t_first - t_open, DELAY))
