@@ -43,9 +43,9 @@ typedef struct live_game {
     int players;
     char *names[ARENA_MAX_SEATS];
     double t_begin;
-    long turns;  /* boards the match reported (its turns, and the start) */
-    char *board; /* the last board's JSON, while someone watches; else NULL */
-    double api_until;
+    long turns;            /* boards the match reported (its turns, and the start) */
+    char *board;           /* the last board's JSON, while someone watches; else NULL */
+    double api_until;      /* 0: nobody asked lately */
     double next_board;     /* no board before this (BOARD_EVERY_S) */
     sse_group watchers;    /* /live/ID/events */
     sse_group omni;        /* /live/ID/omniscient (--spectator-delay) */
@@ -140,13 +140,14 @@ static bool on_turn(void *ctx, const arena_game *g, size_t from, size_t to, bool
 {
     live_game *lg = ctx;
     lg->turns++;
-    double t = now_s();
-    bool want = lg->watchers.n > 0 || t < lg->api_until;
-    if (!want && lg->omni.n == 0) {
-        free(lg->board);
+    if (!lg->watchers.n && !lg->omni.n && !lg->api_until) {
+        free(lg->board); /* stale from now on */
         lg->board = NULL;
         return true;
     }
+    double t = now_s();
+    if (lg->api_until && t >= lg->api_until) lg->api_until = 0;
+    bool want = lg->watchers.n > 0 || lg->api_until > 0;
     if (!over && t < lg->next_board) return false;
     lg->next_board = t + BOARD_EVERY_S;
     free(lg->board);
