@@ -535,6 +535,7 @@ static int cmd_run(int argc, char **argv)
                   .pairing = PAIRING_INDEPENDENT};
     run_options_default(&a.ro);
     int rc = parse_run(&a, argc, argv);
+    if (rc == 0) rc = live_cfg_check(&a.live);
     char err[512];
     store *db = NULL;
     char *logdir = NULL;

@@ -387,6 +387,8 @@ int cmd_sprt(int argc, char **argv)
             if (run) argvec_push(&run_args, snap[k - start]); /* for workers */
         }
     }
+    if ((rc = live_cfg_check(&live)) != 0) goto out;
+    rc = 2;
     if (!have_seed && resume) {
         /* The stored seed; a run stored without one (by an arena whose
          * default seed was 1) was played on 1. */

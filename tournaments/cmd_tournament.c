@@ -518,6 +518,8 @@ int cmd_tournament(int argc, char **argv)
         if ((rc = parse(&o, args.n, args.v, false, NULL)) != 0) goto out;
         rc = 2;
     }
+    if ((rc = live_cfg_check(&o.live)) != 0) goto out;
+    rc = 2;
     if (o.concurrency == 0 && !store_is_url(resuming ? resume_db : o.db ? o.db : "")) {
         rc = cli_usage_error("tournament: --concurrency 0 (only coordinate) needs a PostgreSQL "
                              "--db where workers play");

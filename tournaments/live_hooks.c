@@ -34,6 +34,13 @@ int live_parse_arg(int argc, char **argv, int *i, live_cfg *c)
     return 0;
 }
 
+int live_cfg_check(const live_cfg *c)
+{
+    if (c->spectator_delay >= 0 && !c->listen)
+        return cli_usage_error("--spectator-delay is a delay of the web front: it needs --http");
+    return 0;
+}
+
 void live_help(FILE *out)
 {
     fputs("  --http HOST:PORT       serve the web front of `arena web` from this run, with\n"
