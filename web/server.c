@@ -1,8 +1,9 @@
-/* The web front's HTTP server: libevent's evhttp on one event loop, a
- * poll of the store that pushes Server-Sent Events when it changed, and
- * the limits that keep spectators from costing anything: a cap on open
- * streams, a cap on each stream's queued bytes (a slow reader is dropped,
- * never waited for), short request limits and timeouts. */
+/* The web front's HTTP server: libevent's evhttp on an event loop (its
+ * own under `arena web`, a run's under --http), a poll of the store that
+ * pushes Server-Sent Events when it changed, and the limits that keep
+ * spectators from costing anything: the streams' caps (sse.c: a slow
+ * reader is dropped, never waited for), short request limits and
+ * timeouts. The pages of games in progress are live.c's. */
 #include <errno.h>
 #include <inttypes.h>
 #include <signal.h>
