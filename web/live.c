@@ -47,7 +47,7 @@ typedef struct live_game {
     char *board;           /* the last board's JSON, while someone watches; else NULL */
     double api_until;      /* 0: nobody asked lately */
     double next_board;     /* no board before this (BOARD_EVERY_S) */
-    sse_group watchers;    /* /live/ID/events */
+    sse_group *watchers;   /* /live/ID/events (retired when the game ends) */
     sse_group omni;        /* /live/ID/omniscient (--spectator-delay) */
     delayed *dq, *dq_tail; /* omniscient boards waiting for their time */
     struct live_game *prev, *next;
@@ -140,23 +140,23 @@ static bool on_turn(void *ctx, const arena_game *g, size_t from, size_t to, bool
 {
     live_game *lg = ctx;
     lg->turns++;
-    if (!lg->watchers.n && !lg->omni.n && !lg->api_until) {
+    if (!lg->watchers->n && !lg->omni.n && !lg->api_until) {
         free(lg->board); /* stale from now on */
         lg->board = NULL;
         return true;
     }
     double t = now_s();
     if (lg->api_until && t >= lg->api_until) lg->api_until = 0;
-    bool want = lg->watchers.n > 0 || lg->api_until > 0;
+    bool want = lg->watchers->n > 0 || lg->api_until > 0;
     if (!over && t < lg->next_board) return false;
     lg->next_board = t + BOARD_EVERY_S;
     free(lg->board);
     lg->board = NULL;
     if (want) {
         lg->board = board_json(lg, g, from, to, over, false);
-        if (lg->watchers.n) {
+        if (lg->watchers->n) {
             char *ev = xasprintf("event: board\ndata: %s\n\n", lg->board);
-            sse_broadcast(&lg->watchers, ev, strlen(ev));
+            sse_broadcast(lg->watchers, ev, strlen(ev));
             free(ev);
         }
     }
@@ -244,6 +244,7 @@ static void *h_game_begin(void *srv, const sched_game *g, const char *const *nam
     for (int k = 0; k < lg->players; k++)
         lg->names[k] = xstrdup(names[k]);
     lg->t_begin = now_s();
+    lg->watchers = sse_group_new();
     lg->next = L->games;
     if (lg->next) lg->next->prev = lg;
     L->games = lg;
@@ -260,7 +261,7 @@ static void lgame_free(live_game *lg)
         L->games = lg->next;
     if (lg->next) lg->next->prev = lg->prev;
     L->n_games--;
-    sse_end_all(&lg->watchers, false);
+    sse_group_retire(lg->watchers); /* after the end event, a batch at a time */
     sse_end_all(&lg->omni, true);
     free_delayed(lg);
     for (int k = 0; k < lg->players; k++)
@@ -273,7 +274,7 @@ static void h_game_end(void *srv, void *game, const tgame *g)
 {
     live *L = srv;
     live_game *lg = game;
-    if (lg->watchers.n > 0) {
+    if (lg->watchers->n > 0) {
         av *e = av_map();
         av_add_int(e, "id", lg->id);
         av_add_bool(e, "aborted", g == NULL);
@@ -294,7 +295,7 @@ static void h_game_end(void *srv, void *game, const tgame *g)
         char *js = av_to_json(e);
         av_free(e);
         char *ev = xasprintf("event: end\ndata: %s\n\n", js);
-        sse_broadcast(&lg->watchers, ev, strlen(ev));
+        sse_broadcast(lg->watchers, ev, strlen(ev));
         free(ev);
         free(js);
     }
@@ -362,7 +363,7 @@ static char *list_json(const live *L)
         av_add(g, "seats", seats_json(lg));
         av_add_int(g, "turn", lg->turns);
         av_add(g, "seconds", av_float((double)(int64_t)((t - lg->t_begin) * 10) / 10));
-        av_add_int(g, "spectators", lg->watchers.n + lg->omni.n);
+        av_add_int(g, "spectators", lg->watchers->n + lg->omni.n);
         av_push(games, g);
     }
     av_add(root, "games", games);
@@ -453,7 +454,7 @@ bool live_route(live *L, struct evhttp_request *req, const char *path, struct ev
         char *first = xasprintf("retry: 2000\nevent: seats\ndata: %s\n\n%s%s%s", w,
                                 lg->board ? "event: board\ndata: " : "", lg->board ? lg->board : "",
                                 lg->board ? "\n\n" : "");
-        sse_open(web_server_hub(L->sv), &lg->watchers, req, first);
+        sse_open(web_server_hub(L->sv), lg->watchers, req, first);
         free(first);
         free(w);
     } else if (!strcmp(rest, "/omniscient")) {
@@ -477,7 +478,7 @@ bool live_route(live *L, struct evhttp_request *req, const char *path, struct ev
 void live_keepalive(live *L, const char *ka, size_t len)
 {
     for (live_game *lg = L->games; lg; lg = lg->next) {
-        sse_broadcast(&lg->watchers, ka, len);
+        sse_broadcast(lg->watchers, ka, len);
         sse_broadcast(&lg->omni, ka, len);
     }
 }

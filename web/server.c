@@ -439,6 +439,7 @@ void web_server_close(web_server *sv)
 void web_server_free(web_server *sv)
 {
     if (!sv) return;
+    sse_retire_all();
     sse_end_all(&sv->standings, true);
     event_free(sv->poll_ev);
     event_free(sv->keep_ev);

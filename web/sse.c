@@ -77,6 +77,35 @@ void sse_send(sse_stream *c, const char *ev, size_t len)
     evbuffer_drain(b, evbuffer_get_length(b));
 }
 
+static sse_group *retiring; /* the groups sse_group_retire is ending */
+
+/* Ends up to `batch` streams of a retiring group; frees it when none is
+ * left. */
+static void retire_some(sse_group *g, int batch)
+{
+    for (int k = 0; g->head && k < batch; k++) {
+        sse_stream *c = g->head;
+        struct evhttp_connection *conn = c->conn;
+        struct evhttp_request *req = c->req;
+        unlink_stream(c);
+        free(c);
+        evhttp_connection_set_closecb(conn, NULL, NULL);
+        evhttp_send_reply_end(req);
+    }
+    if (g->head) {
+        struct timeval zero = {0, 0};
+        event_add(g->more, &zero);
+        return;
+    }
+    if (g->prev)
+        g->prev->next = g->next;
+    else
+        retiring = g->next;
+    if (g->next) g->next->prev = g->prev;
+    if (g->more) event_free(g->more);
+    free(g);
+}
+
 /* Sends the pending broadcast to up to `batch` more streams; frees it when
  * every stream has had it. */
 static void send_pending(sse_group *g, int batch)
@@ -93,13 +122,49 @@ static void send_pending(sse_group *g, int batch)
     }
     free(g->pend);
     g->pend = NULL;
+    if (g->retiring) {
+        struct timeval zero = {0, 0};
+        event_add(g->more, &zero);
+    }
 }
 
 static void on_more(evutil_socket_t fd, short what, void *arg)
 {
     (void)fd;
     (void)what;
-    send_pending(arg, SSE_BATCH);
+    sse_group *g = arg;
+    if (g->pend)
+        send_pending(g, SSE_BATCH);
+    else if (g->retiring)
+        retire_some(g, SSE_BATCH);
+}
+
+sse_group *sse_group_new(void)
+{
+    return xcalloc(1, sizeof(sse_group));
+}
+
+void sse_group_retire(sse_group *g)
+{
+    g->retiring = true;
+    g->next = retiring;
+    if (g->next) g->next->prev = g;
+    retiring = g;
+    if (!g->head) {
+        retire_some(g, 1);
+        return;
+    }
+    if (!g->more) g->more = evtimer_new(evhttp_connection_get_base(g->head->conn), on_more, g);
+    if (!g->pend) retire_some(g, SSE_BATCH);
+}
+
+void sse_retire_all(void)
+{
+    while (retiring) {
+        sse_group *g = retiring;
+        if (g->pend) send_pending(g, g->n + 1);
+        retire_some(g, g->n + 1);
+    }
 }
 
 void sse_broadcast(sse_group *g, const char *ev, size_t len)

@@ -29,6 +29,8 @@ typedef struct sse_group {
     size_t pend_len;
     sse_stream *cursor;
     struct event *more;
+    bool retiring;                 /* sse_group_retire: ending, then freed */
+    struct sse_group *prev, *next; /* the retiring groups */
 } sse_group;
 
 /* Answers req with an event stream in group g and queues first (may be
@@ -41,5 +43,13 @@ void sse_broadcast(sse_group *g, const char *ev, size_t len);
 /* Ends every stream of g (after the broadcast under way): closed at once
  * (drop), or after what is queued. g may then be freed. */
 void sse_end_all(sse_group *g, bool drop);
+/* A group of its own (sse_group_retire frees it). */
+sse_group *sse_group_new(void);
+/* Ends g's streams after what is queued, SSE_BATCH a turn of the loop (a
+ * game's thousand spectators do not hold its matches up when it ends),
+ * then frees g. */
+void sse_group_retire(sse_group *g);
+/* Ends what every retiring group still holds, now (the server closes). */
+void sse_retire_all(void);
 
 #endif
