@@ -15,6 +15,8 @@
 #include "suggest.h"
 #include "util.h"
 #include "commands.h"
+#include "live.h"
+#include "live_hooks.h"
 #include "web.h"
 
 #ifndef ARENA_VERSION
@@ -174,6 +176,7 @@ static void on_stop_signal(int sig)
 int main(int argc, char **argv)
 {
     arena_builtins_install();
+    live_hooks_install(web_live_hooks()); /* --http of the runs: web/ sits above them */
     /* Descriptors 0-2 exist, so that agent pipes never take their numbers. */
     for (int fd = 0; fd < 3; fd++)
         if (fcntl(fd, F_GETFD) < 0) open("/dev/null", O_RDWR);

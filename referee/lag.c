@@ -109,6 +109,36 @@ static void arm(lag_meter *m)
     evtimer_add(m->probe, &tv);
 }
 
+static long probe_hist[LAG_HIST_BINS], probe_count;
+static double probe_max;
+
+/* One probe ran `late` ms after it was due (slack included). */
+static void probe_note(double late)
+{
+    if (late < 0) late = 0;
+    int bin = (int)(late / LAG_HIST_STEP_MS);
+    if (bin >= LAG_HIST_BINS) bin = LAG_HIST_BINS - 1;
+    probe_hist[bin]++;
+    probe_count++;
+    if (late > probe_max) probe_max = late;
+}
+
+static double probe_quantile(double q)
+{
+    long want = (long)ceil(q * (double)probe_count), seen = 0;
+    for (int i = 0; i < LAG_HIST_BINS; i++)
+        if ((seen += probe_hist[i]) >= want && seen > 0) return (i + 1) / (1 / LAG_HIST_STEP_MS);
+    return 0;
+}
+
+void lag_probe_stats_get(lag_probe_stats *out)
+{
+    out->probes = probe_count;
+    out->p50_ms = probe_quantile(0.5);
+    out->p99_ms = probe_quantile(0.99);
+    out->max_ms = probe_max;
+}
+
 static void on_probe(evutil_socket_t fd, short what, void *arg)
 {
     (void)what;
@@ -121,7 +151,9 @@ static void on_probe(evutil_socket_t fd, short what, void *arg)
     /* A stall ends here: what agents sent during it waits in their pipes.
      * Read it now, while it still counts as delayed by the stall; anything
      * read after this came while the loop was running. */
-    if (lag_account_credit(&m->acc, clock_now_ms()) > 0)
+    double now = clock_now_ms();
+    probe_note(now - m->acc.next_due);
+    if (lag_account_credit(&m->acc, now) > 0)
         for (lag_hold *h = m->holds; h; h = h->next)
             h->on_stall_end(h->arg);
     lag_account_tick(&m->acc, clock_now_ms());

@@ -86,4 +86,17 @@ void lag_meter_own(const lag_meter *m, lag_own *o, double t0, double t1);
 double lag_meter_total(const lag_meter *m, double now);
 long lag_meter_stalls(const lag_meter *m);
 
+/* How late the probe ran, over every probe of the process (the meters of
+ * all bases, also those released since): in LAG_HIST_STEP_MS steps up to
+ * LAG_HIST_BINS of them, the last bin holding anything later. For the
+ * organiser (the web front's /api/live) and the load test: the loop's own
+ * health, which spectators must not spoil. */
+#define LAG_HIST_BINS 1000
+#define LAG_HIST_STEP_MS 0.1
+typedef struct lag_probe_stats {
+    long probes;
+    double p50_ms, p99_ms, max_ms; /* upper edges of their bins; max exact */
+} lag_probe_stats;
+void lag_probe_stats_get(lag_probe_stats *out);
+
 #endif

@@ -122,8 +122,9 @@ struct match {
     const av **evs; /* the events of the decide being written (borrowed) */
     size_t *evi;    /* and their indices in the game */
     size_t evs_cap;
-    evcache evc;     /* their bytes, shared by the seats */
-    int events_turn; /* send_events: the turn whose events wait unsent */
+    evcache evc;         /* their bytes, shared by the seats */
+    int events_turn;     /* send_events: the turn whose events wait unsent */
+    size_t watch_cursor; /* cfg.watch: the events it has been shown */
     char error[256];
     double t_start; /* the trace's zero */
     /* One per player only: a seat is some 1.7 KB, most of it its notes'
@@ -373,8 +374,23 @@ static void release_events(struct match *m)
         if (st->forfeit != CAUSE_NONE && !m->cfg.send_events) continue;
         if (st->ev_cursor < upto) upto = st->ev_cursor;
     }
+    if (m->cfg.watch && m->watch_cursor < upto) upto = m->watch_cursor;
     arena_game_release_events(m->g, upto);
     evcache_release(&m->evc, upto);
+}
+
+/* Tells the spectator's hook (match_watch) where the game stands when its
+ * turn moved since the last call, or when it is over. */
+static void watch_turn(struct match *m, bool over)
+{
+    size_t to = m->gvt->event_count(m->g);
+    if (!over && m->gvt->turn_from) {
+        to = m->gvt->turn_from(m->g);
+        if (to <= m->watch_cursor) return; /* the same turn */
+    }
+    if (m->cfg.watch->turn(m->cfg.watch_ctx, m->g, m->watch_cursor, to, over) &&
+        to > m->watch_cursor)
+        m->watch_cursor = to;
 }
 
 static void ensure_choice_cap(struct match *m, int n)
@@ -416,6 +432,7 @@ static void apply_choice(struct match *m, const arena_decision *d, int n, const 
         return;
     }
     m->seat[d->seat].decisions++;
+    if (m->cfg.watch) watch_turn(m, false);
     release_events(m);
 }
 
@@ -1109,6 +1126,7 @@ static void finish(struct match *m)
     }
     if (strcmp(o.reason, "normal") == 0 && live < m->players) o.reason = "forfeit";
     if (m->cfg.send_events) flush_events(m, m->gvt->event_count(m->g)); /* the last turn's */
+    if (m->cfg.watch) watch_turn(m, true);
 
     for (int s = 0; s < m->players; s++) {
         arena_agent *a = m->seat[s].agent;
@@ -1271,7 +1289,7 @@ int match_start(struct event_base *base, const match_config *cfg, arena_agent *c
     }
     /* Events exist for agents on the wire and for the log: with neither,
      * building and freeing them would be most of a built-in game's cost. */
-    unsigned flags = cfg->log_path ? 0 : ARENA_GAME_NO_EVENTS;
+    unsigned flags = cfg->log_path || cfg->watch ? 0 : ARENA_GAME_NO_EVENTS;
     for (int s = 0; s < players; s++)
         if (agents[s]->kind != AGENT_BUILTIN) flags = 0;
     arena_game *g = gvt->create(cfg->settings, cfg->n_settings, seed, players, flags, err, errlen);
@@ -1357,6 +1375,10 @@ int match_start(struct event_base *base, const match_config *cfg, arena_agent *c
     m->lag_start = lag_meter_total(m->lag, clock_now_ms());
     m->stalls_start = lag_meter_stalls(m->lag);
     m->state = M_WAIT_JOIN;
+    if (cfg->watch) { /* the board at the start */
+        m->watch_cursor = gvt->turn_from ? gvt->turn_from(g) : gvt->event_count(g);
+        cfg->watch->turn(cfg->watch_ctx, g, 0, m->watch_cursor, false);
+    }
     /* Agents that died before the game began forfeit it. */
     for (int s = 0; s < players; s++) {
         arena_agent *a = agents[s];

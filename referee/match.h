@@ -143,6 +143,21 @@ typedef struct agent_report {
 } agent_report;
 void agent_set_report(arena_agent *a, agent_report *r);
 
+/* A spectator's hook (match_config.watch): what a live web front shows of a
+ * game in progress. The match calls it when the game is created, each time
+ * the game's turn moves (turn_from; every choice for a game without it), so
+ * never at a point a hidden card decides, and once more when the game ends
+ * (over), the game freed just after. g is lent for the call only; the
+ * events [from, to) are new since the last call and still held: the hook
+ * reads them with g->vt->event(g, i, EVENTS_SPECTATOR) and the view with
+ * arena_public_view_tree(g), never a seat's view or options. A hook that
+ * nobody watches returns at once: the referee builds nothing for it. It
+ * returns false to pass a turn by (a board shown a moment ago): the match
+ * then keeps those events and passes them again with the next turn's. */
+typedef struct match_watch {
+    bool (*turn)(void *ctx, const arena_game *g, size_t from, size_t to, bool over);
+} match_watch;
+
 typedef struct match_config {
     const arena_game_vt *game;
     const arena_setting *settings;
@@ -157,6 +172,10 @@ typedef struct match_config {
     /* `arena play --trace`: every message both ways, stderr, faults and the
      * time charged, time-stamped, as they happen; NULL: none. */
     FILE *trace;
+    /* The live web front's hook and its context for this game; NULL: none.
+     * A watched game records its events (built-in seats and no log too). */
+    const match_watch *watch;
+    void *watch_ctx;
 } match_config;
 
 #define MOVE_HIST_BINS 21

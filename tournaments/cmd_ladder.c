@@ -16,6 +16,7 @@
 #include "ladder.h"
 #include "ladder_finals.h"
 #include "ladder_run.h"
+#include "live_hooks.h"
 #include "matchmake.h"
 #include "sandbox.h"
 #include "spec.h"
@@ -27,7 +28,7 @@
 
 static void ladder_help(FILE *out)
 {
-    fputs("usage: arena ladder run DB [--game G] [options]        play until stopped\n"
+    fputs("usage: arena ladder run DB [--game G] [--http H:P] [options]  play until stopped\n"
           "       arena ladder add DB NAME SPEC [--author A] [--token-file F]\n"
           "                                         enter a bot, or a new version\n"
           "       arena ladder retire DB NAME                    take a bot off the ladder\n"
@@ -53,7 +54,8 @@ static void ladder_help(FILE *out)
           "\n"
           "run: the first run makes the ladder and fixes its settings; later runs resume\n"
           "it (games a killed run left unfinished are played first, on their seeds) and\n"
-          "take only --concurrency, --games, --hours and --quiet.\n"
+          "take only --concurrency, --games, --hours, --quiet, --http and\n"
+          "--spectator-delay.\n"
           "  --game G              the game (required the first time)\n"
           "  --players K           table size (default 2 if the game allows, else its\n"
           "                        minimum)\n"
@@ -74,8 +76,10 @@ static void ladder_help(FILE *out)
           "                        duplicate: a table's rotations share one seed\n"
           "  --logs DIR|none       gzip match logs (default DB.logs/, or arena-logs/\n"
           "                        with a URL)\n"
-          "  --quiet               no progress line\n"
-          "\n"
+          "  --quiet               no progress line\n",
+          out);
+    live_help(out);
+    fputs("\n"
           "finals: freezes ranked play (a running ladder finishes its games in flight and\n"
           "stops), then the top K active versions by rating play a duplicate round robin\n"
           "(N games per table subset, a multiple of the table size) in the same store;\n"
@@ -360,6 +364,7 @@ typedef struct run_args {
     bool separate_authors, quiet;
     tourn_pairing pairing;
     run_options ro;
+    live_cfg live;      /* --http: this run's only */
     argvec match_flags; /* for the store: the next run's match settings */
     bool fixed;         /* a setting only a new ladder takes was given */
     const char *first_fixed;
@@ -416,6 +421,9 @@ static int parse_run(run_args *a, int argc, char **argv)
             a->separate_authors = true;
         } else if (strcmp(argv[i], "--quiet") == 0) {
             a->quiet = true;
+            fixed = false;
+        } else if ((r = live_parse_arg(argc, argv, &i, &a->live)) != 0) {
+            if (r == 2) return 2;
             fixed = false;
         } else if (argv[i][0] != '-' && !a->db) {
             a->db = argv[i];
@@ -534,7 +542,8 @@ static bool exists(const char *path)
 
 static int cmd_run(int argc, char **argv)
 {
-    run_args a = {.players = 0,
+    run_args a = {.live.spectator_delay = -1,
+                  .players = 0,
                   .concurrency = driver_default_concurrency(),
                   .validation = LADDER_VALIDATION_GAMES,
                   .max_faults = LADDER_MAX_FAULTS,
@@ -544,6 +553,7 @@ static int cmd_run(int argc, char **argv)
                   .pairing = PAIRING_INDEPENDENT};
     run_options_default(&a.ro);
     int rc = parse_run(&a, argc, argv);
+    if (rc == 0) rc = live_cfg_check(&a.live);
     char err[512];
     store *db = NULL;
     char *logdir = NULL;
@@ -619,9 +629,11 @@ static int cmd_run(int argc, char **argv)
             goto out;
         }
         if (a.fixed) {
-            rc = cli_usage_error("ladder run: '%s' is fixed when the ladder is made; a running "
-                                 "ladder takes only --concurrency, --games, --hours and --quiet",
-                                 a.first_fixed);
+            rc = cli_usage_error(
+                "ladder run: '%s' is fixed when the ladder is made; a running "
+                "ladder takes only --concurrency, --games, --hours, --quiet, --http and "
+                "--spectator-delay",
+                a.first_fixed);
             goto out;
         }
         if (store_lock(db, err, sizeof err) != 0) {
@@ -656,7 +668,9 @@ static int cmd_run(int argc, char **argv)
                          .games = a.games,
                          .hours = a.hours,
                          .logs = logdir,
-                         .quiet = a.quiet};
+                         .quiet = a.quiet,
+                         .live = &a.live};
+    a.live.db = a.db;
     int drc = ladder_run(db, &ls, &ro, &lim, err, sizeof err);
     if (drc == DRIVER_INTERRUPTED) {
         if (!a.quiet) fprintf(stderr, "arena: ladder run: stopped; run it again to go on\n");

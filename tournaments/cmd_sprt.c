@@ -13,6 +13,7 @@
 #include "commands.h"
 #include "distributed.h"
 #include "driver.h"
+#include "live_hooks.h"
 #include "elo.h"
 #include "hostspeed.h"
 #include "ratings.h"
@@ -30,7 +31,8 @@ static void sprt_help(FILE *out)
           "                  [--concurrency J] [--seed S] [--logs DIR|none] [--quiet]\n"
           "                  [--pairing duplicate|independent] [--tc-scale auto|off]\n"
           "                  [clock, fault and limit flags] [--set KEY=VALUE]...\n"
-          "       arena sprt --resume DB [--concurrency J] [--quiet]\n"
+          "                  [--http HOST:PORT [--spectator-delay SEC]]\n"
+          "       arena sprt --resume DB [--concurrency J] [--quiet] [--http ...]\n"
           "\n"
           "Is A stronger than B? Plays seat-swapped pairs (by default both games on one\n"
           "seed) and runs the generalized SPRT on the pentanomial pair scores with logistic\n"
@@ -67,10 +69,10 @@ static void sprt_help(FILE *out)
           "  --quiet            only the final lines\n"
           "  --resume DB        continue the run stored in DB (a killed or interrupted\n"
           "                     one; a decided run prints its verdict again)\n"
-          "  --help             this text\n"
-          "\n"
-          "Shared match flags (as in arena play):\n",
+          "  --help             this text\n",
           out);
+    live_help(out);
+    fputs("\nShared match flags (as in arena play):\n", out);
     run_options_help(out);
 }
 
@@ -211,6 +213,7 @@ int cmd_sprt(int argc, char **argv)
     int64_t conc = driver_default_concurrency();
     run_options ro;
     run_options_default(&ro);
+    live_cfg live = {.spectator_delay = -1};
     int rc = 2;
     store *db = NULL;
     char *logdir = NULL, *resume = NULL;
@@ -271,9 +274,10 @@ int cmd_sprt(int argc, char **argv)
         snap[0] = xstrdup(argv[i]);
         snap[1] = i + 1 < argc ? xstrdup(argv[i + 1]) : NULL;
         if (resume && i >= n_stored && strcmp(argv[i], "--quiet") != 0 &&
-            strncmp(argv[i], "--concurrency", 13) != 0 && strncmp(argv[i], "--resume", 8) != 0) {
+            strncmp(argv[i], "--concurrency", 13) != 0 && strncmp(argv[i], "--resume", 8) != 0 &&
+            strncmp(argv[i], "--http", 6) != 0 && strncmp(argv[i], "--spectator-delay", 17) != 0) {
             rc = cli_usage_error("sprt: '%s' cannot change on --resume (only --concurrency, "
-                                 "--quiet)",
+                                 "--quiet, --http, --spectator-delay)",
                                  argv[i]);
             goto out;
         }
@@ -365,6 +369,9 @@ int cmd_sprt(int argc, char **argv)
         } else if (strcmp(argv[i], "--quiet") == 0) {
             s.quiet = true;
             keep = false;
+        } else if ((r = live_parse_arg(argc, argv, &i, &live)) != 0) {
+            if (r == 2) goto out;
+            keep = false; /* this run's, not the stored settings */
         } else {
             int rr = run_options_parse(&ro, argc, argv, &i);
             if (rr < 0) goto out;
@@ -380,6 +387,8 @@ int cmd_sprt(int argc, char **argv)
             if (run) argvec_push(&run_args, snap[k - start]); /* for workers */
         }
     }
+    if ((rc = live_cfg_check(&live)) != 0) goto out;
+    rc = 2;
     if (!have_seed && resume) {
         /* The stored seed; a run stored without one (by an arena whose
          * default seed was 1) was played on 1. */
@@ -551,7 +560,9 @@ int cmd_sprt(int argc, char **argv)
                      .concurrency = (int)conc,
                      .log_dir = logdir,
                      .progress = s.quiet ? NULL : stderr,
-                     .poll_ms = STORE_GROUP_MS};
+                     .poll_ms = STORE_GROUP_MS,
+                     .live = &live};
+    live.db = dbpath;
     driver_src src = {
         .next = s_next, .done = s_done, .status = s_status, .tick = s_tick, .ctx = &s};
     int drc;
@@ -567,6 +578,7 @@ int cmd_sprt(int argc, char **argv)
                          .quiet = s.quiet,
                          .watch = s_watch,
                          .status = s_status,
+                         .live = &live,
                          .ctx = &s};
         store_pg_identity(db, "coordinator", DIST_LEASE_DEFAULT);
         drc = dist_play(db, &dcfg, err, sizeof err);

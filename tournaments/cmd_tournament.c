@@ -15,6 +15,7 @@
 #include "commands.h"
 #include "distributed.h"
 #include "driver.h"
+#include "live_hooks.h"
 #include "early_stop.h"
 #include "match.h"
 #include "hostspeed.h"
@@ -40,6 +41,7 @@ typedef struct topts {
     bool tc_scale; /* --tc-scale auto */
     stop_rule stop;
     run_options ro;
+    live_cfg live;   /* --http: this run's, never stored */
     argvec canon;    /* the settings to store for --resume */
     argvec run_args; /* the match flags among them, for workers on other hosts */
 } topts;
@@ -54,7 +56,8 @@ static void tournament_help(FILE *out)
           "                        [--stop none|ranking:CONF|top:K:CONF]\n"
           "                        [--stop-min-games N] [--tc-scale auto|off]\n"
           "                        [clock, fault and limit flags] [--set KEY=VALUE]...\n"
-          "       arena tournament --resume DB [--concurrency J] [--quiet]\n"
+          "                        [--http HOST:PORT [--spectator-delay SEC]]\n"
+          "       arena tournament --resume DB [--concurrency J] [--quiet] [--http ...]\n"
           "\n"
           "Plays a tournament and prints the final report. Every game is played in a\n"
           "group with the seats rotated (2 players: a seat-swapped pair). Settings, agents,\n"
@@ -109,10 +112,10 @@ static void tournament_help(FILE *out)
           "                         --db only; default off)\n"
           "  --quiet                no progress line\n"
           "  --resume DB            continue the tournament stored in DB\n"
-          "  --help                 this text\n"
-          "\n"
-          "Shared match flags (as in arena play):\n",
+          "  --help                 this text\n",
           out);
+    live_help(out);
+    fputs("\nShared match flags (as in arena play):\n", out);
     run_options_help(out);
 }
 
@@ -145,6 +148,10 @@ static int parse(topts *o, int n, char **v, bool resume_only, const char **file)
             o->quiet = true;
             continue;
         }
+        if ((r = live_parse_arg(n, v, &i, &o->live)) != 0) {
+            if (r == 2) return 2;
+            continue;
+        }
         if ((r = cli_value(n, v, &i, "--resume", &val)) != 0) {
             if (r < 0) return 2;
             if (!file) return cli_usage_error("--resume is a command-line flag only");
@@ -154,7 +161,8 @@ static int parse(topts *o, int n, char **v, bool resume_only, const char **file)
         if (resume_only) {
             if (v[i][0] == '-')
                 return cli_usage_error(
-                    "tournament: '%s' cannot change on --resume (only --concurrency, --quiet)",
+                    "tournament: '%s' cannot change on --resume (only --concurrency, --quiet, "
+                    "--http, --spectator-delay)",
                     v[i]);
             return cli_usage_error("tournament: unexpected '%s' with --resume", v[i]);
         }
@@ -424,6 +432,7 @@ int cmd_tournament(int argc, char **argv)
     topts o;
     memset(&o, 0, sizeof o);
     run_options_default(&o.ro);
+    o.live.spectator_delay = -1;
     o.per_pairing = 10;
     o.pairing = PAIRING_INDEPENDENT;
     o.concurrency = driver_default_concurrency();
@@ -509,6 +518,8 @@ int cmd_tournament(int argc, char **argv)
         if ((rc = parse(&o, args.n, args.v, false, NULL)) != 0) goto out;
         rc = 2;
     }
+    if ((rc = live_cfg_check(&o.live)) != 0) goto out;
+    rc = 2;
     if (o.concurrency == 0 && !store_is_url(resuming ? resume_db : o.db ? o.db : "")) {
         rc = cli_usage_error("tournament: --concurrency 0 (only coordinate) needs a PostgreSQL "
                              "--db where workers play");
@@ -728,7 +739,9 @@ int cmd_tournament(int argc, char **argv)
                      .total = total,
                      .done_before = done,
                      .progress = o.quiet ? NULL : stderr,
-                     .poll_ms = STORE_GROUP_MS};
+                     .poll_ms = STORE_GROUP_MS,
+                     .live = &o.live};
+    o.live.db = o.db;
     driver_src src = {
         .next = t_next, .done = t_done, .status = t_status, .tick = t_tick, .ctx = &t};
     int drc;
@@ -744,6 +757,7 @@ int cmd_tournament(int argc, char **argv)
                          .quiet = o.quiet,
                          .watch = t_watch,
                          .status = t_status,
+                         .live = &o.live,
                          .ctx = &t};
         store_pg_identity(db, "coordinator", DIST_LEASE_DEFAULT);
         drc = dist_play(db, &dcfg, err, sizeof err);

@@ -323,7 +323,8 @@ int dist_play(store *db, const dist_cfg *c, char *err, size_t errlen)
                      .total = total,
                      .done_before = x.done0,
                      .progress = NULL,
-                     .poll_ms = 250};
+                     .poll_ms = 250,
+                     .live = c->live};
     driver_src src = {.next = d_next, .done = d_done, .more = d_more, .tick = d_tick, .ctx = &x};
     if (c->watch) c->watch(c->ctx);
     int rc = driver_run(&dc, &src, err, errlen);

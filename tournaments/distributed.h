@@ -10,6 +10,7 @@
 
 #include <stdio.h>
 
+#include "live_hooks.h"
 #include "store.h"
 
 /* Where match logs go by default, under the current directory of each host
@@ -35,6 +36,7 @@ typedef struct dist_cfg {
     void (*watch)(void *ctx);
     void (*status)(void *ctx, char *buf, size_t len);
     void *ctx;
+    const live_cfg *live; /* --http: the web front on the driver's loop; NULL: none */
 } dist_cfg;
 
 /* dist_play could not read the tournament's settings because the database

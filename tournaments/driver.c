@@ -45,6 +45,7 @@ typedef struct slot {
     int pidx[RANKED_MAX]; /* instance index per seat, in its agent's pool */
     arena_agent *seated[RANKED_MAX];
     double t0;
+    void *live; /* its board on the web front (--http), or NULL */
     char log[4096];
 } slot;
 
@@ -66,7 +67,9 @@ struct drv {
     int spawned_now;         /* agents spawned in this dispatch pass */
     int inflight;
     bool stopping, fatal, interrupted;
-    int closing; /* agent_close calls not yet completed */
+    int closing;          /* agent_close calls not yet completed */
+    const live_hooks *lh; /* --http: the web front and its server */
+    void *live;
     char *err;
     size_t errlen;
     /* Aborted games to retry first, with their abort counts. */
@@ -279,8 +282,25 @@ static int acquire(drv *d, int agent)
 
 static void dispatch(drv *d);
 
+/* The web front's board of the slot's game ends (g NULL: no result). */
+static void live_end(slot *s, const tgame *g)
+{
+    drv *d = s->d;
+    if (s->live && d->live) d->lh->game_end(d->live, s->live, g);
+    s->live = NULL;
+}
+
+/* The web front closes with the run: its listener and streams would keep
+ * the loop from ending. */
+static void live_stop(drv *d)
+{
+    if (d->live) d->lh->stop(d->live);
+    d->live = NULL;
+}
+
 static void finish_slot(slot *s)
 {
+    live_end(s, NULL);
     drv *d = s->d;
     for (int k = 0; k < s->g.s.players; k++)
         release(d, s->g.s.seat[k], s->pidx[k]);
@@ -389,11 +409,14 @@ static void on_match_done(const match_outcome *o, void *ctx)
     copy.detail = &det;
     char log[sizeof s->log];
     copy_str(log, sizeof log, s->log);
+    void *live = s->live;
+    s->live = NULL;
     finish_slot(s);
     if (log[0] && strcmp(o->reason, "forfeit") == 0) write_viewer(log);
     d->done_session++;
     bool fatal = false;
     if (!d->src->done(d->src->ctx, &copy, log[0] ? log : NULL, &fatal)) d->stopping = true;
+    if (live && d->live) d->lh->game_end(d->live, live, &copy);
     if (fatal) {
         d->fatal = true;
         event_base_loopbreak(d->base);
@@ -469,6 +492,14 @@ static void dispatch(drv *d)
             snprintf(s->log, sizeof s->log, "%s/game-%06lld.jsonl.gz", d->cfg->log_dir,
                      (long long)g.id);
         mc.log_path = s->log[0] ? s->log : NULL;
+        if (d->live) {
+            const char *names[RANKED_MAX];
+            for (int j = 0; j < g.players; j++)
+                names[j] = d->cfg->names[g.seat[j]];
+            s->live = d->lh->game_begin(d->live, &g, names);
+            mc.watch = d->lh->watch;
+            mc.watch_ctx = s->live;
+        }
         s->used = true;
         s->t0 = now_s();
         d->inflight++;
@@ -494,6 +525,7 @@ static void dispatch(drv *d)
         if (d->tick) event_del(d->tick);
         event_del(d->stop_ev); /* a signal now is passed on (driver_run) */
         event_del(d->more);
+        live_stop(d);
         close_all(d);
     }
 }
@@ -613,6 +645,22 @@ int driver_run(const driver_cfg *cfg, const driver_src *src, char *err, size_t e
     for (int i = d.conc - 1; i >= 0; i--)
         d.free_slots[d.n_free++] = i;
     d.more = evtimer_new(d.base, on_more, &d);
+    if (cfg->live && cfg->live->listen) {
+        d.lh = live_hooks_installed();
+        d.live = d.lh ? d.lh->start(d.base, cfg->live, err, errlen) : NULL;
+        if (!d.live) {
+            if (!d.lh) snprintf(err, errlen, "--http: this program has no web front");
+            event_free(d.more);
+            event_base_free(d.base);
+            free(d.pools);
+            free(d.slots);
+            free(d.free_slots);
+            close(stop_pipe[0]);
+            close(stop_pipe[1]);
+            stop_pipe[0] = stop_pipe[1] = -1;
+            return DRIVER_FAILED;
+        }
+    }
     /* An agent that dies while the referee writes to it must cost that
      * agent its game, never the tournament its process. */
     struct sigaction ign = {.sa_handler = SIG_IGN}, old_pipe;
@@ -640,6 +688,7 @@ int driver_run(const driver_cfg *cfg, const driver_src *src, char *err, size_t e
     }
     dispatch(&d);
     if (!d.fatal) event_base_dispatch(d.base);
+    live_stop(&d);
     int rc = DRIVER_OK;
     if (d.interrupted) {
         snprintf(err, errlen, "interrupted");

@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "game.h"
+#include "live_hooks.h"
 #include "runopts.h"
 #include "store.h"
 
@@ -55,6 +56,9 @@ typedef struct driver_cfg {
     int64_t done_before; /* finished before this run started (resume) */
     FILE *progress;      /* NULL: silent */
     int poll_ms;         /* with src->more or src->tick (default 500) */
+    /* --http: the web front on this run's loop (live_hooks.h); NULL or no
+     * listen address: none. */
+    const live_cfg *live;
 } driver_cfg;
 
 enum { DRIVER_OK = 0, DRIVER_FAILED = 1, DRIVER_INTERRUPTED = 3 };

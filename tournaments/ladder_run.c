@@ -440,7 +440,8 @@ int ladder_run(store *db, const ladder_settings *ls, const run_options *ro,
                         .log_dir = lim->logs,
                         .progress = lim->quiet ? NULL : stderr,
                         .poll_ms = STORE_GROUP_MS,
-                        .start_failure_forfeits = true};
+                        .start_failure_forfeits = true,
+                        .live = lim->live};
     int rc = DRIVER_FAILED;
     if (reload(&L) == 0 && resume(&L) == 0) {
         refit(&L);

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "game.h"
+#include "live_hooks.h"
 #include "runopts.h"
 #include "schedule.h"
 #include "store.h"
@@ -43,6 +44,7 @@ typedef struct ladder_limits {
     double hours;     /* 0: no limit */
     const char *logs; /* match logs directory, NULL: none */
     bool quiet;
+    const live_cfg *live; /* --http; NULL: none */
 } ladder_limits;
 
 /* Runs until a limit, SIGINT/SIGTERM, or a fatal error. Returns a DRIVER_*

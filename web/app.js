@@ -357,6 +357,109 @@ async function renderAuthor() {
   if (first) await renderAuthorGame(name, first.id);
 }
 
+// ---- games in progress (a run's --http) ----
+
+// A view or an event as nested text: maps as key/value tables, lists of
+// plain values on one line; every string as text.
+function tree(v) {
+  if (v === null || typeof v !== "object") return el("span", v === null ? "-" : v);
+  if (Array.isArray(v)) {
+    if (v.every(x => x === null || typeof x !== "object")) {
+      return el("span", v.map(x => (x === null ? "-" : String(x))).join(", "));
+    }
+    const ol = el("ol");
+    v.forEach(x => { const li = el("li"); li.appendChild(tree(x)); ol.appendChild(li); });
+    return ol;
+  }
+  return table(["", ""], Object.keys(v).map(k => [k, tree(v[k])]));
+}
+
+function eventText(e) {
+  if (e === null || typeof e !== "object") return String(e);
+  return Object.keys(e).map(k => k + ": " +
+    (e[k] !== null && typeof e[k] === "object" ? JSON.stringify(e[k]) : String(e[k]))).join("  ");
+}
+
+async function renderLive() {
+  const l = await getJSON("/api/live");
+  const box = el("div");
+  if (!l.running) {
+    box.appendChild(el("p", "This server reads a store: no run serves it, so no game is in " +
+                            "progress here (see arena tournament --http).", "note"));
+    replace(box);
+    return;
+  }
+  box.appendChild(el("p", l.games.length + " games in progress", "summary"));
+  const omni = l.omniscient_delay !== null;
+  box.appendChild(table(["game", "seats", "turn", "seconds", "spectators"]
+                        .concat(omni ? ["omniscient (" + l.omniscient_delay + " s behind)"] : []),
+    l.games.map(g => [link("/live/" + Number(g.id), String(g.id)), g.seats.join(" \u00b7 "),
+                      g.turn, g.seconds, g.spectators]
+                      .concat(omni ? [link("/live/" + Number(g.id) + "?omniscient=1", "view")]
+                                   : []))));
+  box.appendChild(el("p", "loop lag p99 " + l.loop_lag.p99_ms + " ms over " + l.loop_lag.probes +
+                          " probes; " + l.spectators.open + " streams open", "note"));
+  replace(box);
+  document.body.dataset.live = String(l.games.length);
+}
+
+function renderLiveGame() {
+  const id = Number(location.pathname.slice("/live/".length));
+  const omniscient = new URLSearchParams(location.search).get("omniscient") === "1";
+  const box = el("div");
+  const head = el("p", "game " + id + (omniscient ? " (omniscient, delayed)" : ""), "summary");
+  head.id = "head";
+  const status = el("p", "waiting for the next turn", "note");
+  status.id = "status";
+  const board = el("div");
+  board.id = "board";
+  const log = el("ol");
+  log.id = "events";
+  box.appendChild(head);
+  box.appendChild(status);
+  box.appendChild(board);
+  box.appendChild(el("h3", "Events"));
+  box.appendChild(log);
+  replace(box);
+  const live = document.getElementById("live");
+  const es = new EventSource("/live/" + id + (omniscient ? "/omniscient" : "/events"));
+  es.addEventListener("open", () => { live.textContent = "live"; });
+  es.addEventListener("error", () => {
+    if (es.readyState === EventSource.CLOSED) live.textContent = "closed";
+  });
+  es.addEventListener("seats", ev => {
+    let s;
+    try { s = JSON.parse(ev.data); } catch (err) { return; }
+    head.textContent = "game " + s.id + ": " + s.seats.join(" \u00b7 ") +
+      (omniscient ? " (omniscient, delayed)" : "");
+  });
+  es.addEventListener("board", ev => {
+    let b;
+    try { b = JSON.parse(ev.data); } catch (err) { return; }
+    status.textContent = "turn " + b.turn + (b.over ? ", over" : "");
+    board.replaceChildren(tree(b.view));
+    b.events.forEach(e => log.appendChild(el("li", eventText(e))));
+    while (log.childNodes.length > 200) log.removeChild(log.firstChild);
+    document.body.dataset.turn = String(b.turn);
+  });
+  es.addEventListener("end", ev => {
+    es.close();
+    live.textContent = "ended";
+    let e;
+    try { e = JSON.parse(ev.data); } catch (err) { return; }
+    const p = el("p", "", "summary");
+    if (e.aborted) {
+      p.textContent = "aborted: it is played again";
+    } else {
+      p.textContent = "ended (" + e.reason + "): " + e.seats.map(s =>
+        s.agent + " #" + s.rank + " (" + s.score + ")" + (s.forfeit ? " " + s.forfeit : "")).join(" \u00b7 ");
+      box.appendChild(link("/games/" + id + "/viewer", "the replay (once its group ended)"));
+    }
+    status.replaceWith(p);
+    document.body.dataset.ended = "1";
+  });
+}
+
 // ---- live updates ----
 
 function live(onStandings) {
@@ -387,6 +490,12 @@ document.addEventListener("DOMContentLoaded", () => {
     live(s => { if (s.finished !== last) { last = s.finished; guard(renderEntrant()); } });
   } else if (path.startsWith("/author/")) {
     guard(renderAuthor());
+  } else if (path === "/live") {
+    document.getElementById("live").textContent = "live";
+    guard(renderLive());
+    setInterval(() => guard(renderLive()), 2000);
+  } else if (path.startsWith("/live/")) {
+    renderLiveGame();
   } else if (path === "/settings") {
     live(() => guard(renderSettings()));  // an early stop or a verdict is a setting too
   }

@@ -28,6 +28,7 @@ char *web_page_html(const char *title)
                      "<script src=\"/app.js\" defer></script>\n"
                      "</head><body>\n"
                      "<header><b>Arena</b><a href=\"/\">Standings</a><a href=\"/games\">Games</a>"
+                     "<a href=\"/live\">Live</a>"
                      "<a href=\"/settings\">Settings</a><span id=\"live\">connecting</span>"
                      "</header>\n"
                      "<main id=\"main\"><p>Loading\xe2\x80\xa6</p></main>\n"

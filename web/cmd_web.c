@@ -25,6 +25,8 @@ static void web_help(FILE *out)
           "               seat-filtered log and the `arena replay` command; only with\n"
           "               its token (Authorization: Bearer; the page asks for it)\n"
           "               /api/author/N, /api/author/N/game/ID, /author/N/log/ID\n"
+          "  /live        games in progress: served by a run itself (arena tournament,\n"
+          "               sprt, ladder run --http), with each game's live board\n"
           "No seed is ever served. Plain HTTP: put it behind a reverse proxy for TLS.\n"
           "See docs/web.md.\n"
           "\n"

@@ -1,8 +1,9 @@
-/* The web front's HTTP server: libevent's evhttp on one event loop, a
- * poll of the store that pushes Server-Sent Events when it changed, and
- * the limits that keep spectators from costing anything: a cap on open
- * streams, a cap on each stream's queued bytes (a slow reader is dropped,
- * never waited for), short request limits and timeouts. */
+/* The web front's HTTP server: libevent's evhttp on an event loop (its
+ * own under `arena web`, a run's under --http), a poll of the store that
+ * pushes Server-Sent Events when it changed, and the limits that keep
+ * spectators from costing anything: the streams' caps (sse.c: a slow
+ * reader is dropped, never waited for), short request limits and
+ * timeouts. The pages of games in progress are live.c's. */
 #include <errno.h>
 #include <inttypes.h>
 #include <signal.h>
@@ -24,8 +25,10 @@
 
 #include "assets.h"
 #include "author.h"
+#include "live.h"
 #include "replay.h"
 #include "resolve.h"
+#include "sse.h"
 #include "util.h"
 #include "web.h"
 #include "web_data.h"
@@ -36,20 +39,24 @@
 #define GAMES_ALL 100000
 #define VIEWER_CACHE 8
 #define KEEPALIVE_S 15
-#define SSE_SNDBUF 16384 /* the kernel's share of a stream's queue */
+#define RUN_STAMP_S 5.0 /* in a run: the stamp read at least this often */
 
-typedef struct spectator spectator;
-typedef struct server {
+struct web_server {
     const web_opts *o;
     store *db;
     struct event_base *base;
     struct evhttp *http;
+    struct evconnlistener *listener;
+    struct evhttp_bound_socket *bound;
+    struct event *poll_ev, *keep_ev;
     web_snap *snap;
-    spectator *spectators;
-    int n_spectators;
-    int64_t dropped;
+    sse_hub hub;
+    sse_group standings; /* the /events streams */
+    live *live;          /* --http of a run: its games in progress; NULL: none */
     bool store_failing;
+    bool changed;         /* in a run: a game ended since the last snapshot */
     double rebuild_after; /* monotonic s: no new snapshot before this */
+    double stamp_after;   /* in a run: the next look at the stamp regardless */
     struct {
         int64_t game;
         char *html;
@@ -57,14 +64,8 @@ typedef struct server {
     } viewer[VIEWER_CACHE];
     int viewer_next;
     author *author; /* the private pages (author.c) */
-} server;
-
-struct spectator {
-    server *sv;
-    struct evhttp_request *req;
-    struct evhttp_connection *conn;
-    spectator *prev, *next;
 };
+typedef web_server server;
 
 static void common_headers(struct evhttp_request *req, const char *type)
 {
@@ -77,8 +78,8 @@ static void common_headers(struct evhttp_request *req, const char *type)
     evhttp_add_header(h, "Cache-Control", "no-store");
 }
 
-static void reply(struct evhttp_request *req, int code, const char *why, const char *type,
-                  const char *body, size_t len)
+void web_reply(struct evhttp_request *req, int code, const char *why, const char *type,
+               const char *body, size_t len)
 {
     common_headers(req, type);
     struct evbuffer *b = evbuffer_new();
@@ -90,17 +91,18 @@ static void reply(struct evhttp_request *req, int code, const char *why, const c
 static void reply_str(struct evhttp_request *req, int code, const char *why, const char *type,
                       const char *body)
 {
-    reply(req, code, why, type, body, strlen(body));
+    web_reply(req, code, why, type, body, strlen(body));
 }
 
 /* Errors as a short JSON object (API) or plain text: never the request's
  * own bytes echoed back. */
-static void fail(struct evhttp_request *req, int code, const char *why)
+void web_fail(struct evhttp_request *req, int code, const char *why)
 {
     char body[128];
     snprintf(body, sizeof body, "{\"error\":%d,\"message\":\"%s\"}\n", code, why);
     reply_str(req, code, why, "application/json; charset=utf-8", body);
 }
+#define fail web_fail
 
 static double now_s(void)
 {
@@ -109,68 +111,7 @@ static double now_s(void)
     return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* ---- spectators (Server-Sent Events) ---- */
-
-static void spectator_unlink(spectator *c)
-{
-    server *sv = c->sv;
-    if (c->prev)
-        c->prev->next = c->next;
-    else
-        sv->spectators = c->next;
-    if (c->next) c->next->prev = c->prev;
-    sv->n_spectators--;
-}
-
-static void on_spectator_close(struct evhttp_connection *conn, void *arg)
-{
-    (void)conn;
-    spectator *c = arg;
-    struct evhttp_request *req = c->req;
-    spectator_unlink(c);
-    free(c);
-    /* On the peer's EOF or a timeout, libevent detaches a request whose
-     * reply is still going and leaves it to us: ending it frees it. A
-     * request still attached is freed with its connection. */
-    if (!evhttp_request_get_connection(req)) evhttp_send_reply_end(req);
-}
-
-static void spectator_drop(spectator *c)
-{
-    struct evhttp_connection *conn = c->conn;
-    c->sv->dropped++;
-    spectator_unlink(c);
-    free(c);
-    evhttp_connection_set_closecb(conn, NULL, NULL);
-    evhttp_connection_free(conn);
-}
-
-/* Queues an event for one stream, or drops the stream when it has unread
- * bytes and this event would take them over the cap: a spectator never
- * holds up the loop, and an event larger than the cap still goes out to a
- * stream that keeps up. */
-static void spectator_send(spectator *c, const char *ev, size_t len)
-{
-    struct bufferevent *bev = evhttp_connection_get_bufferevent(c->conn);
-    size_t queued = evbuffer_get_length(bufferevent_get_output(bev));
-    if (queued > 0 && queued + len > c->sv->o->spectator_buffer) {
-        spectator_drop(c);
-        return;
-    }
-    struct evbuffer *b = evbuffer_new();
-    evbuffer_add(b, ev, len);
-    evhttp_send_reply_chunk(c->req, b);
-    evbuffer_free(b);
-}
-
-static void broadcast(server *sv, const char *ev)
-{
-    size_t len = strlen(ev);
-    for (spectator *c = sv->spectators, *next; c; c = next) {
-        next = c->next;
-        spectator_send(c, ev, len);
-    }
-}
+/* ---- the standings stream (Server-Sent Events) ---- */
 
 static char *standings_event(const web_snap *w)
 {
@@ -180,33 +121,21 @@ static char *standings_event(const web_snap *w)
 
 static void on_events(server *sv, struct evhttp_request *req)
 {
-    if (sv->n_spectators >= sv->o->max_spectators) {
-        fail(req, 503, "too many spectators");
-        return;
-    }
-    struct evkeyvalq *h = evhttp_request_get_output_headers(req);
-    evhttp_add_header(h, "Content-Type", "text/event-stream");
-    evhttp_add_header(h, "Cache-Control", "no-store");
-    evhttp_add_header(h, "X-Content-Type-Options", "nosniff");
-    evhttp_add_header(h, "X-Accel-Buffering", "no");
-    spectator *c = xcalloc(1, sizeof *c);
-    c->sv = sv;
-    c->req = req;
-    c->conn = evhttp_request_get_connection(req);
-    c->next = sv->spectators;
-    if (c->next) c->next->prev = c;
-    sv->spectators = c;
-    sv->n_spectators++;
-    struct bufferevent *bev = evhttp_connection_get_bufferevent(c->conn);
-    int sndbuf = SSE_SNDBUF;
-    setsockopt(bufferevent_getfd(bev), SOL_SOCKET, SO_SNDBUF, &sndbuf, sizeof sndbuf);
-    evhttp_connection_set_closecb(c->conn, on_spectator_close, c);
-    evhttp_send_reply_start(req, 200, "OK");
     char *ev = standings_event(sv->snap);
     char *first = xasprintf("retry: 2000\n%s", ev);
-    spectator_send(c, first, strlen(first));
+    sse_open(&sv->hub, &sv->standings, req, first);
     free(first);
     free(ev);
+}
+
+sse_hub *web_server_hub(web_server *sv)
+{
+    return &sv->hub;
+}
+
+void web_server_store_changed(web_server *sv)
+{
+    sv->changed = true;
 }
 
 static void on_poll(evutil_socket_t fd, short what, void *arg)
@@ -217,11 +146,18 @@ static void on_poll(evutil_socket_t fd, short what, void *arg)
     char err[512];
     double t0 = now_s();
     if (t0 < sv->rebuild_after) return;
+    /* In a run the store changes when a game ends, which the run says; the
+     * stamp is still read now and then for changes from other processes
+     * (a ladder's entrants). */
+    if (sv->live && !sv->changed && t0 < sv->stamp_after) return;
+    sv->changed = false;
+    sv->stamp_after = t0 + RUN_STAMP_S;
     uint64_t stamp = web_stamp(sv->db, err, sizeof err);
     web_snap *w = stamp && stamp != sv->snap->stamp ? web_snap_load(sv->db, err, sizeof err) : NULL;
     /* A big store takes a while to read: the loop spends at most a third
-     * of its time on it, so requests and streams keep being served. */
-    sv->rebuild_after = t0 + 3 * (now_s() - t0);
+     * of its time on it, so requests and streams keep being served; in a
+     * run, whose matches share the loop, a twentieth. */
+    sv->rebuild_after = t0 + (sv->live ? 20 : 3) * (now_s() - t0);
     if (!stamp || (stamp != sv->snap->stamp && !w)) {
         if (!sv->store_failing) fprintf(stderr, "arena: web: the store: %s\n", err);
         sv->store_failing = true;
@@ -232,7 +168,7 @@ static void on_poll(evutil_socket_t fd, short what, void *arg)
     web_snap_free(sv->snap);
     sv->snap = w;
     char *ev = standings_event(w);
-    broadcast(sv, ev);
+    sse_broadcast(&sv->standings, ev, strlen(ev));
     free(ev);
 }
 
@@ -240,7 +176,10 @@ static void on_keepalive(evutil_socket_t fd, short what, void *arg)
 {
     (void)fd;
     (void)what;
-    broadcast(arg, ": keepalive\n\n");
+    server *sv = arg;
+    static const char ka[] = ": keepalive\n\n";
+    sse_broadcast(&sv->standings, ka, sizeof ka - 1);
+    if (sv->live) live_keepalive(sv->live, ka, sizeof ka - 1);
 }
 
 /* ---- pages and API ---- */
@@ -303,7 +242,7 @@ static void on_viewer(server *sv, struct evhttp_request *req, const char *id_tex
     evbuffer_free(b);
 }
 
-static void page(struct evhttp_request *req, const char *title)
+void web_page(struct evhttp_request *req, const char *title)
 {
     char *html = web_page_html(title);
     reply_str(req, 200, "OK", "text/html; charset=utf-8", html);
@@ -351,14 +290,14 @@ static void on_request(struct evhttp_request *req, void *arg)
     const web_snap *w = sv->snap;
     char *name = NULL;
     if (!strcmp(path, "/"))
-        page(req, "Standings");
+        web_page(req, "Standings");
     else if (!strcmp(path, "/games"))
-        page(req, "Games");
+        web_page(req, "Games");
     else if (!strcmp(path, "/settings"))
-        page(req, "Settings");
+        web_page(req, "Settings");
     else if (!strncmp(path, "/entrant/", 9)) {
         if ((name = name_after(path, "/entrant/")))
-            page(req, "Entrant");
+            web_page(req, "Entrant");
         else
             fail(req, 404, "no such entrant");
     } else if (!strcmp(path, "/app.js"))
@@ -395,6 +334,8 @@ static void on_request(struct evhttp_request *req, void *arg)
         on_events(sv, req);
     else if (!strncmp(path, "/author/", 8) || !strncmp(path, "/api/author/", 12))
         author_route(sv->author, req, path, w);
+    else if (live_route(sv->live, req, path, &q))
+        ; /* /live, /api/live and their games */
     else if (!strncmp(path, "/games/", 7) && strlen(path) < 40 &&
              !strcmp(path + strlen(path) - 7, "/viewer")) {
         char id[40];
@@ -441,6 +382,88 @@ static struct evconnlistener *listen_on(struct event_base *base, const char *hos
     return l;
 }
 
+web_server *web_server_start(struct event_base *base, store *s, const web_opts *o, live *lv,
+                             FILE *announce)
+{
+    server *sv = xcalloc(1, sizeof *sv);
+    sv->o = o;
+    sv->db = s;
+    sv->base = base;
+    sv->live = lv;
+    sv->hub.max = o->max_spectators;
+    sv->hub.buffer = o->spectator_buffer;
+    char err[512];
+    sv->snap = web_snap_load(s, err, sizeof err);
+    if (!sv->snap) {
+        fprintf(stderr, "arena: web: %s\n", err);
+        free(sv);
+        return NULL;
+    }
+    sv->author = author_new(s, o->tokens, err, sizeof err);
+    if (!sv->author) {
+        fprintf(stderr, "arena: web: %s\n", err);
+        web_snap_free(sv->snap);
+        free(sv);
+        return NULL;
+    }
+    sv->listener = listen_on(base, o->listen);
+    if (!sv->listener) {
+        author_free(sv->author);
+        web_snap_free(sv->snap);
+        free(sv);
+        return NULL;
+    }
+    sv->http = evhttp_new(base);
+    evhttp_set_allowed_methods(sv->http, EVHTTP_REQ_GET | EVHTTP_REQ_HEAD);
+    evhttp_set_max_headers_size(sv->http, 8192);
+    evhttp_set_max_body_size(sv->http, 0);
+    evhttp_set_timeout(sv->http, 30);
+    evhttp_set_gencb(sv->http, on_request, sv);
+    struct evhttp_bound_socket *bs = sv->bound = evhttp_bind_listener(sv->http, sv->listener);
+    evconnlistener_set_error_cb(sv->listener, on_accept_error);
+    struct sockaddr_storage ss;
+    socklen_t sl = sizeof ss;
+    char hbuf[NI_MAXHOST] = "?", pbuf[NI_MAXSERV] = "?";
+    if (getsockname(evhttp_bound_socket_get_fd(bs), (struct sockaddr *)&ss, &sl) == 0)
+        getnameinfo((struct sockaddr *)&ss, sl, hbuf, sizeof hbuf, pbuf, sizeof pbuf,
+                    NI_NUMERICHOST | NI_NUMERICSERV);
+    fprintf(announce, "arena web: serving on http://%s%s%s:%s/\n", strchr(hbuf, ':') ? "[" : "",
+            hbuf, strchr(hbuf, ':') ? "]" : "", pbuf);
+    fflush(announce);
+    struct timeval poll = {o->poll_ms / 1000, (o->poll_ms % 1000) * 1000}, keep = {KEEPALIVE_S, 0};
+    sv->poll_ev = event_new(base, -1, EV_PERSIST, on_poll, sv);
+    sv->keep_ev = event_new(base, -1, EV_PERSIST, on_keepalive, sv);
+    event_add(sv->poll_ev, &poll);
+    event_add(sv->keep_ev, &keep);
+    sv->stamp_after = now_s() + RUN_STAMP_S;
+    return sv;
+}
+
+void web_server_close(web_server *sv)
+{
+    if (sv->bound) evhttp_del_accept_socket(sv->http, sv->bound);
+    sv->bound = NULL;
+    event_del(sv->poll_ev);
+    event_del(sv->keep_ev);
+    sse_end_all(&sv->standings, false);
+}
+
+void web_server_free(web_server *sv)
+{
+    if (!sv) return;
+    sse_retire_all();
+    sse_end_all(&sv->standings, true);
+    event_free(sv->poll_ev);
+    event_free(sv->keep_ev);
+    /* Frees the bound listener (LEV_OPT_CLOSE_ON_FREE) and every connection. */
+    evhttp_free(sv->http);
+    for (int i = 0; i < VIEWER_CACHE; i++)
+        free(sv->viewer[i].html);
+    author_free(sv->author);
+    web_snap_free(sv->snap);
+    free(sv);
+}
+
 static void on_stop(evutil_socket_t fd, short what, void *arg)
 {
     (void)fd;
@@ -450,69 +473,21 @@ static void on_stop(evutil_socket_t fd, short what, void *arg)
 
 int web_serve(store *s, const web_opts *o)
 {
-    static server sv;
-    memset(&sv, 0, sizeof sv);
-    sv.o = o;
-    sv.db = s;
-    char err[512];
-    sv.snap = web_snap_load(s, err, sizeof err);
-    if (!sv.snap) {
-        fprintf(stderr, "arena: web: %s\n", err);
-        return 1;
-    }
-    sv.author = author_new(s, o->tokens, err, sizeof err);
-    if (!sv.author) {
-        fprintf(stderr, "arena: web: %s\n", err);
-        web_snap_free(sv.snap);
-        return 2;
-    }
     signal(SIGPIPE, SIG_IGN);
-    sv.base = event_base_new();
-    struct evconnlistener *l = listen_on(sv.base, o->listen);
-    if (!l) {
-        author_free(sv.author);
-        web_snap_free(sv.snap);
-        event_base_free(sv.base);
+    struct event_base *base = event_base_new();
+    server *sv = web_server_start(base, s, o, NULL, stdout);
+    if (!sv) {
+        event_base_free(base);
         return 1;
     }
-    sv.http = evhttp_new(sv.base);
-    evhttp_set_allowed_methods(sv.http, EVHTTP_REQ_GET | EVHTTP_REQ_HEAD);
-    evhttp_set_max_headers_size(sv.http, 8192);
-    evhttp_set_max_body_size(sv.http, 0);
-    evhttp_set_timeout(sv.http, 30);
-    evhttp_set_gencb(sv.http, on_request, &sv);
-    struct evhttp_bound_socket *bs = evhttp_bind_listener(sv.http, l);
-    evconnlistener_set_error_cb(l, on_accept_error);
-    struct sockaddr_storage ss;
-    socklen_t sl = sizeof ss;
-    char hbuf[NI_MAXHOST] = "?", pbuf[NI_MAXSERV] = "?";
-    if (getsockname(evhttp_bound_socket_get_fd(bs), (struct sockaddr *)&ss, &sl) == 0)
-        getnameinfo((struct sockaddr *)&ss, sl, hbuf, sizeof hbuf, pbuf, sizeof pbuf,
-                    NI_NUMERICHOST | NI_NUMERICSERV);
-    printf("arena web: serving on http://%s%s%s:%s/\n", strchr(hbuf, ':') ? "[" : "", hbuf,
-           strchr(hbuf, ':') ? "]" : "", pbuf);
-    fflush(stdout);
-    struct timeval poll = {o->poll_ms / 1000, (o->poll_ms % 1000) * 1000}, keep = {KEEPALIVE_S, 0};
-    struct event *pe = event_new(sv.base, -1, EV_PERSIST, on_poll, &sv),
-                 *ke = event_new(sv.base, -1, EV_PERSIST, on_keepalive, &sv),
-                 *si = evsignal_new(sv.base, SIGINT, on_stop, sv.base),
-                 *st = evsignal_new(sv.base, SIGTERM, on_stop, sv.base);
-    event_add(pe, &poll);
-    event_add(ke, &keep);
+    struct event *si = evsignal_new(base, SIGINT, on_stop, base),
+                 *st = evsignal_new(base, SIGTERM, on_stop, base);
     event_add(si, NULL);
     event_add(st, NULL);
-    event_base_dispatch(sv.base);
-    while (sv.spectators)
-        spectator_drop(sv.spectators);
-    event_free(pe);
-    event_free(ke);
+    event_base_dispatch(base);
     event_free(si);
     event_free(st);
-    evhttp_free(sv.http);
-    for (int i = 0; i < VIEWER_CACHE; i++)
-        free(sv.viewer[i].html);
-    author_free(sv.author);
-    web_snap_free(sv.snap);
-    event_base_free(sv.base);
+    web_server_free(sv);
+    event_base_free(base);
     return 0;
 }

@@ -5,6 +5,7 @@
 #define ARENA_WEB_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "store.h"
 
@@ -18,6 +19,32 @@ typedef struct web_opts {
 
 /* Serves s until SIGINT or SIGTERM; the exit code. */
 int web_serve(store *s, const web_opts *o);
+
+/* The server on a loop of someone else's: `arena web`'s own, or a run's
+ * (--http, with lv its games in progress). Prints its address on announce;
+ * NULL after a message on stderr. Nothing of it blocks: requests are
+ * answered from a snapshot of the store. */
+struct event_base;
+struct evhttp_request;
+typedef struct live live;
+typedef struct web_server web_server;
+web_server *web_server_start(struct event_base *base, store *s, const web_opts *o, live *lv,
+                             FILE *announce);
+/* Stops listening and ends the streams after what they have queued; the
+ * connections stay open until web_server_free. */
+void web_server_close(web_server *sv);
+/* Closes every connection and the listener. */
+void web_server_free(web_server *sv);
+
+/* For the pages of other files (live.c): answers, with the headers of every
+ * page (the policy default-src 'self' and the rest). */
+void web_reply(struct evhttp_request *req, int code, const char *why, const char *type,
+               const char *body, size_t len);
+void web_fail(struct evhttp_request *req, int code, const char *why);
+void web_page(struct evhttp_request *req, const char *title);
+struct sse_hub *web_server_hub(web_server *sv);
+/* In a run: a game ended, the store has its result (a new snapshot soon). */
+void web_server_store_changed(web_server *sv);
 
 int cmd_web(int argc, char **argv);
 

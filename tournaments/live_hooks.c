@@ -1,0 +1,55 @@
+/* The registry of the live web front's hooks and its flags. */
+#include "live_hooks.h"
+
+#include "cliargs.h"
+
+static const live_hooks *installed;
+
+void live_hooks_install(const live_hooks *h)
+{
+    installed = h;
+}
+
+const live_hooks *live_hooks_installed(void)
+{
+    return installed;
+}
+
+int live_parse_arg(int argc, char **argv, int *i, live_cfg *c)
+{
+    const char *v;
+    int r;
+    if ((r = cli_value(argc, argv, i, "--http", &v)) != 0) {
+        if (r < 0) return 2;
+        if (!v[0]) return cli_usage_error("--http needs HOST:PORT");
+        c->listen = v;
+        return 1;
+    }
+    if ((r = cli_value(argc, argv, i, "--spectator-delay", &v)) != 0) {
+        if (r < 0) return 2;
+        if (!cli_double(v, 0, 86400, &c->spectator_delay))
+            return cli_usage_error("--spectator-delay takes seconds 0..86400, not '%s'", v);
+        return 1;
+    }
+    return 0;
+}
+
+int live_cfg_check(const live_cfg *c)
+{
+    if (c->spectator_delay >= 0 && !c->listen)
+        return cli_usage_error("--spectator-delay is a delay of the web front: it needs --http");
+    return 0;
+}
+
+void live_help(FILE *out)
+{
+    fputs("  --http HOST:PORT       serve the web front of `arena web` from this run, with\n"
+          "                         the live boards of the games in progress (what every\n"
+          "                         seat sees) at /live (port 0: any free port, printed\n"
+          "                         on stderr); it closes when the run ends\n"
+          "  --spectator-delay SEC  with --http: also show a game in progress\n"
+          "                         omnisciently (every hidden card), SEC seconds behind\n"
+          "                         play (not under duplicate pairing, whose games share\n"
+          "                         a deal); without it, only the replay once it ended\n",
+          out);
+}
