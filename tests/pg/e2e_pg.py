@@ -637,8 +637,35 @@ def case_ladder(pg):
     for row in rows:
         if int(row[0]) in held and int(row[5]) < 2:
             fail(f"game {row[0]} (the killed run's) was not played again: {row}")
+    # The finals freeze a running run (which finishes what it scheduled and
+    # ends) and are claimed like its games: the worker plays some of them.
+    r3 = start(["ladder", "run", url, "--lease", "2"], "ladder3")
+    until(lambda: count(pg, "season", "TRUE") > len(rows), 60, "the third run to schedule")
+    f = subprocess.run([arena, "ladder", "finals", url, "--top", "3", "--games-per-pairing", "4",
+                        "--concurrency", "1", "--lease", "2"], capture_output=True, text=True,
+                       timeout=180)
+    if f.returncode != 0:
+        fail(f"ladder finals exited {f.returncode}: {f.stderr}")
+    wait(r3, 60, "the frozen run")
+    if r3.returncode != 0:
+        fail(f"the run frozen by the finals exited {r3.returncode}")
+    frows = ladder_rows(pg, "season")
+    ids = [int(x[0]) for x in frows]
+    if ids != list(range(1, len(ids) + 1)) or [x for x in frows if x[3] != "t"]:
+        fail(f"after the finals: ids {ids}, unfinished {[x for x in frows if x[3] != 't']}")
+    fst = ladder_status(url)
+    finals_from = int(pg.psql("SELECT m.value FROM arena_meta m JOIN arena_tournaments t ON"
+                              " t.id = m.tid WHERE t.name = 'season' AND m.key = 'finals_from'"))
+    fby = {}
+    for x in frows:
+        if int(x[0]) >= finals_from:
+            fby[x[4]] = fby.get(x[4], 0) + 1
+    if fst.get("finals", {}).get("games") != 12 or sum(fby.values()) != 12 or \
+            not fby.get("helper"):
+        fail(f"finals: {fst.get('finals')}, games by player {fby}")
     stop_workers([w])
-    print(f"ladder in PostgreSQL: {st['games']} ranked games, ids 1..{len(rows)}, by {by}")
+    print(f"ladder in PostgreSQL: {st['games']} ranked games, ids 1..{len(rows)}, by {by}; "
+          f"finals by {fby}")
 
 
 def case_ladder_workers(pg):
