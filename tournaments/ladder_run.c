@@ -471,7 +471,11 @@ static int resume(lrun *L)
 static void pg_count(lrun *L, const tgame *g)
 {
     int64_t id = g->s.id;
-    if (id < 1) return;
+    /* Ids past any this ladder could have scheduled (a row written by
+     * hand) are not counted, nor seats the roster has not reached yet. */
+    if (id < 1 || id > store_schedule_cap(L->next_id)) return;
+    for (int k = 0; k < g->s.players; k++)
+        if (g->s.seat[k] >= L->roster.n) return;
     if (id >= L->cap_counted) {
         int64_t c = L->cap_counted ? L->cap_counted : 256;
         while (c <= id)
