@@ -6,7 +6,8 @@ when things fail.
 usage: e2e_pg.py CASE ARENA WORKDIR
 CASE: workers | kill-worker | late-duplicate | restart | stalled-db |
       two-coordinators | same-as-sqlite | sprt | early-stop | lost-after-pick |
-      libpq-on-demand | tc-scale | ladder | ladder-workers"""
+      libpq-on-demand | tc-scale | ladder | ladder-workers |
+      ladder-restart"""
 import gzip
 import json
 import os
@@ -745,7 +746,35 @@ def case_ladder_workers(pg):
           f"after w1's kill; crashy: {ent['crashy/v1']['reason']}")
 
 
-CASES = {"ladder": case_ladder, "ladder-workers": case_ladder_workers, "tc-scale": case_tc_scale, "late-duplicate": case_late_duplicate, "sprt": case_sprt, "workers": case_workers, "kill-worker": case_kill_worker, "restart": case_restart,
+def case_ladder_restart(pg):
+    """The database restarts under a ladder: its run (which plays too) and
+    its workers reconnect, and every scheduled game is still finished and
+    counted once."""
+    url = pg.url("rs")
+    ws = [worker(url, n, conc=1, lease=2) for n in ["w1", "w2"]]
+    r = start(["ladder", "run", url, "--game", "nim", "--set", "stones=12", "--concurrency", "1",
+               "--lease", "2", "--games", "40", "--limit-as", "0", "--logs",
+               os.path.join(work, "logs-run")], "ladder")
+    until(lambda: ladder_cmd("status", url).returncode == 0, 60, "the ladder to be made")
+    for name in ["a", "b", "c"]:
+        ladder_add(url, name, slow(20))
+    until(lambda: ladder_status(url)["games"] >= 6 and
+          all(e["state"] == "active" for e in ladder_status(url)["entrants"]), 90,
+          "6 ranked games, every version validated")
+    pg.stop("fast")  # every connection is cut
+    time.sleep(2)
+    pg.start()
+    wait(r, 180, "the ladder run")
+    if r.returncode != 0:
+        fail(f"ladder run exited {r.returncode} after the restart")
+    rows, st = check_ladder_store(pg, "rs", r.errfile)
+    if len(rows) != 40:
+        fail(f"{len(rows)} ranked games stored, expected the 40 of --games")
+    stop_workers(ws)
+    print(f"ladder through a database restart: {len(rows)} games, all counted once")
+
+
+CASES = {"ladder": case_ladder, "ladder-restart": case_ladder_restart, "ladder-workers": case_ladder_workers, "tc-scale": case_tc_scale, "late-duplicate": case_late_duplicate, "sprt": case_sprt, "workers": case_workers, "kill-worker": case_kill_worker, "restart": case_restart,
          "stalled-db": case_stalled_db, "early-stop": case_early_stop,
          "lost-after-pick": case_lost_after_pick, "libpq-on-demand": case_libpq_on_demand,
          "two-coordinators": case_two_coordinators, "same-as-sqlite": case_same_as_sqlite}
