@@ -168,7 +168,8 @@ int cmd_worker(int argc, char **argv)
                       .lease_s = lease,
                       .who = who,
                       .progress = NULL,
-                      .quiet = quiet};
+                      .quiet = quiet,
+                      .linger = true};
         int drc = dist_play(db, &c, err, sizeof err);
         if (drc == DRIVER_INTERRUPTED) break;
         if (drc == DIST_REFUSED) {

@@ -27,6 +27,10 @@ typedef struct held {
 /* A ladder's roster is read again this often by a worker (for the versions
  * that no longer play), besides whenever a game seats a new version. */
 #define DIST_ROSTER_MS 10000.0
+/* A ladder's run schedules its next tables as results come in: a worker
+ * (dist_cfg.linger) that finds none unfinished waits this long for them
+ * before it leaves (and closes its agents). */
+#define DIST_LADDER_LINGER_S 5.0
 
 typedef struct dctx {
     store *db;
@@ -45,6 +49,7 @@ typedef struct dctx {
     bool ladder;
     ladder_roster roster; /* a worker's view of who still plays */
     double roster_at;
+    double busy_at; /* when a game of the ladder was last seen unfinished */
     /* A game handed to this host whose agents could not be read yet (the
      * database went away): handed out again first. */
     sched_game stash;
@@ -300,7 +305,12 @@ static bool d_more(void *ctx)
     if (x->stashed) return true;
     if (x->c->watch) x->c->watch(x->c->ctx);
     if (x->c->going && x->c->going(x->c->ctx)) return true;
-    return store_pg_unfinished(x->db) != 0; /* -1: unreachable, wait for it */
+    int64_t open = store_pg_unfinished(x->db);
+    if (open != 0) { /* -1: unreachable, wait for it */
+        x->busy_at = now_s();
+        return true;
+    }
+    return x->ladder && x->c->linger && now_s() - x->busy_at < DIST_LADDER_LINGER_S;
 }
 
 /* The tournament's stored settings: game, agents, match flags. A worker
@@ -393,7 +403,7 @@ int dist_play(store *db, const dist_cfg *c, char *err, size_t errlen)
     memset(&x, 0, sizeof x);
     x.db = db;
     x.c = c;
-    x.t0 = x.last_beat = now_s();
+    x.t0 = x.last_beat = x.busy_at = now_s();
     snprintf(x.name, sizeof x.name, "%s", store_pg_name(db));
     /* A ladder's entrants change as it goes (ensure_agents). */
     char *kind = store_meta(db, "kind");

@@ -25,6 +25,7 @@ typedef struct dist_cfg {
     const char *who;      /* for messages: "worker NAME", "coordinator" */
     FILE *progress;       /* the progress line from the database; NULL: none */
     bool quiet;           /* no per-tournament lines */
+    bool linger;          /* a worker: on a ladder, wait a while for its next tables */
     /* This host's speed (hostspeed.h), recorded in the tournament and, under
      * --tc-scale auto, the measure of its clocks; 0: the host that made the
      * tournament (its reference: clocks as set). */
