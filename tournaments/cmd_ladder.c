@@ -54,12 +54,18 @@ static void ladder_help(FILE *out)
           "\n"
           "run: the first run makes the ladder and fixes its settings; later runs resume\n"
           "it (games a killed run left unfinished are played first, on their seeds) and\n"
-          "take only --concurrency, --games, --hours, --quiet, --http and\n"
+          "take only --concurrency, --games, --hours, --lease, --quiet, --http and\n"
           "--spectator-delay.\n"
+          "In PostgreSQL the run schedules each table into the database and `arena\n"
+          "worker`s on any host play its games under leases, as a tournament's; the run\n"
+          "plays --concurrency of them too (0: none) and the validation games itself.\n"
           "  --game G              the game (required the first time)\n"
           "  --players K           table size (default 2 if the game allows, else its\n"
           "                        minimum)\n"
-          "  --concurrency J       matches in flight (default: number of cores)\n"
+          "  --concurrency J       matches in flight (default: number of cores; with a\n"
+          "                        URL, 0 leaves the ranked games to the workers)\n"
+          "  --lease SECONDS       with a URL: how long a game this run plays stays its\n"
+          "                        own without a heartbeat (default 60)\n"
           "  --games N             stop after handing out N ranked games (whole tables)\n"
           "  --hours H             stop after H hours\n"
           "  --validation-games V  games against itself before a version is ranked\n"
@@ -84,7 +90,10 @@ static void ladder_help(FILE *out)
           "stops), then the top K active versions by rating play a duplicate round robin\n"
           "(N games per table subset, a multiple of the table size) in the same store;\n"
           "status shows them apart from the ladder. Run it again to finish killed finals.\n"
-          "  --concurrency J       matches in flight (default: number of cores)\n"
+          "In PostgreSQL workers play the finals too.\n"
+          "  --concurrency J       matches in flight (default: number of cores; with a\n"
+          "                        URL, 0 leaves them to the workers)\n"
+          "  --lease SECONDS       with a URL: as for run\n"
           "\n"
           "status: every version with its state (validating, active, disabled,\n"
           "retired), rating +/- 95 %, games, W/L/D, faults and last game; `?` marks a\n"
@@ -360,7 +369,7 @@ out:
 typedef struct run_args {
     const char *db, *game, *logs;
     int64_t players, concurrency, games, validation, max_faults;
-    double hours, max_fault_rate, window, variety;
+    double hours, max_fault_rate, window, variety, lease;
     bool separate_authors, quiet;
     tourn_pairing pairing;
     run_options ro;
@@ -384,8 +393,12 @@ static int parse_run(run_args *a, int argc, char **argv)
             if (r < 0 || !cli_int(v, 1, RANKED_MAX, &a->players))
                 return r < 0 ? 2 : cli_usage_error("--players needs 1..%d", RANKED_MAX);
         } else if ((r = cli_value(argc, argv, &i, "--concurrency", &v)) != 0) {
-            if (r < 0 || !cli_int(v, 1, 4096, &a->concurrency))
-                return r < 0 ? 2 : cli_usage_error("--concurrency needs an integer 1..4096");
+            if (r < 0 || !cli_int(v, 0, 4096, &a->concurrency))
+                return r < 0 ? 2 : cli_usage_error("--concurrency needs an integer 0..4096");
+            fixed = false;
+        } else if ((r = cli_value(argc, argv, &i, "--lease", &v)) != 0) {
+            if (r < 0 || !cli_double(v, 0.5, 86400, &a->lease))
+                return r < 0 ? 2 : cli_usage_error("--lease needs seconds 0.5..86400");
             fixed = false;
         } else if ((r = cli_value(argc, argv, &i, "--games", &v)) != 0) {
             if (r < 0 || !cli_int(v, 1, INT64_MAX / 4, &a->games))
@@ -568,6 +581,12 @@ static int cmd_run(int argc, char **argv)
         goto out;
     }
     bool url = store_is_url(a.db);
+    if (!url && (a.concurrency == 0 || a.lease > 0)) {
+        rc = cli_usage_error(a.lease > 0 ? "ladder run: --lease is for a ladder in PostgreSQL"
+                                         : "ladder run: --concurrency 0 is for a ladder in "
+                                           "PostgreSQL (its workers play)");
+        goto out;
+    }
     bool fresh = url ? false : !exists(a.db);
     if (url) { /* a new tournament name in the database: made below */
         db = store_open(a.db, false, err, sizeof err);
@@ -631,8 +650,8 @@ static int cmd_run(int argc, char **argv)
         if (a.fixed) {
             rc = cli_usage_error(
                 "ladder run: '%s' is fixed when the ladder is made; a running "
-                "ladder takes only --concurrency, --games, --hours, --quiet, --http and "
-                "--spectator-delay",
+                "ladder takes only --concurrency, --games, --hours, --lease, --quiet, --http "
+                "and --spectator-delay",
                 a.first_fixed);
             goto out;
         }
@@ -668,6 +687,7 @@ static int cmd_run(int argc, char **argv)
                          .games = a.games,
                          .hours = a.hours,
                          .logs = logdir,
+                         .lease = a.lease,
                          .quiet = a.quiet,
                          .live = &a.live};
     a.live.db = a.db;
@@ -709,6 +729,7 @@ static int cmd_finals(int argc, char **argv)
 {
     const char *path = NULL, *v;
     int64_t top = 0, per = 0, conc = driver_default_concurrency();
+    double lease = 0;
     bool quiet = false;
     for (int i = 1; i < argc; i++) {
         int r;
@@ -719,8 +740,11 @@ static int cmd_finals(int argc, char **argv)
             if (r < 0 || !cli_int(v, 1, 1000000, &per))
                 return r < 0 ? 2 : cli_usage_error("--games-per-pairing needs a positive integer");
         } else if ((r = cli_value(argc, argv, &i, "--concurrency", &v)) != 0) {
-            if (r < 0 || !cli_int(v, 1, 4096, &conc))
-                return r < 0 ? 2 : cli_usage_error("--concurrency needs an integer 1..4096");
+            if (r < 0 || !cli_int(v, 0, 4096, &conc))
+                return r < 0 ? 2 : cli_usage_error("--concurrency needs an integer 0..4096");
+        } else if ((r = cli_value(argc, argv, &i, "--lease", &v)) != 0) {
+            if (r < 0 || !cli_double(v, 0.5, 86400, &lease))
+                return r < 0 ? 2 : cli_usage_error("--lease needs seconds 0.5..86400");
         } else if (strcmp(argv[i], "--quiet") == 0) {
             quiet = true;
         } else if (argv[i][0] == '-' || path) {
@@ -731,6 +755,9 @@ static int cmd_finals(int argc, char **argv)
         }
     }
     if (!path) return cli_usage_error("ladder finals needs DB (see arena ladder --help)");
+    if (!store_is_url(path) && (conc == 0 || lease > 0))
+        return cli_usage_error("ladder finals: --concurrency 0 and --lease are for a ladder in "
+                               "PostgreSQL");
     char *game = NULL, err[512], *logdir = NULL;
     store *db = open_ladder(path, &game);
     free(game);
@@ -765,7 +792,8 @@ static int cmd_finals(int argc, char **argv)
             free(logdir);
             logdir = NULL;
         }
-        ladder_limits lim = {.concurrency = (int)conc, .logs = logdir, .quiet = quiet};
+        ladder_limits lim = {
+            .concurrency = (int)conc, .logs = logdir, .lease = lease, .quiet = quiet};
         int drc = ladder_finals(db, &ls, &ro, (int)top, per, &lim, err, sizeof err);
         if (drc == DRIVER_OK) {
             printf("finals played: `arena ladder status %s` shows them\n", path);

@@ -22,14 +22,18 @@ static void worker_help(FILE *out)
           "                    [--lease SECONDS] [--speed S] [--quiet]\n"
           "\n"
           "Plays games of every unfinished tournament in the PostgreSQL database URL\n"
-          "(made by `arena tournament --db URL`), with the tournament's own settings and\n"
-          "seeds and its agent specs resolved on this host (install the agents at the same\n"
-          "paths on every host). A game is held under a lease that a heartbeat renews;\n"
-          "if this worker dies, the game is played again by another once the lease\n"
-          "expires. Each result is posted in one transaction; a result that arrives after\n"
-          "another worker's for the same game is dropped and logged. A lost database is\n"
-          "reconnected with backoff while the games in flight go on. Runs until SIGINT or\n"
-          "SIGTERM (games in flight are then left to their leases).\n"
+          "(made by `arena tournament`, `arena sprt` or `arena ladder run` with the URL),\n"
+          "with the tournament's own settings and seeds and its agent specs resolved on\n"
+          "this host (install the agents at the same paths on every host). A ladder's\n"
+          "ranked games and finals are played too (its run schedules them and plays the\n"
+          "validation games); a version added later is read when a game seats it, and\n"
+          "an entrant that cannot start here forfeits its game. A game is held under a\n"
+          "lease that a heartbeat renews; if this worker dies, the game is played again\n"
+          "by another once the lease expires. Each result is posted in one transaction;\n"
+          "a result that arrives after another worker's for the same game is dropped and\n"
+          "logged. A lost database is reconnected with backoff while the games in flight\n"
+          "go on. Runs until SIGINT or SIGTERM (games in flight are then left to their\n"
+          "leases).\n"
           "\n"
           "The worker measures this host's speed with a fixed benchmark when it starts\n"
           "and again before a tournament once the last figure is 10 minutes old, and\n"
@@ -164,7 +168,8 @@ int cmd_worker(int argc, char **argv)
                       .lease_s = lease,
                       .who = who,
                       .progress = NULL,
-                      .quiet = quiet};
+                      .quiet = quiet,
+                      .linger = true};
         int drc = dist_play(db, &c, err, sizeof err);
         if (drc == DRIVER_INTERRUPTED) break;
         if (drc == DIST_REFUSED) {

@@ -13,6 +13,7 @@
 #include "cliargs.h"
 #include "driver.h"
 #include "hostspeed.h"
+#include "ladder.h"
 #include "spec.h"
 #include "store_pg.h"
 #include "util.h"
@@ -23,6 +24,14 @@ typedef struct held {
     char *log;
 } held;
 
+/* A ladder's roster is read again this often by a worker (for the versions
+ * that no longer play), besides whenever a game seats a new version. */
+#define DIST_ROSTER_MS 10000.0
+/* A ladder's run schedules its next tables as results come in: a worker
+ * (dist_cfg.linger) that finds none unfinished waits this long for them
+ * before it leaves (and closes its agents). */
+#define DIST_LADDER_LINGER_S 5.0
+
 typedef struct dctx {
     store *db;
     const dist_cfg *c;
@@ -32,6 +41,22 @@ typedef struct dctx {
     int64_t played, dropped, done0;
     double t0, last_beat, last_print;
     bool warned_down, lock_lost;
+    /* The agents, which a ladder appends to as versions come (older
+     * strings stay where they are: the driver holds them). */
+    driver_cfg *dc;
+    char **names, **specs;
+    int n_agents, cap_agents;
+    bool ladder;
+    ladder_roster roster; /* a worker's view of who still plays */
+    double roster_at;
+    double busy_at; /* when a game of the ladder was last seen unfinished */
+    /* A game handed to this host whose agents could not be read yet (the
+     * database went away): handed out again first. */
+    sched_game stash;
+    bool stashed, stash_local;
+    int claimed;    /* games of the store in flight here */
+    int64_t *local; /* ids of cfg->local_next games in flight */
+    size_t n_local, cap_local;
 } dctx;
 
 static double now_s(void)
@@ -77,17 +102,113 @@ static void flush(dctx *x)
     x->nq -= k;
 }
 
+static const char *failed(const dctx *x)
+{
+    return x->c->failed ? x->c->failed(x->c->ctx) : NULL;
+}
+
+static void load_roster(dctx *x)
+{
+    ladder_roster r;
+    char err[256];
+    x->roster_at = now_s();
+    if (ladder_load(x->db, &r, err, sizeof err) != 0) return; /* the last one stays */
+    ladder_roster_free(&x->roster);
+    x->roster = r;
+}
+
+/* Reads the agents again when g seats one not known yet (a ladder's new
+ * version). 0 when every seat is known, -1 when they cannot be read now. */
+static int ensure_agents(dctx *x, const sched_game *g)
+{
+    int top = -1;
+    for (int k = 0; k < g->players; k++)
+        if (g->seat[k] > top) top = g->seat[k];
+    if (top < x->n_agents) return 0;
+    char **names, **specs;
+    int n;
+    if (store_agents(x->db, &names, &specs, &n) != 0) return -1;
+    if (n > x->cap_agents) {
+        x->cap_agents = n * 2;
+        x->names = xrealloc(x->names, sizeof *x->names * (size_t)x->cap_agents);
+        x->specs = xrealloc(x->specs, sizeof *x->specs * (size_t)x->cap_agents);
+    }
+    for (int i = x->n_agents; i < n; i++) {
+        x->names[i] = xstrdup(names[i]);
+        x->specs[i] = xstrdup(specs[i]);
+    }
+    if (n > x->n_agents) x->n_agents = n;
+    store_agents_free(names, specs, n);
+    x->dc->names = x->names;
+    x->dc->specs = x->specs;
+    x->dc->n_agents = x->n_agents;
+    if (x->ladder && !x->c->active) load_roster(x);
+    return top < x->n_agents ? 0 : -1;
+}
+
 static bool d_next(void *ctx, sched_game *g)
 {
     dctx *x = ctx;
-    if (x->lock_lost) return false;
-    return store_pg_claim(x->db, g) == 1;
+    if (x->lock_lost || failed(x)) return false;
+    sched_game s;
+    bool local = false;
+    if (x->stashed) {
+        s = x->stash;
+        local = x->stash_local;
+        x->stashed = false;
+    } else if (x->c->local_next && x->c->local_next(x->c->ctx, &s)) {
+        local = true;
+    } else if (x->claimed >= x->c->concurrency || store_pg_claim(x->db, &s) != 1) {
+        return false;
+    } else {
+        x->claimed++;
+    }
+    if (ensure_agents(x, &s) != 0) {
+        x->stash = s;
+        x->stash_local = local;
+        x->stashed = true;
+        return false;
+    }
+    if (local) {
+        if (x->n_local == x->cap_local) {
+            x->cap_local = x->cap_local ? 2 * x->cap_local : 8;
+            x->local = xrealloc(x->local, x->cap_local * sizeof *x->local);
+        }
+        x->local[x->n_local++] = s.id;
+    }
+    *g = s;
+    return true;
+}
+
+/* Whether game id is a cfg->local_next one (then no longer in flight). */
+static bool local_game(dctx *x, int64_t id)
+{
+    for (size_t i = 0; i < x->n_local; i++)
+        if (x->local[i] == id) {
+            x->local[i] = x->local[--x->n_local];
+            return true;
+        }
+    return false;
+}
+
+static bool d_active(void *ctx, int agent)
+{
+    dctx *x = ctx;
+    if (x->c->active) return x->c->active(x->c->ctx, agent);
+    if (agent >= x->roster.n) return true;
+    ladder_state st = x->roster.e[agent].state;
+    return st == LADDER_ACTIVE || st == LADDER_VALIDATING;
 }
 
 static bool d_done(void *ctx, const tgame *g, const char *log, bool *fatal)
 {
     dctx *x = ctx;
     (void)fatal;
+    if (local_game(x, g->s.id)) {
+        x->c->local_done(x->c->ctx, g);
+        return true;
+    }
+    x->claimed--;
     x->played++;
     if (x->nq == 0 && post(x, g, log) >= 0) return true;
     if (x->nq == x->capq) {
@@ -138,8 +259,11 @@ static void progress(dctx *x, bool final)
         snprintf(eta, sizeof eta, "ETA after 3 s");
     }
     abuf line = {0};
-    abuf_addf(&line, "%lld/%lld games  %.1f games/s  %s", (long long)done, (long long)total, rate,
-              eta);
+    if (x->ladder) /* open-ended: no total, no ETA */
+        abuf_addf(&line, "%lld games  %.1f games/s", (long long)done, rate);
+    else
+        abuf_addf(&line, "%lld/%lld games  %.1f games/s  %s", (long long)done, (long long)total,
+                  rate, eta);
     store_worker *w = NULL;
     size_t n = 0;
     if (store_workers(x->db, false, &w, &n) == 0) {
@@ -168,6 +292,7 @@ static void d_tick(void *ctx)
     flush(x);
     if (store_pg_lock_lost(x->db)) x->lock_lost = true;
     if (x->c->watch) x->c->watch(x->c->ctx);
+    if (x->ladder && !x->c->active && (t - x->roster_at) * 1000 >= DIST_ROSTER_MS) load_roster(x);
     progress(x, false);
 }
 
@@ -176,8 +301,16 @@ static bool d_more(void *ctx)
     dctx *x = ctx;
     if (x->lock_lost) return false;
     if (x->nq > 0) return true;
+    if (failed(x)) return false;
+    if (x->stashed) return true;
     if (x->c->watch) x->c->watch(x->c->ctx);
-    return store_pg_unfinished(x->db) != 0; /* -1: unreachable, wait for it */
+    if (x->c->going && x->c->going(x->c->ctx)) return true;
+    int64_t open = store_pg_unfinished(x->db);
+    if (open != 0) { /* -1: unreachable, wait for it */
+        x->busy_at = now_s();
+        return true;
+    }
+    return x->ladder && x->c->linger && now_s() - x->busy_at < DIST_LADDER_LINGER_S;
 }
 
 /* The tournament's stored settings: game, agents, match flags. A worker
@@ -270,16 +403,12 @@ int dist_play(store *db, const dist_cfg *c, char *err, size_t errlen)
     memset(&x, 0, sizeof x);
     x.db = db;
     x.c = c;
-    x.t0 = x.last_beat = now_s();
+    x.t0 = x.last_beat = x.busy_at = now_s();
     snprintf(x.name, sizeof x.name, "%s", store_pg_name(db));
-    /* A ladder's games are its own run's: its entrants change as it goes. */
+    /* A ladder's entrants change as it goes (ensure_agents). */
     char *kind = store_meta(db, "kind");
-    bool ladder = kind && strcmp(kind, "ladder") == 0;
+    x.ladder = kind && strcmp(kind, "ladder") == 0;
     free(kind);
-    if (ladder) {
-        snprintf(err, errlen, "a ladder: its games are played by its `arena ladder run`");
-        return DIST_REFUSED;
-    }
     tsettings t;
     if (load_settings(db, &t, err, errlen) != 0) {
         settings_free(&t);
@@ -296,7 +425,7 @@ int dist_play(store *db, const dist_cfg *c, char *err, size_t errlen)
     int64_t total;
     store_counts(db, &total, &x.done0);
     char *logdir = NULL;
-    if (c->log_root && c->concurrency > 0) {
+    if (c->log_root && (c->concurrency > 0 || c->local_next)) {
         char abs[PATH_MAX];
         if (mkdir_one(c->log_root) != 0 || !realpath(c->log_root, abs)) {
             snprintf(err, errlen, "cannot create the log directory %s: %s", c->log_root,
@@ -313,22 +442,46 @@ int dist_play(store *db, const dist_cfg *c, char *err, size_t errlen)
             return DRIVER_FAILED;
         }
     }
+    /* The agents move to x, which may append to them. */
+    x.names = t.names;
+    x.specs = t.specs;
+    x.n_agents = x.cap_agents = t.n_agents;
+    t.names = t.specs = NULL;
+    t.n_agents = 0;
     driver_cfg dc = {.game = t.game,
                      .ro = &t.ro,
-                     .names = t.names,
-                     .specs = t.specs,
-                     .n_agents = t.n_agents,
-                     .concurrency = c->concurrency,
+                     .names = x.names,
+                     .specs = x.specs,
+                     .n_agents = x.n_agents,
+                     /* A ladder's local games need a slot even when it
+                      * plays none of the store's. */
+                     .concurrency = c->local_next && c->concurrency < 1 ? 1 : c->concurrency,
                      .log_dir = logdir,
                      .total = total,
                      .done_before = x.done0,
                      .progress = NULL,
                      .poll_ms = 250,
+                     /* An entrant's program missing on this host costs it
+                      * its games (the ladder counts the faults), not the
+                      * worker its run. */
+                     .start_failure_forfeits = x.ladder,
                      .live = c->live};
-    driver_src src = {.next = d_next, .done = d_done, .more = d_more, .tick = d_tick, .ctx = &x};
+    x.dc = &dc;
+    if (x.ladder && !c->active) load_roster(&x);
+    driver_src src = {.next = d_next,
+                      .done = d_done,
+                      .more = d_more,
+                      .tick = d_tick,
+                      .active = x.ladder ? d_active : NULL,
+                      .ctx = &x};
     if (c->watch) c->watch(c->ctx);
     int rc = driver_run(&dc, &src, err, errlen);
     flush(&x);
+    const char *why = failed(&x);
+    if (rc == DRIVER_OK && why) {
+        snprintf(err, errlen, "%s", why);
+        rc = DRIVER_FAILED;
+    }
     if (rc == DRIVER_OK && x.lock_lost) {
         snprintf(err, errlen,
                  "lost the lock on %s after reconnecting (another coordinator took it, or the "
@@ -339,12 +492,16 @@ int dist_play(store *db, const dist_cfg *c, char *err, size_t errlen)
     if (rc == DRIVER_OK) progress(&x, true);
     if (!c->quiet)
         fprintf(stderr,
-                "arena: %s: tournament %s: %lld games played here, %lld late results "
+                "arena: %s: %s %s: %lld games played here, %lld late results "
                 "dropped\n",
-                c->who, x.name, (long long)x.played, (long long)x.dropped);
+                c->who, x.ladder ? "ladder" : "tournament", x.name, (long long)x.played,
+                (long long)x.dropped);
     for (size_t i = 0; i < x.nq; i++)
         free(x.q[i].log);
     free(x.q);
+    free(x.local);
+    store_agents_free(x.names, x.specs, x.n_agents);
+    ladder_roster_free(&x.roster);
     free(logdir);
     settings_free(&t);
     return rc;

@@ -2,11 +2,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "distributed.h"
 #include "driver.h"
 #include "ladder.h"
 #include "ladder_finals.h"
 #include "schedule.h"
 #include "seeds.h"
+#include "store_pg.h"
 #include "util.h"
 
 typedef struct fsrc {
@@ -136,6 +138,19 @@ int ladder_finals(store *db, const ladder_settings *ls, const run_options *ro, i
         schedule_finals(db, ls, k, per_pairing, err, errlen) != 0)
         return DRIVER_FAILED;
     int64_t from = (int64_t)store_meta_number(db, LADDER_FINALS_FROM, 0);
+    if (store_is_pg(db)) {
+        /* Claimed under leases like every game of the database: workers
+         * on the ladder play the finals too, each game once. */
+        dist_cfg c = {.concurrency = lim->concurrency,
+                      .log_root = lim->logs,
+                      .lease_s = lim->lease > 0 ? lim->lease : DIST_LEASE_DEFAULT,
+                      .who = "ladder finals",
+                      .progress = lim->quiet ? NULL : stderr,
+                      .quiet = lim->quiet};
+        store_pg_identity(db, "coordinator", c.lease_s);
+        int rc = dist_play(db, &c, err, errlen);
+        return rc == DIST_DB_DOWN || rc == DIST_REFUSED ? DRIVER_FAILED : rc;
+    }
     fsrc f = {.db = db};
     tgame *pending;
     size_t n;

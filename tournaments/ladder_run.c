@@ -4,17 +4,25 @@
 #include <string.h>
 
 #include "clock.h"
+#include "distributed.h"
 #include "driver.h"
 #include "ladder.h"
 #include "ladder_finals.h"
 #include "ladder_run.h"
 #include "matchmake.h"
 #include "seeds.h"
+#include "store_pg.h"
 #include "util.h"
 
 /* Ratings are fitted again after this many ranked results, or at the next
  * reload when fewer came. */
 #define LADDER_REFIT_GAMES 10
+
+/* PostgreSQL: tables are scheduled while fewer games than this, or than
+ * are in play under leases, wait to be claimed: enough that no worker
+ * waits for the next table, few enough that each table is chosen on
+ * recent results. */
+#define LADDER_AHEAD_MIN 8
 
 typedef struct lrun {
     store *db;
@@ -45,6 +53,13 @@ typedef struct lrun {
     bool fatal;
     bool frozen; /* the finals are coming: no new tables */
     char err[512];
+    /* PostgreSQL: workers play the tables; results are read back in the
+     * order they were posted, each counted once (counted[id]). */
+    bool pg, resync;
+    int64_t cursor, n_counted;
+    unsigned char *counted;
+    int64_t cap_counted;
+    double last_check;
 } lrun;
 
 static int set_state(lrun *L, int a, ladder_state st, const char *reason, const char *err_text);
@@ -222,12 +237,21 @@ static bool next_table(lrun *L)
                 g[r].seat[k] = c[mm_rotation(table, players, r, k)].id;
         }
         if (store_append(L->db, g, (size_t)players) != 0) {
-            snprintf(L->err, sizeof L->err, "%s", store_error(L->db));
-            L->fatal = true;
             ok = false;
+            if (L->pg && !store_pg_reachable(L->db)) {
+                /* Tried again once it is back, on the ids the store has
+                 * (the append may have been committed as the line fell). */
+                L->next_group--;
+                L->next_id -= players;
+                L->seq--;
+                L->resync = true;
+            } else {
+                snprintf(L->err, sizeof L->err, "%s", store_error(L->db));
+                L->fatal = true;
+            }
         }
         for (int r = 0; ok && r < players; r++) {
-            enqueue(L, &g[r]);
+            if (!L->pg) enqueue(L, &g[r]);
             L->handed++;
             for (int k = 0; k < players; k++) {
                 int a = g[r].seat[k];
@@ -293,6 +317,18 @@ static void validation_done(lrun *L, const tgame *g)
         L->fatal = true;
 }
 
+/* A forfeit's message as the store has it (a result a worker posted comes
+ * back without its detail). */
+static void stored_fault(lrun *L, int64_t game, int agent, char *msg, size_t len)
+{
+    store_forfeit *f;
+    size_t n;
+    if (store_forfeits(L->db, &f, &n) != 0) return;
+    for (size_t i = 0; i < n; i++)
+        if (f[i].game == game && f[i].agent == agent) snprintf(msg, len, "%s", f[i].message);
+    store_forfeits_free(f, n);
+}
+
 /* Halite's rule, in counts a ladder can state: a version that forfeits
  * max_faults ranked games, or max_fault_rate of them once it has played
  * LADDER_RATE_MIN_GAMES, stops playing until it is replaced. */
@@ -304,13 +340,17 @@ static void check_faults(lrun *L, int a, const tgame *g, int k)
     bool often = L->done[a] >= LADDER_RATE_MIN_GAMES &&
                  (double)L->faults[a] >= ls->max_fault_rate * (double)L->done[a];
     if (!many && !often) return;
-    char why[400];
+    char why[400], msg[240] = "";
+    if (g->detail)
+        snprintf(msg, sizeof msg, "%s", g->detail->fault_msg[k]);
+    else
+        stored_fault(L, g->s.id, a, msg, sizeof msg);
     snprintf(why, sizeof why,
              "%lld faults in %lld ranked games (limit %lld, or %.0f%% after %d); "
              "last in game %lld: %s: %s",
              (long long)L->faults[a], (long long)L->done[a], (long long)ls->max_faults,
              100 * ls->max_fault_rate, LADDER_RATE_MIN_GAMES, (long long)g->s.id, g->forfeit[k],
-             g->detail ? g->detail->fault_msg[k] : "");
+             msg);
     if (set_state(L, a, LADDER_DISABLED, why, g->detail ? g->detail->stderr_tail[k] : "") != 0)
         L->fatal = true;
 }
@@ -413,6 +453,8 @@ static int resume(lrun *L)
             for (int j = 0; j < s->players; j++)
                 if (j != k) L->met[(size_t)s->seat[k] * (size_t)L->cap + (size_t)s->seat[j]]++;
         }
+        if (L->pg) /* results: read by pg_watch; pending games: claimed */
+            continue;
         if (g[i].done)
             history_add(L, &g[i]);
         else
@@ -420,6 +462,140 @@ static int resume(lrun *L)
     }
     free(g);
     return 0;
+}
+
+/* ---- PostgreSQL: this run schedules, workers (and this run) play ---- */
+
+/* A ranked result, counted once whoever posted it and however often it
+ * is read. */
+static void pg_count(lrun *L, const tgame *g)
+{
+    int64_t id = g->s.id;
+    /* Ids past any this ladder could have scheduled (a row written by
+     * hand) are not counted, nor seats the roster has not reached yet. */
+    if (id < 1 || id > store_schedule_cap(L->next_id)) return;
+    for (int k = 0; k < g->s.players; k++)
+        if (g->s.seat[k] >= L->roster.n) return;
+    if (id >= L->cap_counted) {
+        int64_t c = L->cap_counted ? L->cap_counted : 256;
+        while (c <= id)
+            c *= 2;
+        L->counted = xrealloc(L->counted, (size_t)c);
+        memset(L->counted + L->cap_counted, 0, (size_t)(c - L->cap_counted));
+        L->cap_counted = c;
+    }
+    if (L->counted[id]) return;
+    L->counted[id] = 1;
+    L->n_counted++;
+    history_add(L, g);
+    for (int k = 0; k < g->s.players; k++)
+        if (g->forfeit[k][0]) check_faults(L, g->s.seat[k], g, k);
+}
+
+/* The results posted since the last look. A result is numbered when it is
+ * posted but visible once committed, so one numbered before another can
+ * appear after the cursor passed it: when the store holds more finished
+ * games than were counted, every result is read again (at most once per
+ * reload interval). */
+static void pg_results(lrun *L)
+{
+    int64_t total, done;
+    if (store_counts(L->db, &total, &done) != 0) return;
+    tgame *g;
+    size_t n;
+    if (store_pg_results_since(L->db, &L->cursor, &g, &n) != 0) return;
+    for (size_t i = 0; i < n; i++)
+        pg_count(L, &g[i]);
+    free(g);
+    double t = clock_now_ms();
+    if (done > L->n_counted && t - L->last_check >= LADDER_RELOAD_MS) {
+        L->last_check = t;
+        int64_t from = 0;
+        if (store_pg_results_since(L->db, &from, &g, &n) != 0) return;
+        for (size_t i = 0; i < n; i++)
+            pg_count(L, &g[i]);
+        free(g);
+    }
+    if (L->since_fit >= LADDER_REFIT_GAMES) refit(L);
+}
+
+static bool pg_going(void *ctx)
+{
+    lrun *L = ctx;
+    return !L->fatal && !L->frozen && !limit_reached(L);
+}
+
+static void pg_watch(void *ctx)
+{
+    lrun *L = ctx;
+    if (L->fatal) return;
+    if (clock_now_ms() - L->last_reload >= LADDER_RELOAD_MS) {
+        if (reload(L) != 0) {
+            if (store_pg_reachable(L->db)) {
+                L->fatal = true;
+                return;
+            }
+            L->err[0] = '\0'; /* away: tried again at the next tick */
+        }
+        if (L->since_fit > 0) refit(L);
+    }
+    pg_results(L);
+    if (L->fatal || !pg_going(L)) return;
+    if (L->resync) {
+        int64_t id, group;
+        if (store_pg_last_game(L->db, &id, &group) != 0) return;
+        if (id >= L->next_id) L->next_id = id + 1;
+        if (group >= L->next_group) L->next_group = group + 1;
+        L->resync = false;
+    }
+    int64_t waiting, held;
+    if (store_pg_waiting(L->db, &waiting, &held) != 0) return;
+    int64_t want = held > LADDER_AHEAD_MIN ? held : LADDER_AHEAD_MIN;
+    while (waiting < want && !L->fatal && !L->resync && pg_going(L) && next_table(L))
+        waiting += L->ls->players;
+}
+
+static bool pg_local_next(void *ctx, sched_game *g)
+{
+    lrun *L = ctx;
+    return !L->fatal && !L->frozen && next_validation(L, g);
+}
+
+static void pg_local_done(void *ctx, const tgame *g)
+{
+    validation_done(ctx, g);
+}
+
+static const char *pg_failed(void *ctx)
+{
+    lrun *L = ctx;
+    return L->fatal ? L->err : NULL;
+}
+
+static int pg_run(lrun *L, char *err, size_t errlen)
+{
+    const ladder_limits *lim = L->lim;
+    dist_cfg c = {.concurrency = lim->concurrency,
+                  .log_root = lim->logs,
+                  .lease_s = lim->lease > 0 ? lim->lease : DIST_LEASE_DEFAULT,
+                  .who = "ladder run",
+                  .progress = lim->quiet ? NULL : stderr,
+                  .quiet = lim->quiet,
+                  .watch = pg_watch,
+                  .status = s_status,
+                  .ctx = L,
+                  .local_next = pg_local_next,
+                  .local_done = pg_local_done,
+                  .going = pg_going,
+                  .failed = pg_failed,
+                  .active = s_active};
+    store_pg_identity(L->db, "coordinator", c.lease_s);
+    int rc = dist_play(L->db, &c, err, errlen);
+    if (rc == DIST_DB_DOWN || rc == DIST_REFUSED) rc = DRIVER_FAILED;
+    /* The results posted after the last look, every one of them. */
+    L->last_check = -1e300;
+    pg_results(L);
+    return rc;
 }
 
 int ladder_run(store *db, const ladder_settings *ls, const run_options *ro,
@@ -430,6 +606,7 @@ int ladder_run(store *db, const ladder_settings *ls, const run_options *ro,
     L.db = db;
     L.ls = ls;
     L.lim = lim;
+    L.pg = store_is_pg(db);
     L.next_id = L.next_group = 1;
     /* The matchmaking draws: seeded apart from the games' seeds. */
     arena_rng_seed(&L.rng, arena_random_u64());
@@ -445,9 +622,17 @@ int ladder_run(store *db, const ladder_settings *ls, const run_options *ro,
     int rc = DRIVER_FAILED;
     if (reload(&L) == 0 && resume(&L) == 0) {
         refit(&L);
-        if (!lim->quiet)
+        if (!lim->quiet && L.pg) {
+            int64_t total = 0, done = 0;
+            store_counts(db, &total, &done);
+            fprintf(stderr,
+                    "arena: ladder: %s, %d versions, %lld ranked games, %lld scheduled and "
+                    "unfinished\n",
+                    ls->game->name, L.roster.n, (long long)done, (long long)(total - done));
+        } else if (!lim->quiet) {
             fprintf(stderr, "arena: ladder: %s, %d versions, %zu ranked games, %zu to resume\n",
                     ls->game->name, L.roster.n, L.n_hist, L.q_n - L.q_head);
+        }
         driver_src src = {.next = s_next,
                           .done = s_done,
                           .status = s_status,
@@ -455,13 +640,15 @@ int ladder_run(store *db, const ladder_settings *ls, const run_options *ro,
                           .tick = s_tick,
                           .active = s_active,
                           .ctx = &L};
-        rc = driver_run(&L.dc, &src, err, errlen);
+        rc = L.pg ? pg_run(&L, err, errlen) : driver_run(&L.dc, &src, err, errlen);
         if (store_flush(db) != 0 && !L.err[0]) snprintf(L.err, sizeof L.err, "%s", store_error(db));
     }
     if (L.err[0]) {
         snprintf(err, errlen, "%s", L.err);
         if (rc == DRIVER_OK) rc = DRIVER_FAILED;
     }
+    if (!lim->quiet && rc == DRIVER_OK)
+        fprintf(stderr, "arena: ladder: %zu ranked results in the ratings\n", L.n_hist);
     for (int i = 0; i < L.roster.n; i++) {
         free(L.names[i]);
         free(L.specs[i]);
@@ -482,5 +669,6 @@ int ladder_run(store *db, const ladder_settings *ls, const run_options *ro,
     free(L.met);
     free(L.hist);
     free(L.q);
+    free(L.counted);
     return rc;
 }

@@ -42,13 +42,20 @@ typedef struct ladder_limits {
     int concurrency;
     int64_t games;    /* ranked games to hand out, 0: no limit */
     double hours;     /* 0: no limit */
-    const char *logs; /* match logs directory, NULL: none */
+    const char *logs; /* match logs directory, NULL: none (PostgreSQL: the root,
+                         the ladder's own folder below it) */
+    double lease;     /* PostgreSQL: the lease of a game this run plays, s (0: default) */
     bool quiet;
     const live_cfg *live; /* --http; NULL: none */
 } ladder_limits;
 
 /* Runs until a limit, SIGINT/SIGTERM, or a fatal error. Returns a DRIVER_*
- * code; err holds the reason. */
+ * code; err holds the reason. In PostgreSQL the run schedules each table
+ * into the store, where `arena worker`s (and this run, with concurrency
+ * above 0) claim its games under leases (distributed.h), and reads their
+ * results back as they are posted; it plays the validation games itself.
+ * With a limit (or the finals' freeze) it stops scheduling and ends once
+ * every scheduled game is finished. */
 int ladder_run(store *db, const ladder_settings *ls, const run_options *ro,
                const ladder_limits *lim, char *err, size_t errlen);
 

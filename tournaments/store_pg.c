@@ -831,8 +831,17 @@ static int claim(pg_store *s, sched_game *g)
                         .seed = strtoll(pq.getvalue(r, 0, 2), NULL, 10),
                         .players = atoi(pq.getvalue(r, 0, 3)),
                         .seats = pq.getvalue(r, 0, 4)};
-        if (n_agents < 0 ||
-            store_row_decode(&sr, n_agents, &t, s->base.err, sizeof s->base.err) != 0)
+        int drc = n_agents < 0
+                      ? -1
+                      : store_row_decode(&sr, n_agents, &t, s->base.err, sizeof s->base.err);
+        if (drc != 0 && n_agents >= 0) {
+            /* Agents added since the count (a ladder's new versions). */
+            s->n_agents = n_agents = count_agents(s);
+            drc = n_agents < 0
+                      ? -1
+                      : store_row_decode(&sr, n_agents, &t, s->base.err, sizeof s->base.err);
+        }
+        if (drc != 0)
             got = -1;
         else
             *g = t.s;
@@ -858,6 +867,19 @@ int64_t store_pg_unfinished(store *b)
                    &n, 1) != 0)
         return -1;
     return n;
+}
+
+int store_pg_waiting(store *b, int64_t *waiting, int64_t *held)
+{
+    int64_t v[2] = {0, 0};
+    int rc = q_tid_ints(pg(b),
+                        "SELECT count(*) FILTER (WHERE lease_until IS NULL OR lease_until < now()),"
+                        " count(*) FILTER (WHERE lease_until >= now()) FROM arena_games"
+                        " WHERE tid = $1 AND NOT done AND NOT withdrawn",
+                        v, 2);
+    *waiting = v[0];
+    *held = v[1];
+    return rc;
 }
 
 static int pg_workers(store *b, store_worker **out, size_t *n)

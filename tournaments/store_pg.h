@@ -27,6 +27,9 @@ int store_pg_claim(store *s, sched_game *g);
 int store_pg_heartbeat(store *s);
 /* Games of the tournament neither done nor withdrawn (-1 on error). */
 int64_t store_pg_unfinished(store *s);
+/* Of the games neither done nor withdrawn: those nobody holds (no lease,
+ * or an expired one) and those held under a live lease. -1 on error. */
+int store_pg_waiting(store *s, int64_t *waiting, int64_t *held);
 /* Finished games posted after *cursor (0: all), in the order they were
  * posted; advances *cursor. */
 int store_pg_results_since(store *s, int64_t *cursor, tgame **games, size_t *n);

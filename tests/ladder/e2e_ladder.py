@@ -220,7 +220,9 @@ def case_errors():
                        (("add", DB, "x", "builtin:no-such-bot"), "no-such-bot"),
                        (("retire", DB, "nobody"), "no entrant"),
                        (("status", DB, "--format", "xml"), "text or json"),
-                       (("run", DB, "--move-ms", "5"), "fixed when the ladder is made")]:
+                       (("run", DB, "--move-ms", "5"), "fixed when the ladder is made"),
+                       (("run", DB, "--concurrency", "0"), "PostgreSQL"),
+                       (("run", DB, "--lease", "5"), "PostgreSQL")]:
         r = run(*args, ok=False)
         if r.returncode == 0 or want not in r.stderr:
             fail(f"arena ladder {' '.join(args)}: exit {r.returncode}, stderr {r.stderr!r}, "

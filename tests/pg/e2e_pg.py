@@ -6,7 +6,8 @@ when things fail.
 usage: e2e_pg.py CASE ARENA WORKDIR
 CASE: workers | kill-worker | late-duplicate | restart | stalled-db |
       two-coordinators | same-as-sqlite | sprt | early-stop | lost-after-pick |
-      libpq-on-demand | tc-scale | ladder | timeout-evidence"""
+      libpq-on-demand | tc-scale | ladder | ladder-workers |
+      ladder-restart | timeout-evidence"""
 import gzip
 import json
 import os
@@ -538,45 +539,134 @@ def case_tc_scale(pg):
     stop_workers([far, half])
 
 
+LADDER_BOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "ladder",
+                          "ladder_bot.py")
+
+
+def ladder_cmd(*a):
+    return subprocess.run([arena, "ladder", *a], capture_output=True, text=True, timeout=60)
+
+
+def ladder_status(url):
+    r = ladder_cmd("status", url, "--format", "json")
+    if r.returncode != 0:
+        raise AssertionError(r.stderr)
+    return json.loads(r.stdout)
+
+
+def ladder_add(url, name, spec):
+    out = ladder_cmd("add", url, name, spec)
+    if out.returncode != 0:
+        fail("ladder add: " + out.stderr)
+
+
+def ladder_rows(pg, name):
+    """id|grp|seats|done|worker|claims|log of every stored game, by id."""
+    rows = pg.psql("SELECT g.id, g.grp, g.seats, g.done, coalesce(g.worker, ''), g.claims,"
+                   " coalesce(g.log, '') FROM arena_games g JOIN arena_tournaments t ON"
+                   f" t.id = g.tid WHERE t.name = '{name}' ORDER BY g.id")
+    return [r.split("|") for r in rows.splitlines() if r]
+
+
+def check_ladder_store(pg, name, run_err):
+    """Every scheduled game finished once, numbered 1..N with no gap, its
+    log where its player wrote it; the leaderboard and the run's own
+    ratings count every one of them."""
+    rows = ladder_rows(pg, name)
+    ids = [int(r[0]) for r in rows]
+    if ids != list(range(1, len(ids) + 1)):
+        fail(f"game ids not contiguous: {ids}")
+    groups = sorted({int(r[1]) for r in rows})
+    if groups != list(range(1, len(groups) + 1)):
+        fail(f"groups not contiguous: {groups}")
+    if [r for r in rows if r[3] != "t"]:
+        fail(f"games left unfinished: {[r for r in rows if r[3] != 't']}")
+    for r in rows:
+        if r[6] and not os.path.isfile(r[6]):
+            fail(f"game {r[0]}: its log {r[6]} is missing")
+    st = ladder_status(url_of(pg, name))
+    if st["games"] != len(rows):
+        fail(f"status counts {st['games']} ranked games, the store holds {len(rows)}")
+    seats = sum(len(r[2].split(",")) for r in rows)
+    if sum(e["games"] for e in st["entrants"]) != seats:
+        fail(f"the entrants' games do not add up to the {seats} seats played: {st}")
+    with open(run_err) as f:
+        said = f.read()
+    counted = [int(line.split()[2]) for line in said.splitlines()
+               if line.startswith("arena: ladder: ") and "ranked results in the ratings" in line]
+    if not counted or counted[-1] != len(rows):
+        fail(f"the run's ratings count {counted} results, the store holds {len(rows)}:\n{said}")
+    return rows, st
+
+
+def url_of(pg, name):
+    return pg.url(name)
+
+
 def case_ladder(pg):
-    """A ladder in PostgreSQL: add and status from other processes, a run
-    that resumes what a killed one left."""
+    """A ladder in PostgreSQL: add and status from other processes; its run
+    plays games under leases beside a worker; a SIGKILLed run's games are
+    played again once their leases expire, and the run resumes."""
     url = pg.url("season")
-    ladder = lambda *a: subprocess.run([arena, "ladder", *a], capture_output=True, text=True,
-                                       timeout=60)
-    # A worker on the same database must leave a ladder's games alone: its
-    # entrants change as it goes, and its run plays what it queued.
-    w = worker(url, "poacher")
+    w = worker(url, "helper", lease=2, extra=("--speed", "1000"))
     r = start(["ladder", "run", url, "--game", "nim", "--set", "stones=9", "--concurrency", "2",
-               "--limit-as", "0", "--logs", os.path.join(work, "logs")], "ladder")
-    until(lambda: ladder("status", url).returncode == 0, 60, "the ladder to be made")
+               "--lease", "2", "--limit-as", "0", "--logs", os.path.join(work, "logs")],
+              "ladder")
+    until(lambda: ladder_cmd("status", url).returncode == 0, 60, "the ladder to be made")
     for name in ["a", "b", "c"]:
-        out = ladder("add", url, name, slow(5))
-        if out.returncode != 0:
-            fail("ladder add: " + out.stderr)
-    until(lambda: json.loads(ladder("status", url, "--format", "json").stdout)["games"] >= 10,
-          90, "10 ranked games")
+        ladder_add(url, name, slow(5))
+    until(lambda: ladder_status(url)["games"] >= 10 and
+          count(pg, "season", "g.worker = 'helper' AND g.done") and
+          count(pg, "season", "g.worker = 'coordinator' AND NOT g.done"),
+          90, "10 ranked games, one by the worker, and one in the run's hands")
     r.kill()
     r.wait()
-    r2 = start(["ladder", "run", url, "--games", "2"], "ladder2")
+    held = [int(x) for x in pg.psql("SELECT g.id FROM arena_games g JOIN arena_tournaments t ON"
+                                    " t.id = g.tid WHERE t.name = 'season' AND NOT g.done AND"
+                                    " g.worker = 'coordinator'").split()]
+    r2 = start(["ladder", "run", url, "--games", "2", "--lease", "2"], "ladder2")
     wait(r2, 120, "the resumed ladder")
     if r2.returncode != 0:
         fail(f"resumed ladder exited {r2.returncode}")
-    st = json.loads(ladder("status", url, "--format", "json").stdout)
+    rows, st = check_ladder_store(pg, "season", r2.errfile)
     if len([e for e in st["entrants"] if e["state"] == "active"]) != 3:
         fail(f"ladder status: {st}")
-    if count(pg, "season", "NOT g.done") != 0:
-        fail("games left unfinished after the resumed run")
-    ids = [int(x) for x in pg.psql("SELECT g.id FROM arena_games g JOIN arena_tournaments t ON"
-                                   " t.id = g.tid WHERE t.name = 'season' ORDER BY 1").split()]
-    if ids != list(range(1, len(ids) + 1)):
-        fail(f"game ids not contiguous: {ids}")
+    by = {}
+    for row in rows:
+        by[row[4]] = by.get(row[4], 0) + 1
+    if not by.get("helper") or not by.get("coordinator"):
+        fail(f"games by player {by}: expected both the run and the worker")
+    for row in rows:
+        if int(row[0]) in held and int(row[5]) < 2:
+            fail(f"game {row[0]} (the killed run's) was not played again: {row}")
+    # The finals freeze a running run (which finishes what it scheduled and
+    # ends) and are claimed like its games: with --concurrency 0 the worker
+    # plays them all.
+    r3 = start(["ladder", "run", url, "--lease", "2"], "ladder3")
+    until(lambda: count(pg, "season", "TRUE") > len(rows), 60, "the third run to schedule")
+    f = subprocess.run([arena, "ladder", "finals", url, "--top", "3", "--games-per-pairing", "4",
+                        "--concurrency", "0"], capture_output=True, text=True, timeout=180)
+    if f.returncode != 0:
+        fail(f"ladder finals exited {f.returncode}: {f.stderr}")
+    wait(r3, 60, "the frozen run")
+    if r3.returncode != 0:
+        fail(f"the run frozen by the finals exited {r3.returncode}")
+    frows = ladder_rows(pg, "season")
+    ids = [int(x[0]) for x in frows]
+    if ids != list(range(1, len(ids) + 1)) or [x for x in frows if x[3] != "t"]:
+        fail(f"after the finals: ids {ids}, unfinished {[x for x in frows if x[3] != 't']}")
+    fst = ladder_status(url)
+    finals_from = int(pg.psql("SELECT m.value FROM arena_meta m JOIN arena_tournaments t ON"
+                              " t.id = m.tid WHERE t.name = 'season' AND m.key = 'finals_from'"))
+    fby = {}
+    for x in frows:
+        if int(x[0]) >= finals_from:
+            fby[x[4]] = fby.get(x[4], 0) + 1
+    if fst.get("finals", {}).get("games") != 12 or fby != {"helper": 12}:
+        fail(f"finals: {fst.get('finals')}, games by player {fby}")
     stop_workers([w])
-    with open(w.errfile) as f:
-        said = f.read()
-    if count(pg, "season", "g.claims > 0") or "of season" in said or "played by its" not in said:
-        fail("a worker took up the ladder's games:\n" + said)
-    print(f"ladder in PostgreSQL: {st['games']} ranked games, ids 1..{len(ids)}, none by a worker")
+    print(f"ladder in PostgreSQL: {st['games']} ranked games, ids 1..{len(rows)}, by {by}; "
+          f"finals by {fby}")
 
 
 def case_timeout_evidence(pg):
@@ -630,7 +720,112 @@ def case_timeout_evidence(pg):
     print(f"{len(tos)} timeouts with their figures in PostgreSQL; an edit caught")
 
 
-CASES = {"ladder": case_ladder, "tc-scale": case_tc_scale, "late-duplicate": case_late_duplicate, "sprt": case_sprt, "workers": case_workers, "kill-worker": case_kill_worker, "restart": case_restart,
+def case_ladder_workers(pg):
+    """Three workers play a ladder whose run only schedules: entrants added
+    while it runs, a new version replacing one whose games are out, a bot
+    that fails validation (played by the run) and one that crashes in the
+    workers' games (disabled by the run's fault count); a worker SIGKILLed
+    mid-game, the run SIGKILLed and resumed. Every scheduled game is played
+    and recorded once."""
+    url = pg.url("many")
+    bot = lambda mode: f"cmd:/usr/bin/python3 -S {os.path.abspath(LADDER_BOT)} {mode}"
+    ws = {n: worker(url, n, conc=2, lease=2) for n in ["w1", "w2", "w3"]}
+    r = start(["ladder", "run", url, "--game", "nim", "--set", "stones=12", "--concurrency", "0",
+               "--max-faults", "3", "--limit-as", "0", "--logs", os.path.join(work, "logs-run")],
+              "ladder")
+    until(lambda: ladder_cmd("status", url).returncode == 0, 60, "the ladder to be made")
+    ladder_add(url, "a", slow(20))
+    ladder_add(url, "b", slow(20))
+    until(lambda: ladder_status(url)["games"] >= 6, 90, "6 ranked games")
+    # Entrants while it runs; a's second version while a's first has games out.
+    ladder_add(url, "c", slow(20))
+    ladder_add(url, "crashy", bot("crashy"))
+    ladder_add(url, "dead", bot("dead"))
+    ladder_add(url, "a", slow(20))
+    # w1 holds games and is playing them: kill it mid-game.
+    w1_holds = ("SELECT g.id FROM arena_games g JOIN arena_tournaments t ON t.id = g.tid"
+                " WHERE t.name = 'many' AND g.worker = 'w1' AND NOT g.done")
+    until(lambda: pg.psql(w1_holds), 60, "w1 to hold a game")
+    ws["w1"].kill()
+    ws["w1"].wait()
+    held = [int(x) for x in pg.psql(w1_holds).split()]
+    if not held:
+        fail("w1 finished its games before the kill; the test did not kill mid-game")
+    def settled():
+        st = ladder_status(url)
+        ent = {f"{e['name']}/v{e['version']}": e for e in st["entrants"]}
+        return st["games"] >= 40 and ent["a/v2"]["games"] >= 2 and \
+            ent["crashy/v1"]["state"] == "disabled"
+    until(settled, 150, "40 ranked games, a's second version playing, crashy disabled")
+    r.kill()  # SIGKILL: the workers go on with what is scheduled
+    r.wait()
+    r2 = start(["ladder", "run", url, "--games", "6", "--concurrency", "0"], "ladder2")
+    wait(r2, 150, "the resumed ladder")
+    if r2.returncode != 0:
+        fail(f"resumed ladder exited {r2.returncode}")
+    rows, st = check_ladder_store(pg, "many", r2.errfile)
+    live = [ws["w2"], ws["w3"]]
+    stop_workers(live)
+    by = {}
+    for row in rows:
+        by[row[4]] = by.get(row[4], 0) + 1
+        if row[4] not in ("w1", "w2", "w3"):
+            fail(f"game {row[0]} played by {row[4]}: the run was to play none")
+        if f"/logs-{row[4]}/many/" not in row[6]:
+            fail(f"game {row[0]} by {row[4]}: log {row[6]} not in its worker's folder")
+    for row in rows:
+        if int(row[0]) in held and (row[4] == "w1" or int(row[5]) < 2):
+            fail(f"game {row[0]} (w1 killed in it) was not played again by another: {row}")
+    if by.get("w2", 0) == 0 or by.get("w3", 0) == 0:
+        fail(f"games by worker {by}")
+    ent = {f"{e['name']}/v{e['version']}": e for e in st["entrants"]}
+    agents = pg.psql("SELECT a.id, a.name FROM arena_agents a JOIN arena_tournaments t ON"
+                     " t.id = a.tid WHERE t.name = 'many'").splitlines()
+    index = {n: i for i, n in (x.split("|") for x in agents)}
+    seated = lambda who: sum(index[who] in row[2].split(",") for row in rows)
+    if ent["dead/v1"]["state"] != "disabled" or "failed validation" not in \
+            ent["dead/v1"]["reason"] or seated("dead/v1"):
+        fail(f"dead/v1: {ent['dead/v1']}, in {seated('dead/v1')} ranked games")
+    if ent["crashy/v1"]["state"] != "disabled" or "faults in" not in ent["crashy/v1"]["reason"] \
+            or ent["crashy/v1"]["faults"] < 3:
+        fail(f"crashy/v1 was not disabled for its faults in the workers' games: "
+             f"{ent['crashy/v1']}")
+    if ent["a/v1"]["state"] != "retired" or ent["a/v2"]["state"] != "active" or \
+            not ent["a/v2"]["games"] or ent["c/v1"]["state"] != "active":
+        fail(f"versions: {ent}")
+    print(f"ladder with 3 workers: {len(rows)} games, by worker {by}; games {held} replayed "
+          f"after w1's kill; crashy: {ent['crashy/v1']['reason']}")
+
+
+def case_ladder_restart(pg):
+    """The database restarts under a ladder: its run (which plays too) and
+    its workers reconnect, and every scheduled game is still finished and
+    counted once."""
+    url = pg.url("rs")
+    ws = [worker(url, n, conc=1, lease=2) for n in ["w1", "w2"]]
+    r = start(["ladder", "run", url, "--game", "nim", "--set", "stones=12", "--concurrency", "1",
+               "--lease", "2", "--games", "40", "--limit-as", "0", "--logs",
+               os.path.join(work, "logs-run")], "ladder")
+    until(lambda: ladder_cmd("status", url).returncode == 0, 60, "the ladder to be made")
+    for name in ["a", "b", "c"]:
+        ladder_add(url, name, slow(20))
+    until(lambda: ladder_status(url)["games"] >= 6 and
+          all(e["state"] == "active" for e in ladder_status(url)["entrants"]), 90,
+          "6 ranked games, every version validated")
+    pg.stop("fast")  # every connection is cut
+    time.sleep(2)
+    pg.start()
+    wait(r, 180, "the ladder run")
+    if r.returncode != 0:
+        fail(f"ladder run exited {r.returncode} after the restart")
+    rows, st = check_ladder_store(pg, "rs", r.errfile)
+    if len(rows) != 40:
+        fail(f"{len(rows)} ranked games stored, expected the 40 of --games")
+    stop_workers(ws)
+    print(f"ladder through a database restart: {len(rows)} games, all counted once")
+
+
+CASES = {"ladder": case_ladder, "ladder-restart": case_ladder_restart, "ladder-workers": case_ladder_workers, "tc-scale": case_tc_scale, "late-duplicate": case_late_duplicate, "sprt": case_sprt, "workers": case_workers, "kill-worker": case_kill_worker, "restart": case_restart,
          "stalled-db": case_stalled_db, "early-stop": case_early_stop,
          "lost-after-pick": case_lost_after_pick, "libpq-on-demand": case_libpq_on_demand,
          "two-coordinators": case_two_coordinators, "same-as-sqlite": case_same_as_sqlite,
