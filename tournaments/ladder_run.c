@@ -588,7 +588,8 @@ static int pg_run(lrun *L, char *err, size_t errlen)
                   .local_done = pg_local_done,
                   .going = pg_going,
                   .failed = pg_failed,
-                  .active = s_active};
+                  .active = s_active,
+                  .live = lim->live};
     store_pg_identity(L->db, "coordinator", c.lease_s);
     int rc = dist_play(L->db, &c, err, errlen);
     if (rc == DIST_DB_DOWN || rc == DIST_REFUSED) rc = DRIVER_FAILED;
