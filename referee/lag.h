@@ -96,6 +96,11 @@ long lag_meter_stalls(const lag_meter *m);
 typedef struct lag_probe_stats {
     long probes;
     double p50_ms, p99_ms, max_ms; /* upper edges of their bins; max exact */
+    /* The same for the loop's own share of each lateness: less the time
+     * its thread waited for a CPU since the probe before (its schedstat),
+     * which is the host's, the loop ready to run while other processes
+     * held the CPUs; no work on the loop (spectators, say) causes that. */
+    double busy_p50_ms, busy_p99_ms, busy_max_ms;
 } lag_probe_stats;
 void lag_probe_stats_get(lag_probe_stats *out);
 

@@ -383,6 +383,9 @@ static char *list_json(const live *L)
         av_add(lag, "p50_ms", av_float(st.p50_ms));
         av_add(lag, "p99_ms", av_float(st.p99_ms));
         av_add(lag, "max_ms", av_float(st.max_ms));
+        av_add(lag, "busy_p50_ms", av_float(st.busy_p50_ms));
+        av_add(lag, "busy_p99_ms", av_float(st.busy_p99_ms));
+        av_add(lag, "busy_max_ms", av_float(st.busy_max_ms));
         av_add(root, "loop_lag", lag);
     }
     char *js = av_to_json(root);

@@ -9,8 +9,8 @@ usage: live_load.py ARENA RANDOM_C WORKDIR
 
 Asserts: the tournament ends on its own (exit 0) with all 100 games played
 and no forfeit; the readers get boards; more than 1100 streams were open
-at once; the referee's loop lag probe (lag.h, served on /api/live) stays
-under 5 ms at p99 over the run. Prints the lag quantiles and the
+at once; the part of the referee's loop lag probe (lag.h, served on
+/api/live) that its own work caused stays under 5 ms at p99 over the run. Prints the lag quantiles and the
 referee's memory per spectator (RSS growth over the open streams), the
 figures docs/web.md reports. A bound that fails prints the host's load."""
 import atexit
@@ -227,14 +227,17 @@ done, forfeits = db.execute("SELECT SUM(done), SUM(forfeits LIKE '%\"_%') FROM g
 if done != GAMES or forfeits:
     fail("%s of %d games done, %s with a forfeit" % (done, GAMES, forfeits))
 got = sum(1 for v in boards_of.values() if v > 0)
-lag = lag or {"probes": 0, "p50_ms": 0, "p99_ms": 0, "max_ms": 0}
+lag = lag or {"probes": 0, "p50_ms": 0, "p99_ms": 0, "max_ms": 0, "busy_p50_ms": 0,
+              "busy_p99_ms": 0, "busy_max_ms": 0}
 per_kb = (peak_rss - base_rss) / max(most_open, 1)
 print("%d games in %.1f s; %d streams open at most, %d connects; readers with boards %d of %d, "
       "%d boards in all; loop lag over %d probes: p50 %.1f ms, p99 %.1f ms, max %.1f ms; "
+      "its own work's share: p50 %.1f ms, p99 %.1f ms, max %.1f ms; "
       "/api/live worst %.0f ms; RSS %d -> %d KiB, %.1f KiB per spectator; dropped %d; "
       "the referee's CPU %.1f s, its loop's run-queue wait %.1f s; this script's CPU %.1f s" %
       (GAMES, elapsed, most_open, connects, got, READERS, sum(boards_of.values()),
-       lag["probes"], lag["p50_ms"], lag["p99_ms"], lag["max_ms"], worst_api * 1000, base_rss,
+       lag["probes"], lag["p50_ms"], lag["p99_ms"], lag["max_ms"], lag["busy_p50_ms"],
+       lag["busy_p99_ms"], lag["busy_max_ms"], worst_api * 1000, base_rss,
        peak_rss, per_kb, live["spectators"]["dropped"], arena_cpu, arena_wait / 1000,
        sum(os.times()[:2])), flush=True)
 if MEASURE:
@@ -243,6 +246,11 @@ if most_open < READERS + SILENT - 100:
     fail("only %d streams were open at once" % most_open)
 if got < READERS * 0.9:
     fail("only %d of %d readers got a board" % (got, READERS))
-if lag["p99_ms"] >= P99_MS:
-    fail("the loop's lag probe was %.1f ms late at p99 (bound %.1f ms)" % (lag["p99_ms"], P99_MS))
+# The bound is on the loop's own work: how late the probe ran, less the
+# time the loop waited for a CPU that other processes held (lag.h). That is
+# what spectators can add; what the host takes, no work on the loop causes.
+if lag["busy_p99_ms"] >= P99_MS:
+    fail("the loop's own work made its lag probe %.1f ms late at p99 (bound %.1f ms; "
+         "lateness in all, the host's share included: p99 %.1f ms)"
+         % (lag["busy_p99_ms"], P99_MS, lag["p99_ms"]))
 print("ok")
