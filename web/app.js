@@ -436,7 +436,7 @@ function renderLiveGame() {
   es.addEventListener("board", ev => {
     let b;
     try { b = JSON.parse(ev.data); } catch (err) { return; }
-    status.textContent = "turn " + b.turn + (b.over ? ", over" : "");
+    status.textContent = "board " + b.turn + (b.over ? ", over" : "");
     board.replaceChildren(tree(b.view));
     b.events.forEach(e => log.appendChild(el("li", eventText(e))));
     while (log.childNodes.length > 200) log.removeChild(log.firstChild);
