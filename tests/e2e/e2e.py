@@ -427,8 +427,9 @@ def case_fair_clock_charges_work_not_waits():
 
 def case_fair_clock_holds_without_cgroups():
     # The fair clock alone (agents without cgroups) on a host loaded far
-    # beyond its cores: the starver (starver.sh: 4 busy loops a core) and 4
-    # more spinning processes a core. An innocent bot, 30 ms of CPU a 100 ms
+    # beyond its cores: the starver (starver.sh: 4 busy loops a core) and 12
+    # more spinning processes a core (with 4, the old clock failed only on a
+    # host loaded besides). An innocent bot, 30 ms of CPU a 100 ms
     # move (measured here first), waits for a CPU most of each move and is
     # never timed out: a verdict waits while a task of it is runnable, its
     # wait going on not all counted (issue 34: 30-50 % of its moves timed out
@@ -440,7 +441,7 @@ def case_fair_clock_holds_without_cgroups():
     no_cg = dict(os.environ, ARENA_NO_CGROUPS="1")
     clock = ["--move-ms", "100", "--bank-ms", "0", "--json", "--seed", "3"]
     spinners = [subprocess.Popen(["sh", "-c", "while :; do :; done"])
-                for _ in range(4 * (os.cpu_count() or 1))]
+                for _ in range(12 * (os.cpu_count() or 1))]
     try:
         rc, out, err = arena("play", "nim", f"cmd:{BURNER} work {thousands}", "cmd:" + STARVER,
                              *clock, "--games", "4", "--set", "stones=45", "--on-fault",
