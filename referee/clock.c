@@ -166,9 +166,11 @@ void clock_probe_start(clock_probe *p, pid_t root, double now)
 double clock_pending_wait(const proctree_task *t, const proctree_task *was, double span)
 {
     if (!was || t->state != 'R' || was->state != 'R' || t->vol != was->vol) return 0;
-    if (t->run_ns == was->run_ns && t->wait_ns == was->wait_ns) return was->pend_ms + span;
-    double seen = (double)(t->run_ns - was->run_ns + t->wait_ns - was->wait_ns) / 1e6;
-    return span > seen ? span - seen : 0;
+    /* The wait going on at the last look is in schedstat once the task
+     * ran: it is part of what schedstat shows since, not of this span. */
+    double seen = (double)(t->run_ns - was->run_ns + t->wait_ns - was->wait_ns) / 1e6,
+           pend = span + was->pend_ms - seen;
+    return pend > 0 ? pend : 0;
 }
 
 double clock_probe_wait(clock_probe *p, pid_t root, double now_ms, double cpu_ms, double *wait_sum,
@@ -188,10 +190,10 @@ double clock_probe_wait(clock_probe *p, pid_t root, double now_ms, double cpu_ms
         if (seen && (now[i].run_ns < seen->run_ns || now[i].wait_ns < seen->wait_ns))
             seen = NULL; /* (a pid reused) */
         now[i].pend_ms = clock_pending_wait(&now[i], seen, now_ms - p->t_last);
-        /* At the first look a task that ran since the start may have
-         * waited since: the next look tells. */
-        if (now[i].state == 'R' && (!seen || !p->looked || seen->run_ns == now[i].run_ns))
-            *stalled = true;
+        /* Runnable: running or waiting for a CPU, which schedstat does not
+         * tell; a wait going on is counted only from what the looks saw
+         * (clock_pending_wait), not since it began. */
+        if (now[i].state == 'R') *stalled = true;
         /* A task not in the start's reading began since, unless the reading
          * was cut short: then it may be older, its wait not the decision's. */
         if (!was && !p->whole) continue;

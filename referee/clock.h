@@ -73,12 +73,14 @@ double clock_recharge(const clock_evidence *e);
 bool clock_evidence_holds(const clock_evidence *e, double tolerance_ms);
 
 /* schedstat counts a wait for a CPU once it is over (the task runs): a
- * task that waits now has its wait missing. So under the fair clock a
- * decision found over its allowance (its CPU time under it) while a task
- * of the agent is runnable and has not run since the last look (at the
- * first look: runnable at all) is looked at again this much later (at
- * least a scheduler tick), not timed out: once the task runs, its wait is
- * counted. The wall cap bounds it. */
+ * task that waits now has its wait missing, and /proc does not tell a
+ * runnable task that waits from one that runs, nor since when it waits.
+ * So under the fair clock a decision found over its allowance (its CPU
+ * time under it) while a task of the agent is runnable is looked at again
+ * this much later (at least a scheduler tick), not timed out: it is timed
+ * out once no task of it is runnable (every wait counted), its CPU time is
+ * over, or the wall cap. Deciding on the waits the looks saw go on timed
+ * out 30-50 % of an innocent bot's moves on an overloaded host (issue 34). */
 #define CLOCK_FAIR_SETTLE_STEP_MS 10.0
 
 /* The fair clock's reading of an agent's tree (proctree_tasks): its
@@ -98,19 +100,18 @@ void clock_probe_start(clock_probe *p, pid_t root, double now);
 /* Since clock_probe_start: clock_fair_wait of the tree, given its CPU
  * time `cpu_ms` over the decision; into *wait_sum the sum of its tasks'
  * run-queue waits (with the wait going on of a task that did not block
- * since the last look: clock_pending_wait); into *stalled whether one of them is runnable and,
- * at the first look, may be waiting, or, later, has not run since the
- * last look: it may be waiting for a CPU now, a wait not in schedstat yet
- * (CLOCK_FAIR_SETTLE_STEP_MS). */
+ * since the last look: clock_pending_wait); into *stalled whether one of
+ * them is runnable: it may be waiting for a CPU now, a wait not all in
+ * these figures yet (CLOCK_FAIR_SETTLE_STEP_MS). */
 double clock_probe_wait(clock_probe *p, pid_t root, double now, double cpu_ms, double *wait_sum,
                         bool *stalled);
 void clock_probe_free(clock_probe *p);
 /* A lower bound of the wait task `t` is in now, not in schedstat yet:
  * runnable now and at the last look `was`, `span` ms ago, and never
  * blocked since (it did not sleep), it was running or waiting all that
- * time; what schedstat does not show it running or waiting is a wait
- * going on. Not run and not counted at all since: the wait that was
- * going on then still is. (Exposed for tests.) */
+ * time. What schedstat shows since holds the wait going on then (at
+ * least was->pend_ms) once the task ran; the rest of span + pend_ms that
+ * it does not show is a wait going on now. (Exposed for tests.) */
 double clock_pending_wait(const struct proctree_task *t, const struct proctree_task *was,
                           double span);
 /* The host's CPU pressure (/proc/pressure/cpu, "some" total, us); -1 if

@@ -755,9 +755,9 @@ static void on_timer(evutil_socket_t fd, short what, void *arg)
                     m->ev.cpu_ms < m->allowance;
     if ((used < m->allowance || settling) && (!capped || wall < clock_wall_cap(cc))) {
         /* Not out of time yet (in cpu or fair mode, or a timer that ran
-         * early): look again when it could be. Under the fair clock a task
-         * of the agent that waits for a CPU now has that wait counted only
-         * once it runs: look again once it may have (clock.h). */
+         * early): look again when it could be. Under the fair clock a
+         * runnable task of the agent may wait for a CPU now, a wait not
+         * all counted: look again until none is runnable (clock.h). */
         double next = settling ? CLOCK_FAIR_SETTLE_STEP_MS : m->allowance - used;
         if (next < 1) next = 1;
         if (capped && wall + next > clock_wall_cap(cc)) next = clock_wall_cap(cc) - wall;

@@ -156,6 +156,14 @@ static void test_clock_fair_pending_wait(void **st)
     now.run_ns += 2000000; /* ran 2 ms, 1 ms of wait counted, in 10 ms */
     now.wait_ns += 1000000;
     assert_true(clock_pending_wait(&now, &was, 10) == 7.0);
+    /* Waiting 5 ms at the last look: that wait is in the 6 ms counted
+     * since (it ran), so 7 ms of the span is still a wait going on. (Not
+     * 10 - 8: the wait seen at the last look counted against this one
+     * gave innocent timeouts, issue 34.) */
+    was.pend_ms = 5;
+    now.wait_ns += 5000000;
+    assert_true(clock_pending_wait(&now, &was, 10) == 7.0);
+    now.wait_ns -= 5000000;
     was.pend_ms = 7;
     proctree_task later = now; /* nothing counted since: still waiting */
     assert_true(clock_pending_wait(&later, &now, 10) == 10.0);
@@ -217,12 +225,40 @@ static void test_clock_fair_probe_reads_the_tree(void **st)
     double sum;
     bool stalled;
     clock_probe_wait(&p, getpid(), clock_now_ms(), 20, &sum, &stalled);
-    assert_true(stalled); /* the first look: runnable, maybe waiting since it ran */
+    assert_true(stalled); /* runnable: running, or maybe waiting */
     spin(20);
     clock_probe_wait(&p, getpid(), clock_now_ms(), 40, &sum, &stalled);
-    assert_false(stalled); /* running, and ran since the last look */
+    assert_true(stalled); /* still runnable, though it ran since the last look */
     assert_true(sum >= 0);
     clock_probe_free(&p);
+}
+
+/* A tree whose tasks all sleep has no wait going on: every wait is in
+ * schedstat, and a verdict may be given at once. */
+static void test_clock_fair_probe_sleeping_tree_is_settled(void **st)
+{
+    (void)st;
+    pid_t child = fork();
+    if (child == 0) {
+        pause();
+        _exit(0);
+    }
+    assert_true(child > 0);
+    struct timespec ts = {0, 20 * 1000 * 1000}; /* until it sleeps */
+    nanosleep(&ts, NULL);
+    clock_probe p = {0};
+    clock_probe_start(&p, child, clock_now_ms());
+    nanosleep(&ts, NULL);
+    double sum;
+    bool stalled = true;
+    for (int i = 0; i < 50 && stalled; i++) { /* (a loaded host may be slow to put it to sleep) */
+        clock_probe_wait(&p, child, clock_now_ms(), 0, &sum, &stalled);
+        if (stalled) nanosleep(&ts, NULL);
+    }
+    assert_false(stalled);
+    clock_probe_free(&p);
+    kill(child, SIGKILL);
+    waitpid(child, NULL, 0);
 }
 
 static void test_clock_cpu_time_of_self_grows(void **st)
@@ -314,6 +350,7 @@ int main(void)
         cmocka_unit_test(test_clock_fair_pending_wait),
         cmocka_unit_test(test_clock_evidence_recomputes_the_verdict),
         cmocka_unit_test(test_clock_fair_probe_reads_the_tree),
+        cmocka_unit_test(test_clock_fair_probe_sleeping_tree_is_settled),
         cmocka_unit_test(test_clock_cpu_time_of_self_grows),
         cmocka_unit_test(test_clock_cpu_counts_reaped_children),
         cmocka_unit_test(test_clock_cpu_follows_a_deep_chain),
