@@ -24,6 +24,7 @@
 #include "token.h"
 #include "util.h"
 #include "value.h"
+#include "web.h"
 
 #define NAME_MAX_AUTHOR 256
 #define GAMES_SHOWN 200    /* newest games listed on the page */
@@ -205,27 +206,6 @@ static int authorize(author *a, struct evhttp_request *req, const web_snap *w, c
 
 /* ---- replies ---- */
 
-static void headers(struct evhttp_request *req, const char *type)
-{
-    struct evkeyvalq *h = evhttp_request_get_output_headers(req);
-    evhttp_add_header(h, "Content-Type", type);
-    evhttp_add_header(h, "Content-Security-Policy", "default-src 'self'");
-    evhttp_add_header(h, "X-Content-Type-Options", "nosniff");
-    evhttp_add_header(h, "Referrer-Policy", "no-referrer");
-    evhttp_add_header(h, "X-Frame-Options", "DENY");
-    evhttp_add_header(h, "Cache-Control", "no-store");
-}
-
-static void send_body(struct evhttp_request *req, int code, const char *why, const char *type,
-                      const char *body, size_t len)
-{
-    headers(req, type);
-    struct evbuffer *b = evbuffer_new();
-    evbuffer_add(b, body, len);
-    evhttp_send_reply(req, code, why, b);
-    evbuffer_free(b);
-}
-
 /* The same fixed bodies whatever was asked: nothing of the request. */
 static void refuse(struct evhttp_request *req, int code)
 {
@@ -235,7 +215,7 @@ static void refuse(struct evhttp_request *req, int code)
     char body[128];
     snprintf(body, sizeof body, "{\"error\":%d,\"message\":\"%s\"}\n", code, why);
     if (code == 429) evhttp_add_header(evhttp_request_get_output_headers(req), "Retry-After", "2");
-    send_body(req, code,
+    web_reply(req, code,
               code == 403   ? "Forbidden"
               : code == 429 ? "Too Many Requests"
                             : "Not Found",
@@ -244,7 +224,7 @@ static void refuse(struct evhttp_request *req, int code)
 
 static void send_json(struct evhttp_request *req, const char *js)
 {
-    send_body(req, 200, "OK", "application/json; charset=utf-8", js, strlen(js));
+    web_reply(req, 200, "OK", "application/json; charset=utf-8", js, strlen(js));
 }
 
 /* ---- what is shown ---- */
@@ -306,16 +286,7 @@ static char *summary_json(const web_snap *w, const char *name, const bool *mine)
         }
         free(log);
     }
-    for (size_t i = 0; i < w->n_ff; i++) {
-        const store_forfeit *f = &w->ff[i];
-        if (f->agent < 0 || f->agent >= w->n || !mine[f->agent]) continue;
-        av *m = av_map();
-        av_set_int(m, "game", f->game);
-        av_set_str(m, "agent", w->names[f->agent]);
-        av_set_str(m, "cause", f->cause);
-        av_set_str(m, "message", f->message);
-        av_push(faults, m);
-    }
+    web_faults_add(w, mine, faults);
     av_set(root, "versions", versions);
     av_set_int(root, "finished", finished);
     av_set(root, "games", games);
@@ -583,7 +554,7 @@ static void on_log(struct evhttp_request *req, const web_snap *w, const bool *mi
     snprintf(disp, sizeof disp, "attachment; filename=\"game-%06lld-private.jsonl\"",
              (long long)id);
     evhttp_add_header(evhttp_request_get_output_headers(req), "Content-Disposition", disp);
-    send_body(req, 200, "OK", "application/x-ndjson", out.len ? (const char *)out.data : "",
+    web_reply(req, 200, "OK", "application/x-ndjson", out.len ? (const char *)out.data : "",
               out.len);
     free(out.data);
 }
@@ -617,7 +588,7 @@ void author_route(author *a, struct evhttp_request *req, const char *path, const
         /* The shell holds nothing of the entrant: the script asks for the
          * token and fetches the rest with it. */
         char *html = web_page_html("Author");
-        send_body(req, 200, "OK", "text/html; charset=utf-8", html, strlen(html));
+        web_reply(req, 200, "OK", "text/html; charset=utf-8", html, strlen(html));
         free(html);
         free(name);
         return;

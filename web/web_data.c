@@ -391,6 +391,20 @@ static av *opponents_json(const web_snap *w, const bool *mine)
     return list;
 }
 
+void web_faults_add(const web_snap *w, const bool *mine, av *list)
+{
+    for (size_t i = 0; i < w->n_ff; i++) {
+        const store_forfeit *f = &w->ff[i];
+        if (f->agent < 0 || f->agent >= w->n || !mine[f->agent]) continue;
+        av *m = av_map();
+        av_set_int(m, "game", f->game);
+        av_set_str(m, "agent", w->names[f->agent]);
+        av_set_str(m, "cause", f->cause);
+        av_set_str(m, "message", f->message);
+        av_push(list, m);
+    }
+}
+
 char *web_entrant_json(const web_snap *w, const char *name)
 {
     bool *mine = xcalloc((size_t)w->n + 1, sizeof *mine);
@@ -419,16 +433,7 @@ char *web_entrant_json(const web_snap *w, const char *name)
         }
         av_push(versions, v);
     }
-    for (size_t i = 0; i < w->n_ff; i++) {
-        const store_forfeit *f = &w->ff[i];
-        if (f->agent < 0 || f->agent >= w->n || !mine[f->agent]) continue;
-        av *m = av_map();
-        av_set_int(m, "game", f->game);
-        av_set_str(m, "agent", w->names[f->agent]);
-        av_set_str(m, "cause", f->cause);
-        av_set_str(m, "message", f->message);
-        av_push(faults, m);
-    }
+    web_faults_add(w, mine, faults);
     av_set(root, "versions", versions);
     av_set(root, "opponents", opponents_json(w, mine));
     av_set(root, "faults", faults);

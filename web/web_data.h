@@ -44,6 +44,9 @@ void web_snap_free(web_snap *w);
  * when no agent or entrant has that name). malloc'ed. */
 char *web_games_json(const web_snap *w, const char *agent, int64_t limit);
 char *web_entrant_json(const web_snap *w, const char *name);
+/* Appends to list the forfeits of the agents marked in mine (by agent
+ * index): {game, agent, cause, message} each. */
+void web_faults_add(const web_snap *w, const bool *mine, av *list);
 /* A finished game's log path (malloc'ed) when its viewer may be served:
  * its log is on disk and every game of its group (one seed under duplicate
  * pairing) has ended. NULL otherwise. */
