@@ -6,7 +6,6 @@
 #include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -14,7 +13,6 @@
 #include <string.h>
 #include <time.h>
 #include <sys/socket.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -81,28 +79,64 @@ static void fail_exited(arena_agent *a)
 
 /* EOF on a spawned agent's output mostly means it is dying: the kernel
  * closes its files, then makes it a zombie, so its exit status (which says
- * how it died) follows the EOF closely. Waited for here, at most
- * EXIT_WAIT_MS, so that the crash verdict can name it. The verdict is the
- * same either way; only its text says more. */
+ * how it died) follows the EOF closely. Waited for at most EXIT_WAIT_MS,
+ * so that the crash verdict can name it. The verdict is the same either
+ * way; only its text says more. The wait is on the loop (SIGCHLD, or
+ * ev_ending), not in it: a wait in a callback stalled every match on the
+ * loop, once per game of an entrant that closes its stdout and lives on
+ * (tests/e2e/exit_wait.c). Meanwhile the agent is `ending`: not alive, read
+ * and written no more, and its match neither asks it nor ends before the
+ * verdict (agent_ending). */
 #define EXIT_WAIT_MS 20
 
-static void await_exit(arena_agent *a)
+/* The verdict on a's closed output (err: the read's errno, 0 at EOF). */
+static void fail_closed(arena_agent *a, int err)
 {
-    if (a->kind != AGENT_SPAWNED || a->pid <= 0 || a->exited) return;
+    if (a->exited)
+        fail_exited(a);
+    else
+        agent_fail(a, CAUSE_CRASH, !a->joined, "the agent closed its output (%s)%s",
+                   err ? strerror(err) : "EOF",
+                   a->kind == AGENT_SPAWNED && a->pid > 0 ? "; its process was still running" : "");
+}
+
+/* The wait for an ending agent's exit is over: it exited, or EXIT_WAIT_MS
+ * passed, or its match cannot wait (agent_catch_up). */
+static void end_wait(arena_agent *a)
+{
+    if (!a->ending) return;
     reap(a);
-    if (a->exited) return;
-    double end = clock_now_ms() + EXIT_WAIT_MS;
-    int fd = (int)syscall(SYS_pidfd_open, a->pid, 0);
-    for (double now = clock_now_ms(); !a->exited && now < end; now = clock_now_ms()) {
-        if (fd >= 0) {
-            struct pollfd p = {.fd = fd, .events = POLLIN};
-            poll(&p, 1, (int)(end - now) + 1); /* readable: it exited */
-        } else {                               /* no pidfd (Linux < 5.3): look every millisecond */
-            nanosleep(&(struct timespec){0, 1000000}, NULL);
-        }
-        reap(a);
+    fail_closed(a, a->ending_err); /* agent_fail ends the wait */
+}
+
+static void on_ending(evutil_socket_t fd, short what, void *arg)
+{
+    (void)fd, (void)what;
+    end_wait(arg);
+}
+
+static void stop_io(arena_agent *a);
+
+/* EOF or a read error (err) on a's output. */
+static void output_closed(arena_agent *a, int err)
+{
+    bool process = a->kind == AGENT_SPAWNED && a->pid > 0;
+    if (process) reap(a);
+    if (!process || a->exited) {
+        fail_closed(a, err);
+        return;
     }
-    if (fd >= 0) close(fd);
+    a->ending = true;
+    a->ending_err = err;
+    a->alive = false;
+    stop_io(a);
+    if (!a->ev_ending) a->ev_ending = evtimer_new(a->base, on_ending, a);
+    arm_after(a->base, a->ev_ending, EXIT_WAIT_MS);
+}
+
+bool agent_ending(const arena_agent *a)
+{
+    return a->ending;
 }
 
 /* a's process was just reaped: act on it (may free a). */
@@ -114,6 +148,8 @@ static void on_reaped(arena_agent *a)
             a->report->exit_ms = clock_now_ms() - a->t_close;
         }
         agent_finish_close(a);
+    } else if (a->ending) {
+        end_wait(a);
     } else if (a->alive) {
         /* Died before or at exec: say why. */
         if (a->xfd >= 0) on_exec(a->xfd, EV_READ, a);
@@ -217,7 +253,11 @@ static void flush_out(arena_agent *a);
 
 void agent_fail(arena_agent *a, fault_cause cause, bool at_startup, const char *fmt, ...)
 {
-    if (!a->alive) return;
+    if (!a->alive && !a->ending) return;
+    if (a->ending) { /* its verdict: this one */
+        a->ending = false;
+        event_del(a->ev_ending);
+    }
     char why[sizeof a->dead_reason];
     va_list ap;
     va_start(ap, fmt);
@@ -593,16 +633,7 @@ static void on_read(evutil_socket_t fd, short what, void *arg)
         else
             busy_until(a, &busy, now); /* before a message read here is judged */
         if (r <= 0) {
-            int err = r < 0 ? errno : 0;
-            await_exit(a);
-            if (a->exited)
-                fail_exited(a);
-            else
-                agent_fail(a, CAUSE_CRASH, !a->joined, "the agent closed its output (%s)%s",
-                           err ? strerror(err) : "EOF",
-                           a->kind == AGENT_SPAWNED && a->pid > 0
-                               ? "; its process was still running"
-                               : "");
+            output_closed(a, r < 0 ? errno : 0);
             return;
         }
         budget -= (size_t)r;
@@ -778,6 +809,11 @@ static void on_timer(evutil_socket_t fd, short what, void *arg)
 
 bool agent_catch_up(arena_agent *a)
 {
+    /* A verdict waited for is due now: the match would judge otherwise. */
+    if (a->ending) {
+        end_wait(a);
+        return false;
+    }
     if (!a->alive || a->kind == AGENT_BUILTIN || a->closing || a->connecting) return false;
     if (a->out.len) flush_out(a);
     if (!a->alive || a->rfd < 0) return false;
@@ -1128,6 +1164,7 @@ static void agent_free(arena_agent *a)
     if (a->ev_errmore) event_free(a->ev_errmore);
     if (a->ev_timer) event_free(a->ev_timer);
     if (a->ev_exec) event_free(a->ev_exec);
+    if (a->ev_ending) event_free(a->ev_ending);
     if (a->ai) freeaddrinfo(a->ai);
     if (a->resolving) resolve_abandon(a->resolving);
     if (a->xfd >= 0) close(a->xfd);
@@ -1180,6 +1217,10 @@ void agent_close(arena_agent *a, void (*closed)(void *ctx), void *ctx)
 {
     a->closed = closed;
     a->closed_ctx = ctx;
+    if (a->ending) { /* no verdict: it is closed as a dead agent is */
+        a->ending = false;
+        event_del(a->ev_ending);
+    }
     if (a->kind == AGENT_BUILTIN || a->pid <= 0) {
         if (a->kind == AGENT_TCP && a->alive && a->joined) {
             msg bye = {.type = MSG_BYE};

@@ -774,7 +774,10 @@ static void on_timer(evutil_socket_t fd, short what, void *arg)
 static void on_stall_end(void *arg)
 {
     struct match *m = arg;
-    if (m->state == M_PLAYING && m->pending && clock_running(m) && !m->answered)
+    /* (Not an agent whose verdict is on the way: that would cut its wait
+     * for the exit short, agent_ending.) */
+    if (m->state == M_PLAYING && m->pending && clock_running(m) && !m->answered &&
+        !agent_ending(m->seat[m->pd.seat].agent))
         catch_up_awaited(m);
 }
 
@@ -888,7 +891,10 @@ static void match_on_dead(struct match *m, int s)
 {
     arena_agent *a = m->seat[s].agent;
     if (m->log && a->dead_reason[0]) matchlog_note(m->log, s, a->dead_reason);
-    if (m->state == M_DONE) return;
+    if (m->state == M_DONE) { /* the end may have waited for this verdict */
+        schedule_step(m);
+        return;
+    }
     forfeit(m, s, a->dead_cause, a->dead_reason);
     if (m->state == M_WAIT_JOIN || m->state == M_WAIT_READY) schedule_step(m);
 }
@@ -1007,6 +1013,17 @@ static void send_hellos(struct match *m)
 
 static void finish(struct match *m);
 
+/* Whether a seat's agent closed its output and its verdict is on the way
+ * (agent_ending: at most EXIT_WAIT_MS, agent.c). As though it had come with
+ * the EOF, the match sends that seat nothing and does not end meanwhile;
+ * match_on_dead steps on. */
+static bool verdict_due(const struct match *m)
+{
+    for (int s = 0; s < m->players; s++)
+        if (agent_ending(m->seat[s].agent)) return true;
+    return false;
+}
+
 /* Drives the match as far as it can go without waiting for an agent. */
 static void on_step(evutil_socket_t fd, short what, void *arg)
 {
@@ -1017,6 +1034,7 @@ static void on_step(evutil_socket_t fd, short what, void *arg)
             arena_agent *a = m->seat[s].agent;
             if (m->seat[s].forfeit == CAUSE_NONE && a->alive && !a->joined) return;
         }
+        if (verdict_due(m)) return; /* no hello for it */
         m->state = M_WAIT_READY;
         m->t_hello = clock_now_ms(); /* before the writes, as for decide (agent.c) */
         send_hellos(m);
@@ -1030,7 +1048,7 @@ static void on_step(evutil_socket_t fd, short what, void *arg)
     }
     if (m->state == M_PLAYING && m->answered) judge_answer(m);
     if (m->state == M_DONE) {
-        finish(m);
+        if (!verdict_due(m)) finish(m);
         return;
     }
     if (m->pending) return;
@@ -1072,10 +1090,11 @@ static void on_step(evutil_socket_t fd, short what, void *arg)
             apply_choice(m, &d, n, "builtin", ms, 0);
             continue;
         }
+        if (agent_ending(st->agent)) return; /* judged first: match_on_dead steps on */
         send_decide(m, &d);
         return;
     }
-    if (m->state == M_DONE) finish(m);
+    if (m->state == M_DONE && !verdict_due(m)) finish(m);
 }
 
 /* Every number zero and every text empty, with only the texts' first byte
@@ -1275,6 +1294,8 @@ int match_start(struct event_base *base, const match_config *cfg, arena_agent *c
             snprintf(err, errlen, "agent %s is already playing", agent_name(agents[s]));
             return -1;
         }
+        /* A verdict waited for is due: the seat forfeits with its reason. */
+        if (agent_ending(agents[s])) agent_catch_up(agents[s]);
         for (int t = 0; t < s; t++)
             if (agents[t] == agents[s]) {
                 snprintf(err, errlen, "one agent cannot take two seats");

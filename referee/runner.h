@@ -82,6 +82,11 @@ struct arena_agent {
     bool read_more; /* the last on_read stopped at a budget: more may wait */
     bool exited;
     int exit_status;
+    /* Its output closed while its process ran: the verdict waits for the
+     * exit, at most EXIT_WAIT_MS (agent.c, agent_ending), with ev_ending. */
+    bool ending;
+    int ending_err; /* the read's errno, 0 at EOF */
+    struct event *ev_ending;
     agent_cgroup cg; /* spawned, where cgroups serve (cgroup.h) */
 
     bool joined;
@@ -148,11 +153,16 @@ double agent_cpu_ms(const arena_agent *a);
 /* Catches up with an agent after the loop was late: writes what is queued
  * for it and handles what it has sent (before a timeout is declared), as
  * much as one turn of the loop reads. True when it stopped at that budget
- * with more perhaps waiting. */
+ * with more perhaps waiting. An agent_ending one gets its verdict now. */
 bool agent_catch_up(arena_agent *a);
 /* event_add of a timer `ms` from now (the real now, not libevent's cached
  * time, which is stale after a long callback). */
 void arm_after(struct event_base *base, struct event *ev, double ms);
+/* Whether the agent closed its output and its verdict waits (at most
+ * EXIT_WAIT_MS, agent.c) for its process's exit, to say how it died: not
+ * alive, and nothing is to be sent to it; its match hears of it through
+ * agent_host.dead. */
+bool agent_ending(const arena_agent *a);
 /* Marks the agent dead (kills a process) and tells its match. */
 void agent_fail(arena_agent *a, fault_cause cause, bool at_startup, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));

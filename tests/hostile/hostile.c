@@ -20,6 +20,8 @@
  *   many_keys     before its first answer, sends a `log` of almost
  *                 1 MiB whose map holds ~120,000 distinct keys (~90,000 in
  *                 JSON), more values than the protocol allows; plays legally
+ *   close_linger  closes its stdout at its first decision and lives on for
+ *                 a second: EOF without an exit to say how it died
  *
  * --pidfile appends the pid of every process it creates (one per line), so
  * a test can check that the referee left none alive. --report appends one
@@ -48,12 +50,13 @@ typedef enum {
     F_IGNORE_TERM,
     F_MANY_KEYS,
     F_LOG_FLOOD,
+    F_CLOSE_LINGER,
     F__COUNT
 } fault;
 
 static const char *const fault_names[F__COUNT] = {
     "no_join", "slow",         "wrong_id",    "illegal",   "big_frame", "garbage",
-    "crash",   "stderr_flood", "ignore_term", "many_keys", "log_flood",
+    "crash",   "stderr_flood", "ignore_term", "many_keys", "log_flood", "close_linger",
 };
 
 #define FLOOD_TOTAL (50u << 20)
@@ -264,6 +267,10 @@ static void on_decide(fault f, const msg_decide *d, int nth)
         if (nth == 1) send_many_keys_log();
         play_legal(d);
         break;
+    case F_CLOSE_LINGER:
+        close(STDOUT_FILENO);
+        sleep(1);
+        _exit(0);
     case F_CRASH:
         if (nth == 2) _exit(3);
         play_legal(d);
