@@ -26,7 +26,6 @@ browser (real headless Chromium, tests/web/cdp.py):
   with the right one shows the entrant's stderr; the XSS lines of that
   stderr (<script>, <img onerror>, a javascript: link) are text: no script
   of theirs runs, no <img>, no link off this server, the token in no URL."""
-import atexit
 import http.client
 import json
 import os
@@ -44,21 +43,7 @@ arena, work, mode = sys.argv[1], sys.argv[2], sys.argv[3]
 shutil.rmtree(work, ignore_errors=True)
 os.makedirs(work)
 BOT = os.path.join(HERE, "author_bot.py")
-procs = []
-
-
-@atexit.register
-def _reap():
-    for p in procs:
-        if p.poll() is None:
-            p.kill()
-            p.wait()
-
-
-def fail(msg):
-    with open("/proc/loadavg") as f:
-        load = f.read().strip()
-    raise SystemExit("FAIL: %s (load %s)" % (msg, load))
+from children import fail, procs  # noqa: E402
 
 
 def spec(who):

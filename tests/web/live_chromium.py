@@ -10,7 +10,6 @@ shows its seats and a board whose turn counts up and whose heap of stones
 goes down, in the same page (a mark set on window survives); the page ends
 with the result once the game is over; no script error, no `secret` on the
 page."""
-import atexit
 import os
 import re
 import shutil
@@ -27,23 +26,7 @@ shutil.rmtree(work, ignore_errors=True)
 os.makedirs(os.path.join(work, "shots"))
 HERE = os.path.dirname(os.path.abspath(__file__))
 BOT = "cmd:/usr/bin/python3 -S %s 60" % os.path.join(HERE, "slow_bot.py")
-procs = []
-
-
-@atexit.register
-def _reap():
-    for p in procs:
-        if p.poll() is None:
-            p.kill()
-            p.wait()
-
-
-def fail(msg):
-    for p in procs:
-        if p.poll() is None:
-            p.kill()
-    with open("/proc/loadavg") as f:
-        raise SystemExit("FAIL: %s (load %s)" % (msg, f.read().strip()))
+from children import fail, procs  # noqa: E402
 
 
 run = subprocess.Popen([arena, "tournament", "--game", "nim", "--agent", "a=" + BOT,

@@ -21,7 +21,6 @@ omnisciently at /live/ID/omniscient, its first board no sooner than the
 delay after the stream opened, holding the seats' secrets; an SPRT (duplicate
 pairing: a group's games share a deal) refuses that stream (403) and lists
 its games in progress."""
-import atexit
 import gzip
 import json
 import os
@@ -38,27 +37,7 @@ shutil.rmtree(work, ignore_errors=True)
 os.makedirs(work)
 HERE = os.path.dirname(os.path.abspath(__file__))
 BOT = "cmd:/usr/bin/python3 -S %s 40" % os.path.join(HERE, "slow_bot.py")
-procs = []
-
-
-@atexit.register
-def _reap():
-    for p in procs:
-        if p.poll() is None:
-            p.kill()
-            p.wait()
-
-
-def load():
-    with open("/proc/loadavg") as f:
-        return f.read().strip()
-
-
-def fail(msg):
-    for p in procs:
-        if p.poll() is None:
-            p.kill()
-    raise SystemExit("FAIL: %s (load %s)" % (msg, load()))
+from children import fail, procs  # noqa: E402
 
 
 DB, LOGS = os.path.join(work, "t.db"), os.path.join(work, "logs")

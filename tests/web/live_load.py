@@ -13,7 +13,6 @@ at once; the part of the referee's loop lag probe (lag.h, served on
 /api/live) that its own work caused stays under 5 ms at p99 over the run. Prints the lag quantiles and the
 referee's memory per spectator (RSS growth over the open streams), the
 figures docs/web.md reports. A bound that fails prints the host's load."""
-import atexit
 import json
 import os
 import random
@@ -28,7 +27,7 @@ import threading
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from timing import load_report, run_delay_ms  # noqa: E402
+from timing import run_delay_ms  # noqa: E402
 
 arena, random_c, work = sys.argv[1], sys.argv[2], sys.argv[3]
 shutil.rmtree(work, ignore_errors=True)
@@ -40,22 +39,7 @@ MEASURE = os.environ.get("LIVE_LOAD_SPECTATORS")
 if MEASURE:
     READERS, SILENT = (int(x) for x in MEASURE.split(","))
 P99_MS = float(os.environ.get("LIVE_LOAD_BOUND_MS", "5"))  # 15 under ASan (meson.build)
-procs = []
-
-
-@atexit.register
-def _reap():
-    for p in procs:
-        if p.poll() is None:
-            p.kill()
-            p.wait()
-
-
-def fail(msg):
-    for p in procs:
-        if p.poll() is None:
-            p.kill()
-    raise SystemExit("FAIL: %s (host load: %s)" % (msg, load_report()))
+from children import fail, procs  # noqa: E402
 
 
 def cpu_s(pid):

@@ -11,7 +11,6 @@ never-reading streams are dropped once their queue passes
 --spectator-buffer (the server's descriptors fall back); the server's RSS
 grows by less than 64 MB; malformed and huge requests get 4xx; the ladder
 plays on without a fault. Prints the memory per spectator."""
-import atexit
 import json
 import os
 import selectors
@@ -27,28 +26,8 @@ shutil.rmtree(work, ignore_errors=True)
 os.makedirs(work)
 DB = os.path.join(work, "ladder.db")
 READERS, SILENT = 200, 50
-procs = []
-
-
-@atexit.register
-def _reap():
-    """No arena this test started outlives it, whatever way it ends."""
-    for p in procs:
-        if p.poll() is None:
-            p.kill()
-            p.wait()
-
-
-def load():
-    with open("/proc/loadavg") as f:
-        return f.read().strip()
-
-
-def fail(msg):
-    for p in procs:
-        if p.poll() is None:
-            p.kill()
-    raise SystemExit("FAIL: %s (load %s)" % (msg, load()))
+from children import fail, procs  # noqa: E402
+from timing import load_report  # noqa: E402
 
 
 def until(cond, timeout, what):
@@ -229,4 +208,4 @@ print("ok: %d readers + %d silent streams; /api/standings worst %.1f ms over %d 
       "RSS %d -> %d KiB with all open (%.1f KiB per spectator), %d KiB at the end; "
       "%d ranked games meanwhile; load %s"
       % (READERS, SILENT, worst * 1000, n_req, base_rss, full_rss, per / 1024, peak_rss,
-         st["games"], load()))
+         st["games"], load_report()))

@@ -12,7 +12,6 @@ usage: web_pages.py ARENA WORKDIR
 - every response carries Content-Security-Policy default-src 'self' and
   nosniff; no API body or event carries the master seed or a game's seed.
 Screenshots of every page go to WORKDIR/shots/."""
-import atexit
 import json
 import os
 import shutil
@@ -32,23 +31,7 @@ shutil.rmtree(work, ignore_errors=True)
 os.makedirs(os.path.join(work, "shots"))
 DB = os.path.join(work, "ladder.db")
 AUTHOR = '<img src=x onerror="window.pwned=\'author\'"><script>window.pwned="author2"</script>'
-procs = []
-
-
-@atexit.register
-def _reap():
-    """No arena this test started outlives it, whatever way it ends."""
-    for p in procs:
-        if p.poll() is None:
-            p.kill()
-            p.wait()
-
-
-def fail(msg):
-    for p in procs:
-        if p.poll() is None:
-            p.kill()
-    raise SystemExit("FAIL: " + msg)
+from children import fail, procs  # noqa: E402
 
 
 def until(cond, timeout, what):
