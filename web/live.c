@@ -203,7 +203,8 @@ static void *h_start(struct event_base *base, const live_cfg *c, char *err, size
     L->o = (web_opts){.listen = c->listen,
                       .max_spectators = RUN_MAX_SPECTATORS,
                       .spectator_buffer = RUN_SPECTATOR_BUFFER,
-                      .poll_ms = RUN_POLL_MS};
+                      .poll_ms = RUN_POLL_MS,
+                      .shared_store = c->db && store_is_url(c->db)};
     /* The front reads the store on a connection of its own: SQLite in WAL
      * mode lets it read what is committed while the run writes. */
     L->db = c->db ? store_open(c->db, false, err, errlen) : NULL;

@@ -148,8 +148,8 @@ static void on_poll(evutil_socket_t fd, short what, void *arg)
     if (t0 < sv->rebuild_after) return;
     /* In a run the store changes when a game ends, which the run says; the
      * stamp is still read now and then for changes from other processes
-     * (a ladder's entrants). */
-    if (sv->live && !sv->changed && t0 < sv->stamp_after) return;
+     * (a ladder's entrants), and every poll when workers play its games. */
+    if (sv->live && !sv->o->shared_store && !sv->changed && t0 < sv->stamp_after) return;
     sv->changed = false;
     sv->stamp_after = t0 + RUN_STAMP_S;
     uint64_t stamp = web_stamp(sv->db, err, sizeof err);

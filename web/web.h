@@ -4,6 +4,7 @@
 #ifndef ARENA_WEB_H
 #define ARENA_WEB_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -15,6 +16,10 @@ typedef struct web_opts {
     size_t spectator_buffer; /* bytes queued for one stream before it is dropped */
     int poll_ms;             /* how often the store is looked at */
     const char *tokens;      /* "TOKEN NAME" lines for the private pages, or NULL */
+    /* A run's store whose games others play too (PostgreSQL's workers):
+     * no game end on the run's loop says a result came, so the stamp is
+     * read every poll_ms, not every 5 s. */
+    bool shared_store;
 } web_opts;
 
 /* Serves s until SIGINT or SIGTERM; the exit code. */
