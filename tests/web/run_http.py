@@ -3,7 +3,7 @@
 look: a PostgreSQL ladder whose games `arena worker`s play, a resumed SPRT,
 and spectators that never read.
 
-usage: run_http.py CASE ARENA WORKDIR
+usage: run_http.py CASE ARENA WORKDIR [RANDOM_C]
 CASE:
   pg-ladder    `arena ladder run postgresql://...#NAME --concurrency 0 --http`
                (a real PostgreSQL server the test starts, tests/pg/pgserver.py)
@@ -17,15 +17,22 @@ CASE:
   sprt-resume  an SPRT stopped by SIGINT, resumed with `--resume DB --http`:
                its standings (kind sprt, `running`), settings (elo0, elo1) and
                `/events` serve, and the finished count rises while it plays.
-  slow-readers a tournament with --http: spectators that connect with a small
-               receive buffer (SO_RCVBUF) and never read, on a long game's
-               board stream (/live/ID/events) and on /events; the server drops
-               each once its queue passes the cap (256 KiB): /api/live's
-               `dropped` counts them and each sees the end of its stream when it
-               finally reads; a reading spectator of the same game keeps getting
-               boards after the drops, and the game ends normally (no forfeit);
-               the referee's RSS grows by less than the silent streams' caps
-               allow. Prints the memory per spectator."""
+  slow-readers spectators that connect with a small receive buffer (SO_RCVBUF
+               4 KiB) and never read. A board stream: a tournament of two
+               games of nim (100,000 stones, random-c bots: boards of some
+               20 KB ten times a second) with --http; 16 silent streams on the
+               second game's /live/ID/events (the first warms the run's memory
+               up). /events: a gauntlet of a slow bot against 59 built-in ones
+               with long names (standings events of some 13 KB twice a
+               second); 16 silent streams. Each time /api/live's `dropped`
+               counts the 16 (the cap is 256 KiB a stream) and each silent
+               stream reads to its end (EOF) at last; a reading spectator
+               keeps getting boards (standings) after the drops; the watched
+               game ends normally and no game of either run is forfeited; the
+               referee's RSS grows by at most 1.5 times the cap a silent board
+               stream (plus 2 MiB), the cap and 64 KiB a silent /events
+               stream (plus 16 MiB: the run's own growth is in the figure).
+               Prints the memory per silent spectator."""
 import json
 import os
 import re
@@ -39,6 +46,7 @@ import threading
 import time
 
 case, arena, work = sys.argv[1], os.path.abspath(sys.argv[2]), os.path.abspath(sys.argv[3])
+random_c = os.path.abspath(sys.argv[4]) if len(sys.argv) > 4 else None
 shutil.rmtree(work, ignore_errors=True)
 os.makedirs(work)
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -119,7 +127,7 @@ class Reader:
 
     def __init__(self, addr, path):
         self.s = socket.create_connection(addr, timeout=120)
-        self.s.sendall(("GET %s HTTP/1.1\r\nHost: x\r\n\r\n" % path).encode())
+        self.s.sendall(("GET %s HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n" % path).encode())
         self.data = b""
         self.events = []  # (arrival time, name, data JSON)
         self.closed = False
@@ -138,6 +146,8 @@ class Reader:
                 for m in re.finditer(rb"event: (\w+)\r?\ndata: (.*)\r?\n", pending):
                     self.events.append((time.time(), m.group(1).decode(), json.loads(m.group(2))))
                 pending = pending[pending.rfind(b"\n\n") + 2:] if b"\n\n" in pending else pending
+                if self.named("end"):  # a board stream's last event (the connection stays)
+                    break
         except OSError:
             pass
         self.closed = True
@@ -305,71 +315,112 @@ def case_sprt_resume():
           "%d standings events" % (stopped_at, st0["finished"], finished[-1], len(finished)))
 
 
-def case_slow_readers():
-    SILENT_LIVE, SILENT_EVENTS = 8, 8
-    db = os.path.join(work, "t.db")
-    # Dominion between two slow bots: a board of some 2.7 KB ten times a
-    # second, so a silent stream passes the cap within a game. Thirty
-    # agents with long names make each standings event big enough to do
-    # the same on /events (one per snapshot, twice a second at most).
-    agents = ["--agent", "a=" + slow(20), "--agent", "b=" + slow(20)]
-    run = start(["tournament", "--game", "dominion", *agents, "--games-per-pairing", "2",
-                 "--concurrency", "1", "--db", db, "--logs", "none", "--limit-as", "0",
-                 "--http", "127.0.0.1:0"], "live")
-    addr = address(run)
-    lv = until(lambda: api(addr, "/api/live")["games"], 60, "a game in progress")
-    gid = lv[0]["id"]
-    reader = Reader(addr, "/live/%d/events" % gid)
-    until(lambda: len(reader.named("board")) >= 3, 30, "the reader's first boards")
+def silent_drops(addr, run, path, n, what):
+    """n silent streams on path: waits until /api/live counts them dropped
+    (the run's RSS sampled meanwhile), then reads each to its end. Returns
+    (RSS before they connected, peak RSS, time of the drops)."""
+    d0 = api(addr, "/api/live")["spectators"]["dropped"]
     rss0 = rss_kb(run.pid)
-    quiet = [silent(addr, "/live/%d/events" % gid) for _ in range(SILENT_LIVE)]
+    quiet = [silent(addr, path) for _ in range(n)]
     peak = [rss0]
 
     def dropped():
         peak.append(rss_kb(run.pid))
-        d = api(addr, "/api/live")["spectators"]["dropped"]
-        return d >= SILENT_LIVE or (not api(addr, "/api/live")["games"] and None)
-    until(lambda: dropped() or reader.closed, 240, "the silent streams to be dropped")
-    sp = api(addr, "/api/live")["spectators"]
-    if sp["dropped"] < SILENT_LIVE:
-        fail("the game ended before the silent streams were dropped: %r, %d boards read"
-             % (sp, len(reader.named("board"))))
+        if run.poll() is not None:
+            fail("the run ended before %s's silent streams were dropped" % what)
+        try:
+            return api(addr, "/api/live")["spectators"]["dropped"] - d0 >= n
+        except OSError as e:
+            fail("the run stopped serving before %s's silent streams were dropped: %s" % (what, e))
+    until(dropped, 240, "%d silent streams of %s to be dropped" % (n, what))
     t_drop = time.time()
-    rss_peak = max(peak)
+    for s in quiet:
+        if not drained_to_end(s):
+            fail("a silent stream of %s was still open after its drop" % what)
+        s.close()
+    return rss0, max(peak), t_drop
+
+
+def case_slow_readers():
+    SILENT = 16
+    # Nim of 100,000 stones between two random-c bots: thousands of moves a
+    # second, a board ten times a second with every move since the last
+    # (some 20 KB a board), so a silent stream passes the cap within
+    # seconds, and the game lasts some 20 s.
+    db = os.path.join(work, "boards.db")
+    run = start(["tournament", "--game", "nim", "--set", "stones=100000",
+                 "--agent", "a=" + random_c, "--agent", "b=" + random_c,
+                 "--games-per-pairing", "2", "--concurrency", "1", "--db", db, "--logs", "none",
+                 "--http", "127.0.0.1:0"], "boards")
+    addr = address(run)
+    # The first game, watched by a reader only, warms the run's memory up
+    # (a game's events are freed with it and reused by the next).
+    lv = until(lambda: api(addr, "/api/live")["games"], 60, "a game in progress")
+    first = Reader(addr, "/live/%d/events" % lv[0]["id"])
+    first.t.join(300)
+    lv = until(lambda: [g for g in api(addr, "/api/live")["games"] if g["id"] != lv[0]["id"]], 60,
+               "the second game")
+    gid = lv[0]["id"]
+    reader = Reader(addr, "/live/%d/events" % gid)
+    until(lambda: len(reader.named("board")) >= 3, 30, "the reader's first boards")
+    rss0, peak, t_drop = silent_drops(addr, run, "/live/%d/events" % gid, SILENT, "a board")
     # The reader keeps getting boards after the drops, then the end.
     until(lambda: reader.closed or
           len([e for e in reader.events if e[0] > t_drop and e[1] == "board"]) >= 5, 60,
           "boards after the drops")
-    after = [e for e in reader.events if e[0] > t_drop and e[1] == "board"]
-    if len(after) < 5 and not reader.named("end"):
-        fail("the reader got %d boards after the drops and no end" % len(after))
-    for s in quiet:
-        if not drained_to_end(s):
-            fail("a silent stream was still open after its drop")
-        s.close()
+    after = len([e for e in reader.events if e[0] > t_drop and e[1] == "board"])
     reader.t.join(300)
     ends = reader.named("end")
+    if after < 5 and not ends:
+        fail("the reader got %d boards after the drops and no end" % after)
     if not ends or ends[0][2]["reason"] != "normal" or \
             any(x["forfeit"] for x in ends[0][2]["seats"]):
         fail("the watched game did not end normally: %r" % ends)
-    rss1 = rss_kb(run.pid)
-    per = (rss_peak - rss0) / SILENT_LIVE
-    # Each silent stream holds at most the cap in the server's queue.
-    if rss_peak - rss0 > SILENT_LIVE * (CAP // 1024 + 128):
-        fail("RSS grew %d KiB for %d silent streams" % (rss_peak - rss0, SILENT_LIVE))
-    run.send_signal(signal.SIGINT)
-    try:
-        run.wait(timeout=60)
-    except subprocess.TimeoutExpired:
-        fail("the tournament did not stop on SIGINT")
+    sent = len(reader.data)
+    if run.wait(timeout=120) != 0:
+        fail("the tournament exited %s" % run.returncode)
     with sqlite3.connect(db) as c:
-        g = c.execute("SELECT reason, done FROM games WHERE id = ?", (gid,)).fetchone()
-    if not g or g[0] != "normal" or not g[1]:
-        fail("game %d in the store: %r" % (gid, g))
-    print("live board stream: %d silent streams dropped (%d boards read after); RSS %d KiB, "
-          "peak %d KiB (%.0f KiB per silent spectator), %d KiB after the drops"
-          % (sp["dropped"], len(after), rss0, rss_peak, per, rss1))
-    del SILENT_EVENTS
+        rows = c.execute("SELECT reason FROM games WHERE done").fetchall()
+    if rows != [("normal",), ("normal",)]:
+        fail("games in the store: %r" % rows)
+    print("board stream: %d silent streams dropped, the reader got %d boards after (%d KiB in "
+          "all); RSS %d KiB, peak %d KiB with them: %.0f KiB per silent spectator (the cap is "
+          "%d KiB)" % (SILENT, after, sent // 1024, rss0, peak, (peak - rss0) / SILENT,
+                       CAP // 1024))
+    # A queue holds the cap and one board at most; without the cap each
+    # would hold all the reader got.
+    if peak - rss0 > SILENT * (CAP // 1024 * 3 // 2) + 2048:
+        fail("RSS grew %d KiB for %d silent streams" % (peak - rss0, SILENT))
+
+    # /events: a gauntlet of a slow bot against 59 built-in ones with long
+    # names, a game every few tens of ms: a standings event of some 12 KB
+    # twice a second.
+    db = os.path.join(work, "events.db")
+    agents = ["--agent", "slow=" + slow(5)]
+    for i in range(59):
+        agents += ["--agent", "%s%02d=builtin:random" % ("e" * 60, i)]
+    run = start(["tournament", "--game", "nim", "--set", "stones=6", "--format", "gauntlet",
+                 *agents, "--games-per-pairing", "100", "--concurrency", "2", "--db", db,
+                 "--logs", "none", "--limit-as", "0", "--http", "127.0.0.1:0"], "events")
+    addr = address(run)
+    reader = Reader(addr, "/events")
+    until(lambda: len(reader.named("standings")) >= 2, 60, "two standings events")
+    rss0, peak, t_drop = silent_drops(addr, run, "/events", SILENT, "/events")
+    until(lambda: len([e for e in reader.events if e[0] > t_drop]) >= 3, 60,
+          "standings after the drops")
+    size = max(len(json.dumps(e[2])) for e in reader.events)
+    run.send_signal(signal.SIGINT)
+    run.wait(timeout=60)
+    with sqlite3.connect(db) as c:
+        ff = c.execute("SELECT count(*) FROM games WHERE done AND reason != 'normal'").fetchone()[0]
+    if ff:
+        fail("%d games forfeited" % ff)
+    print("/events: %d silent streams dropped (events of %d bytes), the reader got %d events "
+          "after; RSS %d KiB, peak %d KiB (%.0f KiB per silent spectator, the run's own growth "
+          "included)" % (SILENT, size, len([e for e in reader.events if e[0] > t_drop]), rss0,
+                         peak, (peak - rss0) / SILENT))
+    if peak - rss0 > SILENT * (CAP // 1024 + 64) + 16384:
+        fail("RSS grew %d KiB for %d silent streams" % (peak - rss0, SILENT))
 
 
 CASES = {"pg-ladder": case_pg_ladder, "sprt-resume": case_sprt_resume,
