@@ -200,9 +200,10 @@ def case_pg_ladder():
         run = start(["ladder", "run", url, "--game", "nim", "--set", "stones=12",
                      "--concurrency", "0", "--limit-as", "0", "--http", "127.0.0.1:0"], "ladder")
         addr = address(run)
+        workers = []
         for w in ("w1", "w2"):
-            start(["worker", "--db", url, "--name", w, "--concurrency", "1", "--lease", "10",
-                   "--logs", os.path.join(work, "logs-" + w)], w)
+            workers.append(start(["worker", "--db", url, "--name", w, "--concurrency", "1",
+                                  "--lease", "10", "--logs", os.path.join(work, "logs-" + w)], w))
         code, body = request(addr, "/")
         if code != 200 or b"<html" not in body.lower():
             fail("/: %d %r" % (code, body[:200]))
@@ -258,6 +259,11 @@ def case_pg_ladder():
             events.t.join(5)
         if not events.closed:
             fail("/events was not closed when the run ended")
+        for w in workers:  # before the database goes
+            w.send_signal(signal.SIGTERM)
+        for w in workers:
+            if w.wait(timeout=60) != 0:
+                fail("a worker exited %s on SIGTERM" % w.returncode)
         print("pg ladder with 2 workers: /api/standings went through %d ranked counts (%s), "
               "/events carried %d standings events (%d distinct), /api/live listed %d validation "
               "games and no ranked one" % (len(set(counts)), sorted(set(counts))[:8], len(ranked),
