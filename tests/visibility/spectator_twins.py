@@ -1,6 +1,9 @@
 #!/usr/bin/python3
 """Spectator twin test: what a live spectator is sent depends only on
 public information, on the wire. usage: spectator_twins.py ARENA TWIN_PROBE
+GAME... (of dominion, pacifica, xibalba; meson runs pacifica and xibalba:
+Dominion's boards tell whether the seat to move has an Action decision,
+docs/web.md, and this test shows it at board 3)
 
 Method. For Dominion, Pacifica and Xibalba, two runs of the real `arena
 tournament --http` play twin games A and B (tests/testgame/twin.c, as
