@@ -34,6 +34,7 @@ omniscient stream sends no board before its game ends; Pacifica's two
 first cards of seat 0 (hidden, each in its own twin) are not named before
 the board where the public information differs.
 """
+import gzip
 import json
 import os
 import random
@@ -218,7 +219,6 @@ def board_turn(msg):
 def own_first_card(log, seat):
     """The card a seat's first own draw event names, from its messages in
     the log (hidden from the others: twin.c hand=H)."""
-    import gzip
     with gzip.open(log, "rt") as f:
         for line in f:
             r = json.loads(line)
@@ -293,7 +293,7 @@ def compare(game, sets_a, sets_b, name, must_differ):
                 seat0 = seats.split(",")[0]
                 cards = {own_first_card(log_a, 0), own_first_card(log_b, 0)}
                 check(len(cards) == 2 and None not in cards,
-                      "%s: seat 0 (%s) drew %r first in the twins" % (what, seat0, cards))
+                      "%s: seat 0 (agent %s) drew %r first in the twins" % (what, seat0, cards))
                 for c in cards:
                     check(not any(b'"%s"' % c.encode() in x for x in pa + pb),
                           "%s: hidden card %s named before board %d" % (what, c, first))
