@@ -12,7 +12,16 @@
  * Prints "K NA NB": K = choices applied when SEAT's knowledge first differs
  * (-1: never), NA/NB = messages the referee sent SEAT in each log before
  * that state (all of them when K is -1). Exit 1 on a log that does not
- * replay. */
+ * replay.
+ *
+ * twin-probe spectator LOG_A LOG_B — for the spectator twin test
+ * (spectator_twins.py). Replays both logs in lockstep and marks the boards
+ * a live spectator is sent, where the match's watch does (the start, each
+ * move of turn_from, the end), each holding the events the spectator may
+ * see (EVENTS_SPECTATOR) and at the end the result: never public_view, the
+ * view under test. Prints "D N": D = the first board (numbered as the
+ * board's "turn", the start being 1) whose public events differ between
+ * the twins (-1: none), N = boards of game A. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -145,10 +154,114 @@ static void apply(const char *path, arena_game *g, const av *choice)
     if (!game_apply(g, c, n)) die(path, "a logged choice does not apply");
 }
 
+static void unload(tlog *l)
+{
+    for (size_t i = 0; i < l->n; i++)
+        av_free(l->choices[i]);
+    av_free(l->header);
+    free(l->choices);
+    free(l->outs_before);
+}
+
+/* The public events [from, to) and, at the end, the result, as JSON. */
+static char *public_board(const arena_game *g, size_t from, size_t to, bool over)
+{
+    av *k = av_map();
+    av *ev = av_list();
+    for (size_t i = from; i < to; i++) {
+        const av *e = g->vt->event(g, i, EVENTS_SPECTATOR);
+        if (e) av_push(ev, av_copy(e));
+    }
+    av_set(k, "events", ev);
+    av_set_bool(k, "over", over);
+    if (over) {
+        arena_result r;
+        g->vt->result(g, &r);
+        av *res = av_list();
+        for (int s = 0; s < ARENA_MAX_SEATS; s++) {
+            av_push(res, av_int(r.ranks[s]));
+            av_push(res, av_int(r.scores[s]));
+        }
+        av_set(k, "result", res);
+    }
+    char *json = av_to_json(k);
+    av_free(k);
+    return json;
+}
+
+/* The boards the match's watch reports after a choice (match.c,
+ * watch_turn): one when turn_from moved (or, without it, after every
+ * choice), and one more when the game is over, each holding the events from
+ * *cursor on; *cursor moves past them. Returns how many (0..2) in b[]. */
+static int next_boards(const arena_game *g, size_t *cursor, char *b[2])
+{
+    int n = 0;
+    for (int over = 0; over < 2; over++) {
+        if (over && game_decision(g, &(arena_decision){0})) break;
+        size_t to = g->vt->event_count(g);
+        if (!over && g->vt->turn_from) {
+            to = g->vt->turn_from(g);
+            if (to <= *cursor) continue;
+        }
+        b[n++] = public_board(g, *cursor, to, over);
+        if (to > *cursor) *cursor = to;
+    }
+    return n;
+}
+
+static int spectator_main(const char *pa, const char *pb)
+{
+    tlog l[2];
+    const char *path[2] = {pa, pb};
+    arena_game *g[2];
+    size_t cur[2];
+    char *bd[2][2];
+    int nb[2];
+    for (int x = 0; x < 2; x++) { /* the board at the start */
+        load(path[x], 0, &l[x]);
+        g[x] = create(path[x], &l[x]);
+        cur[x] = g[x]->vt->turn_from ? g[x]->vt->turn_from(g[x]) : g[x]->vt->event_count(g[x]);
+        bd[x][0] = public_board(g[x], 0, cur[x], false);
+        nb[x] = 1;
+    }
+    long board = 1, first = -1, n_a = 0;
+    for (size_t j = 0;; j++) {
+        for (int i = 0; i < 2; i++) {
+            const char *x = i < nb[0] ? bd[0][i] : NULL, *y = i < nb[1] ? bd[1][i] : NULL;
+            if (!x && !y) continue;
+            if (first < 0 && (!x || !y || strcmp(x, y))) first = board;
+            board++;
+        }
+        n_a += nb[0];
+        for (int x = 0; x < 2; x++) {
+            for (int i = 0; i < nb[x]; i++)
+                free(bd[x][i]);
+            nb[x] = 0;
+        }
+        bool more = false;
+        for (int x = 0; x < 2; x++) { /* one may end sooner: past its end, no board */
+            arena_decision d;
+            if (!game_decision(g[x], &d)) continue;
+            if (j >= l[x].n) die(path[x], "the log ends before the game does");
+            apply(path[x], g[x], l[x].choices[j]);
+            nb[x] = next_boards(g[x], &cur[x], bd[x]);
+            more = true;
+        }
+        if (!more) break;
+    }
+    printf("%ld %ld\n", first, n_a);
+    for (int x = 0; x < 2; x++) {
+        game_free(g[x]);
+        unload(&l[x]);
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
+    if (argc == 4 && !strcmp(argv[1], "spectator")) return spectator_main(argv[2], argv[3]);
     if (argc != 4) {
-        fprintf(stderr, "usage: twin-probe SEAT LOG_A LOG_B\n");
+        fprintf(stderr, "usage: twin-probe SEAT|spectator LOG_A LOG_B\n");
         return 2;
     }
     int seat = atoi(argv[1]);
