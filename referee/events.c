@@ -25,6 +25,7 @@ void events_push(arena_events *e, uint32_t vis, av *ev)
 void events_turn_moved(arena_events *e)
 {
     e->turn = e->len;
+    if (e->on_turn) e->on_turn(e->on_turn_ctx);
 }
 
 const av *events_get(const arena_events *e, size_t i, int seat)

@@ -32,6 +32,9 @@ typedef struct arena_events {
     size_t cap;    /* room in items and vis */
     size_t turn;   /* index of the first event of the game's current turn */
     int disabled;  /* set for ARENA_GAME_NO_EVENTS: push frees and drops */
+    /* Called at each events_turn_moved (arena_game_on_turn); NULL: none. */
+    void (*on_turn)(void *ctx);
+    void *on_turn_ctx;
 } arena_events;
 
 /* Takes ownership of ev. */
@@ -39,7 +42,8 @@ void events_push(arena_events *e, uint32_t vis, av *ev);
 /* Marks where the game's turn counter moves: the events pushed so far
  * belong to turns before the current one. The referee flushes events to
  * the other seats only up to this mark (protocol.md, `event`), a point no
- * hidden card decides. */
+ * hidden card decides. A game calls it where its public_view shows the new
+ * turn and nothing of it yet: the live boards are built there (on_turn). */
 void events_turn_moved(arena_events *e);
 /* Event i as seen by seat, NULL when hidden from it or released. */
 const av *events_get(const arena_events *e, size_t i, int seat);

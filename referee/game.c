@@ -110,6 +110,12 @@ size_t arena_game_turn_from(const arena_game *g)
     return g->ev.turn;
 }
 
+void arena_game_on_turn(arena_game *g, void (*fn)(void *ctx), void *ctx)
+{
+    g->ev.on_turn = fn;
+    g->ev.on_turn_ctx = ctx;
+}
+
 const av *arena_game_event(const arena_game *g, size_t i, int seat)
 {
     return events_get(&g->ev, i, seat);

@@ -143,6 +143,13 @@ struct arena_game_vt {
      * turn's first decision, which a hidden card may decide, does not cut
      * the stream. NULL: event_count (no game of ours). */
     size_t (*turn_from)(const arena_game *g);
+    /* Has fn(ctx) called, during apply, each time the game marks a turn
+     * (turn_from moves), its state then readable by public_view and
+     * showing nothing of the new turn: the live boards are cut there, not
+     * where the game next stops, since whether it stops for a decision
+     * may hang on a hidden card (a Dominion hand without an Action plays
+     * its Treasures at once). A clone does not call it. NULL: none. */
+    void (*on_turn)(arena_game *g, void (*fn)(void *ctx), void *ctx);
     /* The resolved settings (e.g. the actual kingdom), sent in `hello`. */
     av *(*settings)(const arena_game *g);
     void (*result)(const arena_game *g, arena_result *r);
@@ -188,6 +195,7 @@ arena_game *arena_game_clone_flat(const arena_game *g);
 void arena_game_free_flat(arena_game *g);
 size_t arena_game_event_count(const arena_game *g);
 size_t arena_game_turn_from(const arena_game *g);
+void arena_game_on_turn(arena_game *g, void (*fn)(void *ctx), void *ctx);
 const av *arena_game_event(const arena_game *g, size_t i, int seat);
 /* Frees the game's events before index upto once nobody will read them
  * again (events.h); the count and later indices do not change. Only

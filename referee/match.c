@@ -125,6 +125,7 @@ struct match {
     evcache evc;         /* their bytes, shared by the seats */
     int events_turn;     /* send_events: the turn whose events wait unsent */
     size_t watch_cursor; /* cfg.watch: the events it has been shown */
+    bool watch_marks;    /* cfg.watch is told at the game's turn marks */
     char error[256];
     double t_start; /* the trace's zero */
     /* One per player only: a seat is some 1.7 KB, most of it its notes'
@@ -393,6 +394,12 @@ static void watch_turn(struct match *m, bool over)
         m->watch_cursor = to;
 }
 
+/* The game marked a turn, mid-apply (game.h, on_turn). */
+static void watch_mark(void *arg)
+{
+    watch_turn(arg, false);
+}
+
 static void ensure_choice_cap(struct match *m, int n)
 {
     if ((size_t)n > m->choice_cap) {
@@ -432,7 +439,7 @@ static void apply_choice(struct match *m, const arena_decision *d, int n, const 
         return;
     }
     m->seat[d->seat].decisions++;
-    if (m->cfg.watch) watch_turn(m, false);
+    if (m->cfg.watch && !m->watch_marks) watch_turn(m, false);
     release_events(m);
 }
 
@@ -1399,6 +1406,10 @@ int match_start(struct event_base *base, const match_config *cfg, arena_agent *c
     if (cfg->watch) { /* the board at the start */
         m->watch_cursor = gvt->turn_from ? gvt->turn_from(g) : gvt->event_count(g);
         cfg->watch->turn(cfg->watch_ctx, g, 0, m->watch_cursor, false);
+        if (gvt->turn_from && gvt->on_turn) {
+            gvt->on_turn(g, watch_mark, m);
+            m->watch_marks = true;
+        }
     }
     /* Agents that died before the game began forfeit it. */
     for (int s = 0; s < players; s++) {

@@ -145,8 +145,9 @@ void agent_set_report(arena_agent *a, agent_report *r);
 
 /* A spectator's hook (match_config.watch): what a live web front shows of a
  * game in progress. The match calls it when the game is created, each time
- * the game's turn moves (turn_from; every choice for a game without it), so
- * never at a point a hidden card decides, and once more when the game ends
+ * the game's turn moves (from inside the game's apply, at the mark: game.h
+ * on_turn; after every choice for a game without it), so never at a point
+ * a hidden card decides, and once more when the game ends
  * (over), the game freed just after. g is lent for the call only; the
  * events [from, to) are new since the last call and still held: the hook
  * reads them with g->vt->event(g, i, EVENTS_SPECTATOR) and the view with

@@ -245,6 +245,7 @@ const arena_game_vt testgame_game = {
     .event_count = arena_game_event_count,
     .event = arena_game_event,
     .turn_from = arena_game_turn_from,
+    .on_turn = arena_game_on_turn,
     .settings = nim_settings,
     .result = nim_result,
     .determinize = nim_determinize,

@@ -289,6 +289,12 @@ static size_t twin_turn_from(const arena_game *g)
     return in->vt->turn_from ? in->vt->turn_from(in) : in->vt->event_count(in);
 }
 
+static void twin_on_turn(arena_game *g, void (*fn)(void *ctx), void *ctx)
+{
+    arena_game *in = IN(g);
+    if (in->vt->on_turn) in->vt->on_turn(in, fn, ctx);
+}
+
 static av *twin_settings(const arena_game *g)
 {
     return IN(g)->vt->settings(IN(g));
@@ -324,6 +330,7 @@ const arena_game_vt twin_game = {
     .event_count = twin_event_count,
     .event = twin_event,
     .turn_from = twin_turn_from,
+    .on_turn = twin_on_turn,
     .settings = twin_settings,
     .result = twin_result,
     .determinize = twin_determinize,

@@ -189,71 +189,68 @@ static char *public_board(const arena_game *g, size_t from, size_t to, bool over
     return json;
 }
 
-/* The boards the match's watch reports after a choice (match.c,
- * watch_turn): one when turn_from moved (or, without it, after every
- * choice), and one more when the game is over, each holding the events from
- * *cursor on; *cursor moves past them. Returns how many (0..2) in b[]. */
-static int next_boards(const arena_game *g, size_t *cursor, char *b[2])
+/* One game's boards as the match's watch cuts them: at the start, at each
+ * turn mark, mid-apply (game.h on_turn; without it after every choice), and
+ * once more at the end, each holding the events from cursor on. */
+typedef struct boards {
+    arena_game *g;
+    size_t cursor;
+    char **b;
+    size_t n, cap;
+} boards;
+
+static void cut(boards *x, size_t to, bool over)
 {
-    int n = 0;
-    for (int over = 0; over < 2; over++) {
-        if (over && game_decision(g, &(arena_decision){0})) break;
-        size_t to = g->vt->event_count(g);
-        if (!over && g->vt->turn_from) {
-            to = g->vt->turn_from(g);
-            if (to <= *cursor) continue;
-        }
-        b[n++] = public_board(g, *cursor, to, over);
-        if (to > *cursor) *cursor = to;
+    if (x->n == x->cap) {
+        x->cap = x->cap ? 2 * x->cap : 64;
+        x->b = xrealloc(x->b, x->cap * sizeof *x->b);
     }
-    return n;
+    x->b[x->n++] = public_board(x->g, x->cursor, to, over);
+    if (to > x->cursor) x->cursor = to;
+}
+
+static void marked(void *ctx)
+{
+    boards *x = ctx;
+    size_t to = x->g->vt->turn_from(x->g);
+    if (to > x->cursor) cut(x, to, false);
+}
+
+/* Replays one log, board by board. The twins may take different numbers of
+ * choices (one stops at a decision the other skips), so their boards are
+ * compared by number, not by choice. */
+static void replay_boards(const char *path, boards *x)
+{
+    tlog l;
+    load(path, 0, &l);
+    arena_game *g = x->g = create(path, &l);
+    cut(x, g->vt->turn_from ? g->vt->turn_from(g) : g->vt->event_count(g), false);
+    if (g->vt->turn_from && g->vt->on_turn) g->vt->on_turn(g, marked, x);
+    arena_decision d;
+    for (size_t j = 0; game_decision(g, &d); j++) {
+        if (j >= l.n) die(path, "the log ends before the game does");
+        apply(path, g, l.choices[j]);
+        if (!g->vt->on_turn) marked(x);
+    }
+    cut(x, g->vt->event_count(g), true);
+    game_free(g);
+    unload(&l);
 }
 
 static int spectator_main(const char *pa, const char *pb)
 {
-    tlog l[2];
-    const char *path[2] = {pa, pb};
-    arena_game *g[2];
-    size_t cur[2];
-    char *bd[2][2];
-    int nb[2];
-    for (int x = 0; x < 2; x++) { /* the board at the start */
-        load(path[x], 0, &l[x]);
-        g[x] = create(path[x], &l[x]);
-        cur[x] = g[x]->vt->turn_from ? g[x]->vt->turn_from(g[x]) : g[x]->vt->event_count(g[x]);
-        bd[x][0] = public_board(g[x], 0, cur[x], false);
-        nb[x] = 1;
-    }
-    long board = 1, first = -1, n_a = 0;
-    for (size_t j = 0;; j++) {
-        for (int i = 0; i < 2; i++) {
-            const char *x = i < nb[0] ? bd[0][i] : NULL, *y = i < nb[1] ? bd[1][i] : NULL;
-            if (!x && !y) continue;
-            if (first < 0 && (!x || !y || strcmp(x, y))) first = board;
-            board++;
-        }
-        n_a += nb[0];
-        for (int x = 0; x < 2; x++) {
-            for (int i = 0; i < nb[x]; i++)
-                free(bd[x][i]);
-            nb[x] = 0;
-        }
-        bool more = false;
-        for (int x = 0; x < 2; x++) { /* one may end sooner: past its end, no board */
-            arena_decision d;
-            if (!game_decision(g[x], &d)) continue;
-            if (j >= l[x].n) die(path[x], "the log ends before the game does");
-            apply(path[x], g[x], l[x].choices[j]);
-            nb[x] = next_boards(g[x], &cur[x], bd[x]);
-            more = true;
-        }
-        if (!more) break;
+    boards bd[2] = {0};
+    replay_boards(pa, &bd[0]);
+    replay_boards(pb, &bd[1]);
+    long first = -1, n_a = (long)bd[0].n;
+    for (size_t i = 0; first < 0 && (i < bd[0].n || i < bd[1].n); i++)
+        if (i >= bd[0].n || i >= bd[1].n || strcmp(bd[0].b[i], bd[1].b[i])) first = (long)i + 1;
+    for (int x = 0; x < 2; x++) {
+        for (size_t i = 0; i < bd[x].n; i++)
+            free(bd[x].b[i]);
+        free(bd[x].b);
     }
     printf("%ld %ld\n", first, n_a);
-    for (int x = 0; x < 2; x++) {
-        game_free(g[x]);
-        unload(&l[x]);
-    }
     return 0;
 }
 

@@ -151,8 +151,8 @@ static void cleanup(dom_game *g, int ntreasury)
     ev_simple(g, EVENTS_ALL, "cleanup", p, NULL, 0);
     draw(g, p, extra ? 3 : 5);
     g->turn++;
-    events_turn_moved(&g->base.ev);
     if (game_should_end(g)) {
+        events_turn_moved(&g->base.ev);
         g->over = true;
         if (!g->base.ev.disabled) {
             av *e = ev_new("game_end", -1);
@@ -170,6 +170,10 @@ static void cleanup(dom_game *g, int ntreasury)
         g->extra_turn = false;
         g->cur = (g->cur + 1) % g->np;
     }
+    /* The live board cut here shows the next turn as it starts. */
+    g->actions = g->buys = 1;
+    g->coins = 0;
+    events_turn_moved(&g->base.ev);
 }
 
 static int fr_turn(dom_game *g, dom_frame *f)
@@ -539,6 +543,7 @@ const arena_game_vt dominion_game = {
     .event_count = arena_game_event_count,
     .event = arena_game_event,
     .turn_from = arena_game_turn_from,
+    .on_turn = arena_game_on_turn,
     .settings = dom_settings,
     .result = dom_result,
     .determinize = dom_determinize,

@@ -394,6 +394,7 @@ const arena_game_vt pacifica_game = {
     .event_count = arena_game_event_count,
     .event = arena_game_event,
     .turn_from = arena_game_turn_from,
+    .on_turn = arena_game_on_turn,
     .settings = pac_settings,
     .result = pac_result,
     .determinize = pac_determinize,

@@ -522,9 +522,9 @@ static void start_turn(pacifica *g)
         return;
     }
     g->turn++;
-    events_turn_moved(&g->base.ev);
     g->seat = g->turn == 1 ? g->first : 1 - g->seat;
     g->actions_left = 3;
+    events_turn_moved(&g->base.ev);
     if (!g->base.ev.disabled) {
         av *e = av_map();
         av_add_str(e, "type", "turn");

@@ -375,14 +375,15 @@ static void end_turn(xb_game *g)
         if (over(g)) return;
     }
     g->turns++;
-    events_turn_moved(&g->base.ev);
     if (g->turns >= g->max_rounds * g->players) {
+        events_turn_moved(&g->base.ev);
         g->limit_reached = true;
         g->step = XS_OVER;
         xb_ev_over(g, "turn_limit");
         return;
     }
     g->cur = (g->cur + 1) % g->players;
+    events_turn_moved(&g->base.ev); /* the seat to move set, nothing done */
     start_turn(g);
 }
 

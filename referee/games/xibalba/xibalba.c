@@ -163,6 +163,7 @@ const arena_game_vt xibalba_game = {
     .event_count = arena_game_event_count,
     .event = arena_game_event,
     .turn_from = arena_game_turn_from,
+    .on_turn = arena_game_on_turn,
     .settings = xb_settings,
     .result = xb_result,
     .determinize = xb_determinize,
