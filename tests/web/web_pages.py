@@ -11,6 +11,8 @@ usage: web_pages.py ARENA WORKDIR
   the same is on no public page;
 - an entrant's rating history is bounded (RATING_HISTORY_MAX points), ends
   at the leaderboard's rating, and is drawn as an SVG beside its versions;
+  a tournament agent's hostile name (written into its store) shows as text
+  on its entrant page, history included;
 - every response carries Content-Security-Policy default-src 'self' and
   nosniff; no API body or event carries the master seed or a game's seed.
 Screenshots of every page go to WORKDIR/shots/."""
@@ -22,6 +24,7 @@ import sqlite3
 import subprocess
 import sys
 import time
+import urllib.parse
 import urllib.request
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -192,6 +195,51 @@ try:
     b.screenshot(os.path.join(work, "shots", "viewer.png"))
 finally:
     b.close()
+
+# A tournament whose agent's name was made hostile in its store (the CLI
+# refuses such names; a store may come from anywhere): its entrant page,
+# history included, shows the name as text.
+TDB = os.path.join(work, "t.db")
+# (No '/': a path segment cannot hold one.)
+HOSTILE = '<img src=x onerror="window.pwned=\'name\'"><svg onload="window.pwned=\'svg\'">'
+r = subprocess.run([arena, "tournament", "--game", "nim", "--set", "stones=9", "--agent",
+                    "a=builtin:random", "--agent", "b=builtin:random", "--db", TDB,
+                    "--games-per-pairing", "20", "--quiet"], capture_output=True, timeout=120)
+if r.returncode != 0:
+    fail("the tournament failed: %r" % r.stderr[-400:])
+con = sqlite3.connect(TDB)
+con.execute("UPDATE agents SET name = ? WHERE name = 'a'", (HOSTILE,))
+con.commit()
+con.close()
+tweb = subprocess.Popen([arena, "web", TDB, "--listen", "127.0.0.1:0"], stdout=subprocess.PIPE,
+                        stderr=open(os.path.join(work, "tweb.err"), "w"), text=True)
+procs.append(tweb)
+TBASE = "http://" + tweb.stdout.readline().split("http://", 1)[1].strip().rstrip("/")
+with urllib.request.urlopen(TBASE + "/api/entrant/" + urllib.parse.quote(HOSTILE, safe=""),
+                            timeout=10) as resp:
+    tent = json.loads(resp.read().decode())
+tstand = {e["name"]: e for e in json.loads(urllib.request.urlopen(
+    TBASE + "/api/standings", timeout=10).read().decode())["entrants"]}
+tlast = tent["history"]["points"][-1]
+if len(tent["history"]["points"]) != 20 or tlast["agent"] != HOSTILE or \
+        tlast["rating"] != tstand[HOSTILE]["rating"]:
+    fail("the tournament's history: %r (standings %r)" % (tent["history"], tstand[HOSTILE]))
+b = cdp.Browser()
+try:
+    b.navigate(TBASE + "/entrant/" + urllib.parse.quote(HOSTILE, safe=""))
+    b.wait("document.querySelector('#history polyline') !== null", 20, "the tournament's chart")
+    time.sleep(0.5)
+    if b.eval("window.pwned") is not None or b.eval("document.querySelectorAll('img').length"):
+        fail("a hostile agent name ran or made an <img>: %r" % b.eval("window.pwned"))
+    if b.eval("document.querySelectorAll('svg').length") != 1:
+        fail("a hostile agent name made an <svg> element")
+    if b.eval("document.body.innerText").count(HOSTILE) < 3:  # title, versions, history note
+        fail("the hostile name is not shown as text: %r" % b.eval("document.body.innerText"))
+    b.screenshot(os.path.join(work, "shots", "entrant-hostile.png"))
+finally:
+    b.close()
+tweb.send_signal(signal.SIGTERM)
+tweb.wait(timeout=10)
 
 # Headers, and no seed anywhere.
 con = sqlite3.connect(DB)
