@@ -280,31 +280,33 @@ void ladder_fit(const ranked_game *g, size_t n_games, int n, double *elo, double
     free(up);
 }
 
-int ladder_standings(store *s, int n, int64_t from, int64_t to, ladder_line *out, int64_t *games,
-                     char *err, size_t errlen)
+bool ladder_ranked(const tgame *x, int n, int64_t from, int64_t to, ranked_game *out)
+{
+    bool fits =
+        x->done && x->s.players <= RANKED_MAX && x->s.id >= from && (to <= 0 || x->s.id < to);
+    for (int k = 0; fits && k < x->s.players; k++)
+        fits = x->s.seat[k] >= 0 && x->s.seat[k] < n;
+    if (!fits) return false;
+    *out = (ranked_game){.k = x->s.players};
+    for (int k = 0; k < x->s.players; k++) {
+        out->agent[k] = x->s.seat[k];
+        out->rank[k] = x->rank[k];
+    }
+    return true;
+}
+
+void ladder_lines(const tgame *g, size_t ng, int n, int64_t from, int64_t to, ladder_line *out,
+                  int64_t *games)
 {
     memset(out, 0, sizeof *out * (size_t)n);
-    *games = 0;
-    tgame *g;
-    size_t ng;
-    if (store_games(s, false, &g, &ng) != 0) {
-        snprintf(err, errlen, "%s", store_error(s));
-        return -1;
-    }
     ranked_game *rg = xcalloc(ng + 1, sizeof *rg);
     size_t nr = 0;
     for (size_t i = 0; i < ng; i++) {
         const tgame *x = &g[i];
-        bool fits =
-            x->done && x->s.players <= RANKED_MAX && x->s.id >= from && (to <= 0 || x->s.id < to);
-        for (int k = 0; fits && k < x->s.players; k++)
-            fits = x->s.seat[k] >= 0 && x->s.seat[k] < n;
-        if (!fits) continue;
-        ranked_game r = {.k = x->s.players};
+        ranked_game r;
+        if (!ladder_ranked(x, n, from, to, &r)) continue;
         for (int k = 0; k < x->s.players; k++) {
             ladder_line *l = &out[x->s.seat[k]];
-            r.agent[k] = x->s.seat[k];
-            r.rank[k] = x->rank[k];
             l->games++;
             l->last_game = x->s.id;
             if (x->forfeit[k][0]) l->faults++;
@@ -330,6 +332,20 @@ int ladder_standings(store *s, int n, int64_t from, int64_t to, ladder_line *out
     free(elo);
     free(ci);
     free(rg);
+}
+
+int ladder_standings(store *s, int n, int64_t from, int64_t to, ladder_line *out, int64_t *games,
+                     char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out * (size_t)n);
+    *games = 0;
+    tgame *g;
+    size_t ng;
+    if (store_games(s, false, &g, &ng) != 0) {
+        snprintf(err, errlen, "%s", store_error(s));
+        return -1;
+    }
+    ladder_lines(g, ng, n, from, to, out, games);
     free(g);
     return 0;
 }

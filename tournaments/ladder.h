@@ -79,11 +79,19 @@ void ladder_fit(const ranked_game *g, size_t n_games, int n, double *elo, double
 /* A rating is provisional while its 95 % interval is wider than this. */
 #define LADDER_SETTLED_CI 100.0
 
+/* Whether game x is one of the ranked games the leaderboard of agents
+ * 0..n-1 counts (finished, ids in [from, to), to 0: no end), and if so
+ * its result in out. */
+bool ladder_ranked(const tgame *x, int n, int64_t from, int64_t to, ranked_game *out);
+
 /* The leaderboard lines of agents 0..n-1 over the finished games with ids
  * in [from, to) (to 0: no end), and their count. -1 with err on a store
  * error. */
 int ladder_standings(store *s, int n, int64_t from, int64_t to, ladder_line *out, int64_t *games,
                      char *err, size_t errlen);
+/* The same from games g[0..ng-1] already read (store order). */
+void ladder_lines(const tgame *g, size_t ng, int n, int64_t from, int64_t to, ladder_line *out,
+                  int64_t *games);
 
 /* A version's leaderboard line as a JSON-ready map: name, version, author,
  * state, games, rating and ci95 (nil before its first game, 0.1 Elo),

@@ -209,6 +209,22 @@ const char *report_sprt_verdict(const report *r)
     return strcmp(x, "inconclusive") == 0 ? x : "undecided by its games";
 }
 
+bool report_rated(const tgame *x, int n)
+{
+    bool ok = x->done;
+    for (int k = 0; ok && k < x->s.players; k++)
+        ok = x->s.seat[k] >= 0 && x->s.seat[k] < n;
+    return ok;
+}
+
+rating_model report_fit(const ranked_game *g, size_t n_games, const elo_data *pw, double prior,
+                        int anchor, elo_fit *f)
+{
+    rating_model m = rating_model_default(g, n_games);
+    ranked_fit(m, g, n_games, pw, prior, anchor, f);
+    return m;
+}
+
 int report_load(store *s, double prior, const char *anchor, report *r, char *err, size_t errlen)
 {
     memset(r, 0, sizeof *r);
@@ -258,11 +274,7 @@ int report_load(store *s, double prior, const char *anchor, report *r, char *err
     r->scheduled = (int64_t)ng;
     for (size_t i = 0; i < ng; i++) {
         tgame *x = &g[i];
-        if (!x->done) continue;
-        bool bad = false;
-        for (int k = 0; k < x->s.players; k++)
-            bad |= x->s.seat[k] < 0 || x->s.seat[k] >= n;
-        if (bad) continue;
+        if (!report_rated(x, n)) continue;
         r->finished++;
         if (x->s.players > r->players) r->players = x->s.players;
         r->turn_pair[r->n_turns] = -1;
@@ -315,8 +327,7 @@ int report_load(store *s, double prior, const char *anchor, report *r, char *err
         h2h_trinomial(r->pairs[i].wdl, &r->pairs[i].tri);
         h2h_pentanomial(r->pairs[i].penta, &r->pairs[i].pen);
     }
-    r->model = rating_model_default(rgs, nrg);
-    ranked_fit(r->model, rgs, nrg, &r->pw, prior, r->anchor, &r->fit);
+    r->model = report_fit(rgs, nrg, &r->pw, prior, r->anchor, &r->fit);
     free(rgs);
     return 0;
 }

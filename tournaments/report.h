@@ -98,6 +98,14 @@ typedef struct report {
     size_t n_workers;
 } report;
 
+/* Whether a game counts in the report's ratings: finished, every seat one
+ * of agents 0..n-1. */
+bool report_rated(const tgame *x, int n);
+/* The report's fit of rated games g (pw: their pairwise tallies): the model
+ * rating_model_default picks, prior/anchor as below. Returns the model. */
+rating_model report_fit(const ranked_game *g, size_t n_games, const elo_data *pw, double prior,
+                        int anchor, elo_fit *f);
+
 /* Loads and computes. prior/anchor as for elo_fit_compute (anchor by name,
  * NULL for mean 0). Returns 0, or -1 with err. */
 int report_load(store *s, double prior, const char *anchor, report *r, char *err, size_t errlen);

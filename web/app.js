@@ -141,6 +141,55 @@ async function renderGames() {
   replace(box);
 }
 
+// The rating history as a small SVG: the rating line over the entrant's
+// games, its 95 % band shaded. Built with DOM calls; the only text is
+// numbers and the axis labels.
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+function svgEl(tag, attrs) {
+  const e = document.createElementNS(SVG_NS, tag);
+  Object.keys(attrs).forEach(k => e.setAttribute(k, String(attrs[k])));
+  return e;
+}
+
+function historyChart(h) {
+  const pts = h.points.filter(p => p.rating !== null);
+  if (!pts.length) return el("p", "no rated games yet", "note");
+  const W = 480, H = 160, L = 44, R = 8, T = 8, B = 22;
+  const band = p => (p.ci95 !== null && p.ci95 < 400 ? p.ci95 : 0);
+  let lo = Math.min(...pts.map(p => p.rating - band(p)));
+  let hi = Math.max(...pts.map(p => p.rating + band(p)));
+  if (hi - lo < 20) { lo -= 10; hi += 10; }
+  const n = Math.max(1, h.games);
+  const x = g => L + (W - L - R) * (pts.length === 1 ? 1 : (g - pts[0].games) /
+                                    Math.max(1, pts[pts.length - 1].games - pts[0].games));
+  const y = r => T + (H - T - B) * (hi - r) / (hi - lo);
+  const svg = svgEl("svg", { id: "history", width: W, height: H, viewBox: "0 0 " + W + " " + H,
+                             role: "img" });
+  const line = pts.map(p => x(p.games).toFixed(1) + "," + y(p.rating).toFixed(1)).join(" ");
+  const area = pts.map(p => x(p.games).toFixed(1) + "," + y(p.rating + band(p)).toFixed(1))
+    .concat(pts.slice().reverse().map(p => x(p.games).toFixed(1) + "," +
+                                      y(p.rating - band(p)).toFixed(1))).join(" ");
+  svg.appendChild(svgEl("polygon", { points: area, class: "band" }));
+  svg.appendChild(svgEl("line", { x1: L, x2: W - R, y1: y(0), y2: y(0), class: "axis" }));
+  svg.appendChild(svgEl("polyline", { points: line, class: "rating" }));
+  const label = (tx, ty, text, anchor) => {
+    const t = svgEl("text", { x: tx, y: ty, "text-anchor": anchor });
+    t.textContent = text;
+    svg.appendChild(t);
+  };
+  label(L - 4, y(hi) + 10, hi.toFixed(0), "end");
+  label(L - 4, y(lo), lo.toFixed(0), "end");
+  label(L, H - 6, String(pts[0].games), "start");
+  label(W - R, H - 6, n + " games", "end");
+  const box = el("div");
+  box.appendChild(svg);
+  const last = pts[pts.length - 1];
+  box.appendChild(el("p", pts.length + " points over " + h.games + " rated games (at most " +
+                     h.max + "); now " + rating(last) + " (" + last.agent + ")", "note"));
+  return box;
+}
+
 async function renderEntrant() {
   const name = decodeURIComponent(location.pathname.slice("/entrant/".length));
   let e;
@@ -158,11 +207,17 @@ async function renderEntrant() {
   box.appendChild(document.createTextNode(" \u00b7 "));
   box.appendChild(link("/author/" + encodeURIComponent(e.name), "its author's private page"));
   box.appendChild(el("h3", e.kind === "ladder" ? "Versions" : "Agent"));
-  box.appendChild(table(
-    e.kind === "ladder" ? ["version", "author", "state", "reason", "spec", "added"]
-                        : ["agent", "spec"],
+  const vt = table(
+    e.kind === "ladder"
+      ? ["version", "author", "state", "reason", "spec", "added", "games", "rating"]
+      : ["agent", "spec", "games", "rating"],
     e.versions.map(v => e.kind === "ladder"
-      ? [v.agent, v.author, v.state, v.reason, v.spec, v.added] : [v.agent, v.spec])));
+      ? [v.agent, v.author, v.state, v.reason, v.spec, v.added, v.games, rating(v)]
+      : [v.agent, v.spec, v.games, rating(v)]));
+  vt.id = "versions";
+  box.appendChild(vt);
+  box.appendChild(el("h3", "Rating history"));
+  box.appendChild(historyChart(e.history));
   box.appendChild(el("h3", "Against each opponent"));
   box.appendChild(table(["opponent", "games", "wins", "losses", "draws"],
     e.opponents.map(o => [link(entrantPath(o.entrant), o.opponent), o.games, o.wins, o.losses,

@@ -10,6 +10,7 @@
 #include <jansson.h>
 
 #include "ladder_finals.h"
+#include "rating_history.h"
 #include "ratings.h"
 #include "report.h"
 #include "util.h"
@@ -86,7 +87,7 @@ static int lrow_cmp(const void *a, const void *b)
     return c ? c : x->e->version - y->e->version;
 }
 
-static int ladder_standings_json(store *s, web_snap *w, av *root, char *err, size_t errlen)
+static void ladder_standings_json(store *s, web_snap *w, av *root)
 {
     int n = w->roster.n;
     ladder_line *lines = xcalloc((size_t)n + 1, sizeof *lines);
@@ -94,13 +95,19 @@ static int ladder_standings_json(store *s, web_snap *w, av *root, char *err, siz
     int64_t games = 0;
     /* The ladder's ranked games: a closed season's finals are not among them. */
     int64_t finals = (int64_t)store_meta_number(s, LADDER_FINALS_FROM, 0);
-    if (ladder_standings(s, n, 0, finals, lines, &games, err, errlen) != 0) {
-        free(lines);
-        free(rows);
-        return -1;
+    ladder_lines(w->games, w->n_games, n, 0, finals, lines, &games);
+    for (size_t i = 0; i < w->n_games; i++) {
+        ranked_game r;
+        if (!ladder_ranked(&w->games[i], n, 0, finals, &r)) continue;
+        w->rated_id[w->n_rated] = w->games[i].s.id;
+        w->rated[w->n_rated++] = r;
     }
-    for (int i = 0; i < n; i++)
+    for (int i = 0; i < n; i++) {
         rows[i] = (lrow){&w->roster.e[i], &lines[i]};
+        w->rating[i] = lines[i].rating;
+        w->ci95[i] = lines[i].ci95;
+        w->rated_games[i] = lines[i].games;
+    }
     qsort(rows, (size_t)n, sizeof *rows, lrow_cmp);
     av_set_int(root, "games", games);
     av *list = av_list();
@@ -116,13 +123,59 @@ static int ladder_standings_json(store *s, web_snap *w, av *root, char *err, siz
     av_set(root, "entrants", list);
     free(lines);
     free(rows);
-    return 0;
+}
+
+/* The ratings of a tournament or SPRT: the report's fit (report_fit), with
+ * WEB_PRIOR virtual draws per pair and mean 0, as `arena report` gives. */
+#define WEB_PRIOR 2.0
+
+static void fit_report(void *ctx, const ranked_game *g, size_t n_games, int n, double *elo,
+                       double *ci95)
+{
+    (void)ctx;
+    elo_data pw;
+    elo_data_init(&pw, n);
+    for (size_t t = 0; t < n_games; t++)
+        ranked_to_pairwise(&g[t], &pw);
+    elo_fit f;
+    report_fit(g, n_games, &pw, WEB_PRIOR, -1, &f);
+    for (int i = 0; i < n; i++) {
+        elo[i] = f.elo[i];
+        ci95[i] = f.error[i];
+    }
+    elo_fit_free(&f);
+    elo_data_free(&pw);
+}
+
+static void fit_ladder(void *ctx, const ranked_game *g, size_t n_games, int n, double *elo,
+                       double *ci95)
+{
+    (void)ctx;
+    ladder_fit(g, n_games, n, elo, ci95);
+}
+
+/* The snapshot's rated games and, by agent, the fit of them all. */
+static void report_rated_games(web_snap *w)
+{
+    for (size_t i = 0; i < w->n_games; i++) {
+        const tgame *x = &w->games[i];
+        if (!report_rated(x, w->n)) continue;
+        ranked_game r = {.k = x->s.players};
+        for (int k = 0; k < x->s.players; k++) {
+            r.agent[k] = x->s.seat[k];
+            r.rank[k] = x->rank[k];
+            w->rated_games[x->s.seat[k]]++;
+        }
+        w->rated_id[w->n_rated] = x->s.id;
+        w->rated[w->n_rated++] = r;
+    }
+    if (w->n > 0) fit_report(NULL, w->rated, w->n_rated, w->n, w->rating, w->ci95);
 }
 
 static int report_standings_json(store *s, av *root, char *err, size_t errlen)
 {
     report r;
-    if (report_load(s, 2.0, NULL, &r, err, errlen) != 0) return -1;
+    if (report_load(s, WEB_PRIOR, NULL, &r, err, errlen) != 0) return -1;
     av_set_int(root, "games", r.finished);
     av_set_str(root, "model", rating_model_name(r.model));
     if (r.sprt.on) av_set_str(root, "sprt", report_sprt_verdict(&r));
@@ -206,6 +259,11 @@ static char *settings_json(store *s)
 
 /* ---- snapshot ---- */
 
+struct web_cache {
+    char *name[WEB_CACHE_N], *body[WEB_CACHE_N];
+    int next; /* the slot to fill next: the oldest */
+};
+
 static void mark_viewable(web_snap *w)
 {
     w->viewable = xcalloc(w->n_games + 1, sizeof *w->viewable);
@@ -268,8 +326,19 @@ web_snap *web_snap_load(store *s, char *err, size_t errlen)
     av_set_str(root, "game", w->game);
     av_set_int(root, "scheduled", w->scheduled);
     av_set_int(root, "finished", w->finished);
-    int rc = w->ladder ? ladder_standings_json(s, w, root, err, errlen)
-                       : report_standings_json(s, root, err, errlen);
+    w->rated = xcalloc(w->n_games + 1, sizeof *w->rated);
+    w->rated_id = xcalloc(w->n_games + 1, sizeof *w->rated_id);
+    w->rating = xcalloc((size_t)w->n + 1, sizeof *w->rating);
+    w->ci95 = xcalloc((size_t)w->n + 1, sizeof *w->ci95);
+    w->rated_games = xcalloc((size_t)w->n + 1, sizeof *w->rated_games);
+    w->cache = xcalloc(1, sizeof *w->cache);
+    int rc = 0;
+    if (w->ladder)
+        ladder_standings_json(s, w, root);
+    else {
+        report_rated_games(w);
+        rc = report_standings_json(s, root, err, errlen);
+    }
     if (rc != 0) {
         av_free(root);
         goto fail;
@@ -294,6 +363,17 @@ void web_snap_free(web_snap *w)
     free(w->games);
     free(w->viewable);
     if (w->ff) store_forfeits_free(w->ff, w->n_ff);
+    free(w->rated);
+    free(w->rated_id);
+    free(w->rating);
+    free(w->ci95);
+    free(w->rated_games);
+    if (w->cache)
+        for (int i = 0; i < WEB_CACHE_N; i++) {
+            free(w->cache->name[i]);
+            free(w->cache->body[i]);
+        }
+    free(w->cache);
     free(w->standings_json);
     free(w->settings_json);
     free(w);
@@ -405,7 +485,57 @@ void web_faults_add(const web_snap *w, const bool *mine, av *list)
     }
 }
 
+/* Games fitted for one history, all points together: each point refits
+ * its prefix on the serving loop, which a run's matches share, so a big
+ * store gets fewer points (some 40 ms of fits here), never fewer than 10. */
+#define HISTORY_FIT_BUDGET 1000000
+
+/* The entrant's rating after some of its games (rating_history.h). */
+static av *history_json(const web_snap *w, const bool *mine)
+{
+    size_t max = w->n_rated ? HISTORY_FIT_BUDGET / w->n_rated : RATING_HISTORY_MAX;
+    max = max > RATING_HISTORY_MAX ? RATING_HISTORY_MAX : max < 10 ? 10 : max;
+    rating_point *p = xcalloc(max, sizeof *p);
+    int64_t games = 0;
+    size_t k = rating_history(w->rated, w->rated_id, w->n_rated, w->n, mine,
+                              w->ladder ? fit_ladder : fit_report, NULL, max, p, &games);
+    av *h = av_map(), *list = av_list();
+    av_set_int(h, "games", games);
+    av_set_int(h, "max", (int64_t)max);
+    for (size_t j = 0; j < k; j++) {
+        av *o = av_map();
+        av_set_int(o, "games", p[j].games);
+        av_set_int(o, "game", p[j].game);
+        av_set_int(o, "through", p[j].through);
+        av_set_str(o, "agent", w->names[p[j].agent]);
+        if (w->ladder) av_set_int(o, "version", w->roster.e[p[j].agent].version);
+        av_set(o, "rating", num(p[j].rating, 1));
+        av_set(o, "ci95", num(p[j].ci95, 1));
+        av_push(list, o);
+    }
+    av_set(h, "points", list);
+    free(p);
+    return h;
+}
+
+static char *entrant_json(const web_snap *w, const char *name);
+
 char *web_entrant_json(const web_snap *w, const char *name)
+{
+    struct web_cache *c = w->cache;
+    for (int i = 0; i < WEB_CACHE_N; i++)
+        if (c->name[i] && !strcmp(c->name[i], name)) return xstrdup(c->body[i]);
+    char *js = entrant_json(w, name);
+    if (!js) return NULL;
+    free(c->name[c->next]);
+    free(c->body[c->next]);
+    c->name[c->next] = xstrdup(name);
+    c->body[c->next] = xstrdup(js);
+    c->next = (c->next + 1) % WEB_CACHE_N;
+    return js;
+}
+
+static char *entrant_json(const web_snap *w, const char *name)
 {
     bool *mine = xcalloc((size_t)w->n + 1, sizeof *mine);
     bool any = false;
@@ -423,6 +553,9 @@ char *web_entrant_json(const web_snap *w, const char *name)
         av *v = av_map();
         av_set_str(v, "agent", w->names[i]);
         av_set_str(v, "spec", w->specs[i]);
+        av_set_int(v, "games", w->rated_games[i]);
+        av_set(v, "rating", w->rated_games[i] ? num(w->rating[i], 1) : av_nil());
+        av_set(v, "ci95", w->rated_games[i] ? num(w->ci95[i], 1) : av_nil());
         if (w->ladder) {
             const ladder_entrant *e = &w->roster.e[i];
             av_set_int(v, "version", e->version);
@@ -437,6 +570,7 @@ char *web_entrant_json(const web_snap *w, const char *name)
     av_set(root, "versions", versions);
     av_set(root, "opponents", opponents_json(w, mine));
     av_set(root, "faults", faults);
+    av_set(root, "history", history_json(w, mine));
     free(mine);
     char *js = av_to_json(root);
     av_free(root);

@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "ladder.h"
+#include "ranked.h"
 #include "store.h"
 
 typedef struct web_snap {
@@ -27,9 +28,15 @@ typedef struct web_snap {
     bool *viewable; /* per game: its whole group (one seed) ended */
     store_forfeit *ff;
     size_t n_ff;
-    char *logs;           /* the stored logs directory, "" none */
-    char *standings_json; /* the body of /api/standings */
-    char *settings_json;  /* the body of /api/settings */
+    char *logs;         /* the stored logs directory, "" none */
+    ranked_game *rated; /* the games the ratings count, store order */
+    int64_t *rated_id;  /* their ids */
+    size_t n_rated;
+    double *rating, *ci95;   /* by agent: the leaderboard's fit of `rated` */
+    int64_t *rated_games;    /* by agent: its games among them */
+    struct web_cache *cache; /* /api/entrant bodies made from this snapshot */
+    char *standings_json;    /* the body of /api/standings */
+    char *settings_json;     /* the body of /api/settings */
 } web_snap;
 
 /* A number that changes when the store does: games scheduled and finished,
@@ -41,7 +48,10 @@ void web_snap_free(web_snap *w);
 
 /* The JSON bodies of /api/games (agent: an agent or entrant name, or
  * NULL; limit: games at most, newest first) and /api/entrant/NAME (NULL
- * when no agent or entrant has that name). malloc'ed. */
+ * when no agent or entrant has that name). malloc'ed. An entrant's body
+ * refits the ratings for its history (up to RATING_HISTORY_MAX fits over
+ * the games): it is made once per snapshot and kept (WEB_CACHE_N names). */
+#define WEB_CACHE_N 32
 char *web_games_json(const web_snap *w, const char *agent, int64_t limit);
 char *web_entrant_json(const web_snap *w, const char *name);
 /* Appends to list the forfeits of the agents marked in mine (by agent

@@ -9,6 +9,10 @@ usage: web_pages.py ARENA WORKDIR
   script of theirs runs (each would set window.pwned or open a dialog), no
   <img> appears, every link stays on this server; a bot's stderr holding
   the same is on no public page;
+- an entrant's rating history is bounded (RATING_HISTORY_MAX points), ends
+  at the leaderboard's rating, and is drawn as an SVG beside its versions;
+  a tournament agent's hostile name (written into its store) shows as text
+  on its entrant page, history included;
 - every response carries Content-Security-Policy default-src 'self' and
   nosniff; no API body or event carries the master seed or a game's seed.
 Screenshots of every page go to WORKDIR/shots/."""
@@ -20,6 +24,7 @@ import sqlite3
 import subprocess
 import sys
 import time
+import urllib.parse
 import urllib.request
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -97,9 +102,53 @@ try:
     if b.eval("document.getElementById('live').textContent") != "live":
         fail("the page does not say it is live")
     b.screenshot(os.path.join(work, "shots", "standings.png"))
+    ladder("add", DB, "alice", "builtin:random")  # a second version of alice
     run.wait(timeout=120)  # --games 600: the ladder ends on its own
 
-    pages = ["/", "/games", "/games?agent=bob", "/entrant/xss", "/entrant/bob", "/settings"]
+    # The rating history: bounded, in order, and its last point is the
+    # leaderboard's rating of the version that played last.
+    until(lambda: json.loads(get("/api/standings")[2])["finished"] >= 600, 30,
+          "the front to read the ended ladder")
+    board = {e["agent"]: e for e in json.loads(get("/api/standings")[2])["entrants"]}
+    for who in ("alice", "bob"):
+        ent = json.loads(get("/api/entrant/" + who)[2])
+        h, pts = ent["history"], ent["history"]["points"]
+        if not pts or len(pts) > h["max"] or len(pts) != min(h["games"], h["max"]):
+            fail("%s: %d history points for %d games (max %d)"
+                 % (who, len(pts), h["games"], h["max"]))
+        if [p["games"] for p in pts] != sorted(set(p["games"] for p in pts)) \
+                or pts[-1]["games"] != h["games"]:
+            fail("%s: history points out of order or not ending at its last game" % who)
+        last = pts[-1]
+        if (last["rating"], last["ci95"]) != (board[last["agent"]]["rating"],
+                                              board[last["agent"]]["ci95"]):
+            fail("%s: history ends at %r, the leaderboard says %r"
+                 % (who, last, board[last["agent"]]))
+        vs = {v["agent"]: v for v in ent["versions"]}
+        for agent, v in vs.items():
+            if (v["games"], v["rating"]) != (board[agent]["games"], board[agent]["rating"]):
+                fail("%s: version %r differs from the leaderboard's %r" % (who, v, board[agent]))
+        if sum(v["games"] for v in vs.values()) != h["games"]:
+            fail("%s: the versions' games do not add up to the history's" % who)
+    bob_games = json.loads(get("/api/entrant/bob")[2])["history"]["games"]
+    if bob_games <= 200:
+        fail("bob played %d games: too few to test the bound" % bob_games)
+    alice = json.loads(get("/api/entrant/alice")[2])
+    if [v["version"] for v in alice["versions"]] != [1, 2]:
+        fail("alice's versions: %r" % alice["versions"])
+    b.navigate(BASE + "/entrant/alice")
+    b.wait("document.querySelector('#history polyline') !== null", 20, "the history chart")
+    drawn = b.eval("document.querySelector('#history polyline').getAttribute('points')"
+                   ".split(' ').length")
+    if drawn != len(alice["history"]["points"]):
+        fail("the chart draws %r points of %d" % (drawn, len(alice["history"]["points"])))
+    rows = b.eval("[...document.querySelectorAll('#versions tbody tr')]"
+                  ".map(r => r.cells[0].textContent + ' ' + r.cells[6].textContent)")
+    if rows != ["alice/v%d %d" % (v["version"], v["games"]) for v in alice["versions"]]:
+        fail("the versions table shows %r" % rows)
+
+    pages = ["/", "/games", "/games?agent=bob", "/entrant/xss", "/entrant/bob", "/entrant/alice",
+             "/settings"]
     for path in pages:
         b.navigate(BASE + path)
         b.wait("document.querySelector('main table, main pre') !== null", 20, path)
@@ -146,6 +195,51 @@ try:
     b.screenshot(os.path.join(work, "shots", "viewer.png"))
 finally:
     b.close()
+
+# A tournament whose agent's name was made hostile in its store (the CLI
+# refuses such names; a store may come from anywhere): its entrant page,
+# history included, shows the name as text.
+TDB = os.path.join(work, "t.db")
+# (No '/': a path segment cannot hold one.)
+HOSTILE = '<img src=x onerror="window.pwned=\'name\'"><svg onload="window.pwned=\'svg\'">'
+r = subprocess.run([arena, "tournament", "--game", "nim", "--set", "stones=9", "--agent",
+                    "a=builtin:random", "--agent", "b=builtin:random", "--db", TDB,
+                    "--games-per-pairing", "20", "--quiet"], capture_output=True, timeout=120)
+if r.returncode != 0:
+    fail("the tournament failed: %r" % r.stderr[-400:])
+con = sqlite3.connect(TDB)
+con.execute("UPDATE agents SET name = ? WHERE name = 'a'", (HOSTILE,))
+con.commit()
+con.close()
+tweb = subprocess.Popen([arena, "web", TDB, "--listen", "127.0.0.1:0"], stdout=subprocess.PIPE,
+                        stderr=open(os.path.join(work, "tweb.err"), "w"), text=True)
+procs.append(tweb)
+TBASE = "http://" + tweb.stdout.readline().split("http://", 1)[1].strip().rstrip("/")
+with urllib.request.urlopen(TBASE + "/api/entrant/" + urllib.parse.quote(HOSTILE, safe=""),
+                            timeout=10) as resp:
+    tent = json.loads(resp.read().decode())
+tstand = {e["name"]: e for e in json.loads(urllib.request.urlopen(
+    TBASE + "/api/standings", timeout=10).read().decode())["entrants"]}
+tlast = tent["history"]["points"][-1]
+if len(tent["history"]["points"]) != 20 or tlast["agent"] != HOSTILE or \
+        tlast["rating"] != tstand[HOSTILE]["rating"]:
+    fail("the tournament's history: %r (standings %r)" % (tent["history"], tstand[HOSTILE]))
+b = cdp.Browser()
+try:
+    b.navigate(TBASE + "/entrant/" + urllib.parse.quote(HOSTILE, safe=""))
+    b.wait("document.querySelector('#history polyline') !== null", 20, "the tournament's chart")
+    time.sleep(0.5)
+    if b.eval("window.pwned") is not None or b.eval("document.querySelectorAll('img').length"):
+        fail("a hostile agent name ran or made an <img>: %r" % b.eval("window.pwned"))
+    if b.eval("document.querySelectorAll('svg').length") != 1:
+        fail("a hostile agent name made an <svg> element")
+    if b.eval("document.body.innerText").count(HOSTILE) < 3:  # title, versions, history note
+        fail("the hostile name is not shown as text: %r" % b.eval("document.body.innerText"))
+    b.screenshot(os.path.join(work, "shots", "entrant-hostile.png"))
+finally:
+    b.close()
+tweb.send_signal(signal.SIGTERM)
+tweb.wait(timeout=10)
 
 # Headers, and no seed anywhere.
 con = sqlite3.connect(DB)
