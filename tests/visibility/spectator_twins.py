@@ -1,9 +1,10 @@
 #!/usr/bin/python3
 """Spectator twin test: what a live spectator is sent depends only on
 public information, on the wire. usage: spectator_twins.py ARENA TWIN_PROBE
-GAME... (of dominion, pacifica, xibalba; meson runs pacifica and xibalba:
-Dominion's boards tell whether the seat to move has an Action decision,
-docs/web.md, and this test shows it at board 3)
+GAME... (of dominion, pacifica, xibalba; meson runs all three. A board
+cut where the game next stops, not at its turn mark, fails the Dominion
+pair at board 3: Treasures played in one twin, an Action decision in the
+other)
 
 Method. For Dominion, Pacifica and Xibalba, two runs of the real `arena
 tournament --http` play twin games A and B (tests/testgame/twin.c, as
