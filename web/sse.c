@@ -198,7 +198,10 @@ void sse_broadcast(sse_group *g, const char *ev, size_t len)
     }
     g->pend = g->pend_tail = p;
     g->cursor = g->head;
-    send_pending(g, SSE_BATCH);
+    /* From the next turn of the loop: the caller (a match's step building
+     * the board) is work enough for this one. */
+    struct timeval zero = {0, 0};
+    event_add(g->more, &zero);
 }
 
 void sse_end_all(sse_group *g, bool drop_now)
