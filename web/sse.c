@@ -1,6 +1,7 @@
 /* Server-Sent Events on evhttp (sse.h). */
 #include "sse.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -77,6 +78,12 @@ void sse_send(sse_stream *c, const char *ev, size_t len)
     evbuffer_drain(b, evbuffer_get_length(b));
 }
 
+struct sse_pending {
+    struct sse_pending *next;
+    size_t len;
+    char ev[];
+};
+
 static sse_group *retiring; /* the groups sse_group_retire is ending */
 
 /* Ends up to `batch` streams of a retiring group; frees it when none is
@@ -103,26 +110,34 @@ static void retire_some(sse_group *g, int batch)
         retiring = g->next;
     if (g->next) g->next->prev = g->prev;
     if (g->more) event_free(g->more);
+    while (g->pend) { /* left when its streams had all gone */
+        struct sse_pending *p = g->pend;
+        g->pend = p->next;
+        free(p);
+    }
     free(g);
 }
 
-/* Sends the pending broadcast to up to `batch` more streams; frees it when
- * every stream has had it. */
+/* Sends the pending broadcasts, in order, to up to `batch` more streams
+ * in all; frees each when every stream has had it. */
 static void send_pending(sse_group *g, int batch)
 {
-    for (int k = 0; g->cursor && k < batch; k++) {
-        sse_stream *c = g->cursor;
-        g->cursor = c->next;
-        sse_send(c, g->pend, g->pend_len);
+    int k = 0;
+    while (g->pend) {
+        for (; g->cursor && k < batch; k++) {
+            sse_stream *c = g->cursor;
+            g->cursor = c->next;
+            sse_send(c, g->pend->ev, g->pend->len);
+        }
+        if (g->cursor) break;
+        struct sse_pending *p = g->pend;
+        g->pend = p->next;
+        if (!g->pend) g->pend_tail = NULL;
+        free(p);
+        g->cursor = g->head;
+        if (k >= batch) break;
     }
-    if (g->cursor) {
-        struct timeval zero = {0, 0};
-        event_add(g->more, &zero);
-        return;
-    }
-    free(g->pend);
-    g->pend = NULL;
-    if (g->retiring) {
+    if (g->pend || g->retiring) {
         struct timeval zero = {0, 0};
         event_add(g->more, &zero);
     }
@@ -162,26 +177,37 @@ void sse_retire_all(void)
 {
     while (retiring) {
         sse_group *g = retiring;
-        if (g->pend) send_pending(g, g->n + 1);
+        while (g->pend)
+            send_pending(g, INT_MAX);
         retire_some(g, g->n + 1);
     }
 }
 
 void sse_broadcast(sse_group *g, const char *ev, size_t len)
 {
-    if (g->pend) send_pending(g, g->n + 1); /* in order: the last one first */
     if (!g->head) return;
     if (!g->more) g->more = evtimer_new(evhttp_connection_get_base(g->head->conn), on_more, g);
-    g->pend = xmalloc(len);
-    memcpy(g->pend, ev, len);
-    g->pend_len = len;
+    struct sse_pending *p = xmalloc(sizeof *p + len);
+    p->next = NULL;
+    p->len = len;
+    memcpy(p->ev, ev, len);
+    if (g->pend_tail) {
+        g->pend_tail->next = p; /* after the one under way, which keeps its pace */
+        g->pend_tail = p;
+        return;
+    }
+    g->pend = g->pend_tail = p;
     g->cursor = g->head;
-    send_pending(g, SSE_BATCH);
+    /* From the next turn of the loop: the caller (a match's step building
+     * the board) is work enough for this one. */
+    struct timeval zero = {0, 0};
+    event_add(g->more, &zero);
 }
 
 void sse_end_all(sse_group *g, bool drop_now)
 {
-    if (g->pend) send_pending(g, g->n + 1);
+    while (g->pend)
+        send_pending(g, INT_MAX);
     if (g->more) event_free(g->more);
     g->more = NULL;
     while (g->head) {

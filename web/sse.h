@@ -22,11 +22,13 @@ typedef struct sse_stream sse_stream;
 typedef struct sse_group {
     sse_stream *head;
     int n;
-    /* A broadcast goes out SSE_BATCH streams per turn of the loop, so a
-     * thousand spectators never hold it (and the matches on it) at once:
-     * the event still to send and the next stream to send it to. */
-    char *pend;
-    size_t pend_len;
+    /* A broadcast goes out SSE_BATCH streams per turn of the loop from
+     * the turn after it was made (not in its caller, a match's step), so
+     * a thousand spectators never hold it (and the matches on it) at once:
+     * the events still to send, oldest first (a new one waits for the one
+     * under way rather than finishing it in one go), and the next stream
+     * to send the oldest to. */
+    struct sse_pending *pend, *pend_tail;
     sse_stream *cursor;
     struct event *more;
     bool retiring;                 /* sse_group_retire: ending, then freed */
