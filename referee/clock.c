@@ -1,8 +1,11 @@
 #include "clock.h"
 
+#include <errno.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -173,6 +176,31 @@ double clock_pending_wait(const proctree_task *t, const proctree_task *was, doub
     return pend > 0 ? pend : 0;
 }
 
+/* The priority a spawned agent starts with: the referee's own, which a
+ * fork passes on (spawn.c changes neither). Read once. */
+static void start_priority(int *nice, int *policy)
+{
+    static int known, n, pol;
+    if (!known) {
+        errno = 0;
+        n = getpriority(PRIO_PROCESS, 0);
+        if (errno) n = 0;
+        pol = sched_getscheduler(0);
+        if (pol < 0) pol = SCHED_OTHER;
+        pol &= ~SCHED_RESET_ON_FORK;
+        known = 1;
+    }
+    *nice = n;
+    *policy = pol;
+}
+
+static bool yields(const proctree_task *t)
+{
+    int nice, policy;
+    start_priority(&nice, &policy);
+    return proctree_task_yields(t->pid, t->tid, nice, policy);
+}
+
 double clock_probe_wait(clock_probe *p, pid_t root, double now_ms, double cpu_ms, double *wait_sum,
                         bool *stalled)
 {
@@ -193,15 +221,23 @@ double clock_probe_wait(clock_probe *p, pid_t root, double now_ms, double cpu_ms
         /* Runnable: running or waiting for a CPU, which schedstat does not
          * tell; a wait going on is counted only from what the looks saw
          * (clock_pending_wait), not since it began. */
-        if (now[i].state == 'R') *stalled = true;
+        bool runnable = now[i].state == 'R';
         /* A task not in the start's reading began since, unless the reading
          * was cut short: then it may be older, its wait not the decision's. */
-        if (!was && !p->whole) continue;
+        bool counts = was || p->whole;
         unsigned long long r0 = was ? was->run_ns : 0, w0 = was ? was->wait_ns : 0;
         /* (A pid reused since counts from 0: never a credit.) */
         d[k].run_ms = now[i].run_ns >= r0 ? (double)(now[i].run_ns - r0) / 1e6 : 0;
         d[k].wait_ms = now[i].wait_ns >= w0 ? (double)(now[i].wait_ns - w0) / 1e6 : 0;
         d[k].wait_ms += now[i].pend_ms;
+        /* A task at a lower priority than the agent started with chose to
+         * yield the CPU: its wait is its own, and it keeps no verdict
+         * waiting. It cannot raise its priority back (RLIMIT_NICE 0,
+         * spawn.c), so a wait it had before it lowered it is lost to it,
+         * never the other way. Its stat is read only where that matters. */
+        if ((runnable || (counts && d[k].wait_ms > 0)) && yields(&now[i])) continue;
+        if (runnable) *stalled = true;
+        if (!counts) continue;
         *wait_sum += d[k].wait_ms;
         k++;
     }

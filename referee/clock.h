@@ -102,7 +102,10 @@ void clock_probe_start(clock_probe *p, pid_t root, double now);
  * run-queue waits (with the wait going on of a task that did not block
  * since the last look: clock_pending_wait); into *stalled whether one of
  * them is runnable: it may be waiting for a CPU now, a wait not all in
- * these figures yet (CLOCK_FAIR_SETTLE_STEP_MS). */
+ * these figures yet (CLOCK_FAIR_SETTLE_STEP_MS). A task at a lower
+ * priority than the agent started with (SCHED_IDLE, a higher nice:
+ * proctree_task_yields) chose to yield the CPU: its wait is left out of
+ * both, and it is not taken as runnable. */
 double clock_probe_wait(clock_probe *p, pid_t root, double now, double cpu_ms, double *wait_sum,
                         bool *stalled);
 void clock_probe_free(clock_probe *p);

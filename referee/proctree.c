@@ -1,5 +1,7 @@
 #include "proctree.h"
 
+#include <sched.h>
+
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -96,6 +98,7 @@ static void add_tasks(pid_t pid, pid_t parent, void *ctx)
         int ok = fscanf(f, "%llu %llu", &t->run_ns, &t->wait_ns);
         fclose(f);
         if (ok != 2) continue;
+        t->pid = pid;
         t->tid = (pid_t)atoi(e->d_name);
         t->state = '?';
         t->vol = 0;
@@ -125,6 +128,28 @@ size_t proctree_tasks(pid_t root, proctree_task *out, size_t cap, bool states, b
     proctree_walk_max(root, add_tasks, &l, PROCTREE_TASK_PROCS);
     *whole = l.whole;
     return l.n;
+}
+
+bool proctree_task_yields(pid_t pid, pid_t tid, int nice, int policy)
+{
+    char path[96], buf[1024];
+    snprintf(path, sizeof path, "/proc/%d/task/%d/stat", (int)pid, (int)tid);
+    FILE *f = fopen(path, "r");
+    if (!f) return false;
+    size_t got = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[got] = 0;
+    const char *p = strrchr(buf, ')');
+    if (!p || p[1] != ' ') return false;
+    /* Field 3 (the state) starts at p + 2: nice is field 19, policy 41. */
+    long n = 0, pol = 0;
+    for (int field = 3; p && field <= 41; field++) {
+        p = strchr(p + 1, ' '); /* the space before `field` */
+        if (p && field == 19) n = strtol(p + 1, NULL, 10);
+        if (p && field == 41) pol = strtol(p + 1, NULL, 10);
+    }
+    if (!p) return false;
+    return (pol == SCHED_IDLE && policy != SCHED_IDLE) || n > nice;
 }
 
 bool proctree_schedstat(void)

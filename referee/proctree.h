@@ -28,7 +28,7 @@ const char *proctree_stat(pid_t pid, char *buf, size_t len);
 /* One thread's schedstat (proc(5)): time on a CPU and time runnable on a
  * run queue waiting for one, both ns since it started. */
 typedef struct proctree_task {
-    pid_t tid;
+    pid_t pid, tid; /* its process, itself */
     unsigned long long run_ns, wait_ns;
     /* With `states` (proctree_tasks): of /proc/PID/task/TID/status, its
      * state ('R' running or runnable) and how often it blocked. */
@@ -47,6 +47,13 @@ typedef struct proctree_task {
  * the tasks beyond are left out (*whole false). */
 #define PROCTREE_TASK_PROCS 16
 size_t proctree_tasks(pid_t root, proctree_task *out, size_t cap, bool states, bool *whole);
+
+/* Whether task tid of process pid runs at a lower priority than `nice`
+ * and `policy` (what the agent started with): its policy SCHED_IDLE (and
+ * `policy` not), or its nice above `nice` (/proc/PID/task/TID/stat, fields
+ * 19 and 41: proc(5)). Such a task chose to yield the CPU to the host's
+ * others. False if it is gone. */
+bool proctree_task_yields(pid_t pid, pid_t tid, int nice, int policy);
 
 /* Whether the kernel keeps the run-queue wait of tasks (CONFIG_SCHED_INFO:
  * /proc/self/schedstat readable). Decided once. */

@@ -175,6 +175,11 @@ static void child_setup(const agent_limits *lim, bool sandbox, const sandbox_sta
      * namespace (sandbox.c); set here it would count every agent of the uid. */
     if (lim->nproc > 0 && !sandbox) set_limit(RLIMIT_NPROC, (rlim_t)lim->nproc);
     if (lim->fsize_mb > 0) set_limit(RLIMIT_FSIZE, (rlim_t)lim->fsize_mb << 20);
+    /* No task of the agent can raise its priority (lower its nice, leave
+     * SCHED_IDLE: the kernel's can_nice()), so the fair clock may take a
+     * task at a lower one for a helper that chose to yield (clock.c). Root
+     * without --sandbox keeps CAP_SYS_NICE and is not bound by it. */
+    set_limit(RLIMIT_NICE, 0);
     /* When memory runs out, the kernel kills an agent before the referee or
      * anything else of the host's. Written with CAP_SYS_RESOURCE it sticks;
      * without, the agent may lower it again. */

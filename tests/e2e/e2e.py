@@ -469,6 +469,38 @@ def case_fair_clock_holds_without_cgroups():
     print(f"innocent: 0 of {moves} moves timed out (load {loadavg()})")
 
 
+def case_fair_clock_times_out_self_starved_helpers():
+    # The self-starved helper: a bot that sleeps 300 ms a 100 ms move beside
+    # a helper child of its own spinning at SCHED_IDLE or nice 19, on a host
+    # made busy by 4 spinning processes a core. The helper is runnable but
+    # starved: before, its wait was discounted and it kept the verdict
+    # waiting, and without cgroups the bot timed out on none of 10 moves,
+    # charged 6 ms in all. A task at a lower priority than the agent started
+    # with chose to yield the CPU: the bot times out, with cgroups and without.
+    no_cg = dict(os.environ, ARENA_NO_CGROUPS="1")
+    spinners = [subprocess.Popen(["sh", "-c", "while :; do :; done"])
+                for _ in range(4 * (os.cpu_count() or 1))]
+    try:
+        for env, what in ((None, "with cgroups"), (no_cg, "without cgroups")):
+            for mode in ("idle", "nice"):
+                rc, out, err = arena("play", "nim", f"cmd:{BURNER} {mode} 300", "builtin:random",
+                                     "--move-ms", "100", "--bank-ms", "0", "--json", "--seed",
+                                     "1", "--set", "stones=30", "--on-fault", "fallback",
+                                     "--max-strikes", "1000", env=env, timeout=240)
+                gs = games(out)
+                # (A stall of the referee's loop of 200 ms may excuse one.)
+                check(rc == 0 and gs and gs[0]["decisions"][0] >= 5 and
+                      gs[0]["fallbacks"][0] >= gs[0]["decisions"][0] - 1,
+                      f"{what}, a bot asleep beside its own spinning helper at {mode} priority "
+                      f"escaped the fair clock (load {loadavg()}): {gs} {err[-300:]}")
+                print(f"{what}, {mode}: {gs[0]['fallbacks'][0]} of {gs[0]['decisions'][0]} "
+                      f"moves timed out (load {loadavg()})")
+    finally:
+        for p in spinners:
+            p.kill()
+            p.wait()
+
+
 def case_bank_absorbs_overruns():
     # 120 ms a move against move 100 + bank 1000: ~20 ms a move from the bank,
     # fine for a nim game of ~10 own moves.

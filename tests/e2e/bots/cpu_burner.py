@@ -17,6 +17,10 @@ is spent by processes gone from the tree when the referee next looks. Mode
 the test) in a new session, whose parent exits at once, and sleeps 300 ms
 before every answer: the helper is no child of the bot's, unless the bot is
 a child subreaper.
+Modes "idle" and "nice" sleep MS before every answer beside a helper child
+of their own that spins the whole game at SCHED_IDLE ("idle") or nice 19
+("nice"): on a busy host the helper is runnable but starved, a wait the
+fair clock must not discount (it chose to yield the CPU).
 Usage: cpu_burner.py MODE MS [N]"""
 import json
 import os
@@ -84,6 +88,18 @@ if mode == "orphan":
         os._exit(0)
     os.wait()
     mode, ms = "sleep", 300
+
+if mode in ("idle", "nice"):
+    bot = os.getpid()
+    if os.fork() == 0:
+        if mode == "idle":
+            os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+        else:
+            os.nice(19)
+        while os.getppid() == bot:  # till the bot is gone
+            pass
+        os._exit(0)
+    mode = "sleep"
 
 if mode == "far":
     hold_r, hold_w = os.pipe()  # idle children wait for its end: the bot's exit
