@@ -250,7 +250,9 @@ static int check_help(void)
            "  --seed N        seed of game 1 [1]\n"
            "  --keep-logs     keep the logs and say where they are\n"
            "  --events        also send `event` messages at turn ends\n"
-           "  --trace         print every message both ways as the games run\n");
+           "  --trace         print every message both ways as the games run\n"
+           "\n"
+           "Match flags (as in arena play):\n");
     run_options_help_skip(stdout, own_flags);
     printf("\nExit status: 0 when the bot is compliant, 1 when it is not, 2 on bad arguments.\n");
     return 0;

@@ -19,6 +19,7 @@
 
 #include "cli.h"
 #include "clock.h"
+#include "netlimit.h"
 #include "play.h"
 #include "resolve.h"
 #include "suggest.h"
@@ -40,17 +41,10 @@
 /* Connections accepted in one turn of the loop: then the loop reads what
  * the waiting ones sent before it accepts more. */
 #define ACCEPT_BATCH 64
-/* Failed joins per network: a bucket of FAIL_BURST attempts, refilled at
- * one per FAIL_REFILL_MS; and of all networks together, a bucket of
- * GLOBAL_BURST refilled at one per GLOBAL_REFILL_MS, as a local user owns
- * 65,536 networks of 127.0.0.0/8. An empty bucket refuses joins, except
- * with a token of TOKEN_STRONG characters or more (check_join). */
-#define FAIL_BURST 5
-#define FAIL_REFILL_MS 2000.0
-#define GLOBAL_BURST 20
-#define GLOBAL_REFILL_MS 250.0
+/* Failed joins are limited per network as the author pages limit failed
+ * tokens (web/netlimit.h): an empty bucket refuses joins, except with a
+ * token of TOKEN_STRONG characters or more (check_join). */
 #define TOKEN_STRONG 16
-#define SOURCES_MAX 1024
 /* A refused connection is read and discarded this long after its `error`,
  * so that closing it with unread input does not reset it first. */
 #define DRAIN_MS 1000
@@ -62,11 +56,6 @@ typedef struct pending {
     double since;
 } pending;
 
-typedef struct source {
-    char net[64];
-    double credit, at; /* failed-join credit, as of `at` (ms) */
-} source;
-
 typedef struct serve {
     play_run run;
     int n_remote;
@@ -76,72 +65,13 @@ typedef struct serve {
     struct event *ev_timeout, *ev_reap;
     pending *pending; /* connected, not (yet) seated */
     int n_pending, cap_pending, max_pending;
-    source sources[SOURCES_MAX];
-    int n_sources;
-    source global;           /* all networks' failed joins together */
+    netlimit *lim;           /* failed joins per network */
     struct event *ev_accept; /* lets the listener accept again next turn */
     int accepted;            /* connections accepted this turn */
     bool started;
 } serve;
 
 static void start_games(serve *sv);
-
-/* A bucket's credit, refilled for the time since it was last seen. */
-static void refill(source *s, double burst, double refill_ms, double now)
-{
-    s->credit += (now - s->at) / refill_ms;
-    if (s->credit > burst) s->credit = burst;
-    s->at = now;
-}
-
-/* The network's failed-join bucket; the least recently seen entry makes
- * room for a new network (the global bucket bounds what that forgets). */
-static source *source_of(serve *sv, const char *net)
-{
-    double now = clock_now_ms();
-    source *s = NULL;
-    for (int i = 0; i < sv->n_sources && !s; i++)
-        if (!strcmp(sv->sources[i].net, net)) s = &sv->sources[i];
-    if (!s) {
-        if (sv->n_sources < SOURCES_MAX) {
-            s = &sv->sources[sv->n_sources++];
-        } else {
-            s = &sv->sources[0];
-            for (int i = 1; i < SOURCES_MAX; i++)
-                if (sv->sources[i].at < s->at) s = &sv->sources[i];
-        }
-        snprintf(s->net, sizeof s->net, "%s", net);
-        s->credit = FAIL_BURST;
-        s->at = now;
-    }
-    refill(s, FAIL_BURST, FAIL_REFILL_MS, now);
-    refill(&sv->global, GLOBAL_BURST, GLOBAL_REFILL_MS, now);
-    return s;
-}
-
-/* The network a peer's address is in, as text. */
-static void net_of(const struct sockaddr *addr, char *net, size_t len)
-{
-    if (addr->sa_family == AF_INET6) {
-        const struct sockaddr_in6 *a6 = (const struct sockaddr_in6 *)addr;
-        const uint8_t *b = a6->sin6_addr.s6_addr;
-        if (IN6_IS_ADDR_V4MAPPED(&a6->sin6_addr)) {
-            snprintf(net, len, "%u.%u.%u.0/%d", b[12], b[13], b[14], NET_V4);
-            return;
-        }
-        struct in6_addr m;
-        memset(&m, 0, sizeof m);
-        memcpy(m.s6_addr, b, NET_V6 / 8);
-        char t[INET6_ADDRSTRLEN];
-        inet_ntop(AF_INET6, &m, t, sizeof t);
-        snprintf(net, len, "%s/%d", t, NET_V6);
-    } else if (addr->sa_family == AF_INET) {
-        const uint8_t *b = (const uint8_t *)&((const struct sockaddr_in *)addr)->sin_addr;
-        snprintf(net, len, "%u.%u.%u.0/%d", b[0], b[1], b[2], NET_V4);
-    } else {
-        snprintf(net, len, "?");
-    }
-}
 
 static pending *pending_of(serve *sv, const arena_agent *a)
 {
@@ -166,7 +96,7 @@ static bool check_join(arena_agent *a, const char *name, const char *token, void
     (void)name;
     serve *sv = ctx;
     pending *p = pending_of(sv, a);
-    source *src = p ? source_of(sv, p->net) : NULL;
+    bool spent = false, limited = p && !netlimit_may_fail(sv->lim, p->net, &spent);
     if (sv->started) {
         snprintf(why, whylen, "the games have started; no seat is free");
         return false;
@@ -179,16 +109,15 @@ static bool check_join(arena_agent *a, const char *name, const char *token, void
      * a strong token refused too, an entrant sharing the address (a
      * tunnel, as §1 advises, or a NAT) could lock the others out with
      * wrong guesses. A weak one stays refused, guessed right or not. */
-    if (src && (src->credit < 1 || sv->global.credit < 1) &&
-        (seat < 0 || strlen(sv->token[seat]) < TOKEN_STRONG)) {
-        if (src->credit < 1)
-            snprintf(why, whylen, "too many failed joins from %s; wait a few seconds", src->net);
+    if (limited && (seat < 0 || strlen(sv->token[seat]) < TOKEN_STRONG)) {
+        if (spent)
+            snprintf(why, whylen, "too many failed joins from %s; wait a few seconds", p->net);
         else
             snprintf(why, whylen, "too many failed joins; wait a few seconds");
         return false;
     }
     if (seat < 0 || sv->run.agents[seat]) {
-        if (src) src->credit -= 1, sv->global.credit -= 1;
+        if (p) netlimit_failed(sv->lim, p->net);
         if (seat < 0)
             snprintf(why, whylen, token ? "unknown token" : "a token is required to join");
         else
@@ -306,7 +235,7 @@ static void on_accept(struct evconnlistener *l, evutil_socket_t fd, struct socka
                     NI_NUMERICHOST | NI_NUMERICSERV) != 0)
         snprintf(p.host, sizeof p.host, "?");
     snprintf(p.addr, sizeof p.addr, strchr(p.host, ':') ? "[%s]:%s" : "%s:%s", p.host, port);
-    net_of(addr, p.net, sizeof p.net);
+    netlimit_net(addr, p.net, sizeof p.net);
     /* The loop reads the waiting connections between batches of accepts:
      * a flood of connections does not keep it from the joins. */
     if (++sv->accepted >= ACCEPT_BATCH) {
@@ -591,8 +520,7 @@ int cmd_serve(int argc, char **argv)
     sv.ev_timeout = evtimer_new(sv.run.base, on_join_timeout, &sv);
     sv.ev_reap = event_new(sv.run.base, -1, 0, reap_pending, &sv);
     sv.ev_accept = event_new(sv.run.base, -1, 0, on_accept_again, &sv);
-    sv.global.credit = GLOBAL_BURST;
-    sv.global.at = clock_now_ms();
+    sv.lim = netlimit_new();
     struct timeval tv = {join_timeout / 1000, (join_timeout % 1000) * 1000};
     event_add(sv.ev_timeout, &tv);
     if (!sv.run.json)
@@ -604,6 +532,7 @@ int cmd_serve(int argc, char **argv)
     event_free(sv.ev_reap);
     event_free(sv.ev_accept);
     free(sv.pending);
+    netlimit_free(sv.lim);
     event_base_free(sv.run.base);
     for (int i = 0; i < sv.n_remote; i++) {
         free(sv.token[i]);

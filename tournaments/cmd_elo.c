@@ -37,8 +37,8 @@ static void elo_help(FILE *out)
           "  --anchor NAME   fix NAME at Elo 0 (default: mean rating 0)\n"
           "  --format F      text (default) or json:\n"
           "                  {\"model\", \"ratings\": [{\"agent\", \"elo\", \"error\",\n"
-          "                                \"games\", \"score\"}],\n"
-          "                   \"los\": {A: {B: P(A stronger than B)}}}\n"
+          "                  \"games\", \"score\"}], \"los\": {A: {B: P(A stronger\n"
+          "                  than B)}}}\n"
           "  --help          this text\n",
           out);
 }

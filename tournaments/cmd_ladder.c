@@ -84,7 +84,7 @@ static void ladder_help(FILE *out)
           "                        with a URL)\n"
           "  --quiet               no progress line\n",
           out);
-    live_help(out);
+    live_help(out, 24);
     fputs("\n"
           "finals: freezes ranked play (a running ladder finishes its games in flight and\n"
           "stops), then the top K active versions by rating play a duplicate round robin\n"

@@ -31,7 +31,7 @@ static void report_help(FILE *out)
           "                 html: one self-contained page with the tables, an Elo chart\n"
           "                 with error bars, a score heatmap and the game-length\n"
           "                 distribution (inline SVG, no network)\n"
-          "  -o FILE        write to FILE instead of stdout\n"
+          "  -o FILE        write to FILE instead of stdout (also --output FILE)\n"
           "  --prior N      virtual draws per pair that met (default 2; 0: none)\n"
           "  --anchor NAME  fix NAME at Elo 0 (default: mean rating 0)\n"
           "  --help         this text\n",

@@ -63,7 +63,8 @@ static void sprt_help(FILE *out)
           "                     each game on its own seed, for bots you do not trust (one\n"
           "                     that remembers game 1 knows the deal of game 2)\n"
           "  --logs DIR|none    gzip match logs (default: none)\n"
-          "  --tc-scale auto|off  auto: each worker scales the move, bank and game clocks\n"
+          "  --tc-scale auto|off\n"
+          "                     auto: each worker scales the move, bank and game clocks\n"
           "                     by this host's speed over its own; hosts over 4x slower\n"
           "                     or faster are refused (PostgreSQL --db only; default off)\n"
           "  --quiet            only the final lines\n"
@@ -71,7 +72,7 @@ static void sprt_help(FILE *out)
           "                     one; a decided run prints its verdict again)\n"
           "  --help             this text\n",
           out);
-    live_help(out);
+    live_help(out, 21);
     fputs("\nShared match flags (as in arena play):\n", out);
     run_options_help(out);
 }

@@ -114,7 +114,7 @@ static void tournament_help(FILE *out)
           "  --resume DB            continue the tournament stored in DB\n"
           "  --help                 this text\n",
           out);
-    live_help(out);
+    live_help(out, 25);
     fputs("\nShared match flags (as in arena play):\n", out);
     run_options_help(out);
 }

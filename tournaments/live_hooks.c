@@ -1,6 +1,8 @@
 /* The registry of the live web front's hooks and its flags. */
 #include "live_hooks.h"
 
+#include <string.h>
+
 #include "cliargs.h"
 
 static const live_hooks *installed;
@@ -41,15 +43,29 @@ int live_cfg_check(const live_cfg *c)
     return 0;
 }
 
-void live_help(FILE *out)
+void live_help(FILE *out, int col)
 {
-    fputs("  --http HOST:PORT       serve the web front of `arena web` from this run, with\n"
-          "                         the live boards of the games in progress (what every\n"
-          "                         seat sees) at /live (port 0: any free port, printed\n"
-          "                         on stderr); it closes when the run ends\n"
-          "  --spectator-delay SEC  with --http: also show a game in progress\n"
-          "                         omnisciently (every hidden card), SEC seconds behind\n"
-          "                         play (not under duplicate pairing, whose games share\n"
-          "                         a deal); without it, only the replay once it ended\n",
-          out);
+    /* Each command's help has its own description column: the lines follow it. */
+    static const char *const lines[] = {
+        "--http HOST:PORT",
+        "serve the web front of `arena web` from this run, with",
+        "the live boards of the games in progress (what every",
+        "seat sees) at /live (port 0: any free port, printed",
+        "on stderr); it closes when the run ends",
+        NULL,
+        "--spectator-delay SEC",
+        "with --http: also show a game in progress",
+        "omnisciently (every hidden card), SEC seconds behind",
+        "play (not under duplicate pairing, whose games share",
+        "a deal); without it, only the replay once it ended",
+        NULL,
+    };
+    for (size_t i = 0; i < sizeof lines / sizeof *lines; i++) {
+        const char *flag = lines[i++];
+        /* A flag as wide as the column takes a line of its own. */
+        if ((int)strlen(flag) + 4 > col) fprintf(out, "  %s\n", flag), flag = "";
+        fprintf(out, "  %-*s%s\n", col - 2, flag, lines[i++]);
+        for (; lines[i]; i++)
+            fprintf(out, "%*s%s\n", col, "", lines[i]);
+    }
 }

@@ -44,7 +44,7 @@ const live_hooks *live_hooks_installed(void); /* NULL: none */
 int live_parse_arg(int argc, char **argv, int *i, live_cfg *c);
 /* After parsing: 0, or 2 after a usage error (a delay without --http). */
 int live_cfg_check(const live_cfg *c);
-/* Their lines of a --help. */
-void live_help(FILE *out);
+/* Their lines of a --help, descriptions at column col (0-based). */
+void live_help(FILE *out, int col);
 
 #endif

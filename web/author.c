@@ -199,7 +199,7 @@ static int authorize(author *a, struct evhttp_request *req, const web_snap *w, c
     struct evhttp_connection *c = evhttp_request_get_connection(req);
     char net[64];
     netlimit_net(c ? evhttp_connection_get_addr(c) : NULL, net, sizeof net);
-    if (!netlimit_may_fail(a->lim, net)) return 429;
+    if (!netlimit_may_fail(a->lim, net, NULL)) return 429;
     netlimit_failed(a->lim, net);
     return 403;
 }

@@ -95,9 +95,10 @@ static source *source_of(netlimit *l, const char *net)
     return s;
 }
 
-bool netlimit_may_fail(netlimit *l, const char *net)
+bool netlimit_may_fail(netlimit *l, const char *net, bool *net_spent)
 {
     source *s = source_of(l, net);
+    if (net_spent) *net_spent = s->credit < 1;
     return s->credit >= 1 && l->global.credit >= 1;
 }
 

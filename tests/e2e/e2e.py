@@ -175,12 +175,39 @@ def case_help_is_complete():
     check(rc == 0 and "dominion" in out and "nim" not in out, "games hides test games")
     rc, out, _ = arena("games", "--all")
     check("nim" in out and "stones" in out, "games --all lists nim and its settings")
-    # Every help fits an 80-column terminal.
+    # Every help fits an 80-column terminal, its options' descriptions in one
+    # column.
     for cmd in ("play", "replay", "serve", "check-bot", "tournament", "sprt", "worker",
-                "report", "audit", "elo", "games", "bots"):
-        rc, out, err = arena(cmd, "--help")
+                "report", "audit", "elo", "games", "bots", "web", "ladder", "ladder run"):
+        rc, out, err = arena(*cmd.split(), "--help")
         wide = [l for l in (out + err).splitlines() if len(l) > 80]
         check(rc == 0 and not wide, f"{cmd} --help: exit {rc}, lines over 80 columns: {wide}")
+        off = misaligned(out)
+        check(not off, f"{cmd} --help: option lines off their block's column: {off}")
+
+
+def misaligned(text):
+    """The lines of a help's option list that leave its description column: an
+    option line ('  --flag ARG  description') and the lines that continue it
+    start their text at the column of the block's first option line (a block:
+    lines with no blank line between)."""
+    bad, col = [], None
+    for line in text.splitlines():
+        if not line.strip():
+            col = None
+            continue
+        m = re.match(r"^( {1,4}-\S*(?: \S+)*? {2,})\S", line)
+        if m:
+            col = len(m.group(1)) if col is None else col
+            if len(m.group(1)) != col:
+                bad.append(line)
+            continue
+        indent = len(line) - len(line.lstrip(" "))
+        if indent == 0:
+            col = None
+        elif col is not None and indent > 4 and indent != col:
+            bad.append(line)
+    return bad
     rc, out, _ = arena("--help")
     check(not [l for l in out.splitlines() if len(l) > 80], "arena --help fits 80 columns")
 
