@@ -1,9 +1,15 @@
 /* The registry of the live web front's hooks and its flags. */
 #include "live_hooks.h"
 
+#include <errno.h>
+#include <netdb.h>
+#include <stdio.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include "cliargs.h"
+#include "resolve.h"
 
 static const live_hooks *installed;
 
@@ -40,7 +46,22 @@ int live_cfg_check(const live_cfg *c)
 {
     if (c->spectator_delay >= 0 && !c->listen)
         return cli_usage_error("--spectator-delay is a delay of the web front: it needs --http");
-    return 0;
+    if (!c->listen) return 0;
+    /* Bound once and let go, before the run creates its store: an address
+     * it cannot listen on must leave nothing behind. */
+    struct addrinfo *res;
+    char err[256];
+    if (resolve_listen(c->listen, &res, err, sizeof err) != 0)
+        return cli_usage_error("--http %s: %s", c->listen, err);
+    int fd = socket(res->ai_family, res->ai_socktype | SOCK_CLOEXEC, res->ai_protocol), one = 1;
+    bool ok = fd >= 0 && setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one) == 0 &&
+              bind(fd, res->ai_addr, res->ai_addrlen) == 0;
+    int e = errno;
+    if (fd >= 0) close(fd);
+    freeaddrinfo(res);
+    if (ok) return 0;
+    fprintf(stderr, "arena: --http %s: cannot listen: %s\n", c->listen, strerror(e));
+    return 1;
 }
 
 void live_help(FILE *out, int col)

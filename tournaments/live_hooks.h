@@ -42,7 +42,9 @@ const live_hooks *live_hooks_installed(void); /* NULL: none */
 /* The commands' --http and --spectator-delay: 1 when argv[*i] was one
  * (consumed), 0 when it is another argument, 2 after a usage error. */
 int live_parse_arg(int argc, char **argv, int *i, live_cfg *c);
-/* After parsing: 0, or 2 after a usage error (a delay without --http). */
+/* After parsing: 0; 2 after a usage error (a delay without --http, a bad
+ * address); 1 when the address cannot be listened on (in use): checked
+ * before the run creates its store, so that it leaves nothing behind. */
 int live_cfg_check(const live_cfg *c);
 /* Their lines of a --help, descriptions at column col (0-based). */
 void live_help(FILE *out, int col);

@@ -429,8 +429,44 @@ def case_slow_readers():
         fail("RSS grew %d KiB for %d silent streams" % (peak - rss0, SILENT))
 
 
+def case_busy_port():
+    """--http on an address in use: each run refuses before it creates its
+    store (nothing left behind), and a store given to --resume is untouched."""
+    d = os.path.join(work, "busy")
+    os.makedirs(d, exist_ok=True)
+    done = os.path.join(d, "done.db")
+    p = subprocess.run([arena, "tournament", "--game", "nim", "--set", "stones=5", "--agent",
+                        "a=builtin:random", "--agent", "b=builtin:random", "--games-per-pairing",
+                        "2", "--db", done, "--logs", "none", "--quiet"], capture_output=True,
+                       text=True, timeout=120)
+    if p.returncode != 0:
+        fail("the tournament to resume: %s" % p.stderr)
+    before = open(done, "rb").read()
+    taken = socket.socket()
+    taken.bind(("127.0.0.1", 0))
+    taken.listen()
+    http = ["--http", "127.0.0.1:%d" % taken.getsockname()[1]]
+    runs = {"tournament": ["tournament", "--game", "nim", "--agent", "a=builtin:random",
+                           "--agent", "b=builtin:random", "--db", os.path.join(d, "t.db")],
+            "sprt": ["sprt", "--game", "nim", "--agent", "a=builtin:random", "--agent",
+                     "b=builtin:random", "--elo0", "0", "--elo1", "5", "--db",
+                     os.path.join(d, "s.db")],
+            "ladder run": ["ladder", "run", os.path.join(d, "l.db"), "--game", "nim"],
+            "tournament --resume": ["tournament", "--resume", done]}
+    for what, args in runs.items():
+        p = subprocess.run([arena] + args + http, capture_output=True, text=True, timeout=60)
+        if p.returncode == 0 or "cannot listen" not in p.stderr:
+            fail("%s --http on a port in use: exit %d, %r" % (what, p.returncode, p.stderr))
+    left = sorted(set(os.listdir(d)) - {"done.db"})
+    if left:
+        fail("runs refused for --http left %s behind" % left)
+    if open(done, "rb").read() != before:
+        fail("a store given to --resume changed under a refused --http")
+    taken.close()
+
+
 CASES = {"pg-ladder": case_pg_ladder, "sprt-resume": case_sprt_resume,
-         "slow-readers": case_slow_readers}
+         "slow-readers": case_slow_readers, "busy-port": case_busy_port}
 t0 = time.time()
 CASES[case]()
 print("ok (%.1f s)" % (time.time() - t0))
