@@ -52,6 +52,7 @@ from concurrent.futures import ThreadPoolExecutor
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "web"))
 from children import fail, procs  # noqa: E402
+import http_get  # noqa: E402
 
 ARENA, PROBE = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
 GAMES = sys.argv[3:]
@@ -78,30 +79,8 @@ def seed_forms(seed):
 
 
 def request(addr, path):
-    s = socket.create_connection(addr, timeout=30)
-    s.sendall(("GET %s HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n" % path).encode())
-    data = b""
-    while True:
-        c = s.recv(65536)
-        if not c:
-            break
-        data += c
-    s.close()
-    head, _, body = data.partition(b"\r\n\r\n")
-    return int(head.split(b" ", 2)[1]), head, body, data
+    return http_get.get(addr, path, timeout=30)
 
-
-def unchunk(head, body):
-    if b"transfer-encoding: chunked" not in head.lower():
-        return body
-    out = b""
-    while body:
-        n, _, body = body.partition(b"\r\n")
-        n = int(n, 16)
-        if n == 0:
-            break
-        out, body = out + body[:n], body[n + 2:]
-    return out
 
 
 class Stream(threading.Thread):
@@ -128,7 +107,7 @@ class Stream(threading.Thread):
         """The SSE messages (event: NAME / data: ...), raw bytes each."""
         head, _, body = self.data.partition(b"\r\n\r\n")
         check(b"text/event-stream" in head, "not an event stream: %r" % head)
-        body = unchunk(head, body)
+        body = http_get.unchunk(head, body)
         check(body.startswith(b"retry: "), "the stream does not open with retry: %r" % body[:80])
         # each message from its event line (the first one follows `retry:`)
         return [m[m.index(b"event: "):] for m in body.split(b"\n\n") if b"event: " in m]
@@ -170,7 +149,7 @@ def run_twin(d, tag, game, sets, name):
     while True:
         code, head, body, raw = request(addr, "/api/live")
         pages.append(raw)
-        games = json.loads(unchunk(head, body))["games"]
+        games = json.loads(body)["games"]
         if len(games) == 2 or time.time() > end:
             break
         time.sleep(0.05)
@@ -182,7 +161,7 @@ def run_twin(d, tag, game, sets, name):
     while True:
         code, head, body, raw = request(addr, "/api/live")
         pages.append(raw)
-        games = json.loads(unchunk(head, body))["games"]
+        games = json.loads(body)["games"]
         if all(g["spectators"] == 2 for g in games) or time.time() > end:
             break
         time.sleep(0.05)

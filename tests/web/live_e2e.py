@@ -38,6 +38,7 @@ os.makedirs(work)
 HERE = os.path.dirname(os.path.abspath(__file__))
 BOT = "cmd:/usr/bin/python3 -S %s 40" % os.path.join(HERE, "slow_bot.py")
 from children import fail, procs  # noqa: E402
+import http_get  # noqa: E402
 
 
 DB, LOGS = os.path.join(work, "t.db"), os.path.join(work, "logs")
@@ -70,31 +71,12 @@ sent = []  # every byte a spectator got
 
 
 def request(path):
-    s = socket.create_connection(ADDR, timeout=10)
-    s.sendall(("GET %s HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n" % path).encode())
-    data = b""
-    while True:
-        c = s.recv(65536)
-        if not c:
-            break
-        data += c
-    s.close()
-    sent.append(data)
-    head, _, body = data.partition(b"\r\n\r\n")
-    return int(head.split(b" ", 2)[1]), head.decode("latin-1"), body
+    code, head, body, raw = http_get.get(ADDR, path, timeout=10)
+    sent.append(raw)
+    return code, head.decode("latin-1"), body
 
 
-def body_json(body, head):
-    if "transfer-encoding: chunked" in head.lower():  # evhttp chunks large bodies
-        out, rest = b"", body
-        while rest:
-            n, _, rest = rest.partition(b"\r\n")
-            n = int(n, 16)
-            if n == 0:
-                break
-            out, rest = out + rest[:n], rest[n + 2:]
-        body = out
-    return json.loads(body)
+
 
 
 # The games in progress.
@@ -102,7 +84,7 @@ live = None
 end = time.time() + 30
 while time.time() < end:
     code, head, body = request("/api/live")
-    live = body_json(body, head)
+    live = json.loads(body)
     if live["games"]:
         break
     time.sleep(0.1)
@@ -212,7 +194,7 @@ def first_game():
     end = time.time() + 30
     while time.time() < end:
         code, head, body = request("/api/live")
-        games = body_json(body, head)["games"]
+        games = json.loads(body)["games"]
         if games:
             return games[0]["id"]
         time.sleep(0.1)

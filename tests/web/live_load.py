@@ -40,6 +40,7 @@ if MEASURE:
     READERS, SILENT = (int(x) for x in MEASURE.split(","))
 P99_MS = float(os.environ.get("LIVE_LOAD_BOUND_MS", "5"))  # 15 under ASan (meson.build)
 from children import fail, procs  # noqa: E402
+import http_get  # noqa: E402
 
 
 def cpu_s(pid):
@@ -92,26 +93,7 @@ ADDR = addr[0]
 
 
 def api_live():
-    s = socket.create_connection(ADDR, timeout=5)
-    s.sendall(b"GET /api/live HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-    data = b""
-    while True:
-        c = s.recv(65536)
-        if not c:
-            break
-        data += c
-    s.close()
-    head, _, body = data.partition(b"\r\n\r\n")
-    if b"chunked" in head.lower():
-        out, rest = b"", body
-        while rest:
-            n, _, rest = rest.partition(b"\r\n")
-            n = int(n, 16)
-            if n == 0:
-                break
-            out, rest = out + rest[:n], rest[n + 2:]
-        body = out
-    return json.loads(body)
+    return json.loads(http_get.get(ADDR, "/api/live", timeout=5)[2])
 
 
 live = {"games": []}

@@ -52,6 +52,7 @@ os.makedirs(work)
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "pg"))
 from children import fail, procs  # noqa: E402
+import http_get  # noqa: E402
 
 SLOW_BOT = os.path.join(HERE, "slow_bot.py")
 CAP = 262144  # --http's --spectator-buffer (docs/web.md)
@@ -92,26 +93,8 @@ def address(p, timeout=60):
 
 
 def request(addr, path):
-    s = socket.create_connection(addr, timeout=20)
-    s.sendall(("GET %s HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n" % path).encode())
-    data = b""
-    while True:
-        c = s.recv(65536)
-        if not c:
-            break
-        data += c
-    s.close()
-    head, _, body = data.partition(b"\r\n\r\n")
-    if "transfer-encoding: chunked" in head.decode("latin-1").lower():
-        out, rest = b"", body
-        while rest:
-            n, _, rest = rest.partition(b"\r\n")
-            n = int(n, 16)
-            if n == 0:
-                break
-            out, rest = out + rest[:n], rest[n + 2:]
-        body = out
-    return int(head.split(b" ", 2)[1]), body
+    code, _, body, _ = http_get.get(addr, path)
+    return code, body
 
 
 def api(addr, path):
