@@ -102,6 +102,19 @@ static arena_game *create(const char *path, const tlog *l)
     return g;
 }
 
+/* The ranks and scores of a finished game, seat by seat. */
+static av *result_list(const arena_game *g)
+{
+    arena_result r;
+    g->vt->result(g, &r);
+    av *res = av_list();
+    for (int s = 0; s < ARENA_MAX_SEATS; s++) {
+        av_push(res, av_int(r.ranks[s]));
+        av_push(res, av_int(r.scores[s]));
+    }
+    return res;
+}
+
 /* Everything SEAT can know now, as one JSON string; consumes new events. */
 static char *knowledge(const arena_game *g, int seat, size_t *cursor)
 {
@@ -132,14 +145,7 @@ static char *knowledge(const arena_game *g, int seat, size_t *cursor)
             av_set(k, "labels", labels);
         }
     } else {
-        arena_result r;
-        g->vt->result(g, &r);
-        av *res = av_list();
-        for (int s = 0; s < ARENA_MAX_SEATS; s++) {
-            av_push(res, av_int(r.ranks[s]));
-            av_push(res, av_int(r.scores[s]));
-        }
-        av_set(k, "result", res);
+        av_set(k, "result", result_list(g));
     }
     char *json = av_to_json(k);
     av_free(k);
@@ -174,16 +180,7 @@ static char *public_board(const arena_game *g, size_t from, size_t to, bool over
     }
     av_set(k, "events", ev);
     av_set_bool(k, "over", over);
-    if (over) {
-        arena_result r;
-        g->vt->result(g, &r);
-        av *res = av_list();
-        for (int s = 0; s < ARENA_MAX_SEATS; s++) {
-            av_push(res, av_int(r.ranks[s]));
-            av_push(res, av_int(r.scores[s]));
-        }
-        av_set(k, "result", res);
-    }
+    if (over) av_set(k, "result", result_list(g));
     char *json = av_to_json(k);
     av_free(k);
     return json;
