@@ -39,7 +39,7 @@ MEASURE = os.environ.get("LIVE_LOAD_SPECTATORS")
 if MEASURE:
     READERS, SILENT = (int(x) for x in MEASURE.split(","))
 P99_MS = float(os.environ.get("LIVE_LOAD_BOUND_MS", "5"))  # 15 under ASan (meson.build)
-from children import fail, procs  # noqa: E402
+from children import fail, procs, rss_kb  # noqa: E402
 import http_get  # noqa: E402
 
 
@@ -51,17 +51,6 @@ def cpu_s(pid):
         return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
     except (OSError, IndexError, ValueError):
         return 0.0
-
-
-def rss_kb(pid):
-    try:
-        with open("/proc/%d/status" % pid) as f:
-            for line in f:
-                if line.startswith("VmRSS:"):
-                    return int(line.split()[1])
-    except OSError:
-        pass
-    return 0
 
 
 DB = os.path.join(work, "t.db")

@@ -51,7 +51,7 @@ shutil.rmtree(work, ignore_errors=True)
 os.makedirs(work)
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "pg"))
-from children import fail, procs  # noqa: E402
+from children import fail, procs, until, rss_kb  # noqa: E402
 import http_get  # noqa: E402
 
 SLOW_BOT = os.path.join(HERE, "slow_bot.py")
@@ -60,16 +60,6 @@ CAP = 262144  # --http's --spectator-buffer (docs/web.md)
 
 def slow(ms):
     return "cmd:/usr/bin/python3 -S %s %d" % (SLOW_BOT, ms)
-
-
-def until(cond, timeout, what):
-    end = time.time() + timeout
-    while time.time() < end:
-        v = cond()
-        if v:
-            return v
-        time.sleep(0.2)
-    fail("timed out after %s s waiting for %s" % (timeout, what))
 
 
 def start(args, tag):
@@ -165,14 +155,6 @@ def drained_to_end(s, timeout=20):
     except socket.timeout:
         return False
     return False
-
-
-def rss_kb(pid):
-    with open("/proc/%d/status" % pid) as f:
-        for line in f:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1])
-    return 0
 
 
 def case_pg_ladder():

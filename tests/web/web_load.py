@@ -26,18 +26,8 @@ shutil.rmtree(work, ignore_errors=True)
 os.makedirs(work)
 DB = os.path.join(work, "ladder.db")
 READERS, SILENT = 200, 50
-from children import fail, procs  # noqa: E402
+from children import fail, procs, until, rss_kb  # noqa: E402
 from timing import load_report  # noqa: E402
-
-
-def until(cond, timeout, what):
-    end = time.time() + timeout
-    while time.time() < end:
-        v = cond()
-        if v:
-            return v
-        time.sleep(0.2)
-    fail("timed out after %s s waiting for %s" % (timeout, what))
 
 
 def ladder(*args, ok=True):
@@ -45,14 +35,6 @@ def ladder(*args, ok=True):
     if ok and r.returncode != 0:
         fail("arena ladder %s: %s" % (" ".join(args), r.stderr))
     return r
-
-
-def rss_kb(pid):
-    with open("/proc/%d/status" % pid) as f:
-        for line in f:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1])
-    return 0
 
 
 def nfds(pid):
