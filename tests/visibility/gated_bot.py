@@ -12,7 +12,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from recorder import choose, choose_keeper  # noqa: E402
+from recorder import learn_cards, pick  # noqa: E402
 
 gate, pace, name = sys.argv[1], int(sys.argv[2]) / 1000.0, sys.argv[3]
 rd, wr = sys.stdin.buffer, sys.stdout.buffer
@@ -29,18 +29,12 @@ for raw in rd:
     msg = json.loads(raw)
     t = msg.get("type")
     if t == "hello":
-        for line in (msg.get("options") or {}).get("card_list") or []:
-            f = line.split()
-            cats[f[0]] = f[1]
+        learn_cards(msg, cats)
         while not os.path.exists(gate):
             time.sleep(0.02)
         send({"type": "ready"})
     elif t == "decide":
         time.sleep(pace)
-        if name.startswith("keeper"):
-            choice = choose_keeper(msg, cats, name)
-        else:
-            choice = choose(msg, name.startswith("passive"))
-        send({"type": "act", "id": msg["id"], "choice": choice})
+        send({"type": "act", "id": msg["id"], "choice": pick(msg, cats, name)})
     elif t == "bye":
         break

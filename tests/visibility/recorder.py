@@ -65,6 +65,20 @@ def choose(msg, passive=False):
     return [(h + i) % n for i in range(k)]
 
 
+def learn_cards(msg, cats):
+    """A hello's card list (Pacifica): each card's category, by id."""
+    for line in (msg.get("options") or {}).get("card_list") or []:
+        f = line.split()
+        cats[f[0]] = f[1]
+
+
+def pick(msg, cats, name):
+    """The choice for a decide, by the bot's name: keeper… or passive…."""
+    if name.startswith("keeper"):
+        return choose_keeper(msg, cats, name)
+    return choose(msg, name.startswith("passive"))
+
+
 def main():
     out = open(sys.argv[1], "ab", buffering=0)
     name = sys.argv[2]
@@ -94,16 +108,10 @@ def main():
         msg = json.loads(raw)
         t = msg.get("type")
         if t == "hello":
-            for line in (msg.get("options") or {}).get("card_list") or []:
-                f = line.split()
-                cats[f[0]] = f[1]
+            learn_cards(msg, cats)
             send({"type": "ready"})
         elif t == "decide":
-            if name.startswith("keeper"):
-                choice = choose_keeper(msg, cats, name)
-            else:
-                choice = choose(msg, name.startswith("passive"))
-            send({"type": "act", "id": msg["id"], "choice": choice})
+            send({"type": "act", "id": msg["id"], "choice": pick(msg, cats, name)})
         elif t == "bye":
             return
 
