@@ -21,6 +21,7 @@
 #include "fault.h"
 #include "msgwrite.h"
 #include "pidtab.h"
+#include "proctree.h"
 #include "resolve.h"
 #include "runner.h"
 #include "spawn.h"
@@ -423,6 +424,35 @@ double agent_cpu_ms(const arena_agent *a)
     return a->pid > 0 ? proc_tree_cpu_ms(a->pid) : -1;
 }
 
+void agent_span_start(arena_agent *a, double cpu0)
+{
+    a->span_cpu0 = cpu0;
+    if (a->cfg.startup_cpu && a->pid > 0 && proctree_schedstat())
+        clock_probe_start(&a->span, a->pid, clock_now_ms());
+}
+
+double agent_span_left(arena_agent *a, double t0, double now)
+{
+    double limit = (double)a->cfg.startup_ms;
+    double cpu = a->cfg.startup_cpu ? agent_cpu_ms(a) : -1, wait = 0, sum;
+    bool stalled = false;
+    if (cpu >= 0 && a->span.t)
+        wait = clock_probe_wait(&a->span, a->pid, now, cpu - a->span_cpu0, &sum, &stalled);
+    double left = clock_startup_left(limit, t0, cpu, a->span_cpu0, wait, now);
+    /* Over the wall cap, not its CPU, with a task runnable: it may be
+     * waiting for a CPU now, a wait schedstat counts once it runs
+     * (CLOCK_FAIR_SETTLE_STEP_MS). */
+    if (left <= 0 && stalled && cpu - a->span_cpu0 < limit &&
+        now - t0 < CLOCK_FAIR_WALL_CAP * limit)
+        return CLOCK_FAIR_SETTLE_STEP_MS;
+    return left;
+}
+
+void agent_span_end(arena_agent *a)
+{
+    clock_probe_free(&a->span);
+}
+
 void agent_thaw(arena_agent *a)
 {
     if (a->cg_frozen) cgroup_freeze(&a->cg, false);
@@ -472,6 +502,7 @@ static void handle_msg(arena_agent *a, msg m, double now)
             a->dec.max_frame = a->cfg.max_frame ? a->cfg.max_frame : PROTO_MAX_FRAME_DEFAULT;
         }
         a->joined = true;
+        agent_span_end(a);
         if (a->report) a->report->join_ms = clock_now_ms() - a->t_start;
         a->join = m.u.join;
         /* The name reaches terminals, logs and the other seats: one short
@@ -762,6 +793,8 @@ static void on_exec(evutil_socket_t fd, short what, void *arg)
         return;
     }
     a->t_start = clock_now_ms();
+    /* The tree's CPU since its exec is all it used: no baseline. */
+    agent_span_start(a, 0);
     if (!a->joined && a->alive) arm_after(a->base, a->ev_timer, (double)a->cfg.startup_ms);
 }
 
@@ -792,9 +825,7 @@ static void on_timer(evutil_socket_t fd, short what, void *arg)
      * the timer may have been armed from a stale cached time. */
     agent_catch_up(a);
     if (a->joined || !a->alive) return;
-    /* The tree's CPU since its exec is all it used: no baseline. */
-    double left = clock_startup_left((double)a->cfg.startup_ms, a->t_start,
-                                     a->cfg.startup_cpu ? agent_cpu_ms(a) : -1, 0, clock_now_ms());
+    double left = agent_span_left(a, a->t_start, clock_now_ms());
     if (left > 0) {
         arm_after(a->base, a->ev_timer, left < 1 ? 1 : left);
         return;
@@ -1077,6 +1108,7 @@ arena_agent *agent_new(struct event_base *base, const agent_config *cfg, char *e
     }
     a->alive = true;
     a->t_start = clock_now_ms();
+    if (a->pid > 0 && a->xfd < 0) agent_span_start(a, 0); /* the exec was waited for */
     a->ev_read = event_new(base, a->rfd, EV_READ | EV_PERSIST, on_read, a);
     a->ev_readmore = evtimer_new(base, on_read, a);
     a->ev_write = event_new(base, a->wfd, EV_WRITE | EV_PERSIST, on_write, a);
@@ -1129,6 +1161,7 @@ arena_agent *agent_from_socket(struct event_base *base, int fd, const agent_conf
     setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
     a->alive = true;
     a->t_start = clock_now_ms();
+    if (a->pid > 0 && a->xfd < 0) agent_span_start(a, 0); /* the exec was waited for */
     a->ev_read = event_new(base, fd, EV_READ | EV_PERSIST, on_read, a);
     a->ev_readmore = evtimer_new(base, on_read, a);
     a->ev_write = event_new(base, fd, EV_WRITE | EV_PERSIST, on_write, a);
@@ -1181,6 +1214,7 @@ static void agent_free(arena_agent *a)
     abuf_free(&a->errline);
     abuf_free(&a->errpend);
     freezer_free(&a->frz);
+    agent_span_end(a);
     free(a->join_name);
     free(a->spec);
     free(a->display);

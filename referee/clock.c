@@ -88,13 +88,16 @@ double clock_wall_cap(const clock_config *cfg)
            (double)cfg->move_ms;
 }
 
-double clock_startup_left(double limit_ms, double t0, double used, double cpu0, double now)
+double clock_startup_left(double limit_ms, double t0, double used, double cpu0, double wait,
+                          double now)
 {
-    double wall_left = limit_ms - (now - t0);
-    if (used < 0) return wall_left;
-    double cpu_left = limit_ms - (used - cpu0),
-           cap_left = CLOCK_CPU_WALL_CAP * limit_ms - (now - t0);
-    return cpu_left < cap_left ? cpu_left : cap_left;
+    double wall = now - t0;
+    if (used < 0) return limit_ms - wall;
+    double left = limit_ms - (used - cpu0),
+           cap_left = CLOCK_CPU_WALL_CAP * limit_ms - (wall - (wait > 0 ? wait : 0)),
+           end_left = CLOCK_FAIR_WALL_CAP * limit_ms - wall;
+    if (cap_left < left) left = cap_left;
+    return end_left < left ? end_left : left;
 }
 
 double clock_fair_wait(const clock_task *t, size_t n, double cpu_ms)

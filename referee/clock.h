@@ -36,9 +36,15 @@ double clock_wall_cap(const clock_config *cfg);
 /* What is left of a start-up span of `limit_ms` begun at wall time `t0`
  * (startup_ms: exec to join, hello to ready), <= 0 when it is over. With
  * the agent's CPU time `used` (>= 0; -1: wall time), counted in the CPU
- * time it used since it had `cpu0`, within the wall cap: an opponent that
- * starves the host of CPU then cannot make an agent miss its start-up. */
-double clock_startup_left(double limit_ms, double t0, double used, double cpu0, double now);
+ * time it used since it had `cpu0`, within the wall cap, which leaves out
+ * `wait`, the span's time the agent's tree waited for a CPU no task of it
+ * held (clock_probe_wait): an opponent that starves the host of CPU then
+ * cannot make an agent miss its start-up, however long it starves it
+ * (600 ms of CPU took over 15 s of wall time, the whole cap, beside
+ * 8 spinning processes on a loaded 2-core host). A tree that cannot get a
+ * CPU at all is still ended at CLOCK_FAIR_WALL_CAP x limit_ms. */
+double clock_startup_left(double limit_ms, double t0, double used, double cpu0, double wait,
+                          double now);
 
 /* The fair clock (protocol.md §5): a decision is charged the wall time
  * its agent's processes ran or chose to wait (sleep, I/O), not the time

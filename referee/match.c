@@ -67,7 +67,6 @@ typedef struct seat_state {
     /* all its messages (`log`s included) and the notes of those too big */
     size_t in_logged, in_dropped;
     lag_own own;            /* the loop's time on this seat's input, not credited */
-    double cpu_hello;       /* its tree's CPU time when its hello went (startup_cpu) */
     clock_evidence timeout; /* its last timeout's figures */
     seat_notes notes;       /* for the outcome's readers; last (see match_alloc) */
 } seat_state;
@@ -672,16 +671,14 @@ static void ready_timed_out(struct match *m)
             agent_catch_up(m->seat[s].agent); /* a ready may sit unread */
     if (m->state != M_WAIT_READY) return;
     /* Each seat's time left: wall time, or its own CPU time where the
-     * agent's start-up is timed so (startup_cpu, clock_startup_left). */
+     * agent's start-up is timed so (startup_cpu, agent_span_left). */
     double now = clock_now_ms(), next = -1, left[ARENA_MAX_SEATS];
     bool waiting = false, over = false;
     for (int s = 0; s < m->players; s++) {
         seat_state *st = &m->seat[s];
         if (st->forfeit != CAUSE_NONE || st->ready) continue;
         waiting = true;
-        left[s] = clock_startup_left((double)m->cfg.clock.startup_ms, m->t_hello,
-                                     st->agent->cfg.startup_cpu ? agent_cpu_ms(st->agent) : -1,
-                                     st->cpu_hello, now);
+        left[s] = agent_span_left(st->agent, m->t_hello, now);
         if (left[s] <= 0)
             over = true;
         else if (next < 0 || left[s] < next)
@@ -854,6 +851,7 @@ static void match_on_message(struct match *m, int s, msg *in, double arrived)
     if (in->type == MSG_READY && st->hello_sent && !st->ready) {
         msg_free(in);
         st->ready = true;
+        agent_span_end(a);
         if (m->state == M_WAIT_READY)
             schedule_step(m);
         else /* after startup_ms: the seat has forfeited already */
@@ -1011,7 +1009,7 @@ static void send_hellos(struct match *m)
         hello_clock(m, &hm->clock);
         agent_thaw(st->agent); /* it must answer: ready */
         if (st->agent->cfg.startup_cpu && st->agent->pid > 0)
-            st->cpu_hello = agent_cpu_ms(st->agent);
+            agent_span_start(st->agent, agent_cpu_ms(st->agent));
         send_msg(m, s, &h);
         st->hello_sent = true;
     }

@@ -9,6 +9,7 @@
 struct addrinfo;
 
 #include "cgroup.h"
+#include "clock.h"
 #include "codec.h"
 #include "freeze.h"
 #include "match.h"
@@ -123,6 +124,10 @@ struct arena_agent {
 
     agent_report *report;
     double t_start, t_close;
+    /* The start-up span under way (agent_span_start): its tree's waits for
+     * a CPU since it began, and its CPU time then. */
+    clock_probe span;
+    double span_cpu0;
 
     /* Closing. */
     bool closing;
@@ -150,6 +155,13 @@ void agent_thaw(arena_agent *a);
  * cpuacct cgroup where it has one, else a walk of its process tree; -1 if
  * it has no process. */
 double agent_cpu_ms(const arena_agent *a);
+/* A start-up span (exec to join, hello to ready) begins now, the agent's
+ * CPU time then `cpu0`; what is left of it, begun at wall time t0
+ * (clock_startup_left under startup_ms, the wall cap leaving out the
+ * tree's waits for a CPU since the start); the span is over. */
+void agent_span_start(arena_agent *a, double cpu0);
+double agent_span_left(arena_agent *a, double t0, double now);
+void agent_span_end(arena_agent *a);
 /* Catches up with an agent after the loop was late: writes what is queued
  * for it and handles what it has sent (before a timeout is declared), as
  * much as one turn of the loop reads. True when it stopped at that budget

@@ -395,6 +395,36 @@ def case_cpu_starver_is_withstood():
               "cmd:" + STARVER, "--startup-ms", "1500", "--freeze-idle", "--move-ms", "200")
 
 
+def case_startup_cap_leaves_out_waits():
+    # A busy host (24 spinning processes a core): a heavy start-up, 150 ms
+    # of CPU and the interpreter's start, takes seconds of wall time, past
+    # the cpu clock's wall cap of 10 x startup_ms (300 ms), which ended it
+    # (CI: 600 ms of CPU took over 15 s beside the starver and a loaded
+    # host). The cap leaves out the tree's waits for a CPU
+    # (clock_startup_left); a bot asleep past it still times out.
+    spinners = [subprocess.Popen(["sh", "-c", "while :; do :; done"])
+                for _ in range(24 * (os.cpu_count() or 1))]
+    try:
+        for mode in ("start", "ready"):
+            rc, out, err = arena("play", "nim", f"cmd:{BURNER} {mode} 150", "builtin:random",
+                                 "--startup-ms", "300", "--clock", "cpu", "--move-ms", "100",
+                                 "--json", "--seed", "1", timeout=240)
+            gs = games(out)
+            check(rc == 0 and gs and not gs[0]["forfeits"],
+                  f"a heavy start-up ({mode}) on a busy host missed the cpu clock's wall cap "
+                  f"(load {loadavg()}): {gs} {err[-300:]}")
+            print(f"{mode}: {gs[0]['stderr_tail'][0]} (load {loadavg()})")
+        rc, out, _ = arena("play", "nim", f"cmd:{BURNER} nap 4000", "builtin:random",
+                           "--startup-ms", "300", "--clock", "cpu", "--json", "--seed", "1")
+        gs = games(out)
+        check(gs and gs[0]["forfeits"] == [{"seat": 0, "cause": "timeout"}],
+              f"a bot asleep 4 s before its join beat the cpu clock's wall cap of 3 s: {gs}")
+    finally:
+        for p in spinners:
+            p.kill()
+            p.wait()
+
+
 def loadavg():
     with open("/proc/loadavg") as f:
         return f.read().strip()

@@ -80,6 +80,21 @@ static void test_clock_cpu_wall_cap_is_ten_moves(void **st)
     assert_true(clock_wall_cap(&c) == 5000.0);
 }
 
+/* A start-up of 1500 ms: wall time alone; its CPU time since cpu0; a wall
+ * cap of 10 x that leaves out the waits for a CPU (600 ms of CPU took
+ * 15 s beside a starver on a loaded host); 100 x, whatever it waited. */
+static void test_clock_startup_cap_leaves_out_waits(void **st)
+{
+    (void)st;
+    assert_true(clock_startup_left(1500, 1000, -1, 0, 0, 2000) == 500.0);
+    assert_true(clock_startup_left(1500, 0, 900, 100, 0, 3000) == 700.0);
+    assert_true(clock_startup_left(1500, 0, 600, 0, 0, 15500) == -500.0);
+    assert_true(clock_startup_left(1500, 0, 600, 0, 14000, 15500) == 900.0);
+    assert_true(clock_startup_left(1500, 0, 1600, 0, 14000, 15500) == -100.0);
+    assert_true(clock_startup_left(1500, 0, 100, 0, 150000, 149000) == 1000.0);
+    assert_true(clock_startup_left(1500, 0, 100, 0, 150000, 151000) == -1000.0);
+}
+
 static void spin(double ms)
 {
     volatile double x = 0;
@@ -343,6 +358,7 @@ int main(void)
         cmocka_unit_test(test_clock_exhausted_bank_times_out),
         cmocka_unit_test(test_clock_game_cap_limits_allowance),
         cmocka_unit_test(test_clock_cpu_wall_cap_is_ten_moves),
+        cmocka_unit_test(test_clock_startup_cap_leaves_out_waits),
         cmocka_unit_test(test_clock_fair_one_task_is_exact),
         cmocka_unit_test(test_clock_fair_overlapping_waits_discount_one),
         cmocka_unit_test(test_clock_fair_wait_beside_a_running_task_is_charged),

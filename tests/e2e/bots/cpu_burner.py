@@ -2,7 +2,8 @@
 """Joins and answers correctly, but burns CPU (mode "burn") or sleeps
 (mode "sleep") for a given number of ms before every answer: the clock tests'
 agent. Mode "start" burns MS ms of its own CPU before it joins, mode
-"ready" before each ready; both then answer at once. Mode "cpu" burns MS ms of its own CPU time, however long that takes,
+"ready" before each ready; both then answer at once; mode "nap" sleeps
+MS ms before it joins. Mode "cpu" burns MS ms of its own CPU time, however long that takes,
 and sends a `log` "cpu X" before each answer: X, the ms of CPU it used from
 reading the decide to writing the answer, by its own clock.
 Mode "far" does the same in a worker child forked after N idle ones
@@ -70,11 +71,22 @@ def burn_cpu(ms):
         pass
 
 
+def burn_start(ms, what):
+    """A heavy start-up; its wall time on stderr, for a failure to show."""
+    t0 = time.monotonic()
+    burn_cpu(ms)
+    sys.stderr.write(f"{what}: {ms} ms of CPU took {(time.monotonic() - t0) * 1000:.0f} ms\n")
+    sys.stderr.flush()
+
+
 startup = 0
+if mode == "nap":
+    time.sleep(ms / 1000.0)
+    mode, ms = "sleep", 0
 if mode in ("start", "ready"):  # a heavy start-up: MS ms of CPU, then quick answers
     startup = ms
     if mode == "start":
-        burn_cpu(ms)
+        burn_start(ms, "before join")
     mode, ms = "sleep", 0
 
 if mode == "orphan":
@@ -128,7 +140,7 @@ for line in sys.stdin:
     msg = json.loads(line)
     if msg["type"] == "hello":
         if startup and sys.argv[1] == "ready":
-            burn_cpu(startup)
+            burn_start(startup, "before ready")
         send({"type": "ready"})
     elif msg["type"] == "decide":
         end = time.monotonic() + ms / 1000.0
