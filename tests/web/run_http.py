@@ -22,12 +22,17 @@ CASE:
                games of nim (100,000 stones, random-c bots: boards of some
                20 KB ten times a second) with --http; 16 silent streams on the
                second game's /live/ID/events (the first warms the run's memory
-               up). /api/live's `dropped` counts the 16 (the cap is 256 KiB a
-               stream) and each silent stream reads to its end (EOF) at last;
-               a reading spectator keeps getting boards after the drops; the
-               watched game ends normally and no game is forfeited; the
-               referee's RSS grows by at most 1.5 times the cap a silent
-               stream (plus 2 MiB). Prints the memory per silent spectator."""
+               up). /events: a gauntlet of a slow bot against 59 built-in ones
+               with long names, 59,000 games, ended by SIGINT once its
+               streams are checked (standings events of some 13 KB, from two
+               a second to one in three as the store grows and its snapshot
+               takes longer); 16 silent streams. Each time /api/live's
+               `dropped` counts the 16 (the cap is 256 KiB a stream) and each
+               silent stream reads to its end (EOF) at last; a reading
+               spectator keeps getting boards (standings) after the drops; the
+               watched game ends normally and no game of either run is
+               forfeited; the referee's RSS grows by at most 1.5 times the cap
+               a silent board stream (plus 2 MiB). Prints the memory per silent spectator."""
 import json
 import os
 import re
@@ -357,6 +362,37 @@ def case_slow_readers():
     # would hold all the reader got.
     if peak - rss0 > SILENT * (CAP // 1024 * 3 // 2) + 2048:
         fail("RSS grew %d KiB for %d silent streams" % (peak - rss0, SILENT))
+
+    # /events: a gauntlet of a slow bot against 59 built-in ones with long
+    # names, a game every few tens of ms: a standings event of some 13 KB at
+    # each snapshot, which come further apart as the store grows. The run
+    # must outlast the drops (100 games a pairing ended first on a loaded
+    # host): it is stopped once they are checked.
+    db = os.path.join(work, "events.db")
+    agents = ["--agent", "slow=" + slow(5)]
+    for i in range(59):
+        agents += ["--agent", "%s%02d=builtin:random" % ("e" * 60, i)]
+    run = start(["tournament", "--game", "nim", "--set", "stones=6", "--format", "gauntlet",
+                 *agents, "--games-per-pairing", "1000", "--concurrency", "2", "--db", db,
+                 "--logs", "none", "--limit-as", "0", "--http", "127.0.0.1:0"], "events")
+    addr = address(run)
+    reader = Reader(addr, "/events")
+    until(lambda: len(reader.named("standings")) >= 2, 60, "two standings events")
+    rss0, peak, t_drop = silent_drops(addr, run, "/events", SILENT, "/events")
+    until(lambda: len([e for e in reader.events if e[0] > t_drop]) >= 3, 60,
+          "standings after the drops")
+    size = max(len(json.dumps(e[2])) for e in reader.events)
+    run.send_signal(signal.SIGINT)
+    run.wait(timeout=60)
+    with sqlite3.connect(db) as c:
+        ff = c.execute("SELECT count(*) FROM games WHERE done AND reason != 'normal'").fetchone()[0]
+    if ff:
+        fail("%d games forfeited" % ff)
+    # (Its RSS is printed, not bounded: the run's own growth meanwhile, the
+    # store's snapshot, is of the size of the silent streams' queues.)
+    print("/events: %d silent streams dropped (events of %d bytes), the reader got %d events "
+          "after; RSS %d KiB, peak %d KiB (the run's own growth included)" %
+          (SILENT, size, len([e for e in reader.events if e[0] > t_drop]), rss0, peak))
 
 
 def case_busy_port():
