@@ -413,28 +413,6 @@ async function renderAuthor() {
 }
 
 // ---- games in progress (a run's --http) ----
-
-// A view or an event as nested text: maps as key/value tables, lists of
-// plain values on one line; every string as text.
-function tree(v) {
-  if (v === null || typeof v !== "object") return el("span", v === null ? "-" : v);
-  if (Array.isArray(v)) {
-    if (v.every(x => x === null || typeof x !== "object")) {
-      return el("span", v.map(x => (x === null ? "-" : String(x))).join(", "));
-    }
-    const ol = el("ol");
-    v.forEach(x => { const li = el("li"); li.appendChild(tree(x)); ol.appendChild(li); });
-    return ol;
-  }
-  return table(["", ""], Object.keys(v).map(k => [k, tree(v[k])]));
-}
-
-function eventText(e) {
-  if (e === null || typeof e !== "object") return String(e);
-  return Object.keys(e).map(k => k + ": " +
-    (e[k] !== null && typeof e[k] === "object" ? JSON.stringify(e[k]) : String(e[k]))).join("  ");
-}
-
 async function renderLive() {
   const l = await getJSON("/api/live");
   const box = el("div");
@@ -458,6 +436,20 @@ async function renderLive() {
   document.body.dataset.live = String(l.games.length);
 }
 
+// Boards a live game's page keeps to step back through (the oldest go
+// first): some 1000 public views of a card game are a few MB.
+const LIVE_KEEP = 1000;
+
+function stepButton(label, title) {
+  const b = el("button", label);
+  b.title = title;
+  return b;
+}
+
+// One game in progress: its board drawn by the replay viewer's drawing of
+// that game (/boards.js) from the spectator's public view, the public
+// events that came with it, and the viewer's steps through the boards
+// received so far, following the newest until one steps back.
 function renderLiveGame() {
   const id = Number(location.pathname.slice("/live/".length));
   const omniscient = new URLSearchParams(location.search).get("omniscient") === "1";
@@ -466,16 +458,74 @@ function renderLiveGame() {
   head.id = "head";
   const status = el("p", "waiting for the next turn", "note");
   status.id = "status";
-  const board = el("div");
+  const steps = el("div", null, "steps");
+  steps.id = "steps";
+  const first = stepButton("\u25c0\u25c0", "the oldest board kept (Home)");
+  const prev = stepButton("\u25c0", "the board before (\u2190)");
+  const slider = el("input");
+  slider.type = "range";
+  slider.min = "0";
+  slider.max = "0";
+  slider.value = "0";
+  slider.setAttribute("aria-label", "board");
+  const next = stepButton("\u25b6", "the board after (\u2192)");
+  const last = stepButton("\u25b6\u25b6", "the newest board, and follow the game (End)");
+  first.id = "first";
+  prev.id = "prev";
+  next.id = "next";
+  last.id = "last";
+  slider.id = "slider";
+  const step = el("span", "no board yet");
+  step.id = "step";
+  [first, prev, slider, next, last, step].forEach(x => steps.appendChild(x));
+  const board = el("div", null, "board");
   board.id = "board";
   const log = el("ol");
   log.id = "events";
   box.appendChild(head);
   box.appendChild(status);
+  box.appendChild(steps);
   box.appendChild(board);
-  box.appendChild(el("h3", "Events"));
+  box.appendChild(el("h3", "Events since the board before"));
   box.appendChild(log);
   replace(box);
+
+  let drawer = ArenaBoards.drawer("", []);
+  const boards = [];
+  let dropped = 0, pos = -1, follow = true;
+  function show() {
+    if (pos < 0) return;
+    const b = boards[pos];
+    drawer.board(b.view, board, b.over);
+    log.replaceChildren(...b.events.map(e => el("li", ArenaBoards.compact(e))));
+    if (!b.events.length) log.appendChild(el("li", "none", "note"));
+    slider.max = String(boards.length - 1);
+    slider.value = String(pos);
+    step.textContent = "board " + (dropped + pos + 1) + " of " + (dropped + boards.length) +
+      " (turn " + b.turn + (b.over ? ", over" : "") + ")" + (follow ? ", following the game" : "");
+    document.body.dataset.turn = String(b.turn);
+    document.body.dataset.following = follow ? "1" : "0";
+  }
+  function go(p) {
+    if (!boards.length) return;
+    pos = Math.max(0, Math.min(boards.length - 1, p));
+    follow = pos === boards.length - 1;
+    show();
+  }
+  first.addEventListener("click", () => go(0));
+  prev.addEventListener("click", () => go(pos - 1));
+  next.addEventListener("click", () => go(pos + 1));
+  last.addEventListener("click", () => go(boards.length - 1));
+  slider.addEventListener("input", () => go(Number(slider.value)));
+  document.addEventListener("keydown", e => {
+    if (e.target instanceof Element && e.target.closest("input, select, textarea")) return;
+    const k = { ArrowRight: pos + 1, ArrowLeft: pos - 1, Home: 0, End: boards.length - 1 }[e.key];
+    if (k !== undefined) {
+      e.preventDefault();
+      go(k);
+    }
+  });
+
   const live = document.getElementById("live");
   const es = new EventSource("/live/" + id + (omniscient ? "/omniscient" : "/events"));
   es.addEventListener("open", () => { live.textContent = "live"; });
@@ -485,17 +535,28 @@ function renderLiveGame() {
   es.addEventListener("seats", ev => {
     let s;
     try { s = JSON.parse(ev.data); } catch (err) { return; }
-    head.textContent = "game " + s.id + ": " + s.seats.join(" \u00b7 ") +
-      (omniscient ? " (omniscient, delayed)" : "");
+    const seats = Array.isArray(s.seats) ? s.seats.map(String) : [];
+    head.textContent = "game " + s.id + (s.game ? " (" + s.game + ")" : "") + ": " +
+      seats.join(" \u00b7 ") + (omniscient ? " (omniscient, delayed)" : "");
+    drawer = ArenaBoards.drawer(typeof s.game === "string" ? s.game : "", seats);
+    document.body.dataset.game = typeof s.game === "string" ? s.game : "";
+    show();
   });
   es.addEventListener("board", ev => {
     let b;
     try { b = JSON.parse(ev.data); } catch (err) { return; }
-    status.textContent = "board " + b.turn + (b.over ? ", over" : "");
-    board.replaceChildren(tree(b.view));
-    b.events.forEach(e => log.appendChild(el("li", eventText(e))));
-    while (log.childNodes.length > 200) log.removeChild(log.firstChild);
-    document.body.dataset.turn = String(b.turn);
+    if (b === null || typeof b !== "object") return;
+    if (!Array.isArray(b.events)) b.events = [];
+    boards.push(b);
+    if (boards.length > LIVE_KEEP) {
+      boards.shift();
+      dropped++;
+      if (!follow && pos > 0) pos--;
+    }
+    status.textContent = "newest board: turn " + b.turn + (b.over ? ", over" : "");
+    document.body.dataset.newest = String(b.turn);
+    if (follow) pos = boards.length - 1;
+    show();
   });
   es.addEventListener("end", ev => {
     es.close();

@@ -1,9 +1,12 @@
-/* The web front's fixed files, built into the binary (app.js and
- * style.css are embedded by embed.py at build time). */
+/* The web front's fixed files, built into the binary (app.js, style.css
+ * and the replay viewer's boards.js and boards.css are embedded by embed.py
+ * at build time). */
 #include "assets.h"
 #include "util.h"
 
 #include "web_app_js.h"
+#include "web_boards_css.h"
+#include "web_boards_js.h"
 #include "web_style_css.h"
 
 const char *web_app_js(void)
@@ -16,6 +19,16 @@ const char *web_style_css(void)
     return style_css;
 }
 
+const char *web_boards_js(void)
+{
+    return boards_js;
+}
+
+const char *web_boards_css(void)
+{
+    return boards_css;
+}
+
 /* No byte of the store goes into a page: the title is one of the fixed
  * words the server passes, the rest is filled by /app.js from /api/. */
 char *web_page_html(const char *title)
@@ -25,6 +38,8 @@ char *web_page_html(const char *title)
                      "<meta name=\"viewport\" content=\"width=device-width\">\n"
                      "<title>Arena \xc2\xb7 %s</title>\n"
                      "<link rel=\"stylesheet\" href=\"/style.css\">\n"
+                     "<link rel=\"stylesheet\" href=\"/boards.css\">\n"
+                     "<script src=\"/boards.js\" defer></script>\n"
                      "<script src=\"/app.js\" defer></script>\n"
                      "</head><body>\n"
                      "<header><b>Arena</b><a href=\"/\">Standings</a><a href=\"/games\">Games</a>"

@@ -60,6 +60,7 @@ struct live {
     web_server *sv;
     live_game *games;
     int n_games;
+    char *game;        /* the game's name ("dominion"): the pages pick its board drawing */
     double delay;      /* --spectator-delay; < 0: none */
     bool shared_deals; /* duplicate pairing: a group's games share a seed */
     struct event *delay_ev;
@@ -90,6 +91,7 @@ static char *board_json(const live_game *lg, const arena_game *g, size_t from, s
 {
     av *b = av_map();
     av_add_int(b, "id", lg->id);
+    av_add_str(b, "game", lg->L->game);
     av_add_int(b, "turn", lg->turns);
     av_add_bool(b, "over", over);
     av *view = omniscient ? arena_view_tree(g->vt, g, -1) : arena_public_view_tree(g);
@@ -213,6 +215,8 @@ static void *h_start(struct event_base *base, const live_cfg *c, char *err, size
         free(L);
         return NULL;
     }
+    L->game = store_meta(L->db, "game");
+    if (!L->game) L->game = xstrdup("");
     char *pairing = store_meta(L->db, "pairing");
     L->shared_deals = pairing && !strcmp(pairing, "duplicate");
     free(pairing);
@@ -224,6 +228,7 @@ static void *h_start(struct event_base *base, const live_cfg *c, char *err, size
     if (!L->sv) {
         snprintf(err, errlen, "--http %s: the web front cannot start (above)", c->listen);
         store_close(L->db);
+        free(L->game);
         free(L);
         return NULL;
     }
@@ -313,6 +318,7 @@ static void on_stopped(evutil_socket_t fd, short what, void *arg)
     live *L = arg;
     web_server_free(L->sv);
     store_close(L->db);
+    free(L->game);
     free(L);
 }
 
@@ -361,6 +367,7 @@ static char *list_json(const live *L)
     for (const live_game *lg = L ? L->games : NULL; lg; lg = lg->next) {
         av *g = av_map();
         av_add_int(g, "id", lg->id);
+        av_add_str(g, "game", L->game);
         av_add(g, "seats", seats_json(lg));
         av_add_int(g, "turn", lg->turns);
         av_add(g, "seconds", av_float((double)(int64_t)((t - lg->t_begin) * 10) / 10));
@@ -411,6 +418,7 @@ static char *waiting_json(const live_game *lg)
 {
     av *b = av_map();
     av_add_int(b, "id", lg->id);
+    av_add_str(b, "game", lg->L->game);
     av_add_int(b, "turn", lg->turns);
     av_add(b, "seats", seats_json(lg));
     av_add_bool(b, "waiting", true);

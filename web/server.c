@@ -304,6 +304,10 @@ static void on_request(struct evhttp_request *req, void *arg)
         reply_str(req, 200, "OK", "text/javascript; charset=utf-8", web_app_js());
     else if (!strcmp(path, "/style.css"))
         reply_str(req, 200, "OK", "text/css; charset=utf-8", web_style_css());
+    else if (!strcmp(path, "/boards.js"))
+        reply_str(req, 200, "OK", "text/javascript; charset=utf-8", web_boards_js());
+    else if (!strcmp(path, "/boards.css"))
+        reply_str(req, 200, "OK", "text/css; charset=utf-8", web_boards_css());
     else if (!strcmp(path, "/api/standings"))
         reply_str(req, 200, "OK", "application/json; charset=utf-8", w->standings_json);
     else if (!strcmp(path, "/api/settings"))
