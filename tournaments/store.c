@@ -196,6 +196,11 @@ int store_flush(store *s)
     return s->vt->flush ? s->vt->flush(s, false) : 0;
 }
 
+int store_snapshot(store *s, bool begin)
+{
+    return s->vt->snapshot(s, begin);
+}
+
 int store_tick(store *s)
 {
     return s->vt->flush ? s->vt->flush(s, true) : 0;

@@ -144,6 +144,12 @@ int store_result(store *s, const tgame *g, const char *log_path);
 #define STORE_GROUP_MS 50
 /* Commits the results not committed yet; -1 on error. */
 int store_flush(store *s);
+/* begin: the reads that follow see the store as of one moment, whatever
+ * other connections commit meanwhile, until store_snapshot(s, false):
+ * standings, games and counts read one by one agree (the web's snapshot,
+ * while a run or its workers write). No write of s's own in between.
+ * -1 on error (store_error). */
+int store_snapshot(store *s, bool begin);
 /* store_flush when the oldest uncommitted result is STORE_GROUP_MS old. */
 int store_tick(store *s);
 /* Move times per agent (out: n_agents entries, zeroed first). */

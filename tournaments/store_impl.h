@@ -28,6 +28,7 @@ typedef struct store_vt {
     /* names, games and timeouts only; NULL: no workers */
     int (*workers)(store *s, store_worker **out, size_t *n);
     int (*flush)(store *s, bool only_if_due); /* NULL: results are committed each */
+    int (*snapshot)(store *s, bool begin);
 } store_vt;
 
 /* Every backend's handle starts with this. */

@@ -55,6 +55,7 @@ typedef struct pg_store {
     char name[PG_NAME_MAX + 1];
     char tid[24]; /* tournament id as text, "" when none chosen */
     bool locked, lock_lost, in_tx;
+    bool snap;           /* in store_snapshot's transaction */
     bool prepared[PS_N]; /* on this connection */
     double retry_at, backoff;
     char *worker, *host, *token;
@@ -469,6 +470,22 @@ static int commit(pg_store *s, bool ok)
     if (ok && exec(s, "COMMIT", 0, NULL) == 0) return 0;
     pq.clear(pq.exec(s->c, "ROLLBACK"));
     return -1;
+}
+
+/* Repeatable read: every statement of the transaction sees the snapshot
+ * its first one took. Read only: a slip that writes fails. */
+static int pg_snapshot(store *b, bool begin)
+{
+    pg_store *s = pg(b);
+    if (begin) {
+        if (s->in_tx) return 0;
+        if (exec(s, "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY", 0, NULL) != 0) return -1;
+        s->in_tx = s->snap = true;
+        return 0;
+    }
+    if (!s->snap) return 0;
+    s->snap = false;
+    return commit(s, true);
 }
 
 static int pg_init(store *b, const char *const *meta, char *const *names, char *const *specs,
@@ -987,4 +1004,5 @@ static const store_vt pg_vt = {
     .log_hosts = pg_log_hosts,
     .add_agent = pg_add_agent,
     .workers = pg_workers,
+    .snapshot = pg_snapshot,
 };

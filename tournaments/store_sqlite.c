@@ -26,6 +26,7 @@ typedef struct sq_store {
     store_enc enc;            /* the last result's columns (buffers reused) */
     char at[32];              /* finished_at: "YYYY-MM-DDTHH:MM:SS" of at_sec, then ms */
     time_t at_sec;
+    bool snap; /* in store_snapshot's read transaction */
 } sq_store;
 
 static const store_vt sq_vt;
@@ -185,6 +186,27 @@ static int sq_flush(store *b, bool only_if_due)
         fail(s, "commit results");
         sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
         return -1;
+    }
+    return 0;
+}
+
+/* In WAL mode a read transaction reads one snapshot from its first
+ * read; writers go on (and a checkpoint stops short of it meanwhile). */
+static int sq_snapshot(store *b, bool begin)
+{
+    sq_store *s = (sq_store *)b;
+    if (begin) {
+        if (s->snap || sq_flush(b, false) != 0) return s->snap ? 0 : -1;
+        if (sqlite3_exec(s->db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK)
+            return fail(s, "begin a snapshot");
+        s->snap = true;
+        return 0;
+    }
+    if (!s->snap) return 0;
+    s->snap = false;
+    if (sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
+        sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+        return fail(s, "end a snapshot");
     }
     return 0;
 }
@@ -638,4 +660,5 @@ static const store_vt sq_vt = {
     .span = sq_span,
     .counts = sq_counts,
     .flush = sq_flush,
+    .snapshot = sq_snapshot,
 };

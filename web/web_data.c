@@ -297,6 +297,13 @@ char *web_game_log(const web_snap *w, size_t i)
 web_snap *web_snap_load(store *s, char *err, size_t errlen)
 {
     web_snap *w = xcalloc(1, sizeof *w);
+    /* One moment of the store: its counts, games and standings are read
+     * by several queries while a run or its workers write. */
+    if (store_snapshot(s, true) != 0) {
+        snprintf(err, errlen, "%s", store_error(s));
+        free(w);
+        return NULL;
+    }
     w->stamp = web_stamp(s, err, errlen);
     if (!w->stamp) goto fail;
     w->kind = store_meta(s, "kind");
@@ -346,8 +353,13 @@ web_snap *web_snap_load(store *s, char *err, size_t errlen)
     w->standings_json = av_to_json(root);
     av_free(root);
     w->settings_json = settings_json(s);
+    if (store_snapshot(s, false) != 0) {
+        snprintf(err, errlen, "%s", store_error(s));
+        goto fail;
+    }
     return w;
 fail:
+    store_snapshot(s, false);
     web_snap_free(w);
     return NULL;
 }

@@ -17,6 +17,7 @@
 
 #include "schedule.h"
 #include "store.h"
+#include "store_fixture.h"
 
 #define GAMES 200
 
@@ -28,17 +29,7 @@ static void make_store(void)
     int fd = mkstemp(path);
     assert_true(fd >= 0);
     close(fd);
-    char err[300];
-    store *db = store_open(path, true, err, sizeof err);
-    assert_non_null(db);
-    schedule_params p = {.n_agents = 2, .players = 2, .per_pairing = GAMES, .seed = 5};
-    schedule s;
-    assert_int_equal(schedule_build(&p, &s, err, sizeof err), 0);
-    char *names[] = {"a", "b"}, *specs[] = {"builtin:random", "builtin:random"};
-    const char *meta[] = {"kind", "tournament", "game", "nim", NULL};
-    assert_int_equal(store_init(db, meta, names, specs, 2, &s, err, sizeof err), 0);
-    schedule_free(&s);
-    store_close(db);
+    store_close(new_store(path, GAMES));
 }
 
 static void remove_store(void)
@@ -61,21 +52,6 @@ static int64_t committed(void)
     assert_int_equal(store_counts(db, &total, &done), 0);
     store_close(db);
     return done;
-}
-
-static void put(store *db, int64_t id)
-{
-    tgame g;
-    memset(&g, 0, sizeof g);
-    g.s.id = id;
-    g.s.players = 2;
-    g.s.seat[0] = 0;
-    g.s.seat[1] = 1;
-    g.done = true;
-    g.rank[0] = 1;
-    g.rank[1] = 2;
-    snprintf(g.reason, sizeof g.reason, "normal");
-    assert_int_equal(store_result(db, &g, NULL), 1);
 }
 
 static void test_groups_and_timer(void **st)
