@@ -11,18 +11,30 @@ counts) between an innocent bot and others, beside L spinning processes:
   overcpu   an overthinking bot (150 ms of CPU a 100 ms move) against an
             innocent one: the overthinker must time out on every move
   oversleep the same, sleeping 150 ms a move
+  many100   100 concurrent matches of two spawned random-c bots at
+  many300   --move-ms 50 (300: the same at 300), 100 (300) games
+  py2       the Python SDK's random_bot.py against itself at --move-ms 20,
+  py10      at concurrency 2, 10 and 100, as many games: every timeout,
+  py100     start-up ones included (startup_ms 5000), is an innocent's
 
   bench/clocks/run.py ARENA [--clocks fair,wall,cpu] [--loads 0,2,4,8]
-                      [--rows starver,overcpu,oversleep] [--games N]
+                      [--rows starver,overcpu,oversleep,many100,many300,
+                              py2,py10,py100] [--games N]
                       [--concurrency N] [--no-cgroups]
 
+--games and --concurrency apply to the starver and overthinker rows (the
+others fix their own).
+
 Prints one line per row: clock, load, the moves of innocent bots and how
-many of them timed out, the overthinker's moves and timeouts, and
-/proc/loadavg before and after (the host's own load counts too)."""
+many of them timed out, the overthinker's moves and timeouts, the games
+that did not end by the rules (a forfeit: a start-up timeout, or the
+overthinker's strikes) and /proc/loadavg before and after (the host's own
+load counts too)."""
 import argparse
 import gzip
 import json
 import os
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -30,6 +42,7 @@ import tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BURNER = os.path.join(ROOT, "tests", "e2e", "bots", "cpu_burner.py")
 STARVER = os.path.join(ROOT, "tests", "hostile", "move_starver.py")
+PY_BOT = os.path.join(ROOT, "sdk", "python", "examples", "random_bot.py")
 
 
 def loadavg():
@@ -48,7 +61,8 @@ def records(path):
 
 
 def count(logs, innocent):
-    """Moves and timeouts by agent name over every log in logs."""
+    """Moves and timeouts by agent name over every log in logs (a
+    start-up timeout, before any move, counts as a timed-out move)."""
     moves, timeouts = {}, {}
     for name in os.listdir(logs):
         seats = []
@@ -61,25 +75,36 @@ def count(logs, innocent):
             elif r["type"] == "fault" and r.get("cause") == "timeout" and seats:
                 a = seats[r["seat"]]
                 timeouts[a] = timeouts.get(a, 0) + 1
-    inn = [a for a in moves if a.startswith(innocent)]
+    inn = [a for a in set(moves) | set(timeouts) if a.startswith(innocent)]
     return moves, timeouts, inn
 
 
 def row(arena, kind, clock, load, games, conc, env):
+    random_c = os.path.join(os.path.dirname(os.path.abspath(arena)), "agents", "random-c",
+                            "random-c")
+    move_ms = 100
     agents = {
         "starver": [("starver", f"cmd:{STARVER}"), ("innocent1", f"cmd:{BURNER} cpu 30"),
                     ("innocent2", f"cmd:{BURNER} cpu 30")],
         "overcpu": [("over", f"cmd:{BURNER} cpu 150"), ("innocent1", f"cmd:{BURNER} cpu 30")],
         "oversleep": [("over", f"cmd:{BURNER} sleep 150"),
                       ("innocent1", f"cmd:{BURNER} cpu 30")],
-    }[kind]
+    }.get(kind)
+    if kind.startswith("many"):
+        agents = [("innocent1", random_c), ("innocent2", random_c)]
+        games = conc = int(kind[4:])
+        move_ms = 50
+    elif kind.startswith("py"):
+        agents = [("innocent1", f"cmd:{PY_BOT}"), ("innocent2", f"cmd:{PY_BOT}")]
+        games = conc = int(kind[2:])
+        move_ms = 20
     spinners = [subprocess.Popen(["/usr/bin/python3", "-c", "while True: pass"])
                 for _ in range(load)]
     try:
         with tempfile.TemporaryDirectory() as d:
             before = loadavg()
             args = [arena, "tournament", "--game", "nim", "--set", "stones=30", "--clock", clock,
-                    "--move-ms", "100", "--bank-ms", "0", "--on-fault", "fallback",
+                    "--move-ms", str(move_ms), "--bank-ms", "0", "--on-fault", "fallback",
                     "--max-strikes", "1000000", "--games-per-pairing", str(games),
                     "--concurrency", str(conc), "--db", os.path.join(d, "t.db"),
                     "--logs", os.path.join(d, "logs"), "--quiet"]
@@ -89,6 +114,9 @@ def row(arena, kind, clock, load, games, conc, env):
             if p.returncode != 0:
                 sys.exit(f"arena tournament: exit {p.returncode}: {p.stderr}")
             moves, timeouts, inn = count(os.path.join(d, "logs"), "innocent")
+            with sqlite3.connect(os.path.join(d, "t.db")) as c:
+                played, ended = c.execute("SELECT count(*), count(*) FILTER (WHERE reason !="
+                                          " 'normal') FROM games WHERE done").fetchone()
             after = loadavg()
     finally:
         for s in spinners:
@@ -99,7 +127,8 @@ def row(arena, kind, clock, load, games, conc, env):
     om, ot = moves.get("over", 0), timeouts.get("over", 0)
     over = f"overthinker {ot:4d}/{om:<4d}" if kind != "starver" else " " * 21
     print(f"{kind:9s} {clock:4s} load {load}  innocent {it:4d}/{im:<5d} {over}  "
-          f"loadavg {before} -> {after}", flush=True)
+          f"games not ended by the rules {ended}/{played}  loadavg {before} -> {after}",
+          flush=True)
 
 
 def main():
@@ -107,7 +136,7 @@ def main():
     ap.add_argument("arena")
     ap.add_argument("--clocks", default="fair,wall,cpu")
     ap.add_argument("--loads", default="0,2,4,8")
-    ap.add_argument("--rows", default="starver,overcpu,oversleep")
+    ap.add_argument("--rows", default="starver,overcpu,oversleep,many100,many300,py2,py10,py100")
     ap.add_argument("--games", type=int, default=4)
     ap.add_argument("--concurrency", type=int, default=3)
     ap.add_argument("--no-cgroups", action="store_true")

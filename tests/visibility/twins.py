@@ -302,7 +302,11 @@ def seat_records(log, seat):
                        capture_output=True, timeout=120)
     check(h.returncode == 0, f"replay --seat --format html: {h.stderr.decode()}")
     with open(VIEWER, encoding="utf-8") as f:
-        before, after = f.read().split("@ARENA_REPLAY_DATA@")
+        template = f.read()
+    for name in ("boards.js", "boards.css"):  # what embed.py puts in at build time
+        with open(os.path.join(os.path.dirname(VIEWER), name), encoding="utf-8") as f:
+            template = template.replace(f"@INLINE:{name}@", f.read())
+    before, after = template.split("@ARENA_REPLAY_DATA@")
     page = h.stdout.decode()
     check(page.startswith(before) and page.endswith(after), "viewer page around its data")
     data = json.loads(page[len(before):len(page) - len(after)])
