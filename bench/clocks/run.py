@@ -14,8 +14,9 @@ counts) between an innocent bot and others, beside L spinning processes:
   many100   100 concurrent matches of two spawned random-c bots at
   many300   --move-ms 50 (300: the same at 300), 100 (300) games
   py2       the Python SDK's random_bot.py against itself at --move-ms 20,
-  py10      at concurrency 2, 10 and 100, as many games: every timeout,
-  py100     start-up ones included (startup_ms 5000), is an innocent's
+  py10      at concurrency 2, 10 and 100 (20, 20 and 100 games): every
+  py100     timeout, start-up ones included (startup_ms 5000), is an
+            innocent's
 
   bench/clocks/run.py ARENA [--clocks fair,wall,cpu] [--loads 0,2,4,8]
                       [--rows starver,overcpu,oversleep,many100,many300,
@@ -96,7 +97,8 @@ def row(arena, kind, clock, load, games, conc, env):
         move_ms = 50
     elif kind.startswith("py"):
         agents = [("innocent1", f"cmd:{PY_BOT}"), ("innocent2", f"cmd:{PY_BOT}")]
-        games = conc = int(kind[2:])
+        conc = int(kind[2:])
+        games = max(conc, 20)
         move_ms = 20
     spinners = [subprocess.Popen(["/usr/bin/python3", "-c", "while True: pass"])
                 for _ in range(load)]
@@ -125,7 +127,7 @@ def row(arena, kind, clock, load, games, conc, env):
     im = sum(moves.get(a, 0) for a in inn)
     it = sum(timeouts.get(a, 0) for a in inn)
     om, ot = moves.get("over", 0), timeouts.get("over", 0)
-    over = f"overthinker {ot:4d}/{om:<4d}" if kind != "starver" else " " * 21
+    over = f"overthinker {ot:4d}/{om:<4d}" if kind.startswith("over") else " " * 21
     print(f"{kind:9s} {clock:4s} load {load}  innocent {it:4d}/{im:<5d} {over}  "
           f"games not ended by the rules {ended}/{played}  loadavg {before} -> {after}",
           flush=True)
