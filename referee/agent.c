@@ -1161,7 +1161,6 @@ arena_agent *agent_from_socket(struct event_base *base, int fd, const agent_conf
     setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
     a->alive = true;
     a->t_start = clock_now_ms();
-    if (a->pid > 0 && a->xfd < 0) agent_span_start(a, 0); /* the exec was waited for */
     a->ev_read = event_new(base, fd, EV_READ | EV_PERSIST, on_read, a);
     a->ev_readmore = evtimer_new(base, on_read, a);
     a->ev_write = event_new(base, fd, EV_WRITE | EV_PERSIST, on_write, a);
