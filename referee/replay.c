@@ -53,7 +53,8 @@ static void read_settings(const av *e, arena_setting *s, size_t *ns, size_t cap)
 
 static void read_names(replay *r, const av *names)
 {
-    for (int k = 0; k < r->players && names && k < (int)av_len(names); k++)
+    if (!names || names->type != AV_LIST) return; /* a crafted log's, maybe a string */
+    for (int k = 0; k < r->players && k < (int)names->u.list.len; k++)
         if (names->u.list.items[k]->type == AV_STR) {
             snprintf(r->names[k], sizeof r->names[k], "%s", names->u.list.items[k]->u.str.s);
             utf8_mask_controls(r->names[k], false); /* agents chose them */
