@@ -196,7 +196,8 @@ static int sq_snapshot(store *b, bool begin)
 {
     sq_store *s = (sq_store *)b;
     if (begin) {
-        if (s->snap || sq_flush(b, false) != 0) return s->snap ? 0 : -1;
+        if (s->snap) return 0;
+        if (sq_flush(b, false) != 0) return -1;
         if (sqlite3_exec(s->db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK)
             return fail(s, "begin a snapshot");
         s->snap = true;

@@ -301,8 +301,7 @@ web_snap *web_snap_load(store *s, char *err, size_t errlen)
      * by several queries while a run or its workers write. */
     if (store_snapshot(s, true) != 0) {
         snprintf(err, errlen, "%s", store_error(s));
-        free(w);
-        return NULL;
+        goto fail;
     }
     w->stamp = web_stamp(s, err, errlen);
     if (!w->stamp) goto fail;
