@@ -213,15 +213,14 @@ static int decide_action(const xb_game *g, int s, const xb_opt *o, int n)
     return find_op(o, n, OP_END, -1);
 }
 
-static int decide_attack_dice(const xb_game *g, int s, const xb_opt *o, int n, int *choice)
+static int decide_attack_dice(const xb_game *g, const xb_opt *o, int n, int *choice)
 {
-    int soldier = g->atk_target < 0 ? squad_top(g, s) : g->ark_card;
-    const xb_card_type *t = xb_type(g, soldier);
     if (g->atk_target < 0) {
         for (int i = 0; i < n; i++)
             choice[i] = i; /* damage persists: all in */
         return n;
     }
+    const xb_card_type *t = xb_type(g, g->ark_card); /* a base is raided from the Ark */
     /* smallest set (criticals first) reaching the base's resistance */
     int need = xb_base_resistance(g, g->atk_target);
     int bonus = t->phase == XB_PH_ACTION && t->effect == XE_ATTACK_STR ? t->arg : 0;
@@ -278,7 +277,7 @@ static int h_decide(void *self, const arena_game *gg, const arena_decision *d, i
         return k;
     }
     case XS_ACTION: return choice[0] = decide_action(g, s, o, n), 1;
-    case XS_ATTACK_DICE: return decide_attack_dice(g, s, o, n, choice);
+    case XS_ATTACK_DICE: return decide_attack_dice(g, o, n, choice);
     case XS_BLOCK: {
         int blocker = squad_top(g, s);
         const xb_card_type *t = xb_type(g, blocker);

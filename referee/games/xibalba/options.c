@@ -23,6 +23,18 @@ int xb_place_slots(const xb_game *g, int card, int *slots)
     return n;
 }
 
+/* Whether an upgrade card of family fam would have a slot at seat's base
+ * (xb_slot_accepts for any card of that family). */
+static bool family_has_slot(const xb_game *g, int seat, int fam)
+{
+    const xb_player *p = &g->p[seat];
+    for (int k = 0; k <= p->level && k < XB_SLOTS; k++) {
+        const xb_stack *st = &p->slot[k];
+        if (st->n == 0 || xb_type(g, st->c[0])->family == fam) return true;
+    }
+    return false;
+}
+
 static void add(xb_opt *o, int *n, int op, int a, int b, int c)
 {
     o[*n] = (xb_opt){(uint8_t)op, (int8_t)a, (int8_t)b, (int8_t)c};
@@ -160,16 +172,14 @@ int xb_options(const xb_game *g, xb_opt *o)
             else
                 add(o, &n, OP_ENTER, 0, 0, 0);
         }
-        for (int fam = 0; fam < XB_FAMILIES; fam++)
+        for (int fam = 0; fam < XB_FAMILIES; fam++) {
+            /* whether a slot takes the family depends on the family alone */
+            if (fam != XB_SOLDIER && fam != XB_EVENT && !family_has_slot(g, s, fam)) continue;
             for (int k = 0; k < g->market_slots; k++) {
                 int c = g->market[fam][k];
-                if (c < 0) continue;
-                if (p->res >= xb_market_cost(g, c)) {
-                    int slots[XB_SLOTS];
-                    if (fam == XB_SOLDIER || fam == XB_EVENT || xb_place_slots(g, c, slots) > 0)
-                        add(o, &n, OP_BUY, fam, k, 0);
-                }
+                if (c >= 0 && p->res >= xb_market_cost(g, c)) add(o, &n, OP_BUY, fam, k, 0);
             }
+        }
         if (p->res >= f->discard) {
             if (!g->apocalypse)
                 for (int fam = 0; fam < XB_FAMILIES; fam++)

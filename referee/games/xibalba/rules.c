@@ -11,11 +11,6 @@
 
 /* ---------------------------------------------------------------- helpers */
 
-const xb_card_type *xb_type(const xb_game *g, int card)
-{
-    return &g->cs.t[g->cs.type_of[card]];
-}
-
 static xb_player *P(xb_game *g, int s)
 {
     return &g->p[s];
@@ -66,13 +61,6 @@ int xb_upgrade_cost(const xb_game *g, int seat)
     return c < 1 ? 1 : c;
 }
 
-int xb_market_cost(const xb_game *g, int card)
-{
-    int c = xb_type(g, card)->cost;
-    if (g->apocalypse) c -= 1;
-    return c < 1 ? 1 : c;
-}
-
 int xb_pool_size(const xb_game *g, int seat)
 {
     int n = 6 + xb_perm(g, seat, XE_POOL);
@@ -89,15 +77,6 @@ int xb_card_at(const xb_game *g, int seat, int loc)
     if (loc == XB_LOC_ARK) return g->ark_owner == seat ? g->ark_card : -1;
     const xb_stack *s = &g->p[seat].slot[loc - XB_LOC_SLOT0];
     return s->n ? s->c[s->n - 1] : -1;
-}
-
-/* A slot accepts a card when open and empty or holding the same family. */
-bool xb_slot_accepts(const xb_game *g, int seat, int k, int card)
-{
-    const xb_player *p = &g->p[seat];
-    if (k > p->level) return false;
-    const xb_stack *s = &p->slot[k];
-    return s->n == 0 || xb_type(g, s->c[0])->family == xb_type(g, card)->family;
 }
 
 static void push(xb_stack *s, int card)

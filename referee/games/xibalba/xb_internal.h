@@ -65,7 +65,14 @@ static inline void xb_opts_done(xb_opt *o, const xb_opt *small)
 bool xb_apply(xb_game *g, const int *choice, int n);
 int xb_perm(const xb_game *g, int seat, int effect);
 int xb_card_at(const xb_game *g, int seat, int loc);
-bool xb_slot_accepts(const xb_game *g, int seat, int k, int card);
+/* A slot accepts a card when open and empty or holding the same family. */
+static inline bool xb_slot_accepts(const xb_game *g, int seat, int k, int card)
+{
+    const xb_player *p = &g->p[seat];
+    if (k > p->level) return false;
+    const xb_stack *s = &p->slot[k];
+    return s->n == 0 || xb_type(g, s->c[0])->family == xb_type(g, card)->family;
+}
 int xb_pool_size(const xb_game *g, int seat);
 int xb_face_value(int face);
 int xb_find_act_face(const xb_game *g, int face);

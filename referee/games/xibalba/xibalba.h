@@ -199,13 +199,22 @@ typedef struct xb_game {
 
 extern const arena_game_vt xibalba_game;
 
-/* Helpers for bots and tests. */
-const xb_card_type *xb_type(const xb_game *g, int card);
+/* Helpers for bots and tests. The two lookups are inline: the search bots
+ * call them millions of times a game. */
+static inline const xb_card_type *xb_type(const xb_game *g, int card)
+{
+    return &g->cs.t[g->cs.type_of[card]];
+}
 int xb_base_resistance(const xb_game *g, int seat);
 int xb_productivity(const xb_game *g, int seat);
 int xb_ark_max(const xb_game *g);
 int xb_upgrade_cost(const xb_game *g, int seat);
-int xb_market_cost(const xb_game *g, int card);
+/* A market card's price: Apocalypse makes every card 1 cheaper, never below 1. */
+static inline int xb_market_cost(const xb_game *g, int card)
+{
+    int c = xb_type(g, card)->cost - (g->apocalypse ? 1 : 0);
+    return c < 1 ? 1 : c;
+}
 /* Paragon target default by player count and mode (xb_default_targets). */
 int xb_default_target(int players, bool apocalypse);
 
