@@ -73,6 +73,14 @@ double clock_fair_charge(double wall_ms, double lag_ms, double cpu_ms, double wa
 /* The charge that e's figures give under e's clock: wall - lag, cpu, or
  * clock_fair_charge. */
 double clock_recharge(const clock_evidence *e);
+
+/* A figure in ms cut to the microsecond, as the log and the store keep it.
+ * The nudge keeps a figure already cut as it is (4.020 is just under in
+ * binary), so a figure read back and written again stays the same. */
+static inline double clock_cut_us(double ms)
+{
+    return (double)(long long)(ms * 1000 + 1e-6) / 1000.0;
+}
 /* Whether e's figures bear out a timeout: the charge recomputed from them
  * is the one recorded (within tolerance_ms, the log's rounding) and is
  * not under the allowance. */

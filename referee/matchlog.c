@@ -13,6 +13,12 @@
 #include "utf8.h"
 #include "util.h"
 
+/* Times in the log are cut to the microsecond. */
+static av *ms3(double ms)
+{
+    return av_float(clock_cut_us(ms));
+}
+
 struct matchlog {
     gzFile f;
     char *path;
@@ -45,7 +51,7 @@ static av *line(matchlog *l, const char *type, int seat)
 {
     av *m = av_map();
     av_set_str(m, "type", type);
-    av_set(m, "t", av_float((double)(long long)((clock_now_ms() - l->t0) * 1000) / 1000.0));
+    av_set(m, "t", ms3(clock_now_ms() - l->t0));
     if (seat >= 0) av_set_int(m, "seat", seat);
     return m;
 }
@@ -207,14 +213,9 @@ void matchlog_choice(matchlog *l, int seat, uint64_t id, const char *kind, int t
     av_set(m, "choice", idx);
     av_set(m, "labels", labels);
     av_set_str(m, "by", by);
-    av_set(m, "ms", av_float((double)(long long)(ms * 1000) / 1000.0));
+    av_set(m, "ms", ms3(ms));
     emit(l, m);
     step_done(l);
-}
-
-static av *ms3(double ms)
-{
-    return av_float((double)(long long)(ms * 1000) / 1000.0);
 }
 
 /* A figure of a timeout, null where it was not read. */
@@ -256,9 +257,9 @@ void matchlog_lag(matchlog *l, int seat, uint64_t id, double lag_ms, double meas
 {
     av *m = line(l, "lag", seat);
     av_set_int(m, "id", (int64_t)id);
-    av_set(m, "lag_ms", av_float((double)(long long)(lag_ms * 1000) / 1000.0));
-    av_set(m, "measured_ms", av_float((double)(long long)(measured_ms * 1000) / 1000.0));
-    av_set(m, "charged_ms", av_float((double)(long long)(charged_ms * 1000) / 1000.0));
+    av_set(m, "lag_ms", ms3(lag_ms));
+    av_set(m, "measured_ms", ms3(measured_ms));
+    av_set(m, "charged_ms", ms3(charged_ms));
     emit(l, m);
 }
 
@@ -266,7 +267,7 @@ void matchlog_lag_total(matchlog *l, long stalls, double lag_ms)
 {
     av *m = line(l, "lag", -1);
     av_set_int(m, "stalls", stalls);
-    av_set(m, "lag_ms", av_float((double)(long long)(lag_ms * 1000) / 1000.0));
+    av_set(m, "lag_ms", ms3(lag_ms));
     emit(l, m);
 }
 
@@ -293,7 +294,7 @@ av *outcome_to_av(const match_outcome *o)
         av_push(ranks, av_int(o->ranks[s]));
         av_push(scores, av_int(o->scores[s]));
         av_push(dec, av_int(o->decisions[s]));
-        av_push(tm, av_float((double)(long long)(o->time_ms[s] * 1000) / 1000.0));
+        av_push(tm, ms3(o->time_ms[s]));
         if (o->forfeit[s] != CAUSE_NONE) {
             av *f = av_map();
             av_set_int(f, "seat", s);

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "clock.h"
 #include "store_impl.h"
 
 /* The figures, in the order the fault record writes them; `need`: a
@@ -70,11 +71,8 @@ void store_clocks_encode(abuf *b, const clock_evidence *ev, int k)
                 (figures[i].off == offsetof(clock_evidence, wait_ms) && e->mode != CLOCK_FAIR);
             if (null)
                 abuf_addf(b, ",\"%s\":null", figures[i].key);
-            else /* cut to the microsecond, as the log cuts it; the nudge keeps
-                  * a figure already cut (4.020, just under in binary) as it
-                  * is, so that what is read back encodes the same */
-                abuf_addf(b, ",\"%s\":%.3f", figures[i].key,
-                          (double)(long long)(v * 1000 + 1e-6) / 1000.0);
+            else /* cut to the microsecond, as the log cuts it */
+                abuf_addf(b, ",\"%s\":%.3f", figures[i].key, clock_cut_us(v));
         }
         abuf_addc(b, '}');
     }
