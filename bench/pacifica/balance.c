@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../progress.h"
 #include "builtins.h"
 #include "games/pacifica/pacifica.h"
 #include "selfplay.h"
@@ -186,7 +187,10 @@ int main(int argc, char **argv)
     if (games < 1) games = 1;
     static tally t;
     t.turns_min = 1L << 30;
+    bench_progress prog;
+    bench_progress_start(&prog, "balance", games);
     for (long i = 0; i < games; i++) {
+        bench_progress_step(&prog, i);
         int a_seat = (int)(i % 2); /* bot A's seat in this game */
         const char *pols[2] = {bots[a_seat], bots[1 - a_seat]};
         static game_log l;

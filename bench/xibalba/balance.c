@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../progress.h"
 #include "builtins.h"
 #include "selfplay.h"
 #include "xibalba.h"
@@ -127,7 +128,10 @@ int main(int argc, char **argv)
     long by_target = 0, by_limit = 0, turn_sum = 0;
     t->focus = bots[0];
     char err[512];
+    bench_progress prog;
+    bench_progress_start(&prog, "balance", games);
     for (long i = 0; i < games; i++) {
+        bench_progress_step(&prog, i);
         const char *seat_bot[XB_MAX_PLAYERS];
         int bot_of[XB_MAX_PLAYERS];
         for (int s = 0; s < players; s++) {
