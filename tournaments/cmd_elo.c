@@ -41,6 +41,7 @@ static void elo_help(FILE *out)
           "                  than B)}}}\n"
           "  --help          this text\n",
           out);
+    fprintf(out, "\nAt most %d agents a game and %d agents in all.\n", RANKED_MAX, ELO_MAX_AGENTS);
 }
 
 static char *slurp(const char *path)

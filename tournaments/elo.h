@@ -7,6 +7,12 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/* The most agents one fit takes. A fit is dense: n x n tallies, covariance
+ * and LOS, and an O(n^3) solve per Newton step (about 7 s at 1,024 agents,
+ * 107 s at 2,048). A tournament seats at most 256; a results file or DB
+ * naming more is refused before anything is sized by it. */
+#define ELO_MAX_AGENTS 1024
+
 /* Pairwise tallies between n agents, filled with elo_add(). */
 typedef struct elo_data {
     int n;

@@ -168,6 +168,12 @@ int ladder_add(store *s, const char *name, const char *spec, const char *author,
     }
     ladder_roster r;
     if (ladder_load(s, &r, err, errlen) != 0) return -1;
+    if (r.n >= ELO_MAX_AGENTS) { /* every version, retired too, is a row of the fits */
+        snprintf(err, errlen, "the ladder holds %d versions, the most Arena rates; start a new one",
+                 r.n);
+        ladder_roster_free(&r);
+        return -1;
+    }
     int v = 1;
     for (int i = 0; i < r.n; i++)
         if (strcmp(r.e[i].name, name) == 0 && r.e[i].version >= v) v = r.e[i].version + 1;

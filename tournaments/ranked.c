@@ -119,6 +119,12 @@ int ranked_parse(ranked_set *s, const char *text, char *err, size_t errlen)
                 return -1;
             }
             int idx = ranked_agent(s, tok);
+            if (idx >= ELO_MAX_AGENTS) {
+                snprintf(err, errlen, "line %d: more than %d agents (the most one fit takes)",
+                         lineno, ELO_MAX_AGENTS);
+                free(line);
+                return -1;
+            }
             for (int i = 0; i < g.k; i++)
                 if (g.agent[i] == idx) {
                     snprintf(err, errlen, "line %d: agent '%s' appears twice", lineno, tok);

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "elo.h"
 #include "framewrite.h"
 #include "store_impl.h"
 
@@ -54,7 +55,17 @@ int store_set_meta(store *s, const char *key, const char *value)
 
 int store_agents(store *s, char ***names, char ***specs, int *n)
 {
-    return s->vt->agents(s, names, specs, n);
+    if (s->vt->agents(s, names, specs, n) != 0) return -1;
+    if (*n <= ELO_MAX_AGENTS) return 0;
+    /* Arena never writes more (a tournament seats 256, a ladder stops at
+     * the bound); every reader sizes rating tables by this count. */
+    snprintf(s->err, sizeof s->err,
+             "the results file is corrupt: it names %d agents, more than the %d Arena reads", *n,
+             ELO_MAX_AGENTS);
+    store_agents_free(*names, *specs, *n);
+    *names = *specs = NULL;
+    *n = 0;
+    return -1;
 }
 
 void store_agents_free(char **names, char **specs, int n)

@@ -10,7 +10,8 @@ CASE:
              seats are balanced within one game per pair
   kill       SIGKILL of a running ladder loses and duplicates nothing: the run
              after it plays the games left unfinished first, on their seeds
-  errors     bad input is refused with a clear message and changes nothing
+  errors     bad input is refused with a clear message and changes nothing;
+             a 1,025th version is refused (the rating fits' bound)
   finals     `ladder finals` freezes a running ladder, and the top K play a
              duplicate round robin reported apart from the ladder
   audit      `arena audit` of a ladder: a clean one passes; an edited seed, a
@@ -232,6 +233,22 @@ def case_errors():
         fail("a refused add left an entrant")
     p.send_signal(signal.SIGTERM)
     p.wait(timeout=30)
+    # Every version is a row of the rating fits, which take at most 1,024
+    # agents (ELO_MAX_AGENTS): the 1,025th is refused, not written into a DB
+    # that no reader would take.
+    con = sqlite3.connect(DB)
+    for v in range(1, 1025):
+        rec = {"name": "old", "version": v, "author": "", "state": "retired", "reason": "",
+               "stderr": "", "added": ""}
+        con.execute("INSERT INTO agents(name, spec) VALUES (?, 'builtin:random')", (f"old/v{v}",))
+        con.execute("INSERT INTO meta VALUES (?, ?)", (f"entrant:old/v{v}", json.dumps(rec)))
+    con.commit()
+    con.close()
+    r = run("add", DB, "late", "builtin:random", ok=False)
+    if r.returncode == 0 or "holds 1024 versions" not in r.stderr:
+        fail(f"the 1025th version: exit {r.returncode}, stderr {r.stderr!r}")
+    if len(status()["entrants"]) != 1024:
+        fail("the refused 1025th version was written")
     h = subprocess.run([arena, "ladder", "--help"], capture_output=True, text=True)
     for word in ["--max-faults", "--validation-games", "--separate-authors", "status"]:
         if word not in h.stdout:

@@ -13,6 +13,11 @@ Cases:
   edited_numbers  an id far past the schedule, a turn count that overflows a
                   report's sums, a clock time that is not a number, settings
                   naming a schedule of 10^9 games
+  many_agents     200,000 agents in a DB, and an `arena elo` file of 30,000
+                  names: every rating fit holds two agents x agents tables
+                  (a DB of 200,000 asked for 640 GB and aborted "out of
+                  memory"); past ELO_MAX_AGENTS the file is refused
+  escapes         stored text with terminal escapes is printed masked
 """
 import json
 import os
@@ -135,6 +140,26 @@ def edited_numbers():
     refused(db, "audit", db, want="its settings name a schedule of 1000000000 games")
 
 
+def many_agents():
+    tdb = tournament_db()
+    db = edited(tdb, "many.sqlite",
+                "WITH RECURSIVE n(i) AS (SELECT 2 UNION ALL SELECT i + 1 FROM n WHERE i < 200001)"
+                " INSERT INTO agents SELECT i, 'x' || i, 'builtin:random' FROM n")
+    want = "the results file is corrupt: it names 200002 agents, more than the 1024"
+    for args in readers(db):
+        refused(db, *args, want=want)
+    refused(db, "tournament", "--resume", db, "--quiet", want=want)
+    # Just over the bound as well, and a plain results file for `arena elo`.
+    db = edited(tdb, "just-over.sqlite",
+                "WITH RECURSIVE n(i) AS (SELECT 2 UNION ALL SELECT i + 1 FROM n WHERE i < 1024)"
+                " INSERT INTO agents SELECT i, 'x' || i, 'builtin:random' FROM n")
+    refused(db, "report", db, want="it names 1025 agents, more than the 1024")
+    results = path("many.txt")
+    with open(results, "w") as f:
+        f.writelines(f"a{i} b{i}\n" for i in range(15000))
+    refused(results, "elo", results, want="more than 1024 agents")
+
+
 # What a terminal must never receive from stored text: ESC and the other C0
 # controls but the line end, DEL, C1 (CSI as one code point), bidirectional
 # overrides, and bytes that are not UTF-8.
@@ -186,6 +211,7 @@ def escapes():
             check(len(args) > 2 or "logs logs?[2J" in out, f"{args}: the stored logs path, masked")
 
 
-CASES = {"edited_group": edited_group, "edited_numbers": edited_numbers, "escapes": escapes}
+CASES = {"edited_group": edited_group, "edited_numbers": edited_numbers,
+         "many_agents": many_agents, "escapes": escapes}
 CASES[CASE]()
 print("ok", CASE)
