@@ -279,7 +279,7 @@ function authorForm(name, message) {
   form.addEventListener("submit", ev => {
     ev.preventDefault();
     sessionStorage.setItem(tokenKey(name), input.value);
-    guard(renderAuthor());
+    guard(renderAuthor(false));
   });
   box.appendChild(form);
   replace(box);
@@ -360,15 +360,17 @@ async function renderAuthorGame(name, id) {
   target.replaceChildren(box);
 }
 
-async function renderAuthor() {
+// refresh: a game ended while the page is open. The token form is left as
+// it is (a refresh must not wipe what is being typed), and the game whose
+// details are open stays open.
+async function renderAuthor(refresh) {
   const name = authorName();
   if (name === null) {
     showError("no such page");
     return;
   }
-  document.getElementById("live").textContent = "private";
   if (!sessionStorage.getItem(tokenKey(name))) {
-    authorForm(name, "");
+    if (!refresh) authorForm(name, "");
     return;
   }
   const r = await authorFetch(name, "/api/author/" + encodeURIComponent(name));
@@ -404,12 +406,13 @@ async function renderAuthor() {
       }
       return [g.id, g.seat, g.agent, g.rank, g.score, g.forfeit || "-", g.turns, open];
     })));
-  const game = el("div");
+  const open = refresh ? document.getElementById("author-game") : null;
+  const game = open || el("div");
   game.id = "author-game";
   box.appendChild(game);
   replace(box);
   const first = a.games.find(g => g.details);
-  if (first) await renderAuthorGame(name, first.id);
+  if (!open && first) await renderAuthorGame(name, first.id);
 }
 
 // ---- games in progress (a run's --http) ----
@@ -605,7 +608,14 @@ document.addEventListener("DOMContentLoaded", () => {
     let last = null;
     live(s => { if (s.finished !== last) { last = s.finished; guard(renderEntrant()); } });
   } else if (path.startsWith("/author/")) {
-    guard(renderAuthor());
+    guard(renderAuthor(false));
+    let last = null;
+    live(s => {
+      if (s.finished !== last) {
+        if (last !== null) guard(renderAuthor(true));
+        last = s.finished;
+      }
+    });
   } else if (path === "/live") {
     document.getElementById("live").textContent = "live";
     guard(renderLive());

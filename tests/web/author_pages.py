@@ -25,7 +25,9 @@ browser (real headless Chromium, tests/web/cdp.py):
 - the author page refuses a wrong token (says so, shows no data), then
   with the right one shows the entrant's stderr; the XSS lines of that
   stderr (<script>, <img onerror>, a javascript: link) are text: no script
-  of theirs runs, no <img>, no link off this server, the token in no URL."""
+  of theirs runs, no <img>, no link off this server, the token in no URL;
+- games that end while the page is open show without a reload (it follows
+  /events), and the game whose details are open stays open."""
 import http.client
 import json
 import os
@@ -365,6 +367,26 @@ elif mode == "browser":
         if dialogs:
             fail("a payload opened a dialog: %r" % dialogs)
         b.screenshot(os.path.join(work, "author.png"))
+        # The page follows /events: games that end while it is open show
+        # without a reload, and the game whose details are open stays open.
+        heading = ("[...document.querySelectorAll('h3')].map(h => h.textContent)"
+                   ".find(t => t.startsWith('Games (')) || ''")
+        before = b.eval(heading)
+        b.eval("window.kept = 1; document.getElementById('author-game').dataset.kept = '1'")
+        more = subprocess.Popen([arena, "ladder", "run", DB, "--concurrency", "2", "--quiet",
+                                 "--games", "6"],
+                                stdout=subprocess.DEVNULL,
+                                stderr=open(os.path.join(work, "run2.err"), "w"))
+        procs.append(more)
+        b.wait("(%s) !== %s" % (heading, json.dumps(before)), 120,
+               "the games heading to change without a reload (was %r)" % before)
+        if b.eval("window.kept") != 1:
+            fail("the author page reloaded to show new games")
+        if b.eval("document.getElementById('author-game').dataset.kept") != "1":
+            fail("the open game's details were closed by a refresh")
+        if more.wait(timeout=120) != 0:
+            fail("the second ladder run failed")
+        print("followed /events: %r -> %r" % (before, b.eval(heading)))
         # A reload keeps the tab's token; another name asks for its own.
         b.navigate(BASE + "/author/bob")
         b.wait("document.getElementById('token') !== null", 30, "bob's token form")
