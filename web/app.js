@@ -541,7 +541,8 @@ function renderLiveGame() {
     const seats = Array.isArray(s.seats) ? s.seats.map(String) : [];
     head.textContent = "game " + s.id + (s.game ? " (" + s.game + ")" : "") + ": " +
       seats.join(" \u00b7 ") + (omniscient ? " (omniscient, delayed)" : "");
-    drawer = ArenaBoards.drawer(typeof s.game === "string" ? s.game : "", seats);
+    const options = s.options !== null && typeof s.options === "object" ? s.options : {};
+    drawer = ArenaBoards.drawer(typeof s.game === "string" ? s.game : "", seats, options);
     document.body.dataset.game = typeof s.game === "string" ? s.game : "";
     show();
   });

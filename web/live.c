@@ -44,6 +44,7 @@ typedef struct live_game {
     char *names[ARENA_MAX_SEATS];
     double t_begin;
     long turns;            /* boards the match reported (its turns, and the start) */
+    av *options;           /* the game's settings as its agents get them; NULL until known */
     char *board;           /* the last board's JSON, while someone watches; else NULL */
     double api_until;      /* 0: nobody asked lately */
     double next_board;     /* no board before this (BOARD_EVERY_S) */
@@ -138,10 +139,28 @@ static void free_delayed(live_game *lg)
  * (a turn in between is passed by: its events come with the next board),
  * so a fast game costs its spectators' streams ten boards a second, not a
  * thousand. */
+static char *waiting_json(const live_game *lg);
+
+/* The game's settings, once: every seat has them in its hello, and a board
+ * draws with them (Pacifica's card list names its cards). Watchers who came
+ * before get the seats again with them. */
+static void note_options(live_game *lg, const arena_game *g)
+{
+    if (lg->options || !g->vt->settings) return;
+    lg->options = g->vt->settings(g);
+    if (!lg->options) lg->options = av_map();
+    char *w = waiting_json(lg), *ev = xasprintf("event: seats\ndata: %s\n\n", w);
+    sse_broadcast(lg->watchers, ev, strlen(ev));
+    sse_broadcast(&lg->omni, ev, strlen(ev));
+    free(ev);
+    free(w);
+}
+
 static bool on_turn(void *ctx, const arena_game *g, size_t from, size_t to, bool over)
 {
     live_game *lg = ctx;
     lg->turns++;
+    note_options(lg, g);
     if (!lg->watchers->n && !lg->omni.n && !lg->api_until) {
         free(lg->board); /* stale from now on */
         lg->board = NULL;
@@ -273,6 +292,7 @@ static void lgame_free(live_game *lg)
     for (int k = 0; k < lg->players; k++)
         free(lg->names[k]);
     free(lg->board);
+    av_free(lg->options);
     free(lg);
 }
 
@@ -421,6 +441,7 @@ static char *waiting_json(const live_game *lg)
     av_add_str(b, "game", lg->L->game);
     av_add_int(b, "turn", lg->turns);
     av_add(b, "seats", seats_json(lg));
+    if (lg->options) av_add(b, "options", av_copy(lg->options));
     av_add_bool(b, "waiting", true);
     char *js = av_to_json(b);
     av_free(b);

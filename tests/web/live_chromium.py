@@ -17,7 +17,8 @@ board advances (its turn badge and the body's turn count up); stepping back
 holds the board shown while newer boards arrive, and the last button
 follows the game again; the events that came with a board are listed as
 `arena replay` prints them. Pacifica's and Xibalba's pages draw their own
-boards too (Pacifica's hands as backs showing their category)."""
+boards too (Pacifica's hands as backs showing their category, its face-up
+cards with their symbols and cost: the card list comes with the seats)."""
 import os
 import re
 import shutil
@@ -213,6 +214,10 @@ try:
             if not backs or not all(c in ("Treasure", "Population", "Resources", "Architecture",
                                           "Knowledge", "Machines", "Festival") for c in backs):
                 fail("pacifica: the hands' backs: %r" % backs)
+            # The card list comes with the seats (the game's settings): a
+            # face-up card shows its symbols and cost, not its id alone.
+            b.wait("document.querySelectorAll('#board .chip .facts').length > 0", 60,
+                   "pacifica: a face-up card with its facts")
         errors = script_errors(b)
         if errors:
             fail("%s: a script error: %r" % (game, errors[0]))
