@@ -134,11 +134,6 @@ static void free_delayed(live_game *lg)
     lg->dq_tail = NULL;
 }
 
-/* The match's watch (match.h): nothing is built for a board nobody
- * watches, and a watched game's boards go out BOARD_EVERY_S apart at most
- * (a turn in between is passed by: its events come with the next board),
- * so a fast game costs its spectators' streams ten boards a second, not a
- * thousand. */
 static char *waiting_json(const live_game *lg);
 
 /* The game's settings, once: every seat has them in its hello, and a board
@@ -156,6 +151,11 @@ static void note_options(live_game *lg, const arena_game *g)
     free(w);
 }
 
+/* The match's watch (match.h): nothing is built for a board nobody
+ * watches, and a watched game's boards go out BOARD_EVERY_S apart at most
+ * (a turn in between is passed by: its events come with the next board),
+ * so a fast game costs its spectators' streams ten boards a second, not a
+ * thousand. */
 static bool on_turn(void *ctx, const arena_game *g, size_t from, size_t to, bool over)
 {
     live_game *lg = ctx;
