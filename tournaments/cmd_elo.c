@@ -8,6 +8,7 @@
 #include "elo.h"
 #include "ranked.h"
 #include "ratings.h"
+#include "utf8.h"
 #include "util.h"
 
 static void elo_help(FILE *out)
@@ -96,6 +97,7 @@ int cmd_elo(int argc, char **argv)
     ranked_set set = {0};
     char err[256];
     if (ranked_parse(&set, text, err, sizeof err) != 0) {
+        utf8_mask_controls(err, false); /* it may quote the file */
         free(text);
         ranked_free(&set);
         return cli_usage_error("elo: %s: %s", file, err);
@@ -138,6 +140,8 @@ int cmd_elo(int argc, char **argv)
         if (fit.disconnected)
             printf("some agents never met, not even through others: ratings across those "
                    "groups are not comparable (huge error bars)\n\n");
+        for (int i = 0; i < set.n_names; i++) /* the file may come from anyone */
+            utf8_mask_controls(set.names[i], false);
         ratings_text(stdout, &fit, set.names, games);
     }
     elo_fit_free(&fit);

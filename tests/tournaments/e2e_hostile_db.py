@@ -17,7 +17,8 @@ Cases:
                   names: every rating fit holds two agents x agents tables
                   (a DB of 200,000 asked for 640 GB and aborted "out of
                   memory"); past ELO_MAX_AGENTS the file is refused
-  escapes         stored text with terminal escapes is printed masked
+  escapes         stored text with terminal escapes is printed masked, by
+                  report, audit and `arena elo` (a results file's names)
 """
 import json
 import os
@@ -209,6 +210,19 @@ def escapes():
             check(r.returncode == 1 and "game 2: " in out and "a?[2J" in out,
                   f"{args}: the audit names game 2 and the agent, masked")
             check(len(args) > 2 or "logs logs?[2J" in out, f"{args}: the stored logs path, masked")
+    # A results file for `arena elo` is handed over too: its names in the
+    # table and in an error that quotes them.
+    results = path("escapes.txt")
+    for text, rc_want in ((f"a{HOSTILE} b\nb a{HOSTILE}\n", 0), (f"a{HOSTILE} a{HOSTILE}\n", 2)):
+        with open(results, "w") as f:
+            f.write(text)
+        r = subprocess.run([ARENA, "elo", results], capture_output=True, timeout=60)
+        out, err = r.stdout.decode("utf-8", "replace"), r.stderr.decode("utf-8", "replace")
+        print(f"$ arena elo {results}\nexit {r.returncode}\n{out}{err}")
+        check(r.returncode == rc_want and "a?[2J" in out + err, f"elo: {r.returncode} {out} {err}")
+        check(b"\x1b" not in r.stdout + r.stderr, "elo: ESC in the output")
+        terminal_safe(out, "elo stdout")
+        terminal_safe(err, "elo stderr")
 
 
 CASES = {"edited_group": edited_group, "edited_numbers": edited_numbers,
