@@ -7,8 +7,8 @@
  * (each faction's games and win rate against the fair 1/players), wins by
  * bot, game length (with the games over before every seat had a turn), how
  * games end, and per card type how often the first BOT bought it and used it
- * (resolved its effect, or attacked with it). Games are deterministic in
- * SEED. */
+ * (resolved its effect, or attacked with it). Game i plays seed SEED + i,
+ * so runs split across processes take seeds GAMES apart. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -91,7 +91,8 @@ static int usage(const char *argv0)
     fprintf(stderr,
             "usage: %s [--set KEY=VALUE]... GAMES SEED BOT BOT [BOT [BOT]]\n"
             "  GAMES 1..%d games of Xibalba between the built-in bots (e.g. heuristic,\n"
-            "  random), seats rotated every game; prints a markdown balance report.\n",
+            "  random), seats rotated every game; prints a markdown balance report.\n"
+            "  Game i plays seed SEED+i: runs split across processes take seeds GAMES apart.\n",
             argv0, MAX_GAMES);
     return 2;
 }
@@ -189,7 +190,8 @@ int main(int argc, char **argv)
     printf("## Xibalba balance: %ld games, %dp", games, players);
     for (size_t k = 0; k < nset; k++)
         printf(", %s=%s", set[k].key, set[k].value);
-    printf(", seed %llu, bots:", (unsigned long long)seed);
+    printf(", seeds %llu..%llu, bots:", (unsigned long long)seed,
+           (unsigned long long)(seed + (uint64_t)games - 1));
     for (int s = 0; s < players; s++)
         printf(" %s", bots[s]);
     printf("\n\n| turn order | wins | win rate | ± 1 s.e. | vs. fair |\n|---|---|---|---|---|\n");
