@@ -36,7 +36,8 @@ const uint8_t xb_default_targets[2][3] = {{35, 25, 18}, {35, 25, 24}};
  * costs stay within the rulebook's ranges (3-4, 5-6, 7-8); a board trades
  * resistance, productivity and the price of medicine against each other.
  * Tuned with bench/xibalba/balance to 50 +- 3 % in 2-player games and within
- * 3 points of fair at 3-4 players, both modes (docs/games/xibalba.md).
+ * 3 points of fair at 3-4 players, both modes, in heuristic self-play; the
+ * search bot favours the early-economy boards (docs/games/xibalba.md).
  * upgrade_cost[0] is unused. */
 const xb_faction xb_factions[XB_FACTIONS] = {
     {"Jaguar Clan", {0, 3, 5, 8}, {4, 5, 6, 6}, {1, 1, 2, 2}, 1, 1, 2, 2, 3, 4},
