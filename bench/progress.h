@@ -24,7 +24,8 @@ static inline double bench_now_s(void)
 
 static inline void bench_progress_start(bench_progress *p, const char *name, long total)
 {
-    *p = (bench_progress){name, total, bench_now_s(), bench_now_s() + PROGRESS_EVERY_S};
+    double now = bench_now_s();
+    *p = (bench_progress){name, total, now, now + PROGRESS_EVERY_S};
 }
 
 /* After `done` games: "NAME: 120/2000 games, about 1540 s left". */

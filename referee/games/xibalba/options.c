@@ -23,15 +23,11 @@ int xb_place_slots(const xb_game *g, int card, int *slots)
     return n;
 }
 
-/* Whether an upgrade card of family fam would have a slot at seat's base
- * (xb_slot_accepts for any card of that family). */
+/* Whether an upgrade card of family fam would have a slot at seat's base. */
 static bool family_has_slot(const xb_game *g, int seat, int fam)
 {
-    const xb_player *p = &g->p[seat];
-    for (int k = 0; k <= p->level && k < XB_SLOTS; k++) {
-        const xb_stack *st = &p->slot[k];
-        if (st->n == 0 || xb_type(g, st->c[0])->family == fam) return true;
-    }
+    for (int k = 0; k < XB_SLOTS; k++)
+        if (xb_slot_takes(g, seat, k, fam)) return true;
     return false;
 }
 

@@ -65,13 +65,17 @@ static inline void xb_opts_done(xb_opt *o, const xb_opt *small)
 bool xb_apply(xb_game *g, const int *choice, int n);
 int xb_perm(const xb_game *g, int seat, int effect);
 int xb_card_at(const xb_game *g, int seat, int loc);
-/* A slot accepts a card when open and empty or holding the same family. */
-static inline bool xb_slot_accepts(const xb_game *g, int seat, int k, int card)
+/* A slot takes a family when open and empty or holding that family. */
+static inline bool xb_slot_takes(const xb_game *g, int seat, int k, int family)
 {
     const xb_player *p = &g->p[seat];
     if (k > p->level) return false;
     const xb_stack *s = &p->slot[k];
-    return s->n == 0 || xb_type(g, s->c[0])->family == xb_type(g, card)->family;
+    return s->n == 0 || xb_type(g, s->c[0])->family == family;
+}
+static inline bool xb_slot_accepts(const xb_game *g, int seat, int k, int card)
+{
+    return xb_slot_takes(g, seat, k, xb_type(g, card)->family);
 }
 int xb_pool_size(const xb_game *g, int seat);
 int xb_face_value(int face);
