@@ -9,8 +9,11 @@
  * voluntarily: wall time less its CPU time and its run-queue wait
  * (schedstat). A loaded machine delays the loop by preemption, which is run-
  * queue wait, not sleep; a loop that sleeps in a callback is blocked. The
- * ticker's own sleep in epoll is a few ms at most. So the check holds on a
- * loaded machine: no gap of BLOCK_MS or more. It also checks, by order, that
+ * ticker's own sleep in epoll is a few ms at most. A host can still stop a
+ * thread in other ways that are neither (memory reclaim, I/O): CI saw one
+ * 15.5 ms gap at load average 51. The blocking wait showed one gap in every
+ * round, so the check is at most ROUNDS / 2 gaps of BLOCK_MS or more. It
+ * also checks, by order, that
  * the ticker ran while each hostile's verdict was pending, and that the
  * verdict and its text are those of an agent whose process still ran.
  *
@@ -194,9 +197,9 @@ static void test_closed_output_does_not_block_the_loop(void **st)
     print_message("%d rounds: %d blocks of the loop >= %.0f ms (%.1f ms in all, worst sleep "
                   "%.1f ms); the ticker ran during %d of %d pending verdicts\n",
                   ROUNDS, t.blocks, BLOCK_MS, t.blocked_ms, t.worst_ms, pending_seen, ROUNDS);
-    /* A sleep, not a delay: preemption is run-queue wait, so this holds
-     * under load. */
-    assert_timely(t.blocks == 0);
+    /* A sleep, not a delay: preemption is run-queue wait. A stray stop by
+     * the host is allowed; a wait in the callback shows in every round. */
+    assert_timely(t.blocks <= ROUNDS / 2);
     /* The loop ran on while each verdict waited: the ticker's timer is due
      * before the wait's own (ordering, not time). */
     assert_int_equal(pending_seen, ROUNDS);
