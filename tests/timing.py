@@ -4,6 +4,9 @@ A timing assertion must hold on a loaded machine; when one does not, the
 load it saw says whether the machine or the code was at fault. Test drivers
 call print_load() when a case fails (tests/timing.h is the same for C).
 """
+import ctypes
+import os
+import subprocess
 import sys
 
 PATHS = ("/proc/loadavg", "/proc/pressure/cpu")
@@ -35,3 +38,19 @@ def run_delay_ms(pid):
 
 def print_load(file=None):
     print(f"host load: {load_report()}", file=file or sys.stdout, flush=True)
+
+
+def spinners(n):
+    """n processes that spin on a CPU, to load the host. Each dies with the
+    test that started it (PR_SET_PDEATHSIG), so a test killed by its timeout
+    or a stopped run leaves none behind to load the tests after it."""
+    parent = os.getpid()
+    libc = ctypes.CDLL(None, use_errno=True)
+
+    def die_with_parent():
+        libc.prctl(1, 9)  # PR_SET_PDEATHSIG, SIGKILL
+        if os.getppid() != parent:  # the test died before the prctl
+            os._exit(0)
+
+    return [subprocess.Popen(["sh", "-c", "while :; do :; done"], preexec_fn=die_with_parent)
+            for _ in range(n)]

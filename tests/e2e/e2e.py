@@ -402,8 +402,7 @@ def case_startup_cap_leaves_out_waits():
     # (CI: 600 ms of CPU took over 15 s beside the starver and a loaded
     # host). The cap leaves out the tree's waits for a CPU
     # (clock_startup_left); a bot asleep past it still times out.
-    spinners = [subprocess.Popen(["sh", "-c", "while :; do :; done"])
-                for _ in range(24 * (os.cpu_count() or 1))]
+    spinners = timing.spinners(24 * (os.cpu_count() or 1))
     try:
         for mode in ("start", "ready"):
             rc, out, err = arena("play", "nim", f"cmd:{BURNER} {mode} 150", "builtin:random",
@@ -497,8 +496,7 @@ def case_fair_clock_holds_without_cgroups():
                                check=True).stdout.strip()
     no_cg = dict(os.environ, ARENA_NO_CGROUPS="1")
     clock = ["--move-ms", "100", "--bank-ms", "0", "--json", "--seed", "3"]
-    spinners = [subprocess.Popen(["sh", "-c", "while :; do :; done"])
-                for _ in range(12 * (os.cpu_count() or 1))]
+    spinners = timing.spinners(12 * (os.cpu_count() or 1))
     try:
         rc, out, err = arena("play", "nim", f"cmd:{BURNER} work {thousands}", "cmd:" + STARVER,
                              *clock, "--games", "4", "--set", "stones=45", "--on-fault",
@@ -535,8 +533,7 @@ def case_fair_clock_times_out_self_starved_helpers():
     # charged 6 ms in all. A task at a lower priority than the agent started
     # with chose to yield the CPU: the bot times out, with cgroups and without.
     no_cg = dict(os.environ, ARENA_NO_CGROUPS="1")
-    spinners = [subprocess.Popen(["sh", "-c", "while :; do :; done"])
-                for _ in range(4 * (os.cpu_count() or 1))]
+    spinners = timing.spinners(4 * (os.cpu_count() or 1))
     try:
         for env, what in ((None, "with cgroups"), (no_cg, "without cgroups")):
             for mode in ("idle", "nice"):

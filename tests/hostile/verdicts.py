@@ -217,8 +217,7 @@ def no_free_time_under_load(tmp):
     25 ms a move beside two spinners, was charged 20-24 ms on 5 or 6 moves
     in 60). Only lag the log credits to a decision may take time off it."""
     busy, moves = 25, 60
-    spinners = [subprocess.Popen(["/usr/bin/python3", "-c", "while True: pass"])
-                for _ in range(os.cpu_count() or 2)]
+    spinners = timing.spinners(os.cpu_count() or 2)
     try:
         games = play([laggard("--spin", "--delays", ",".join([str(busy)] * moves)),
                       laggard()], ROOMY + ["--set", f"stones={2 * moves}"], tmp)
