@@ -198,15 +198,22 @@ def run_serve(d, tag, game, seat, match_seed, inner_seed, salt, extra=(), name="
     with open(tokens, "w") as f:
         for i in range(PLAYERS):
             f.write(f"tok{i}-{tag} {name}{i}\n")
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    srv = subprocess.Popen([ARENA, "serve", "twin", "--listen", f"127.0.0.1:{port}", "--tokens",
-                            tokens, "--seed", str(match_seed), "--log", log,
-                            "--join-timeout", "60000", "--events",
-                            *twin_sets(game, seat, inner_seed, salt, extra), *CLOCK],
-                           stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    # A free port, taken by another process before serve binds it, is
+    # taken again: serve says where it listens once it does.
+    for _ in range(5):
+        s = socket.socket()
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+        s.close()
+        srv = subprocess.Popen([ARENA, "serve", "twin", "--listen", f"127.0.0.1:{port}",
+                                "--tokens", tokens, "--seed", str(match_seed), "--log", log,
+                                "--join-timeout", "60000", "--events",
+                                *twin_sets(game, seat, inner_seed, salt, extra), *CLOCK],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        first = srv.stderr.readline()
+        if b"Address already in use" not in first:
+            break
+        srv.wait()
     clients = []
     try:
         # The token, not the order of connecting, gives the seat; a recorder
@@ -215,6 +222,7 @@ def run_serve(d, tag, game, seat, match_seed, inner_seed, salt, extra=(), name="
             clients.append(subprocess.Popen([PY, "-S", "-E", RECORDER, streams[i], f"{name}{i}",
                                              str(port), f"tok{i}-{tag}"]))
         out, err = srv.communicate(timeout=300)
+        err = first + err
         check(srv.returncode == 0, f"{tag}: serve exit {srv.returncode}: {err.decode()}")
         for c in clients:
             c.wait(timeout=30)
