@@ -143,6 +143,7 @@ bool agent_ending(const arena_agent *a)
 /* a's process was just reaped: act on it (may free a). */
 static void on_reaped(arena_agent *a)
 {
+    proctree_keep_close(&a->procfs);
     if (a->closing) {
         if (a->report) {
             a->report->exited_itself = true;
@@ -417,18 +418,18 @@ void agent_freeze(arena_agent *a)
 
 /* With an agent of 500 processes, the walk stalled the loop some 10 ms a
  * reading, two or more a move (verdict_no_stall_by_processes). */
-double agent_cpu_ms(const arena_agent *a)
+double agent_cpu_ms(arena_agent *a)
 {
     double ms = cgroup_cpu_ms(&a->cg);
     if (ms >= 0) return ms;
     return a->pid > 0 ? proc_tree_cpu_ms(a->pid) : -1;
 }
 
-void agent_span_start(arena_agent *a, double cpu0)
+void agent_span_start(arena_agent *a, double cpu0, bool fresh)
 {
     a->span_cpu0 = cpu0;
     if (a->cfg.startup_cpu && a->pid > 0 && proctree_schedstat())
-        clock_probe_start(&a->span, a->pid, clock_now_ms());
+        clock_probe_start(&a->span, a->pid, &a->procfs, fresh);
 }
 
 double agent_span_left(arena_agent *a, double t0, double now)
@@ -437,7 +438,7 @@ double agent_span_left(arena_agent *a, double t0, double now)
     double cpu = a->cfg.startup_cpu ? agent_cpu_ms(a) : -1, wait = 0, sum;
     bool stalled = false;
     if (cpu >= 0 && a->span.t)
-        wait = clock_probe_wait(&a->span, a->pid, now, cpu - a->span_cpu0, &sum, &stalled);
+        wait = clock_probe_wait(&a->span, a->pid, cpu - a->span_cpu0, &sum, &stalled);
     double left = clock_startup_left(limit, t0, cpu, a->span_cpu0, wait, now);
     /* Over the wall cap, not its CPU, with a task runnable: it may be
      * waiting for a CPU now, a wait schedstat counts once it runs
@@ -794,7 +795,7 @@ static void on_exec(evutil_socket_t fd, short what, void *arg)
     }
     a->t_start = clock_now_ms();
     /* The tree's CPU since its exec is all it used: no baseline. */
-    agent_span_start(a, 0);
+    agent_span_start(a, 0, true);
     if (!a->joined && a->alive) arm_after(a->base, a->ev_timer, (double)a->cfg.startup_ms);
 }
 
@@ -1108,7 +1109,7 @@ arena_agent *agent_new(struct event_base *base, const agent_config *cfg, char *e
     }
     a->alive = true;
     a->t_start = clock_now_ms();
-    if (a->pid > 0 && a->xfd < 0) agent_span_start(a, 0); /* the exec was waited for */
+    if (a->pid > 0 && a->xfd < 0) agent_span_start(a, 0, true); /* the exec was waited for */
     a->ev_read = event_new(base, a->rfd, EV_READ | EV_PERSIST, on_read, a);
     a->ev_readmore = evtimer_new(base, on_read, a);
     a->ev_write = event_new(base, a->wfd, EV_WRITE | EV_PERSIST, on_write, a);
@@ -1214,6 +1215,7 @@ static void agent_free(arena_agent *a)
     abuf_free(&a->errpend);
     freezer_free(&a->frz);
     agent_span_end(a);
+    proctree_keep_close(&a->procfs);
     free(a->join_name);
     free(a->spec);
     free(a->display);

@@ -11,6 +11,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "procfile.h"
+
 #define DIR_MAX 512
 #define PATH_LEN (DIR_MAX + 320)
 
@@ -585,6 +587,7 @@ int cgroup_open(agent_cgroup *cg, int64_t mem_mb, int64_t procs, unsigned want, 
 {
     cg->id = 0;
     cg->cpu = false;
+    cg->usage_fd = -2;
     for (int c = 0; c < CGROUP_NCTL; c++)
         cg->procs_fd[c] = -1;
     if (!cgroup_usable(NULL)) {
@@ -694,12 +697,21 @@ bool cgroup_freeze(const agent_cgroup *cg, bool frozen)
     return write_file(d, "freezer.state", frozen ? "FROZEN" : "THAWED") == 0;
 }
 
-double cgroup_cpu_ms(const agent_cgroup *cg)
+double cgroup_cpu_ms(agent_cgroup *cg)
 {
     if (!cg->id || !(home2[0] || home[CGROUP_CPUACCT][0])) return -1;
-    char d[PATH_LEN], buf[256];
-    group_dir(CGROUP_CPUACCT, cg->id, d);
-    if (!read_file(d, home2[0] ? "cpu.stat" : "cpuacct.usage", buf, sizeof buf)) return -1;
+    /* Read twice a decision by the cpu and fair clocks: kept open, read
+     * again from the top (opening it cost as much as reading it). */
+    if (cg->usage_fd == -2) {
+        char d[PATH_LEN], p[PATH_LEN];
+        group_dir(CGROUP_CPUACCT, cg->id, d);
+        if (path_in(p, d, home2[0] ? "cpu.stat" : "cpuacct.usage"))
+            procfile_keep(&cg->usage_fd, p);
+        else
+            cg->usage_fd = -1;
+    }
+    char buf[256];
+    if (!procfile_read(cg->usage_fd, buf, sizeof buf)) return -1;
     /* v1: nanoseconds; v2: "usage_usec N" first of cpu.stat's lines. */
     const char *num = buf;
     if (home2[0]) {
@@ -725,6 +737,8 @@ void cgroup_close(agent_cgroup *cg)
 {
     if (!cg->id) return;
     cgroup_entered(cg);
+    if (cg->usage_fd >= 0) close(cg->usage_fd);
+    cg->usage_fd = -2;
     if (cg->cpu) weigh_cpu(-1);
     cg->cpu = false;
     if (!remove_group(cg->id)) {

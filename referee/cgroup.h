@@ -39,6 +39,7 @@ typedef struct agent_cgroup {
     unsigned id;               /* 0: none (zeroed memory is "none") */
     bool cpu;                  /* it has a cpu group (weighed in its parent's) */
     int procs_fd[CGROUP_NCTL]; /* cgroup.procs, open for the child to join */
+    int usage_fd;              /* its CPU usage file, kept open once read (procfile_keep) */
 } agent_cgroup;
 
 /* Whether agents get groups here; if not, *why says why. Decided once per
@@ -72,7 +73,7 @@ bool cgroup_freeze(const agent_cgroup *cg, bool frozen);
 
 /* The CPU time in ms that cg's processes used, those that ended included;
  * -1 if cg has no cpuacct group. */
-double cgroup_cpu_ms(const agent_cgroup *cg);
+double cgroup_cpu_ms(agent_cgroup *cg);
 
 /* How many agents the group of the agents' cpu groups weighs, read back
  * from its cpu.shares (v1, / 1024) or cpu.weight (v2, / 100); 0 if there

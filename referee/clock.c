@@ -1,6 +1,7 @@
 #include "clock.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "procfile.h"
 #include "proctree.h"
 #include "util.h"
 
@@ -88,16 +90,22 @@ double clock_wall_cap(const clock_config *cfg)
            (double)cfg->move_ms;
 }
 
+double clock_cap_left(clock_mode mode, double limit_ms, double wall, double wait)
+{
+    double end_left = CLOCK_FAIR_WALL_CAP * limit_ms - wall;
+    if (mode != CLOCK_CPU) return end_left;
+    double cap_left = CLOCK_CPU_WALL_CAP * limit_ms - (wall - (wait > 0 ? wait : 0));
+    return cap_left < end_left ? cap_left : end_left;
+}
+
 double clock_startup_left(double limit_ms, double t0, double used, double cpu0, double wait,
                           double now)
 {
     double wall = now - t0;
     if (used < 0) return limit_ms - wall;
     double left = limit_ms - (used - cpu0),
-           cap_left = CLOCK_CPU_WALL_CAP * limit_ms - (wall - (wait > 0 ? wait : 0)),
-           end_left = CLOCK_FAIR_WALL_CAP * limit_ms - wall;
-    if (cap_left < left) left = cap_left;
-    return end_left < left ? end_left : left;
+           cap_left = clock_cap_left(CLOCK_CPU, limit_ms, wall, wait);
+    return cap_left < left ? cap_left : left;
 }
 
 double clock_fair_wait(const clock_task *t, size_t n, double cpu_ms)
@@ -127,24 +135,13 @@ double clock_now_ms(void)
 
 double clock_host_psi_us(void)
 {
-    static bool none;
-    if (none) return -1;
-    FILE *f = fopen("/proc/pressure/cpu", "r");
-    if (!f) {
-        none = true;
-        return -1;
-    }
-    char line[256];
-    double total = -1;
-    while (fgets(line, sizeof line, f)) {
-        const char *t = strstr(line, "total=");
-        if (!strncmp(line, "some ", 5) && t) {
-            total = strtod(t + 6, NULL);
-            break;
-        }
-    }
-    fclose(f);
-    return total;
+    /* Read at every decide: one descriptor, kept open, read from the top. */
+    static int fd = -2;
+    char buf[512];
+    if (!procfile_read(procfile_keep(&fd, "/proc/pressure/cpu"), buf, sizeof buf)) return -1;
+    /* "some avg10=... total=N" first, then "full ...". */
+    const char *t = strstr(buf, "total=");
+    return !strncmp(buf, "some ", 5) && t ? strtod(t + 6, NULL) : -1;
 }
 
 static int by_tid(const void *a, const void *b)
@@ -153,25 +150,49 @@ static int by_tid(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-void clock_probe_start(clock_probe *p, pid_t root, double now)
+void clock_probe_start(clock_probe *p, pid_t root, proctree_keep *keep, bool fresh)
 {
     if (!p->t) {
         p->cap = CLOCK_PROBE_TASKS;
         p->t = xmalloc(p->cap * sizeof *p->t);
         p->last = xmalloc(p->cap * sizeof *p->last);
     }
-    p->n = root > 0 ? proctree_tasks(root, p->t, p->cap, true, &p->whole) : 0;
+    p->keep = keep;
+    p->n = root > 0 ? proctree_tasks(root, keep, p->t, p->cap, true, &p->whole) : 0;
     qsort(p->t, p->n, sizeof *p->t, by_tid);
+    p->straddling = 0;
+    for (size_t i = 0; i < p->n; i++) {
+        bool unknown = !fresh && p->t[i].state == 'R';
+        p->t[i].pre_ms = unknown ? -1 : 0;
+        p->straddling += unknown;
+    }
     memcpy(p->last, p->t, p->n * sizeof *p->t);
     p->n_last = p->n;
-    p->t_last = now;
-    p->looked = false;
+    /* Taken once the reading is done: a look's span must not hold time
+     * before a reading (the referee's own delay, when it was preempted
+     * between a clock reading and /proc's), or a task runnable at both
+     * looks is credited a wait it spent asleep before the first. */
+    p->t0 = p->t_last = p->t_look = clock_now_ms();
     p->host_psi_us = clock_host_psi_us();
+}
+
+double clock_straddle_pre(const proctree_task *t, const proctree_task *was, double waited,
+                          double ran, double since_start, double since_look)
+{
+    bool same = t->run_ns == was->run_ns && t->wait_ns == was->wait_ns && t->vol == was->vol &&
+                t->state == 'R';
+    if (same) return -1;
+    double most = since_start - ran;
+    if ((t->vol != was->vol || t->state != 'R' || t->torn) && since_start - since_look < most)
+        most = since_start - since_look;
+    if (most < 0) most = 0;
+    return waited > most ? waited - most : 0;
 }
 
 double clock_pending_wait(const proctree_task *t, const proctree_task *was, double span)
 {
-    if (!was || t->state != 'R' || was->state != 'R' || t->vol != was->vol) return 0;
+    if (!was || t->state != 'R' || was->state != 'R' || t->vol != was->vol || t->torn || was->torn)
+        return 0;
     /* The wait going on at the last look is in schedstat once the task
      * ran: it is part of what schedstat shows since, not of this span. */
     double seen = (double)(t->run_ns - was->run_ns + t->wait_ns - was->wait_ns) / 1e6,
@@ -197,15 +218,14 @@ static void start_priority(int *nice, int *policy)
     *policy = pol;
 }
 
-static bool yields(const proctree_task *t)
+static bool yields(proctree_keep *keep, const proctree_task *t)
 {
     int nice, policy;
     start_priority(&nice, &policy);
-    return proctree_task_yields(t->pid, t->tid, nice, policy);
+    return proctree_task_yields(keep, t->pid, t->tid, nice, policy);
 }
 
-double clock_probe_wait(clock_probe *p, pid_t root, double now_ms, double cpu_ms, double *wait_sum,
-                        bool *stalled)
+double clock_probe_wait(clock_probe *p, pid_t root, double cpu_ms, double *wait_sum, bool *stalled)
 {
     *wait_sum = 0;
     *stalled = false;
@@ -213,10 +233,15 @@ double clock_probe_wait(clock_probe *p, pid_t root, double now_ms, double cpu_ms
     proctree_task now[CLOCK_PROBE_TASKS];
     clock_task d[CLOCK_PROBE_TASKS];
     bool whole;
-    size_t n = proctree_tasks(root, now, CLOCK_PROBE_TASKS, true, &whole), k = 0;
+    /* The spans since the start and the last look end where this reading
+     * begins, and the last look's where its reading ended: never longer
+     * than the time between the readings (clock_probe_start). */
+    double now_ms = p->t_look = clock_now_ms();
+    size_t n = proctree_tasks(root, p->keep, now, CLOCK_PROBE_TASKS, true, &whole), k = 0;
     qsort(now, n, sizeof *now, by_tid);
+    p->straddling = 0;
     for (size_t i = 0; i < n; i++) {
-        const proctree_task *was = bsearch(&now[i], p->t, p->n, sizeof *p->t, by_tid);
+        proctree_task *was = bsearch(&now[i], p->t, p->n, sizeof *p->t, by_tid);
         const proctree_task *seen = bsearch(&now[i], p->last, p->n_last, sizeof *p->last, by_tid);
         if (seen && (now[i].run_ns < seen->run_ns || now[i].wait_ns < seen->wait_ns))
             seen = NULL; /* (a pid reused) */
@@ -238,16 +263,22 @@ double clock_probe_wait(clock_probe *p, pid_t root, double now_ms, double cpu_ms
          * waiting. It cannot raise its priority back (RLIMIT_NICE 0,
          * spawn.c), so a wait it had before it lowered it is lost to it,
          * never the other way. Its stat is read only where that matters. */
-        if ((runnable || (counts && d[k].wait_ms > 0)) && yields(&now[i])) continue;
+        if ((runnable || (counts && d[k].wait_ms > 0)) && yields(p->keep, &now[i])) continue;
         if (runnable) *stalled = true;
         if (!counts) continue;
+        if (was && was->pre_ms < 0) {
+            was->pre_ms = clock_straddle_pre(&now[i], was, d[k].wait_ms, d[k].run_ms,
+                                             now_ms - p->t0, now_ms - p->t_last);
+            if (was->pre_ms < 0) p->straddling++;
+        }
+        if (was && was->pre_ms > 0)
+            d[k].wait_ms = d[k].wait_ms > was->pre_ms ? d[k].wait_ms - was->pre_ms : 0;
         *wait_sum += d[k].wait_ms;
         k++;
     }
     memcpy(p->last, now, n * sizeof *now);
     p->n_last = n;
-    p->t_last = now_ms;
-    p->looked = true;
+    p->t_last = clock_now_ms();
     return clock_fair_wait(d, k, cpu_ms);
 }
 

@@ -26,13 +26,19 @@ double clock_allowance(const clock_config *cfg, const seat_clock *c);
 bool clock_charge(const clock_config *cfg, seat_clock *c, double used);
 
 /* In cpu mode the wall clock still caps a decision at 10 x move_ms (and a
- * start-up at 10 x startup_ms): a sleeping or blocked agent times out.
- * The fair clock charges sleep itself: its cap, 100 x move_ms, only ends a
- * decision whose agent cannot get a CPU at all (beside 8 spinning
- * processes and a loaded host, a bot needing 30 ms of CPU took over 1 s). */
+ * start-up at 10 x startup_ms), leaving out the time the agent's tree
+ * waited for a CPU: a sleeping or blocked agent times out, a starved one
+ * does not (beside 8 spinning processes and a loaded host, a bot needing
+ * 30 ms of CPU took over 1 s). The fair clock charges sleep itself. Either
+ * way a decision whose agent cannot get a CPU at all ends at 100 x. */
 #define CLOCK_CPU_WALL_CAP 10
 #define CLOCK_FAIR_WALL_CAP 100
+/* The earliest wall time a decision can reach its cap (no waits). */
 double clock_wall_cap(const clock_config *cfg);
+/* The wall time left before the cap of a decision (or start-up) of
+ * `limit_ms` under clock `mode` that has run `wall` ms, `wait` of them
+ * waiting for a CPU (clock_probe_wait; 0 where not read); <= 0: over. */
+double clock_cap_left(clock_mode mode, double limit_ms, double wall, double wait);
 /* What is left of a start-up span of `limit_ms` begun at wall time `t0`
  * (startup_ms: exec to join, hello to ready), <= 0 when it is over. With
  * the agent's CPU time `used` (>= 0; -1: wall time), counted in the CPU
@@ -97,20 +103,40 @@ bool clock_evidence_holds(const clock_evidence *e, double tolerance_ms);
  * out 30-50 % of an innocent bot's moves on an overloaded host (issue 34). */
 #define CLOCK_FAIR_SETTLE_STEP_MS 10.0
 
-/* The fair clock's reading of an agent's tree (proctree_tasks): its
- * tasks' schedstat at a decision's start, and the host's CPU pressure. */
+/* A task runnable at the start may be waiting for a CPU then, since a
+ * moment /proc does not tell, and schedstat counts that wait whole once
+ * the task runs: discounted whole, it gave a bot that stays busy after
+ * its answer, on a crowded CPU, up to 3.6 ms of free time a move
+ * (verdict_no_credit_before_decide). So such a task's waits count only
+ * from the start: up to the first look that sees it ran, at most the
+ * time from the start that it did not run, and none of that look's span
+ * if it also blocked in it (how long it slept is not known). A decision
+ * with such a task is looked at this soon after its start, and again
+ * after as long again as it is old, until each has been seen to run: the
+ * wait it may go without is at most that span. */
+#define CLOCK_FAIR_STRADDLE_LOOK_MS 1.0
+
+/* A reading of an agent's tree (proctree_tasks) for the fair clock's
+ * charge and the cpu clock's wall cap: its tasks' schedstat at a span's
+ * start, and the host's CPU pressure. */
 #define CLOCK_PROBE_TASKS 256 /* tasks followed (proctree_tasks) */
 typedef struct clock_probe {
     struct proctree_task *t; /* by tid */
     size_t n, cap;
     struct proctree_task *last; /* at the last look (clock_probe_wait), by tid */
     size_t n_last;
-    bool looked;        /* clock_probe_wait ran since the start */
-    double t_last;      /* when last looked (clock_now_ms) */
-    bool whole;         /* every task of the tree is in t */
-    double host_psi_us; /* /proc/pressure/cpu "some" total; < 0: none */
+    double t0, t_last;          /* the start, and when last looked (clock_now_ms) */
+    double t_look;              /* when the last look's reading began */
+    size_t straddling;          /* tasks runnable at the start, not seen to run since */
+    struct proctree_keep *keep; /* the agent's (proctree.h), or NULL */
+    bool whole;                 /* every task of the tree is in t */
+    double host_psi_us;         /* /proc/pressure/cpu "some" total; < 0: none */
 } clock_probe;
-void clock_probe_start(clock_probe *p, pid_t root, double now);
+/* `fresh`: the tree began with this span (its exec was just waited for),
+ * so no wait of it predates the start (CLOCK_FAIR_STRADDLE_LOOK_MS).
+ * `keep` (may be NULL): where the tree's root keeps its /proc files open
+ * (proctree_tasks), for this span's looks; it must outlive them. */
+void clock_probe_start(clock_probe *p, pid_t root, struct proctree_keep *keep, bool fresh);
 /* Since clock_probe_start: clock_fair_wait of the tree, given its CPU
  * time `cpu_ms` over the decision; into *wait_sum the sum of its tasks'
  * run-queue waits (with the wait going on of a task that did not block
@@ -120,9 +146,16 @@ void clock_probe_start(clock_probe *p, pid_t root, double now);
  * priority than the agent started with (SCHED_IDLE, a higher nice:
  * proctree_task_yields) chose to yield the CPU: its wait is left out of
  * both, and it is not taken as runnable. */
-double clock_probe_wait(clock_probe *p, pid_t root, double now, double cpu_ms, double *wait_sum,
-                        bool *stalled);
+double clock_probe_wait(clock_probe *p, pid_t root, double cpu_ms, double *wait_sum, bool *stalled);
 void clock_probe_free(clock_probe *p);
+/* Of the waits `waited` that the looks give task `t` since the start,
+ * the part that may predate it: `was` its reading at the start, when it
+ * was runnable; `ran` its run time since; `since_start` and `since_look`
+ * the time since the start and since the look before this one. -1 while
+ * it has not run or blocked since the start, which leaves that part
+ * unknown (CLOCK_FAIR_STRADDLE_LOOK_MS). (Exposed for tests.) */
+double clock_straddle_pre(const struct proctree_task *t, const struct proctree_task *was,
+                          double waited, double ran, double since_start, double since_look);
 /* A lower bound of the wait task `t` is in now, not in schedstat yet:
  * runnable now and at the last look `was`, `span` ms ago, and never
  * blocked since (it did not sleep), it was running or waiting all that

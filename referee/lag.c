@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "procfile.h"
 #include "util.h"
 
 void lag_account_start(lag_account *a, double now, double slack)
@@ -141,11 +142,9 @@ static double hist_quantile(const lag_hist *h, double q)
 static double thread_wait_ms(void)
 {
     static int fd = -2;
-    if (fd == -2) fd = open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
     char buf[96];
-    ssize_t n = fd >= 0 ? pread(fd, buf, sizeof buf - 1, 0) : -1;
-    if (n <= 0) return -1;
-    buf[n] = 0;
+    if (!procfile_read(procfile_keep(&fd, "/proc/thread-self/schedstat"), buf, sizeof buf))
+        return -1;
     unsigned long long run, wait;
     return sscanf(buf, "%llu %llu", &run, &wait) == 2 ? (double)wait / 1e6 : -1;
 }

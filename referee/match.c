@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <event2/event.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stddef.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -94,20 +95,26 @@ struct match {
     bool sent;
     bool guarded;                    /* not sent: the agent's input backed up, its clock runs */
     double t_clock, cpu0, allowance; /* t_clock: the wall clock's start */
-    /* The fair clock of this decision (clock.h): its agent's tasks when
-     * the decide went; false where the seat has a wall clock instead. */
-    bool fair;
+    /* The look at its agent's tasks (clock_probe), where the agent is
+     * spawned here and the kernel keeps its run-queue waits. fair: under
+     * the fair clock, from the decide (false: the seat has a wall clock
+     * instead). probe_late: under the cpu clock, for its wall cap, from
+     * the first look, move_ms in: most decisions end sooner and cost no
+     * reading of /proc. probed: the look has begun. */
+    bool fair, probe_late, probed;
     clock_probe probe;
-    clock_evidence ev; /* of the timeout being judged, for its fault record */
-    /* An answer that arrived, to be judged in step(). */
+    clock_evidence ev; /* of the answer or timeout being judged */
+    /* An answer that arrived, to be judged in step(), and the time it used
+     * (ev), measured as it arrived: a bot busy after its answer must not
+     * be charged its CPU, nor credited its waits, of the time until then. */
     bool answered;
     msg answer;
-    double answered_at;
+    double answer_used;
     /* The loop's own lag is never charged (lag.h): the credit for the
      * stall the answer was read in, and totals for the log's summary. */
     lag_meter *lag;
     lag_hold lag_hold; /* reads a waiting answer when a stall ends */
-    double lag_answered, t_hello, lag_start;
+    double t_hello, lag_start;
     long stalls_start;
 
     struct event *ev_step, *ev_timer;
@@ -508,11 +515,13 @@ static void send_decide(struct match *m, const arena_decision *d)
      * this process waits for one, and sampling only once all was sent
      * gave it that work free (3 ms a move on a loaded host, e2e
      * cpu_clock_is_precise). */
-    m->fair = m->cfg.clock.mode == CLOCK_FAIR && a->kind == AGENT_SPAWNED && a->pid > 0 &&
-              proctree_schedstat();
+    bool probe = m->cfg.clock.mode != CLOCK_WALL && a->kind == AGENT_SPAWNED && a->pid > 0 &&
+                 proctree_schedstat();
+    m->probed = m->fair = probe && m->cfg.clock.mode == CLOCK_FAIR;
+    m->probe_late = probe && m->cfg.clock.mode == CLOCK_CPU;
     if (m->cfg.clock.mode == CLOCK_CPU || m->fair) m->cpu0 = agent_cpu_ms(a);
     if (m->fair)
-        clock_probe_start(&m->probe, a->pid, clock_now_ms());
+        clock_probe_start(&m->probe, a->pid, &a->procfs, false);
     else if (a->kind != AGENT_BUILTIN)
         m->probe.host_psi_us = clock_host_psi_us();
     /* --freeze-idle: only the seat on the move runs (freeze.h). */
@@ -553,6 +562,9 @@ static void start_clock(struct match *m, double when)
     const clock_config *cc = &m->cfg.clock;
     if (cc->mode == CLOCK_CPU || m->fair) {
         double first = m->allowance < clock_wall_cap(cc) ? m->allowance : clock_wall_cap(cc);
+        if (m->fair && m->probe.straddling && first > CLOCK_FAIR_STRADDLE_LOOK_MS)
+            first = CLOCK_FAIR_STRADDLE_LOOK_MS;
+        if (m->probe_late && first > (double)cc->move_ms) first = (double)cc->move_ms;
         arm_by(m, when, first);
     } else {
         arm_by(m, when, m->allowance);
@@ -587,17 +599,21 @@ static clock_mode seat_mode(const struct match *m)
     return c == CLOCK_FAIR && !m->fair ? CLOCK_WALL : c;
 }
 
-/* Time the pending decision has used so far in its seat's clock, `lag`
- * of it the referee's (wall and fair clocks), with the figures into *e;
- * *stalled (may be NULL): a task of the agent may be waiting for a CPU
- * now, a wait not counted yet (clock_probe_wait). */
+/* Time the pending decision used up to `now` (an answer's arrival; < 0: a
+ * look, now) in its seat's clock, `lag` of it the referee's (wall and fair
+ * clocks), with the figures into *e; *stalled (may be NULL): a task of the
+ * agent may be waiting for a CPU now, a wait not counted yet
+ * (clock_probe_wait). */
 static double measure(struct match *m, double now, double lag, clock_evidence *e, bool *stalled)
 {
+    bool look = now < 0;
+    if (look) now = clock_now_ms();
     clock_mode mode = seat_mode(m);
     *e = (clock_evidence){.set = true,
                           .mode = mode,
                           .allowance_ms = m->allowance,
                           .cpu_ms = -1,
+                          .wait_ms = -1,
                           .wait_sum_ms = -1,
                           .host_psi_ms = -1};
     bool run = false;
@@ -611,13 +627,22 @@ static double measure(struct match *m, double now, double lag, clock_evidence *e
             /* (Below cpu0 only when CPU left the tree: never a credit.) */
             e->cpu_ms = c < m->cpu0 ? 0 : c - m->cpu0;
         }
-        if (mode == CLOCK_FAIR)
-            e->wait_ms = clock_probe_wait(&m->probe, a->pid, now, e->cpu_ms, &e->wait_sum_ms, &run);
-        /* A wait that began before the decide (a task still runnable after
-         * its last answer) must not pay for this one: within the decision,
-         * the tree waited at most the wall time it did not run. */
-        if (mode == CLOCK_FAIR && e->wait_ms > e->wall_ms - e->cpu_ms)
-            e->wait_ms = e->wall_ms > e->cpu_ms ? e->wall_ms - e->cpu_ms : 0;
+        if (m->probed) {
+            e->wait_ms = clock_probe_wait(&m->probe, a->pid, e->cpu_ms, &e->wait_sum_ms, &run);
+            /* A look's time runs to its reading. A wait after an answer (a
+             * bot busy after it) is not the decision's: where the reading
+             * began later, the tree waited at most that long in between. */
+            double late = m->probe.t_look - now;
+            if (look && late > 0)
+                e->wall_ms += late;
+            else if (late > 0)
+                e->wait_ms = e->wait_ms > late ? e->wait_ms - late : 0;
+            /* A wait that began before the decide (a task still runnable
+             * after its last answer) must not pay for this one: within the
+             * decision, the tree waited at most the wall time it did not run. */
+            if (e->wait_ms > e->wall_ms - e->cpu_ms)
+                e->wait_ms = e->wall_ms > e->cpu_ms ? e->wall_ms - e->cpu_ms : 0;
+        }
         if (mode == CLOCK_CPU) e->lag_ms = 0;
     }
     if (stalled) *stalled = run;
@@ -744,28 +769,53 @@ static void on_timer(evutil_socket_t fd, short what, void *arg)
         arm_timer(m, left < 1 ? 1 : left);
         return;
     }
+    /* An agent whose output closed has its verdict within EXIT_WAIT_MS, on
+     * its own timer (agent.c): a look must not cut its wait for the exit
+     * short, nor time out an agent that is dying (agent_ending). */
+    if (agent_ending(m->seat[m->pd.seat].agent)) return;
     /* Before any verdict, catch up with the agent: if the loop was late its
      * answer may be waiting in the pipe (it is then judged with the lag
      * credited), or the decide still in our buffer. */
     catch_up_awaited(m);
     if (!m->pending || m->answered || m->state != M_PLAYING) return;
-    now = clock_now_ms();
-    double wall = now - m->t_clock;
     bool capped = seat_mode(m) != CLOCK_WALL, stalled;
+    if (m->probe_late && !m->probed) {
+        /* Waits from here on are left out of the cap: the first move_ms
+         * counts whole, so the cap is at least 9 x move_ms of not waiting. */
+        double psi = m->probe.host_psi_us; /* (the decision's, from the decide) */
+        clock_probe_start(&m->probe, m->seat[m->pd.seat].agent->pid,
+                          &m->seat[m->pd.seat].agent->procfs, false);
+        m->probe.host_psi_us = psi;
+        m->probed = true;
+    }
     /* The lag of a stall going on: the answer may be in the pipe unread. */
     /* (No lag: catch_up_awaited found no answer, so none waited unread.) */
-    double used = measure(m, now, 0, &m->ev, &stalled);
-    bool settling = seat_mode(m) == CLOCK_FAIR && stalled && used >= m->allowance &&
-                    m->ev.cpu_ms < m->allowance;
-    if ((used < m->allowance || settling) && (!capped || wall < clock_wall_cap(cc))) {
+    double used = measure(m, -1, 0, &m->ev, &stalled), wall = m->ev.wall_ms;
+    now = m->t_clock + wall;
+    /* (A wall clock has no cap: its bank may hold more than 100 x move_ms.) */
+    double end_left = capped ? CLOCK_FAIR_WALL_CAP * (double)cc->move_ms - wall : HUGE_VAL,
+           cap_left = capped ? clock_cap_left(cc->mode, (double)cc->move_ms, wall, m->ev.wait_ms)
+                             : HUGE_VAL;
+    /* Over its time (fair clock) or the wall cap (cpu clock) with a task
+     * runnable: that task may be waiting for a CPU now, a wait counted
+     * once it runs (CLOCK_FAIR_SETTLE_STEP_MS), which may yet put the
+     * decision back within both; not past the cap that no wait moves. */
+    bool settling = stalled && m->ev.cpu_ms < m->allowance && end_left > 0 &&
+                    (used >= m->allowance || cap_left <= 0);
+    if ((used < m->allowance && cap_left > 0) || settling) {
         /* Not out of time yet (in cpu or fair mode, or a timer that ran
          * early): look again when it could be. Under the fair clock a
          * runnable task of the agent may wait for a CPU now, a wait not
          * all counted: look again until none is runnable (clock.h). */
         double next = settling ? CLOCK_FAIR_SETTLE_STEP_MS : m->allowance - used;
-        if (next < 1) next = 1;
-        if (capped && wall + next > clock_wall_cap(cc)) next = clock_wall_cap(cc) - wall;
-        arm_timer(m, next);
+        if (!settling && m->fair && m->probe.straddling) {
+            double soon = now - m->probe.t0; /* (clock.h: as long again as it is old) */
+            if (soon < CLOCK_FAIR_STRADDLE_LOOK_MS) soon = CLOCK_FAIR_STRADDLE_LOOK_MS;
+            if (soon < next) next = soon;
+        }
+        if (cap_left > 0 && next > cap_left) next = cap_left;
+        if (next > end_left) next = end_left;
+        arm_timer(m, next < 1 ? 1 : next);
         return;
     }
     if (capped && used < m->allowance) used = m->ev.charged_ms = m->allowance; /* wall cap hit */
@@ -793,8 +843,7 @@ static void judge_answer(struct match *m)
     seat_state *st = &m->seat[s];
     arena_decision d = m->pd;
     uint64_t id = m->pid;
-    /* The answer may have waited in the pipe while the loop was late. */
-    double used = measure(m, m->answered_at, m->lag_answered, &m->ev, NULL);
+    double used = m->answer_used;
     if (m->ev.lag_ms > 0 && m->log) matchlog_lag(m->log, s, id, m->ev.lag_ms, m->ev.wall_ms, used);
     m->pending = false; /* its timer stays: see arm_by */
     st->time_ms += used;
@@ -871,8 +920,9 @@ static void match_on_message(struct match *m, int s, msg *in, double arrived)
         owed_forget_acts(&a->owed);
         m->answer = *in;
         m->answered = true;
-        m->answered_at = arrived;
-        m->lag_answered = lag_meter_credit_own(m->lag, &st->own, arrived);
+        /* The answer may have waited in the pipe while the loop was late. */
+        m->answer_used =
+            measure(m, arrived, lag_meter_credit_own(m->lag, &st->own, arrived), &m->ev, NULL);
         schedule_step(m);
         return;
     }
@@ -1009,7 +1059,7 @@ static void send_hellos(struct match *m)
         hello_clock(m, &hm->clock);
         agent_thaw(st->agent); /* it must answer: ready */
         if (st->agent->cfg.startup_cpu && st->agent->pid > 0)
-            agent_span_start(st->agent, agent_cpu_ms(st->agent));
+            agent_span_start(st->agent, agent_cpu_ms(st->agent), false);
         send_msg(m, s, &h);
         st->hello_sent = true;
     }

@@ -33,8 +33,9 @@ typedef struct clock_evidence {
     double charged_ms;   /* what it was charged */
     double wall_ms;      /* decide -> answer (or the verdict) */
     double cpu_ms;       /* the agent tree's CPU time; < 0: not read */
-    double wait_ms;      /* fair: the run-queue wait discounted */
-    double wait_sum_ms;  /* fair: its tasks' run-queue waits, summed; < 0: not read */
+    double wait_ms;      /* the tree's run-queue wait: fair, discounted; cpu, left out
+                          * of the wall cap (clock_cap_left); < 0: not read */
+    double wait_sum_ms;  /* its tasks' run-queue waits, summed; < 0: not read */
     double lag_ms;       /* the referee's lag credited */
     double host_psi_ms;  /* the host's CPU pressure ("some") over the decision; < 0: none */
 } clock_evidence;

@@ -232,7 +232,7 @@ av *matchlog_clock_av(const clock_evidence *ev)
     set_ms(c, "charged_ms", ev->charged_ms);
     set_ms(c, "wall_ms", ev->wall_ms);
     set_ms(c, "cpu_ms", ev->cpu_ms);
-    set_ms(c, "wait_ms", ev->mode == CLOCK_FAIR ? ev->wait_ms : -1);
+    set_ms(c, "wait_ms", ev->mode != CLOCK_WALL ? ev->wait_ms : -1);
     set_ms(c, "wait_sum_ms", ev->wait_sum_ms);
     set_ms(c, "lag_ms", ev->lag_ms);
     set_ms(c, "host_psi_ms", ev->host_psi_ms);

@@ -5,6 +5,7 @@
 #ifndef ARENA_PROCTREE_H
 #define ARENA_PROCTREE_H
 
+#include <dirent.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
@@ -31,29 +32,52 @@ typedef struct proctree_task {
     pid_t pid, tid; /* its process, itself */
     unsigned long long run_ns, wait_ns;
     /* With `states` (proctree_tasks): of /proc/PID/task/TID/status, its
-     * state ('R' running or runnable) and how often it blocked. */
+     * state ('R' running or runnable) and how often it blocked; torn: its
+     * schedstat moved while status was read, so the two need not agree
+     * (status gives the state first and the count last: a task that
+     * blocked in between showed 'R' with the block counted). */
     char state;
     unsigned long long vol;
-    double pend_ms; /* the caller's (clock.c): a wait going on, not counted yet */
+    bool torn;
+    /* The caller's (clock.c): a wait going on, not counted yet; and the
+     * part of the counted waits that predates the caller's start. */
+    double pend_ms, pre_ms;
 } proctree_task;
 
+/* What proctree_tasks keeps open for its root (may be NULL): the list of
+ * its tasks and its main thread's files, read again from the top at each
+ * call. The fair clock reads an agent's tree twice a decision, and opening
+ * a /proc file costs 3-4 us more than reading it again (procfs looks the
+ * path up and makes the file anew): about 40 us a decision for a
+ * single-threaded bot. A descriptor stays bound to the task it was opened
+ * for: once that is gone it reads nothing, whatever took its pid. Zero it
+ * to start; PROCTREE_KEEP_FDS descriptors at most. */
+typedef struct proctree_keep {
+    pid_t pid;                             /* whose files these are; 0: none */
+    DIR *dir;                              /* /proc/PID/task */
+    int schedstat, status, children, stat; /* its main thread's; -2: not opened yet */
+} proctree_keep;
+#define PROCTREE_KEEP_FDS 5
+void proctree_keep_close(proctree_keep *k);
+
 /* Every thread of root and of its descendants, at most cap of them into
- * out; with `states`, also each one's state. Returns how many it put in
- * out (0 if root is gone or schedstat unreadable), and into *whole
+ * out (with root's files kept open in keep, if not NULL); with `states`, also each one's state.
+ * Returns how many it put in out (0 if root is gone or schedstat unreadable), and into *whole
  * whether that is all of them. Only the children of the first
  * PROCTREE_TASK_PROCS processes are looked for, so that it costs the
  * referee's loop little however many an agent runs (an agent of 500 idle
  * processes stalled it 7.7 s in 64 moves, verdict_no_stall_by_processes);
  * the tasks beyond are left out (*whole false). */
 #define PROCTREE_TASK_PROCS 16
-size_t proctree_tasks(pid_t root, proctree_task *out, size_t cap, bool states, bool *whole);
+size_t proctree_tasks(pid_t root, proctree_keep *keep, proctree_task *out, size_t cap, bool states,
+                      bool *whole);
 
 /* Whether task tid of process pid runs at a lower priority than `nice`
  * and `policy` (what the agent started with): its policy SCHED_IDLE (and
  * `policy` not), or its nice above `nice` (/proc/PID/task/TID/stat, fields
- * 19 and 41: proc(5)). Such a task chose to yield the CPU to the host's
- * others. False if it is gone. */
-bool proctree_task_yields(pid_t pid, pid_t tid, int nice, int policy);
+ * 19 and 41: proc(5); through keep if it keeps it, may be NULL). Such a
+ * task chose to yield the CPU to the host's others. False if it is gone. */
+bool proctree_task_yields(proctree_keep *keep, pid_t pid, pid_t tid, int nice, int policy);
 
 /* Whether the kernel keeps the run-queue wait of tasks (CONFIG_SCHED_INFO:
  * /proc/self/schedstat readable). Decided once. */

@@ -16,6 +16,7 @@ struct addrinfo;
 #include "messages.h"
 #include "owed.h"
 #include "policy.h"
+#include "proctree.h"
 
 struct match;
 
@@ -128,6 +129,9 @@ struct arena_agent {
      * a CPU since it began, and its CPU time then. */
     clock_probe span;
     double span_cpu0;
+    /* Its process's /proc files, kept open for the fair clock's looks
+     * (proctree_keep); closed once it is reaped. */
+    proctree_keep procfs;
 
     /* Closing. */
     bool closing;
@@ -154,12 +158,13 @@ void agent_thaw(arena_agent *a);
 /* The CPU time in ms of all the agent's processes (clock.h): from its
  * cpuacct cgroup where it has one, else a walk of its process tree; -1 if
  * it has no process. */
-double agent_cpu_ms(const arena_agent *a);
+double agent_cpu_ms(arena_agent *a);
 /* A start-up span (exec to join, hello to ready) begins now, the agent's
- * CPU time then `cpu0`; what is left of it, begun at wall time t0
- * (clock_startup_left under startup_ms, the wall cap leaving out the
- * tree's waits for a CPU since the start); the span is over. */
-void agent_span_start(arena_agent *a, double cpu0);
+ * CPU time then `cpu0` (`fresh`: at its exec, clock_probe_start); what is
+ * left of it, begun at wall time t0 (clock_startup_left under startup_ms,
+ * the wall cap leaving out the tree's waits for a CPU since the start);
+ * the span is over. */
+void agent_span_start(arena_agent *a, double cpu0, bool fresh);
 double agent_span_left(arena_agent *a, double t0, double now);
 void agent_span_end(arena_agent *a);
 /* Catches up with an agent after the loop was late: writes what is queued

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "pidtab.h"
+#include "proctree.h"
 #include "sandbox.h"
 #include "util.h"
 
@@ -361,7 +362,9 @@ int spawn_fds_per_agent(const char *spec)
 {
     if (strncmp(spec, "builtin:", 8) == 0) return 0;
     if (strncmp(spec, "tcp:", 4) == 0) return 1;
-    return 4; /* stdin, stdout, stderr, and the exec pipe while it starts */
+    /* stdin, stdout, stderr, the exec pipe while it starts, and the files
+     * the clocks keep open: /proc (proctree_keep), its cgroup's CPU usage */
+    return 4 + PROCTREE_KEEP_FDS + 1;
 }
 
 long spawn_raise_fd_limit(long need)

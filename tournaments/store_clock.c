@@ -65,10 +65,10 @@ void store_clocks_encode(abuf *b, const clock_evidence *ev, int k)
         for (size_t i = 0; i < N_FIGURES; i++) {
             double v = *at((clock_evidence *)e, i);
             /* As the fault record writes it: not read (< 0) is null, and
-             * the wait is a figure of the fair clock only. */
+             * the wait is no figure of the wall clock. */
             bool null =
                 !(v >= 0 && v < FIGURE_MAX) ||
-                (figures[i].off == offsetof(clock_evidence, wait_ms) && e->mode != CLOCK_FAIR);
+                (figures[i].off == offsetof(clock_evidence, wait_ms) && e->mode == CLOCK_WALL);
             if (null)
                 abuf_addf(b, ",\"%s\":null", figures[i].key);
             else /* cut to the microsecond, as the log cuts it */

@@ -18,6 +18,8 @@
 #   BUILD_DIR defaults to build; ARENA, RANDOM_C, PINGPONG override binaries.
 #   STONES (default 100000) sizes the game: about STONES/2 decisions.
 #   CODEC=json runs both sides in JSON instead of msgpack.
+#   CLOCK=wall|cpu|fair times the arena's game by that clock (default: the
+#   arena's default, fair, which reads each bot's /proc twice a decision).
 #   CPU=N pins to core N (default: the last one); CPU=none does not pin.
 #   ROUNDS=R (default 3): the arena and the ping-pongs run in turn R times;
 #   the last line gives the median ratio and the range of the rounds' own
@@ -40,11 +42,12 @@ flag=
 [[ $codec == json ]] && flag=--json
 
 /usr/bin/python3 - "$codec" "$cpu" "$stones" "$flag" "$arena" "$random_c" "$pingpong" \
-    "${ROUNDS:-3}" "${pin[@]}" <<'PY'
+    "${ROUNDS:-3}" "${CLOCK:-fair}" "${pin[@]}" <<'PY'
 import json, os, resource, statistics, subprocess, sys, time
 codec, cpu, stones, flag, arena, random_c, pingpong = sys.argv[1:8]
 rounds = int(sys.argv[8])
-pin = sys.argv[9:]
+clock = sys.argv[9]
+pin = sys.argv[10:]
 
 def run(cmd):
     """stdout, wall seconds, CPU seconds of cmd and everything it waited for"""
@@ -77,13 +80,13 @@ where = "not pinned" if not pin else f"pinned to core {cpu}"
 ratios = {1: [], 2: [], "referee": [], "system": []}  # arena / floor CPU, per round
 for r in range(1, rounds + 1):
     out, secs, own_s, cpu_s = run_own([arena, "play", "nim", bot % 1, bot % 2, "--set",
-                                       f"stones={stones}", "--seed", "1", "--json"])
+                                       f"stones={stones}", "--seed", "1", "--json", "--clock", clock])
     game = json.loads(next(l for l in out.splitlines() if l.startswith("{")))
     if game["reason"] != "normal":
         sys.exit(f"run.sh: the arena game did not end normally: {game['reason']} {game['forfeits']}")
     decisions = sum(game["decisions"])
     us, cpu_us, own_us = secs * 1e6 / decisions, cpu_s * 1e6 / decisions, own_s * 1e6 / decisions
-    print(f"round {r}: arena play nim ({codec}, {where}): {decisions} decisions in {secs:.3f} s = "
+    print(f"round {r}: arena play nim ({codec}, {clock} clock, {where}): {decisions} decisions in {secs:.3f} s = "
           f"{decisions / secs:.0f} decisions/s ({us:.2f} us each, {cpu_us:.2f} us CPU, "
           f"{own_us:.2f} us of the referee)")
     fl = json.loads(run([pingpong, "--codec", codec, "--rounds", str(decisions), "--bots",
@@ -105,7 +108,7 @@ for r in range(1, rounds + 1):
               f"{ratios[peers][-1]:.2f} x CPU")
 for what, goal in (("referee", 1.2), ("system", 1.1)):
     v = ratios[what]
-    print(f"arena/same-bots floor ({codec}, {what} CPU): median {statistics.median(v):.2f} x "
+    print(f"arena/same-bots floor ({codec}, {clock} clock, {what} CPU): median {statistics.median(v):.2f} x "
           f"over {rounds} round(s), range {min(v):.2f}-{max(v):.2f} x (goal {goal} x)")
 for peers in (2, 1):
     v = ratios[peers]

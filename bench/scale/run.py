@@ -22,7 +22,8 @@ when the last agent has exec'd (watched in /proc) or at 25 % of the games,
 whichever is later, and closes at 90 % of the games; the trips counted are
 those of the games finished inside it (their `finished_at`, ms resolution).
 Each N plays 60,000 games (SCALE_GAMES=K for a quicker look), so that the
-window lasts seconds even at N = 1,000.
+window lasts seconds even at N = 1,000. SCALE_CLOCK=wall|cpu|fair times the
+arena's games by that clock (unset: the arena's default, fair).
 
 Runs of the same binary differ by 10-20 % on a small VM, and more at
 N = 1,000, so each N is measured SCALE_ROUNDS times (3 unless set), the
@@ -48,6 +49,7 @@ floor = os.path.join(build, "bench/scale/bench-scale-floor")
 # The same for every N: the referee holds the schedule in memory, so the
 # RSS per match is only comparable at an equal number of games.
 GAMES = int(os.environ.get("SCALE_GAMES", "60000"))
+CLOCK = os.environ.get("SCALE_CLOCK")  # --clock for the arena; unset: its default (fair)
 ROUNDS = int(os.environ.get("SCALE_ROUNDS", "3"))
 
 
@@ -82,7 +84,7 @@ def run_arena(n, games, work, rnd):
     db = os.path.join(work, "n%d-%d.sqlite" % (n, rnd))
     cmd = [arena, "tournament", "--game", "nim", "--agent", "a=" + random_c, "--agent",
            "b=" + random_c, "--games-per-pairing", str(games), "--concurrency", str(n),
-           "--move-ms", "100", "--logs", "none", "--db", db]
+           "--move-ms", "100", "--logs", "none", "--db", db] + (["--clock", CLOCK] if CLOCK else [])
     p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                          preexec_fn=soft_1024)
     rss = []  # (epoch s, VmRSS kB) samples

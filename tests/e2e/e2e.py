@@ -232,6 +232,7 @@ def case_cpu_clock_charges_cpu_not_sleep():
                            "--seed", "1")
         g = games(out)[0]
         check(g["forfeits"] == [{"seat": 0, "cause": "timeout"}], f"{what}: {g}")
+        return g
     # Burning 300 ms of CPU a move exceeds a 50 ms cpu clock. (Its own CPU,
     # however long that takes: 300 ms of burning by the wall clock is under
     # 50 ms of CPU on a host busy enough.)
@@ -242,6 +243,11 @@ def case_cpu_clock_charges_cpu_not_sleep():
     # And in a helper it double-forked: the agent is a child subreaper, so
     # the orphan stays in its tree (1.5 s of burning, then it exits).
     times_out_under_cpu_clock("orphan 1500", "an orphaned helper's CPU went uncharged")
+    # Sleeping past the wall cap (500 ms) times out, charged its allowance.
+    g = times_out_under_cpu_clock("sleep 700", "a bot that sleeps past the wall cap")
+    t = g["timeout_clock"][0]
+    check(t["wall_ms"] >= 500 and t["charged_ms"] == 50,
+          f"a bot that sleeps past the wall cap: {t}")
     # An agent over TCP has its CPU on the other end: --clock cpu cannot
     # time it, and would charge it nothing. Refused before anything runs
     # (the port is never dialled).
@@ -346,6 +352,9 @@ def case_cpu_starver_is_withstood():
                                check=True).stdout.strip()
     worker = f"cmd:{BURNER} work {thousands}"
 
+    def seat_of_worker(g):
+        return 0 if g["agents"][0] != "json-random" else 1
+
     def plays(what, *args, games_n=1):
         """Games beside the starver, in which our bot (the first agent) is
         never forfeited."""
@@ -354,9 +363,11 @@ def case_cpu_starver_is_withstood():
         gs = games(out)
         check(rc == 0 and len(gs) == games_n, f"the starver made {what}: exit {rc}, {err}")
         for g in gs:
-            ours = 0 if g["agents"][0] != "json-random" else 1
+            ours = seat_of_worker(g)
+            # (The evidence first: CI may keep only a line's start.)
             check(all(f["seat"] != ours for f in g["forfeits"]),
-                  f"the starver made {what} (load {loadavg()}): {g} {err}")
+                  f"the starver made {what} (load {loadavg()}): "
+                  f"{g.get('timeout_clock')} {g['time_ms']} {g} {err}")
         return gs
 
     def times_out(what, *args):
@@ -374,6 +385,32 @@ def case_cpu_starver_is_withstood():
     if g["decisions"][0]:
         check(g["time_ms"][0] / g["decisions"][0] < 80,
               f"the worker was charged more than its own CPU: {g['time_ms']}, {g['decisions']}")
+    # A harder starver, 64 loops a core: the worker's 30 ms of CPU then take
+    # seconds of wall time, past the cpu clock's wall cap (10 x move_ms),
+    # which would time it out (CI: beside 8 loops and a loaded host, once).
+    # The cap leaves out the time the worker's tree waited for a CPU. The
+    # worker's CPU itself grows with the crowd (each of its many
+    # preemptions costs it cache refills: 31-49 ms a move here at load
+    # 100-140), so on a host loaded besides a move may pass its 100 ms of
+    # CPU: the cpu clock's own charge (protocol.md §5), which this arm
+    # allows. A timeout with its CPU under the allowance is the cap's, the
+    # failure.
+    t0 = time.monotonic()
+    rc, out, err = arena("play", "nim", worker, f"cmd:{STARVER} 64", "--clock", "cpu",
+                         "--move-ms", "100", "--bank-ms", "0", "--json", "--seed", "1")
+    gs = games(out)
+    check(rc == 0 and len(gs) == 1, f"the game beside 64 loops a core: exit {rc}, {err}")
+    g = gs[0]
+    ours = seat_of_worker(g)
+    ev = g["timeout_clock"][ours]
+    capped = any(f["seat"] == ours for f in g["forfeits"]) and not (
+        ev and ev["cpu_ms"] is not None and ev["cpu_ms"] >= ev["allowance_ms"])
+    check(not capped, f"the cpu clock's wall cap timed the worker out beside 64 loops a core "
+          f"(load {loadavg()}): {ev} {g['time_ms']} {g} {err}")
+    print(f"beside 64 loops a core: {g['decisions'][ours]} moves charged "
+          f"{g['time_ms'][ours]:.1f} ms "
+          f"in a game of {time.monotonic() - t0:.1f} s; forfeits {g['forfeits']}, its timeout's "
+          f"figures {ev} (load {loadavg()})")
     # --freeze-idle stops the starver while the worker is on the move. The
     # fair clock (the default) then charges the worker its own work: the
     # wall clock would also charge it the waits behind whatever else runs

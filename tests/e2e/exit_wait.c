@@ -4,18 +4,20 @@
  * that long, once per game such an entrant plays.
  *
  * ROUNDS matches run one after another on one loop, each the hostile
- * against builtin:random; a ticker (a 1 ms timer, standing for any other
- * match) measures, between two of its runs, how long this thread slept
- * voluntarily: wall time less its CPU time and its run-queue wait
- * (schedstat). A loaded machine delays the loop by preemption, which is run-
- * queue wait, not sleep; a loop that sleeps in a callback is blocked. The
- * ticker's own sleep in epoll is a few ms at most. A host can still stop a
- * thread in other ways that are neither (memory reclaim, I/O): CI saw one
- * 15.5 ms gap at load average 51. The blocking wait showed one gap in every
- * round, so the check is at most ROUNDS / 2 gaps of BLOCK_MS or more. It
- * also checks, by order, that
- * the ticker ran while each hostile's verdict was pending, and that the
- * verdict and its text are those of an agent whose process still ran.
+ * (every other one busy: runnable at its decide) against builtin:random;
+ * a ticker (a 5 ms timer, standing for any other match) measures, between
+ * two of its runs, how long this thread slept voluntarily: wall time less
+ * its CPU time and its run-queue wait (schedstat). A loaded machine delays
+ * the loop by preemption, which is run-queue wait, not sleep; a loop that
+ * sleeps in a callback is blocked. The ticker's own sleep in epoll is a few
+ * ms at most. A host can still stop a thread in other ways that are neither
+ * (memory reclaim, I/O): CI saw one 15.5 ms gap at load average 51. The
+ * blocking wait showed one gap in every round, so the check is at most
+ * ROUNDS / 2 gaps of BLOCK_MS or more. It also checks, by order, that the
+ * ticker ran while each hostile's verdict was pending (no look of the fair
+ * clock at the decision cut the wait short: it did in 4 of 5 rounds), and
+ * that the verdict and its text are those of an agent whose process still
+ * ran.
  *
  * While a verdict waits, its match goes on with the other seats but sends
  * the ending agent nothing: as when the verdict came with the EOF. The
@@ -52,7 +54,12 @@
 #include "../timing.h"
 
 #define ROUNDS 5
-#define BLOCK_MS 15.0 /* a sleep this long inside a callback: the loop was blocked */
+/* The ticker's period: less than the exit wait (EXIT_WAIT_MS, 20 ms), more
+ * than the fair clock's first looks at a decision (1, 2 and 4 ms in). */
+#define TICK_US 5000
+/* A sleep this long between two ticks: the loop was blocked in a callback
+ * (a wait there for the exit sleeps EXIT_WAIT_MS on top of the period). */
+#define BLOCK_MS 20.0
 #define WAIT_LIMIT_MS 60000.0
 
 static const char *hostile;
@@ -100,7 +107,7 @@ static void on_tick(evutil_socket_t fd, short what, void *arg)
         if (t->watch[i] && agent_ending(t->watch[i])) t->ticks_pending[i]++;
     t->wall = wall, t->cpu = cpu, t->wait = wait;
     t->ticks++;
-    struct timeval ms = {0, 1000};
+    struct timeval ms = {0, TICK_US};
     event_add(t->ev, &ms);
 }
 
@@ -145,18 +152,21 @@ static arena_agent *agent(const char *spec)
 static void test_closed_output_does_not_block_the_loop(void **st)
 {
     (void)st;
-    char spec[512];
+    char spec[512], busy[512];
     snprintf(spec, sizeof spec, "cmd:%s --fault close_linger", hostile);
+    /* Runnable at its decide: the fair clock then looks 1 ms in (clock.h,
+     * CLOCK_FAIR_STRADDLE_LOOK_MS), and such a look ended the wait at once. */
+    snprintf(busy, sizeof busy, "cmd:%s --fault close_linger --busy", hostile);
     arena_agent *agents[ROUNDS][2];
     /* Every process starts before the ticker looks: a fork may sleep. */
     for (int i = 0; i < ROUNDS; i++) {
-        agents[i][0] = agent(spec);
+        agents[i][0] = agent(i % 2 ? busy : spec);
         agents[i][1] = agent("builtin:random");
     }
     ticker t = {0};
     t.ev = evtimer_new(base, on_tick, &t);
     ticker_sample(&t, &t.wall, &t.cpu, &t.wait);
-    struct timeval ms = {0, 1000};
+    struct timeval ms = {0, TICK_US};
     event_add(t.ev, &ms);
     clock_config clk;
     clock_config_default(&clk);

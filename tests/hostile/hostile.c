@@ -2,7 +2,7 @@
  * end-to-end fault tests. It speaks the protocol by hand (not through the
  * SDK) so that it can misbehave at any point.
  *
- *   hostile --fault F [--json] [--pidfile FILE] [--report FILE]
+ *   hostile --fault F [--json] [--busy] [--pidfile FILE] [--report FILE]
  *
  * Faults (F):
  *   no_join       never sends join; sleeps
@@ -23,11 +23,15 @@
  *   close_linger  closes its stdout at its first decision and lives on for
  *                 a second: EOF without an exit to say how it died
  *
+ * --busy waits for the referee's messages busy (polling its input without
+ * blocking), so that it is runnable when one comes.
+ *
  * --pidfile appends the pid of every process it creates (one per line), so
  * a test can check that the referee left none alive. --report appends one
  * line per message received ("decide ID", "error CODE STRIKES_LEFT", "over
  * REASON", "bye") for the tests that look at what the referee said. */
 #include <errno.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -312,9 +316,12 @@ int main(int argc, char **argv)
 {
     fault f = F__COUNT;
     const char *pidfile = NULL, *report_path = NULL;
+    bool busy = false;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--json") == 0) {
             codec = CODEC_JSON;
+        } else if (strcmp(argv[i], "--busy") == 0) {
+            busy = true;
         } else if (strcmp(argv[i], "--fault") == 0 && i + 1 < argc) {
             i++;
             for (int k = 0; k < F__COUNT; k++)
@@ -329,7 +336,8 @@ int main(int argc, char **argv)
         }
     }
     if (f == F__COUNT) {
-        fprintf(stderr, "usage: hostile --fault F [--json] [--pidfile FILE] [--report FILE]\n");
+        fprintf(stderr,
+                "usage: hostile --fault F [--json] [--busy] [--pidfile FILE] [--report FILE]\n");
         return 2;
     }
     note_pid(pidfile);
@@ -361,6 +369,9 @@ int main(int argc, char **argv)
             return 1;
         }
         if (r == 0) {
+            struct pollfd in = {.fd = STDIN_FILENO, .events = POLLIN};
+            while (busy && poll(&in, 1, 0) == 0) {
+            }
             char buf[65536];
             ssize_t n = read(STDIN_FILENO, buf, sizeof buf);
             if (n < 0 && errno == EINTR) continue;

