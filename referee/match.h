@@ -87,11 +87,6 @@ typedef struct agent_config {
      * cpu, and under --freeze-idle, which cannot stop anyone while all
      * agents start. Spawned agents only. */
     bool startup_cpu;
-    /* A cpu cgroup of its own (cgroup.h): under a wall clock without
-     * --freeze-idle, where an opponent's spinning processes would otherwise
-     * slow it. It costs the scheduler (docs/benchmarks.md), and the cpu
-     * clock and freezing withstand them anyway. */
-    bool cpu_group;
     /* --pass-env names for the sandbox, NULL-terminated; may be NULL */
     const char *const *pass_env;
     /* agent_new waits for the exec (spawned) or the connect (tcp:), so

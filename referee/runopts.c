@@ -285,10 +285,8 @@ void run_options_agent(const run_options *o, const char *game, const char *spec,
     a->freeze_idle = o->freeze_idle;
     /* The fair clock counts a start-up's CPU time too: its waits for a CPU
      * are not in schedstat until the task runs, and a hundred interpreters
-     * starting at once wait long. It keeps the cpu group, so that an
-     * agent's helpers take only its share (cgroup.h). */
+     * starting at once wait long. */
     a->startup_cpu = o->clock.mode != CLOCK_WALL || o->freeze_idle;
-    a->cpu_group = o->clock.mode == CLOCK_FAIR || !a->startup_cpu;
     a->pass_env = o->pass_env;
 }
 

@@ -214,9 +214,13 @@ static int open_cgroup(const agent_config *cfg, agent_cgroup *cg, char *err, siz
          * after cgroup_usable, which may move the referee to a leaf of a
          * delegated group, where the watchdog must be too). */
         watchdog_start();
+        /* A cpu group under every clock: without one an opponent's
+         * helpers, however many, share the host with this agent as equals
+         * and can keep it off the CPUs past any clock's wall cap
+         * (e2e-cpu-starver-is-withstood); --freeze-idle stops only the
+         * agents of its own match. */
         return cgroup_open(cg, cfg->limits.mem_mb, cfg->limits.nproc,
-                           (cfg->cpu_group ? 1u << CGROUP_CPU : 0) |
-                               (cfg->freeze_idle ? 1u << CGROUP_FREEZER : 0) |
+                           1u << CGROUP_CPU | (cfg->freeze_idle ? 1u << CGROUP_FREEZER : 0) |
                                (cfg->startup_cpu ? 1u << CGROUP_CPUACCT : 0),
                            err, errlen);
     }

@@ -24,8 +24,8 @@ usage: run_sandbox.py ARENA HOSTILE RANDOM_C CASE
                 whose directory holds it is refused, one elsewhere plays
   cpu_helper    --clock cpu under --sandbox charges a bot for the CPU of its
                 double-forked setsid helper, which dies with the match
-  agent_cgroups each agent is in a memory, a pids and (under a wall clock
-                without --freeze-idle) a cpu group of its own, where
+  agent_cgroups each agent is in a memory, a pids and a cpu group of its
+                own (and a freezer and cpuacct group where its clock needs them), where
                 mounted; --limit-mem caps the memory of all of an
                 agent's processes together (escape.py hog: setsid'd children
                 that each touch 64 MiB, which no rlimit bounds), with and
@@ -474,9 +474,8 @@ def agent_cgroups():
     work = make_work(None)
     try:
         # The agent's own group in every hierarchy: memory, pids (its
-        # processes) and, under the fair (default) or wall clock without
-        # --freeze-idle, cpu (one agent's share, however many processes it
-        # runs), under --freeze-idle freezer (its stops), and with a
+        # processes), cpu under every clock (one agent's share, however
+        # many processes it runs), under --freeze-idle freezer (its stops), and with a
         # CPU-timed clock or start-up (--clock fair or cpu, --freeze-idle's
         # start-up) cpuacct. Under v2 one
         # group has them all: its controllers (cpu only where wanted), and
@@ -488,10 +487,10 @@ def agent_cgroups():
                  + f"exec /usr/bin/python3 {work}/opp/escape.py victim'")
         for clock, want in (([], ("memory", "pids", "cpu", "cpuacct")),
                             (["--clock", "wall"], ("memory", "pids", "cpu")),
-                            (["--clock", "cpu"], ("memory", "pids", "cpuacct")),
+                            (["--clock", "cpu"], ("memory", "pids", "cpu", "cpuacct")),
                             (["--freeze-idle"], ("memory", "pids", "cpu", "freezer", "cpuacct")),
                             (["--freeze-idle", "--clock", "wall"],
-                             ("memory", "pids", "freezer", "cpuacct"))):
+                             ("memory", "pids", "cpu", "freezer", "cpuacct"))):
             rc, out, _ = run_arena(["play", "nim", shell, "builtin:random", "--json", *clock], work)
             g = games(out)
             check(rc == 0 and len(g) == 1, f"exit {rc}")
