@@ -218,11 +218,11 @@ static void start_priority(int *nice, int *policy)
     *policy = pol;
 }
 
-static bool yields(proctree_keep *keep, const proctree_task *t)
+static bool yields(const proctree_task *t)
 {
     int nice, policy;
     start_priority(&nice, &policy);
-    return proctree_task_yields(keep, t->pid, t->tid, nice, policy);
+    return proctree_task_yields(t, nice, policy);
 }
 
 double clock_probe_wait(clock_probe *p, pid_t root, double cpu_ms, double *wait_sum, bool *stalled)
@@ -262,8 +262,8 @@ double clock_probe_wait(clock_probe *p, pid_t root, double cpu_ms, double *wait_
          * yield the CPU: its wait is its own, and it keeps no verdict
          * waiting. It cannot raise its priority back (RLIMIT_NICE 0,
          * spawn.c), so a wait it had before it lowered it is lost to it,
-         * never the other way. Its stat is read only where that matters. */
-        if ((runnable || (counts && d[k].wait_ms > 0)) && yields(p->keep, &now[i])) continue;
+         * never the other way. */
+        if ((runnable || (counts && d[k].wait_ms > 0)) && yields(&now[i])) continue;
         if (runnable) *stalled = true;
         if (!counts) continue;
         if (was && was->pre_ms < 0) {

@@ -21,6 +21,7 @@
 #include "decide.h"
 #include "fault.h"
 #include "lag.h"
+#include "loop.h"
 #include "matchlog.h"
 #include "msgwrite.h"
 #include "runner.h"
@@ -164,17 +165,26 @@ static struct match *match_alloc(int players)
             trace_msg((m)->cfg.trace, clock_now_ms() - (m)->t_start, (s), (arrow), (v));           \
     } while (0)
 
-/* Callbacks between two polls of the loop: a built-in step is up to
- * BUILTIN_BATCH decisions, so the poll costs nothing that shows. */
+/* Between two polls of the loop at most LOOP_MAX_CALLBACKS callbacks (a
+ * built-in step is up to BUILTIN_BATCH decisions, so the poll costs
+ * nothing that shows) and LOOP_MAX_DISPATCH_US of them: an event that
+ * becomes ready meanwhile is then seen, and run before the rest of the
+ * background work (loop.h), within about that time. */
 #define LOOP_MAX_CALLBACKS 32
+#define LOOP_MAX_DISPATCH_US 1000
 
 struct event_base *match_loop_new(void)
 {
     struct event_config *c = event_config_new();
     if (!c) return NULL;
-    event_config_set_max_dispatch_interval(c, NULL, LOOP_MAX_CALLBACKS, 0);
+    struct timeval most = {0, LOOP_MAX_DISPATCH_US};
+    event_config_set_max_dispatch_interval(c, &most, LOOP_MAX_CALLBACKS, 0);
     struct event_base *base = event_base_new_with_config(c);
     event_config_free(c);
+    if (base && event_base_priority_init(base, LOOP_PRIOS) != 0) {
+        event_base_free(base);
+        return NULL;
+    }
     return base;
 }
 
@@ -1392,6 +1402,10 @@ int match_start(struct event_base *base, const match_config *cfg, arena_agent *c
     m->t_start = clock_now_ms();
     m->ev_step = event_new(base, -1, 0, on_step, m);
     m->ev_timer = evtimer_new(base, on_timer, m);
+    bool builtin_only = true;
+    for (int s = 0; s < players; s++)
+        builtin_only &= agents[s]->kind == AGENT_BUILTIN;
+    if (builtin_only) loop_prio(m->ev_step, LOOP_PRIO_BACKGROUND);
     if (cfg->log_path) {
         m->log = matchlog_open(cfg->log_path, cfg->log_plain, err, errlen);
         if (!m->log) {

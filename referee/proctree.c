@@ -111,7 +111,9 @@ out:
  * children, visit(child, pid, ctx) for each (may be NULL). One listing of
  * /proc/PID/task a process serves both. With `keep`, root's listing and
  * its main thread's files stay open in it: k is keep for that thread,
- * NULL for the others. Whether every process found was read. */
+ * NULL for the others; while keep->threads is 1 (which task keeps up),
+ * root's main thread is read first and the listing only if it says more
+ * threads. Whether every process found was read. */
 static bool walk_tree(pid_t root, size_t max, proctree_keep *keep,
                       void (*task)(pid_t pid, const char *tid, proctree_keep *k, void *ctx),
                       void (*visit)(pid_t pid, pid_t parent, void *ctx), void *ctx)
@@ -126,17 +128,28 @@ static bool walk_tree(pid_t root, size_t max, proctree_keep *keep,
         if (mine) {
             if (!keep_for(keep, pid)) continue;
             d = keep->dir;
-            rewinddir(d);
         } else {
             char path[64];
             snprintf(path, sizeof path, "/proc/%d/task", (int)pid);
             if (!(d = opendir(path))) continue;
         }
+        bool main_done = false;
+        if (mine && task && keep->threads == 1) {
+            char tid[16];
+            snprintf(tid, sizeof tid, "%d", (int)pid);
+            task(pid, tid, keep, ctx);
+            main_done = true;
+            if (keep->threads == 1) {
+                children(&w, pid, kept(&keep->children, pid, "children"), true, visit, ctx);
+                continue;
+            }
+        }
+        if (mine) rewinddir(d);
         struct dirent *e;
         while ((e = readdir(d))) {
             if (e->d_name[0] == '.') continue;
             bool main = mine && atoi(e->d_name) == pid;
-            if (task) task(pid, e->d_name, main ? keep : NULL, ctx);
+            if (task && !(main && main_done)) task(pid, e->d_name, main ? keep : NULL, ctx);
             int fd;
             if (main) {
                 fd = kept(&keep->children, pid, "children");
@@ -192,6 +205,25 @@ static size_t read_task(proctree_keep *k, int *fd, pid_t pid, const char *tid, c
     return read_proc(p, buf, len);
 }
 
+/* From a task's stat (proc(5)): its state (field 3), nice (19), threads
+ * (20) and policy (41). False if it does not parse. */
+static bool parse_stat(const char *buf, char *state, long *nice, long *threads, long *policy)
+{
+    const char *p = strrchr(buf, ')'); /* the name may hold anything */
+    if (!p || p[1] != ' ' || !p[2]) return false;
+    p += 2;
+    *state = *p;
+    for (int field = 4; field <= 41; field++) {
+        p = strchr(p, ' ');
+        if (!p) return false;
+        p++; /* where `field` starts */
+        if (field == 19) *nice = strtol(p, NULL, 10);
+        if (field == 20) *threads = strtol(p, NULL, 10);
+        if (field == 41) *policy = strtol(p, NULL, 10);
+    }
+    return true;
+}
+
 /* A task's run and run-queue wait (ns): its schedstat's first two fields. */
 static bool read_schedstat(proctree_keep *k, pid_t pid, const char *tid, unsigned long long *run,
                            unsigned long long *wait)
@@ -213,16 +245,27 @@ static void add_task(pid_t pid, const char *tid, proctree_keep *k, void *ctx)
     t->pid = pid;
     t->tid = (pid_t)atoi(tid);
     t->state = '?';
+    t->nice = 0;
+    t->policy = -1;
     t->vol = 0;
     t->torn = false;
     t->pend_ms = t->pre_ms = 0;
-    if (l->states) { /* its state and how often it blocked: status, one read */
+    if (l->states) {
         char buf[4096];
-        read_task(k, k ? &k->status : NULL, pid, tid, "status", buf, sizeof buf);
-        const char *c = strstr(buf, "\nState:\t");
-        if (c) t->state = c[8];
-        c = strstr(buf, "\nvoluntary_ctxt_switches:\t");
-        if (c) t->vol = strtoull(c + 26, NULL, 10);
+        long nice = 0, threads = 0, policy = -1;
+        if (read_task(k, k ? &k->stat : NULL, pid, tid, "stat", buf, sizeof buf) &&
+            parse_stat(buf, &t->state, &nice, &threads, &policy)) {
+            t->nice = (int)nice;
+            t->policy = (int)policy;
+        }
+        if (k) k->threads = threads;
+        /* How often it blocked matters only to a task seen runnable
+         * (clock.c): status, the dearest file, is read for those only. */
+        if (t->state == 'R' &&
+            read_task(k, k ? &k->status : NULL, pid, tid, "status", buf, sizeof buf)) {
+            const char *c = strstr(buf, "\nvoluntary_ctxt_switches:\t");
+            if (c) t->vol = strtoull(c + 26, NULL, 10);
+        }
         /* Whether it ran or stopped meanwhile (proctree_task.torn): its
          * schedstat again, the later figures kept. */
         unsigned long long run, wait;
@@ -246,23 +289,10 @@ size_t proctree_tasks(pid_t root, proctree_keep *keep, proctree_task *out, size_
     return l.n;
 }
 
-bool proctree_task_yields(proctree_keep *keep, pid_t pid, pid_t tid, int nice, int policy)
+bool proctree_task_yields(const proctree_task *t, int nice, int policy)
 {
-    char buf[1024], name[32];
-    snprintf(name, sizeof name, "%d", (int)tid);
-    proctree_keep *k = keep && keep->pid == pid && tid == pid ? keep : NULL;
-    if (!read_task(k, k ? &k->stat : NULL, pid, name, "stat", buf, sizeof buf)) return false;
-    const char *p = strrchr(buf, ')');
-    if (!p || p[1] != ' ') return false;
-    /* Field 3 (the state) starts at p + 2: nice is field 19, policy 41. */
-    long n = 0, pol = 0;
-    for (int field = 3; p && field <= 41; field++) {
-        p = strchr(p + 1, ' '); /* the space before `field` */
-        if (p && field == 19) n = strtol(p + 1, NULL, 10);
-        if (p && field == 41) pol = strtol(p + 1, NULL, 10);
-    }
-    if (!p) return false;
-    return (pol == SCHED_IDLE && policy != SCHED_IDLE) || n > nice;
+    if (t->policy < 0) return false;
+    return (t->policy == SCHED_IDLE && policy != SCHED_IDLE) || t->nice > nice;
 }
 
 bool proctree_schedstat(void)

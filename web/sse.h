@@ -29,6 +29,7 @@ typedef struct sse_group {
      * under way rather than finishing it in one go), and the next stream
      * to send the oldest to. */
     struct sse_pending *pend, *pend_tail;
+    int n_pend;
     sse_stream *cursor;
     struct event *more;
     bool retiring;                 /* sse_group_retire: ending, then freed */

@@ -6,6 +6,7 @@
 #include <cmocka.h>
 
 #include <fcntl.h>
+#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -404,11 +405,22 @@ static void test_proctree_keep_reads_the_tree_again(void **st)
     int fd = keep.schedstat;
     assert_true(fd > 2);
     /* Each kept file opened only when wanted: never a descriptor the
-     * process had already (0 would read, and at the end close, stdin). */
-    assert_int_equal(keep.stat, -2);
+     * process had already (0 would read, and at the end close, stdin).
+     * The root sleeps, so its status (how often it blocked) is not. */
+    assert_int_equal(keep.status, -2);
+    assert_true(keep.stat > 2 && keep.children > 2);
+    assert_int_equal(keep.threads, 1);
     int nice = getpriority(PRIO_PROCESS, 0);
-    assert_false(proctree_task_yields(&keep, root, root, nice, SCHED_OTHER));
-    assert_true(keep.stat > 2 && keep.status > 2 && keep.children > 2);
+    for (size_t i = 0; i < 4; i++) {
+        assert_true(b[i].state == 'S');
+        assert_false(proctree_task_yields(&b[i], nice, SCHED_OTHER));
+        proctree_task lower = b[i];
+        lower.nice = nice + 1;
+        assert_true(proctree_task_yields(&lower, nice, SCHED_OTHER));
+        lower = b[i];
+        lower.policy = SCHED_IDLE;
+        assert_true(proctree_task_yields(&lower, nice, SCHED_OTHER));
+    }
     int in = fcntl(0, F_GETFD);
     for (size_t i = 0; i < 4; i++)
         if (b[i].pid != root) kill(b[i].pid, SIGKILL);
@@ -420,6 +432,69 @@ static void test_proctree_keep_reads_the_tree_again(void **st)
     assert_int_equal(keep.pid, 0);
     assert_int_equal(fcntl(fd, F_GETFD), -1); /* closed */
     assert_int_equal(fcntl(0, F_GETFD), in);  /* and nothing else */
+}
+
+static void *nap(void *arg)
+{
+    (void)arg;
+    pause();
+    return NULL;
+}
+
+/* A root read while it had one thread is read without its task list
+ * (proctree_keep.threads): a thread it starts later is still found, at
+ * the next reading, and a runnable one's status is read. */
+static void test_proctree_keep_finds_a_new_thread(void **st)
+{
+    (void)st;
+    int go[2], up[2];
+    assert_int_equal(pipe(go), 0);
+    assert_int_equal(pipe(up), 0);
+    pid_t root = fork();
+    if (root == 0) {
+        char c;
+        while (read(go[0], &c, 1) < 0) {
+        }
+        pthread_t t;
+        if (pthread_create(&t, NULL, nap, NULL) != 0) _exit(1);
+        if (write(up[1], "t", 1) != 1) _exit(1);
+        for (;;) { /* runnable: its status is read */
+        }
+    }
+    assert_true(root > 0);
+    struct timespec ts = {0, 20 * 1000 * 1000};
+    nanosleep(&ts, NULL);
+    proctree_keep keep = {0};
+    proctree_task t[8];
+    bool whole;
+    for (int round = 0; round < 2; round++)
+        assert_int_equal(proctree_tasks(root, &keep, t, 8, true, &whole), 1);
+    assert_int_equal(keep.threads, 1);
+    assert_int_equal(t[0].tid, root);
+    assert_int_equal(keep.status, -2);
+    assert_int_equal(write(go[1], "g", 1), 1);
+    char c;
+    assert_int_equal(read(up[0], &c, 1), 1);
+    size_t n = proctree_tasks(root, &keep, t, 8, true, &whole);
+    assert_int_equal(n, 2);
+    assert_true(whole);
+    assert_int_equal(keep.threads, 2);
+    bool main_seen = false, other_seen = false;
+    for (size_t i = 0; i < n; i++) {
+        main_seen |= t[i].tid == root;
+        other_seen |= t[i].tid != root && t[i].pid == root;
+    }
+    assert_true(main_seen && other_seen);
+    for (size_t i = 0; i < n; i++)
+        if (t[i].tid == root) /* it spins; it blocked on the pipe before */
+            assert_true(t[i].state == 'R' && t[i].vol > 0 && keep.status > 2);
+    kill(root, SIGKILL);
+    waitpid(root, NULL, 0);
+    proctree_keep_close(&keep);
+    close(go[0]);
+    close(go[1]);
+    close(up[0]);
+    close(up[1]);
 }
 
 /* A tree whose tasks all sleep has no wait going on: every wait is in
@@ -546,6 +621,7 @@ int main(void)
         cmocka_unit_test(test_clock_fair_probe_reads_the_tree),
         cmocka_unit_test(test_clock_fair_probe_sleeping_tree_is_settled),
         cmocka_unit_test(test_proctree_keep_reads_the_tree_again),
+        cmocka_unit_test(test_proctree_keep_finds_a_new_thread),
         cmocka_unit_test(test_clock_cpu_time_of_self_grows),
         cmocka_unit_test(test_clock_cpu_counts_reaped_children),
         cmocka_unit_test(test_clock_cpu_follows_a_deep_chain),
