@@ -6,8 +6,9 @@
  * agent's bytes, a clock or the lag probe by one piece at most, not by
  * all of it. Such work is the web's broadcasts to spectators (sse.c: with
  * 1,200 spectators, the loop's own lag at p99 went from 5.4-6.0 ms to
- * 2.7-3.7 ms; web-live-load) and the steps of a match of built-in bots
- * only (they wait for no I/O). Nothing in the web is above the matches:
+ * 2.7-3.7 ms; web-live-load). A match of built-in bots only, always
+ * ready, keeps the background from running: its broadcasts then go out
+ * SSE_PEND_MAX at a time (sse.c). Nothing in the web is above the matches:
  * with the matches ranked above it, 1,200 spectators' connections were
  * accepted too slowly beside two matches of fast bots. */
 #ifndef ARENA_LOOP_H

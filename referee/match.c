@@ -181,7 +181,7 @@ struct event_base *match_loop_new(void)
     event_config_set_max_dispatch_interval(c, &most, LOOP_MAX_CALLBACKS, 0);
     struct event_base *base = event_base_new_with_config(c);
     event_config_free(c);
-    if (base && event_base_priority_init(base, LOOP_PRIOS) != 0) {
+    if (base && event_base_priority_init(base, LOOP_PRIOS) != 0) { /* loop.h */
         event_base_free(base);
         return NULL;
     }
@@ -1402,10 +1402,6 @@ int match_start(struct event_base *base, const match_config *cfg, arena_agent *c
     m->t_start = clock_now_ms();
     m->ev_step = event_new(base, -1, 0, on_step, m);
     m->ev_timer = evtimer_new(base, on_timer, m);
-    bool builtin_only = true;
-    for (int s = 0; s < players; s++)
-        builtin_only &= agents[s]->kind == AGENT_BUILTIN;
-    if (builtin_only) loop_prio(m->ev_step, LOOP_PRIO_BACKGROUND);
     if (cfg->log_path) {
         m->log = matchlog_open(cfg->log_path, cfg->log_plain, err, errlen);
         if (!m->log) {
