@@ -1,7 +1,7 @@
 /* The priorities of the events on a match loop (match_loop_new). Every
  * event runs at LOOP_PRIO_DEFAULT, libevent's default on such a loop
- * (its middle one: 0 is unused), except work that is always ready or
- * comes in bulk and has no clock: that runs at LOOP_PRIO_BACKGROUND, only
+ * (its middle one: 0 is unused), except work that comes in bulk and has
+ * no clock: that runs at LOOP_PRIO_BACKGROUND, only
  * when nothing else is ready, a short piece at a time. So it holds up an
  * agent's bytes, a clock or the lag probe by one piece at most, not by
  * all of it. Such work is the web's broadcasts to spectators (sse.c: with
