@@ -280,6 +280,14 @@ static int acquire(drv *d, int agent)
     return idx;
 }
 
+/* SIGINT and SIGTERM while the driver runs. Not libevent's evsignal: a
+ * signal it has caught but not yet run the callback for is dropped when the
+ * event is removed, and the driver removes it as its last games end. The
+ * flag outlives the event: a signal the driver did not act on is raised
+ * again for the caller's handler (arena worker's stop). */
+static volatile sig_atomic_t stop_signal;
+static int stop_pipe[2] = {-1, -1};
+
 static void dispatch(drv *d);
 
 /* The web front's board of the slot's game ends (g NULL: no result). */
@@ -426,15 +434,19 @@ static void on_match_done(const match_outcome *o, void *ctx)
     dispatch(d);
 }
 
-static void close_all(drv *d)
+/* Closes the pools' agents, or with `idle_only` those no game holds: a
+ * run cut with games in flight closes these, and the rest go as the
+ * process exits. */
+static void close_agents(drv *d, bool idle_only)
 {
     for (int a = 0; a < d->n_pools; a++)
-        for (int i = 0; i < d->pools[a].n; i++)
-            if (d->pools[a].v[i].a) {
-                d->closing++;
-                agent_close(d->pools[a].v[i].a, on_closed, d);
-                d->pools[a].v[i].a = NULL;
-            }
+        for (int i = 0; i < d->pools[a].n; i++) {
+            inst *in = &d->pools[a].v[i];
+            if (!in->a || (idle_only && in->inuse)) continue;
+            d->closing++;
+            agent_close(in->a, on_closed, d);
+            in->a = NULL;
+        }
 }
 
 static bool next_game(drv *d, sched_game *g)
@@ -449,6 +461,14 @@ static bool next_game(drv *d, sched_game *g)
 
 static void dispatch(drv *d)
 {
+    /* A signal caught but not acted on yet (on_stop waits its turn behind
+     * a match that ends in the same turn of the loop) is acted on here: a
+     * game started now would be cut, its agents with it. */
+    if (stop_signal) {
+        d->interrupted = true;
+        event_base_loopbreak(d->base);
+        return;
+    }
     d->spawned_now = 0;
     while (!d->stopping && !d->fatal && d->inflight < d->conc) {
         if (d->n_free == 0) break;
@@ -526,7 +546,7 @@ static void dispatch(drv *d)
         event_del(d->stop_ev); /* a signal now is passed on (driver_run) */
         event_del(d->more);
         live_stop(d);
-        close_all(d);
+        close_agents(d, false);
     }
 }
 
@@ -563,14 +583,6 @@ static int fit_fd_limit(const driver_cfg *cfg)
             have, cfg->concurrency, SPAWN_FD_SLACK + per_match * cfg->concurrency, fits);
     return (int)fits;
 }
-
-/* SIGINT and SIGTERM while the driver runs. Not libevent's evsignal: a
- * signal it has caught but not yet run the callback for is dropped when the
- * event is removed, and the driver removes it as its last games end. The
- * flag outlives the event: a signal the driver did not act on is raised
- * again for the caller's handler (arena worker's stop). */
-static volatile sig_atomic_t stop_signal;
-static int stop_pipe[2] = {-1, -1};
 
 static void on_stop_signal(int sig)
 {
@@ -700,14 +712,15 @@ int driver_run(const driver_cfg *cfg, const driver_src *src, char *err, size_t e
     if (rc != DRIVER_OK && d.inflight == 0) {
         /* Nothing in flight: the agents can still be closed cleanly. */
         if (d.tty) fputc('\n', cfg->progress);
-        close_all(&d);
+        close_agents(&d, false);
         event_del(d.more);
         if (d.poll) event_del(d.poll);
         event_del(d.stop_ev);
         if (d.tick) event_del(d.tick);
         event_base_dispatch(d.base);
-    } else if (rc != DRIVER_OK && d.tty) {
-        fputc('\n', cfg->progress);
+    } else if (rc != DRIVER_OK) {
+        if (d.tty) fputc('\n', cfg->progress);
+        close_agents(&d, true);
     }
     if (d.tick) event_free(d.tick);
     if (d.poll) event_free(d.poll);
