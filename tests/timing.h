@@ -7,6 +7,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 /* Prints /proc/loadavg and, where the kernel has it, /proc/pressure/cpu to
  * stderr. */
@@ -36,6 +37,22 @@ static inline double timing_run_delay_ms(void)
     int n = fscanf(f, "%llu %llu", &ran, &waited);
     fclose(f);
     return n == 2 ? (double)waited / 1e6 : 0;
+}
+
+/* The host's steal time so far, in ms: time its virtual CPUs were ready
+ * but the hypervisor ran something else (/proc/stat), summed over every
+ * CPU, so an upper bound on what one thread lost that way. Run-queue wait
+ * does not see it. 0 where the kernel does not say. */
+static inline double timing_steal_ms(void)
+{
+    FILE *f = fopen("/proc/stat", "r");
+    if (!f) return 0;
+    unsigned long long v[8] = {0};
+    int n = fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3],
+                   &v[4], &v[5], &v[6], &v[7]);
+    fclose(f);
+    long hz = sysconf(_SC_CLK_TCK);
+    return n == 8 && hz > 0 ? (double)v[7] * 1e3 / (double)hz : 0;
 }
 
 /* assert_true for a bound on time: a failure prints the host's load first. */
