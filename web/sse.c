@@ -18,7 +18,6 @@
 /* Streams a broadcast is sent to per turn of the loop, in the background
  * (loop.h): about 0.6 ms of the loop, which is what it can hold up. */
 #define SSE_BATCH 16
-#define SSE_PEND_MAX 64 /* broadcasts a group may have waiting */
 
 struct sse_stream {
     sse_hub *hub;

@@ -18,6 +18,9 @@ typedef struct sse_hub {
     int64_t dropped;
 } sse_hub;
 
+/* Broadcasts a group may have waiting: past it they go out at once. */
+#define SSE_PEND_MAX 64
+
 typedef struct sse_stream sse_stream;
 typedef struct sse_group {
     sse_stream *head;
