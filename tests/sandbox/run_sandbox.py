@@ -70,6 +70,12 @@ SECRET = "arena-test-secret-4242"
 LIMIT_PROCS = 32
 TMP_MIB = 64  # --limit-tmp's default
 MEM_CAP = 256  # MiB; escape.py's hog spreads 8 x 64 MiB over its children
+# How many times slower than the host this machine may run: tests/vm's
+# emulated one sets 4, where a busy host stretches the guest's time and
+# its CPU time alike (a starved virtual CPU counts as running), and Python
+# bots under --sandbox did not join within 15 s beside 4 spinning processes.
+SLOW = int(os.environ.get("ARENA_TEST_SLOW", "1"))
+STARTUP_MS = str(15000 * SLOW)
 
 
 class Failure(Exception):
@@ -148,6 +154,7 @@ def make_work(owner, parent=None):
 
 
 def run_arena(args, work, user=None, env_extra=None, limit=60):
+    limit *= SLOW
     env = dict(os.environ, ARENA_TEST_SECRET=SECRET, **(env_extra or {}))
     cmd = [os.path.join(work, "arena") if user else ARENA, *args]
     p = subprocess.run(cmd, cwd=work, env=env, capture_output=True, text=True, timeout=limit,
@@ -182,7 +189,7 @@ def escape(user, parent=None):
     try:
         attacker = f"cmd:/usr/bin/python3 bots/escape.py attack {work}"
         victim = f"cmd:/usr/bin/python3 {work}/opp/escape.py victim"
-        clocks = ["--move-ms", "5000", "--startup-ms", "15000", "--exit-grace-ms", "200",
+        clocks = ["--move-ms", "5000", "--startup-ms", STARTUP_MS, "--exit-grace-ms", "200",
                   "--limit-as", "0", "--json"]
         # Outside the sandbox the harmless attacks work: they are real.
         rc, out, _ = run_arena(["play", "nim", f"cmd:/usr/bin/python3 bots/escape.py probe {work}",
@@ -254,7 +261,7 @@ def bots_work():
                       ["random-c", "victim"])]
             for a, b, names in pairs:
                 rc, out, err = run_arena(["play", "nim", a, b, "--sandbox", "--json", "--games",
-                                          "2", "--move-ms", "5000", "--startup-ms", "15000",
+                                          "2", "--move-ms", "5000", "--startup-ms", STARTUP_MS,
                                           "--limit-as", "0"], work, user, env)
                 g = games(out)
                 check(rc == 0 and len(g) == 2, f"{a} vs {b}: exit {rc}")
@@ -284,7 +291,7 @@ def symlink_dir():
             a = f"cmd:/usr/bin/python3 {work}/link/escape.py probe {work}"
             b = "cmd:/usr/bin/python3 link/escape.py victim"
             rc, out, err = run_arena(["play", "nim", a, b, "--sandbox", "--json", "--log",
-                                      "real/logs", "--move-ms", "5000", "--startup-ms", "15000",
+                                      "real/logs", "--move-ms", "5000", "--startup-ms", STARTUP_MS,
                                       "--limit-as", "0", "--seed", "3"], work, user)
             g = games(out)
             check(rc == 0 and len(g) == 1, f"exit {rc}")
@@ -302,7 +309,7 @@ def tournament_db():
         os.unlink(os.path.join(work, "results.sqlite"))
         victim = f"cmd:/usr/bin/python3 {work}/opp/escape.py victim"
         base = ["tournament", "--game", "nim", "--agent", f"v={victim}", "--games-per-pairing",
-                "2", "--sandbox", "--startup-ms", "15000", "--move-ms", "5000", "--limit-as", "0"]
+                "2", "--sandbox", "--startup-ms", STARTUP_MS, "--move-ms", "5000", "--limit-as", "0"]
         # The DB in the directory of agent w's program: w is refused.
         rc, out, err = run_arena([*base, "--agent", f"w={victim.replace('/opp/', '/bots/')}",
                                   "--db", "bots/t.sqlite"], work)
@@ -328,7 +335,7 @@ def cpu_helper():
         # far more than 50 ms of CPU meanwhile, even sharing a loaded CPU.
         rc, out, _ = run_arena(["play", "nim", bot, "builtin:random", "--sandbox", "--clock",
                                 "cpu", "--move-ms", "50", "--bank-ms", "0", "--startup-ms",
-                                "15000", "--exit-grace-ms", "200", "--limit-as", "0", "--json",
+                                STARTUP_MS, "--exit-grace-ms", "200", "--limit-as", "0", "--json",
                                 "--seed", "5"], work)
         g = games(out)
         check(rc == 0 and len(g) == 1, f"exit {rc}")
@@ -369,7 +376,7 @@ def stop(sandbox):
         marker = os.path.join(work, f"pids-{sig.name}")
         agent = f"cmd:{HOSTILE} --fault ignore_term --pidfile {marker}"
         cmd = [ARENA, "play", "nim", agent, agent, "--games", "100000", "--limit-as", "0",
-               "--exit-grace-ms", "60000", "--move-ms", "5000", "--startup-ms", "15000"]
+               "--exit-grace-ms", "60000", "--move-ms", "5000", "--startup-ms", STARTUP_MS]
         if sandbox:
             cmd.append("--sandbox")
         p = subprocess.Popen(cmd, cwd=work, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
@@ -432,11 +439,11 @@ def hog_play(work, extra, pidfile=None):
     """arena play with the hog as seat 0: (exit, games, stderr, arena's pid)."""
     hog = f"cmd:/usr/bin/python3 {work}/bots/escape.py hog spread" + (f" {pidfile}" if pidfile else "")
     victim = f"cmd:/usr/bin/python3 {work}/opp/escape.py victim"
-    cmd = [ARENA, "play", "nim", hog, victim, "--move-ms", "5000", "--startup-ms", "15000",
+    cmd = [ARENA, "play", "nim", hog, victim, "--move-ms", "5000", "--startup-ms", STARTUP_MS,
            "--exit-grace-ms", "200", "--limit-as", "0", "--json", "--seed", "6", *extra]
     p = subprocess.Popen(cmd, cwd=work, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                          text=True)
-    out, err = p.communicate(timeout=120)
+    out, err = p.communicate(timeout=120 * SLOW)
     print(f"$ {' '.join(cmd)}\nexit {p.returncode}\n{out}{err[-3000:]}")
     return p.returncode, games(out), err, p.pid
 
@@ -450,7 +457,7 @@ def held(game):
 def refused(user):
     """An explicit --limit-mem is refused, with the reason, for user."""
     p = subprocess.run([ARENA, "play", "nim", "builtin:random", "builtin:random", "--limit-mem",
-                        str(MEM_CAP)], capture_output=True, text=True, timeout=60,
+                        str(MEM_CAP)], capture_output=True, text=True, timeout=60 * SLOW,
                        preexec_fn=as_user(*user) if user else None)
     check(p.returncode == 2 and "--limit-mem cannot be enforced here" in p.stderr,
           f"--limit-mem without a cgroup: exit {p.returncode}, {p.stderr!r}")
@@ -491,7 +498,8 @@ def agent_cgroups():
                             (["--freeze-idle"], ("memory", "pids", "cpu", "freezer", "cpuacct")),
                             (["--freeze-idle", "--clock", "wall"],
                              ("memory", "pids", "cpu", "freezer", "cpuacct"))):
-            rc, out, _ = run_arena(["play", "nim", shell, "builtin:random", "--json", *clock], work)
+            rc, out, _ = run_arena(["play", "nim", shell, "builtin:random", "--json",
+                                    "--startup-ms", STARTUP_MS, *clock], work)
             g = games(out)
             check(rc == 0 and len(g) == 1, f"exit {rc}")
             mine, lines = {}, g[0]["stderr_tail"][0].splitlines()
@@ -531,7 +539,7 @@ def agent_cgroups():
         hog = f"cmd:/usr/bin/python3 {work}/bots/escape.py hog self {2 * MEM_CAP}"
         rc, out, _ = run_arena(["play", "nim", hog, "builtin:random", "--limit-mem",
                                 str(MEM_CAP), "--limit-as", "0", "--json", "--startup-ms",
-                                "15000"], work)
+                                STARTUP_MS], work)
         g = games(out)
         check(rc == 0 and len(g) == 1 and g[0]["forfeits"] == [{"seat": 0, "cause": "crash"}],
               f"the hog over its cap should crash: {g}")
@@ -540,7 +548,8 @@ def agent_cgroups():
         # check-bot warns a bot that holds over 3/4 of its cap.
         p = subprocess.run([ARENA, "check-bot", f"cmd:/usr/bin/python3 {work}/bots/escape.py hog self "
                             f"{MEM_CAP * 7 // 8}", "--limit-mem", str(MEM_CAP), "--games", "1",
-                            "--startup-ms", "15000"], capture_output=True, text=True, timeout=120,
+                            "--startup-ms", STARTUP_MS], capture_output=True, text=True,
+                           timeout=120 * SLOW,
                            cwd=work, env=dict(os.environ, TMPDIR=work))
         print(p.stdout, p.stderr)
         check(p.returncode == 0 and re.search(r"warn +memory: peak 2[2-5][0-9]\.[0-9] MiB", p.stdout),
@@ -549,7 +558,7 @@ def agent_cgroups():
         pidfile = os.path.join(work, "hog-pids-kill")
         hog = f"cmd:/usr/bin/python3 {work}/bots/escape.py hog spread {pidfile}"
         p = subprocess.Popen([ARENA, "play", "nim", hog, "builtin:random", "--games", "100000",
-                              "--limit-mem", "0", "--limit-as", "0", "--startup-ms", "15000"],
+                              "--limit-mem", "0", "--limit-as", "0", "--startup-ms", STARTUP_MS],
                              cwd=work, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         try:
             deadline = time.monotonic() + 30
@@ -566,7 +575,7 @@ def agent_cgroups():
             for d in stale:
                 os.makedirs(d)
             rc, _, _ = run_arena(["play", "nim", f"cmd:/usr/bin/python3 {work}/opp/escape.py victim",
-                                  "builtin:random", "--json", "--startup-ms", "15000"], work)
+                                  "builtin:random", "--json", "--startup-ms", STARTUP_MS], work)
             left = [d for d in stale if os.path.exists(os.path.dirname(d))]
             for d in left:
                 os.rmdir(d)
@@ -608,7 +617,7 @@ def killed_while_frozen(work):
     slow = ("cmd:/usr/bin/python3 " + os.path.join(os.path.dirname(HERE), "hostile", "laggard.py")
             + " --delays " + ",".join(["500"] * 100))
     p = subprocess.Popen([ARENA, "play", "nim", hog, slow, "--freeze-idle", "--set", "stones=200",
-                          "--limit-mem", "0", "--limit-as", "0", "--startup-ms", "15000"],
+                          "--limit-mem", "0", "--limit-as", "0", "--startup-ms", STARTUP_MS],
                          cwd=work, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         deadline = time.monotonic() + 30
@@ -644,7 +653,7 @@ def procs_cap():
     try:
         rc, out, _ = run_arena(["play", "nim", f"cmd:/usr/bin/python3 {work}/bots/escape.py bomb",
                                 "builtin:random", "--limit-procs", str(LIMIT_PROCS),
-                                "--startup-ms", "15000", "--json"], work)
+                                "--startup-ms", STARTUP_MS, "--json"], work)
         g = games(out)
         check(rc == 0 and len(g) == 1 and g[0]["forfeits"] == [], f"exit {rc}: {g}")
         text = g[0]["bot_log_last"][0]

@@ -61,7 +61,7 @@ delegated() {
     return 1
   (cd "$w" && sh -c 'echo $$ >"$0"/cgroup.procs && exec setpriv --reuid=nobody --regid=nogroup \
     --clear-groups "$@"' $d ./arena play nim "cmd:/usr/bin/python3 escape.py hog spread" \
-    builtin:random --limit-mem 256 --limit-as 0 --startup-ms 15000 --json) >/tmp/deleg.json
+    builtin:random --limit-mem 256 --limit-as 0 --startup-ms 60000 --json) >/tmp/deleg.json
   rc=$?
   cat /tmp/deleg.json
   [ $rc = 0 ] || { echo "arena exited $rc"; return 1; }
@@ -73,7 +73,7 @@ sys.exit(f"the hog held {held} MiB, cap 256" if not 0 < held <= 256 else 0)' || 
   # SIGKILLed mid-game: its watchdog kills the agents and undoes the rest.
   (cd "$w" && exec sh -c 'echo $$ >"$0"/cgroup.procs && exec setpriv --reuid=nobody \
     --regid=nogroup --clear-groups "$@"' $d ./arena play nim "cmd:/usr/bin/python3 escape.py victim" \
-    builtin:random --games 100000 --startup-ms 15000) >/dev/null &
+    builtin:random --games 100000 --startup-ms 60000) >/dev/null &
   pid=$!
   for _ in $(seq 300); do [ -d $d/arena-$pid/1 ] && break; sleep 0.1; done
   [ -d $d/arena-$pid/1 ] || { echo "no agent's group in $d"; kill -9 $pid; return 1; }
@@ -95,6 +95,9 @@ as_found() {
 grep -q "cgroup2 /sys/fs/cgroup " /proc/mounts || { echo "FAIL: no cgroup v2 here"; exit 1; }
 run no_memory_given no_memory_given
 run referee-cgroup "$test_cgroup"
+# This emulated machine runs several times slower than the host, more on
+# a busy one: agents get longer to start (run_sandbox.py).
+export ARENA_TEST_SLOW=4
 for c in agent_cgroups procs_cap cpu_helper stop_plain stop_sandbox escape_root; do
   run "sandbox_$c" /usr/bin/python3 "$here/../sandbox/run_sandbox.py" "$arena" "$hostile" "$random_c" "$c"
 done
