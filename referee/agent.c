@@ -1044,6 +1044,13 @@ static void decoder_init(arena_agent *a, size_t max_frame)
 
 arena_agent *agent_new(struct event_base *base, const agent_config *cfg, char *err, size_t errlen)
 {
+    return agent_try_new(base, cfg, NULL, err, errlen);
+}
+
+arena_agent *agent_try_new(struct event_base *base, const agent_config *cfg, bool *host_fault,
+                           char *err, size_t errlen)
+{
+    if (host_fault) *host_fault = false;
     /* A write to an agent that just died must be an error, not our death. */
     signal(SIGPIPE, SIG_IGN);
     arena_agent *a = xcalloc(1, sizeof *a);
@@ -1087,7 +1094,9 @@ arena_agent *agent_new(struct event_base *base, const agent_config *cfg, char *e
         a->kind = AGENT_SPAWNED;
         bool shell = strncmp(spec, "cmd:", 4) == 0;
         spawned sp;
-        if (spawn_agent(shell ? spec + 4 : spec, shell, cfg, &sp, err, errlen) != 0) goto fail;
+        int r = spawn_agent(shell ? spec + 4 : spec, shell, cfg, &sp, err, errlen);
+        if (r == SPAWN_HOST_FAULT && host_fault) *host_fault = true;
+        if (r != 0) goto fail;
         a->pid = sp.pid;
         a->rfd = sp.from_fd;
         a->wfd = sp.to_fd;

@@ -102,6 +102,11 @@ typedef struct arena_agent arena_agent;
  * the background and a match waits for it. NULL + err on immediate failure
  * (unknown builtin, unparsable spec, exec impossible). */
 arena_agent *agent_new(struct event_base *base, const agent_config *cfg, char *err, size_t errlen);
+/* agent_new that also says whose the failure is: *host_fault is set when
+ * this host could not start any agent (spawn.h, SPAWN_HOST_FAULT), which
+ * must not count against the agent. */
+arena_agent *agent_try_new(struct event_base *base, const agent_config *cfg, bool *host_fault,
+                           char *err, size_t errlen);
 /* The name the agent joined with (or the configured/display name). */
 const char *agent_name(const arena_agent *a);
 /* False once the agent crashed, broke the protocol or was closed: make a

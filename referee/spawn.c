@@ -272,7 +272,7 @@ int spawn_agent(const char *command, bool shell, const agent_config *cfg, spawne
         free(line);
         sandbox_argv_free(bw);
         sandbox_stage_free(&stage);
-        return -1;
+        return SPAWN_HOST_FAULT;
     }
 
     int pin[2] = {-1, -1}, pout[2] = {-1, -1}, perr[2] = {-1, -1}, pexec[2] = {-1, -1};
@@ -287,7 +287,7 @@ int spawn_agent(const char *command, bool shell, const agent_config *cfg, spawne
         sandbox_argv_free(bw);
         sandbox_stage_free(&stage);
         cgroup_close(&cg);
-        return -1;
+        return SPAWN_HOST_FAULT;
     }
     pid_t parent = getpid();
     pid_t pid = fork();
@@ -301,7 +301,7 @@ int spawn_agent(const char *command, bool shell, const agent_config *cfg, spawne
         sandbox_argv_free(bw);
         sandbox_stage_free(&stage);
         cgroup_close(&cg);
-        return -1;
+        return SPAWN_HOST_FAULT;
     }
     if (pid == 0) {
         child_setup(&cfg->limits, cfg->sandbox, staged, &cg, pin[0], pout[1], perr[1], pexec[1],

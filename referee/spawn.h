@@ -27,8 +27,11 @@ typedef struct spawned {
  * bare path the path itself (argv = {path}). Limits, --sandbox and
  * --pass-env come from cfg. Returns 0 once forked, without waiting for the
  * exec (see spawn_exec_result) unless cfg->wait_exec, or -1 with err when
- * the program cannot be started (not found, not executable, no pipes or
- * process; with wait_exec also a failed exec). */
+ * the program cannot be started (not found, not executable; with wait_exec
+ * also a failed exec), or SPAWN_HOST_FAULT with err when this host cannot
+ * start any agent now (no descriptors for its pipes, no process, its
+ * cgroup not made): a failure that says nothing of the agent. */
+#define SPAWN_HOST_FAULT (-2)
 int spawn_agent(const char *command, bool shell, const agent_config *cfg, spawned *out, char *err,
                 size_t errlen);
 

@@ -78,6 +78,11 @@ struct drv {
     int64_t abort_id[64];
     int abort_count[64];
     int n_abort;
+    /* Games put off because this host could not start their agents (out of
+     * descriptors or processes): tries in a row, and whether dispatch waits
+     * out the pause (HOST_PAUSE_S) before the next. */
+    int host_faults;
+    bool host_wait;
     /* Progress. */
     int64_t done_session;
     double t_start, last_print;
@@ -219,8 +224,9 @@ static void sweep(drv *d)
     }
 }
 
-static int acquire(drv *d, int agent)
+static int acquire(drv *d, int agent, bool *host_fault)
 {
+    *host_fault = false;
     pool *p = &d->pools[agent];
     while (p->n_idle > 0) {
         int i = p->idle[--p->n_idle];
@@ -264,8 +270,10 @@ static int acquire(drv *d, int agent)
     ac.wait_exec = p->made == 0 && !(tcp && under_way);
     p->made++;
     char e[256] = "";
-    arena_agent *a = agent_new(d->base, &ac, e, sizeof e);
-    if (!a && ((tcp && under_way) || d->cfg->start_failure_forfeits))
+    arena_agent *a = agent_try_new(d->base, &ac, host_fault, e, sizeof e);
+    /* A host out of descriptors or processes says nothing of the agent:
+     * its game waits (host_pause), never the agent's forfeit. */
+    if (!a && !*host_fault && ((tcp && under_way) || d->cfg->start_failure_forfeits))
         a = agent_absent(d->cfg->names[agent], CAUSE_CRASH, e);
     if (!a) {
         snprintf(d->err, d->errlen, "agent %s (%s): %s", d->cfg->names[agent], d->cfg->specs[agent],
@@ -449,6 +457,34 @@ static void close_agents(drv *d, bool idle_only)
         }
 }
 
+/* This host could not start an agent of game g: g goes back to the head
+ * of the queue and dispatch runs again after a pause, so a host briefly out
+ * of descriptors (a flood of web clients, another program) costs time, not
+ * a verdict. Past HOST_TRIES pauses in a row the run stops, the game still
+ * to play (--resume). False: stop now (d->err says why). */
+#define HOST_PAUSE_S 1
+#define HOST_TRIES 120
+static bool host_pause(drv *d, const sched_game *g)
+{
+    if (++d->host_faults > HOST_TRIES || d->n_retry == 64) {
+        char why[512];
+        snprintf(why, sizeof why, "%s", d->err);
+        snprintf(d->err, d->errlen, "this host could not start game %lld's agents for %d s: %s",
+                 (long long)g->id, HOST_TRIES * HOST_PAUSE_S, why);
+        return false;
+    }
+    memmove(d->retry + 1, d->retry, sizeof(sched_game) * (size_t)d->n_retry++);
+    d->retry[0] = *g;
+    if (d->host_faults == 1 || d->host_faults % 30 == 0)
+        fprintf(stderr, "arena: %s; game %lld waits (try %d of %d, %d s apart)\n", d->err,
+                (long long)g->id, d->host_faults, HOST_TRIES, HOST_PAUSE_S);
+    d->err[0] = '\0';
+    struct timeval pause = {HOST_PAUSE_S, 0};
+    event_add(d->more, &pause);
+    d->host_wait = true;
+    return true;
+}
+
 static bool next_game(drv *d, sched_game *g)
 {
     if (d->n_retry > 0) {
@@ -470,6 +506,8 @@ static void dispatch(drv *d)
         return;
     }
     d->spawned_now = 0;
+    d->host_wait = false;
+    bool host_fault = false;
     while (!d->stopping && !d->fatal && d->inflight < d->conc) {
         if (d->n_free == 0) break;
         if (d->spawned_now >= SPAWN_BATCH) {
@@ -494,7 +532,7 @@ static void dispatch(drv *d)
                          g.seat[k], d->cfg->n_agents);
                 break;
             }
-            s->pidx[k] = acquire(d, g.seat[k]);
+            s->pidx[k] = acquire(d, g.seat[k], &host_fault);
             if (s->pidx[k] < 0) break;
             s->seated[k] = d->pools[g.seat[k]].v[s->pidx[k]].a;
         }
@@ -502,9 +540,10 @@ static void dispatch(drv *d)
             for (int j = 0; j < k; j++)
                 release(d, g.seat[j], s->pidx[j]);
             d->free_slots[d->n_free++] = (int)(s - d->slots);
-            d->fatal = true;
+            if (!host_fault || !host_pause(d, &g)) d->fatal = true;
             break;
         }
+        d->host_faults = 0;
         match_config mc;
         run_options_match(d->cfg->ro, d->cfg->game, &mc);
         mc.match_id = NULL; /* opaque: a game id would lead to its seed */
@@ -536,6 +575,7 @@ static void dispatch(drv *d)
         event_base_loopbreak(d->base);
         return;
     }
+    if (d->host_wait) return; /* d->more runs dispatch again */
     if (d->inflight == 0 && !d->fatal && !d->stopping && d->src->more && d->src->more(d->src->ctx))
         return; /* others may still hand out games: the poll timer asks again */
     if (d->inflight == 0) {

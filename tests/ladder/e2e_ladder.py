@@ -15,7 +15,11 @@ CASE:
   finals     `ladder finals` freezes a running ladder, and the top K play a
              duplicate round robin reported apart from the ladder
   audit      `arena audit` of a ladder: a clean one passes; an edited seed, a
-             deleted game and an edited result are each named"""
+             deleted game and an edited result are each named
+  host-fault a web client that holds the run's every descriptor (idle
+             connections to --http) makes a new entrant's start fail: its
+             game waits for the host, the entrant is not disabled, and it
+             plays once the connections are gone"""
 import json
 import os
 import shutil
@@ -240,7 +244,8 @@ def case_errors():
     for v in range(1, 1025):
         rec = {"name": "old", "version": v, "author": "", "state": "retired", "reason": "",
                "stderr": "", "added": ""}
-        con.execute("INSERT INTO agents(name, spec) VALUES (?, 'builtin:random')", (f"old/v{v}",))
+        con.execute("INSERT INTO agents(id, name, spec) VALUES (?, ?, 'builtin:random')",
+                    (v - 1, f"old/v{v}"))
         con.execute("INSERT INTO meta VALUES (?, ?)", (f"entrant:old/v{v}", json.dumps(rec)))
     con.commit()
     con.close()
@@ -332,8 +337,69 @@ def case_audit():
     print("audit: clean ladder passes; edited seed, deleted game and edited result named")
 
 
+def case_host_fault():
+    import resource
+    import re
+    import socket
+    fds = 256  # the run's hard limit: a flood of a few hundred sockets fills it
+
+    def low_fd_limit():
+        resource.setrlimit(resource.RLIMIT_NOFILE, (fds, fds))
+
+    errfile = os.path.join(work, "run.err")
+    p = subprocess.Popen([arena, "ladder", "run", DB, *COMMON, "--validation-games", "1",
+                          "--http", "127.0.0.1:0"], stdout=subprocess.DEVNULL,
+                         stderr=open(errfile, "w"), cwd=work, preexec_fn=low_fd_limit)
+    p.errfile = errfile
+    procs.append(p)
+
+    def port():
+        with open(errfile) as f:
+            m = re.search(r"serving on http://127\.0\.0\.1:(\d+)/", f.read())
+        return int(m.group(1)) if m else None
+    web = until(port, 30, "the web front to serve")
+    until(lambda: os.path.exists(DB) and run("status", DB, ok=False).returncode == 0, 30,
+          "the ladder to be made")
+    for name in ["a", "b"]:
+        run("add", DB, name, bot("ok"))
+    until(lambda: status()["games"] >= 4, 60, "4 ranked games")
+    # Hold idle connections until the run cannot accept more: it is then out
+    # of descriptors, and spawning a new agent fails for want of them.
+    resource.setrlimit(resource.RLIMIT_NOFILE, (4096, 4096))
+    held = []
+    for _ in range(fds + 64):
+        c = socket.socket()
+        c.settimeout(2)
+        try:
+            c.connect(("127.0.0.1", web))
+        except OSError:
+            c.close()
+            break
+        held.append(c)
+    until(lambda: "Too many open files" in open(errfile).read(), 20,
+          "the run to be out of descriptors")
+    run("add", DB, "c", bot("ok"))
+    until(lambda: "waits (try" in open(errfile).read(), 30,
+          "the new entrant's game to wait for the host")
+    c = entrant(status(), "c")
+    if c["state"] == "disabled":
+        fail(f"an entrant was disabled for the host's want of descriptors: {c}")
+    for h in held:
+        h.close()
+    print(f"held {len(held)} connections; c's game waited, c not disabled")
+    st = until(lambda: (lambda s: s if entrant(s, "c")["state"] == "active" and
+                        entrant(s, "c")["games"] >= 2 else None)(status()),
+               60, "c to be validated and ranked once the connections closed")
+    if p.poll() is not None:
+        fail(f"the run stopped: {p.returncode}")
+    p.send_signal(signal.SIGINT)
+    if p.wait(timeout=60) != 130:
+        fail(f"ladder run exited {p.returncode} on SIGINT, expected 130")
+    print(f"c: {entrant(st, 'c')['games']} ranked games after the flood")
+
+
 CASES = {"lifecycle": case_lifecycle, "kill": case_kill, "errors": case_errors,
-         "finals": case_finals, "audit": case_audit}
+         "finals": case_finals, "audit": case_audit, "host-fault": case_host_fault}
 t0 = time.time()
 try:
     CASES[case]()
