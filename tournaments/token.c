@@ -17,11 +17,35 @@ bool token_valid(const char *tok, char *err, size_t errlen)
         snprintf(err, errlen, "a token is %d to %d characters, not %zu", TOKEN_MIN, TOKEN_MAX, n);
         return false;
     }
-    for (size_t i = 0; i < n; i++)
-        if ((unsigned char)tok[i] < 0x21 || (unsigned char)tok[i] > 0x7e) {
+    bool seen[128] = {false};
+    int distinct = 0, run = 1;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)tok[i];
+        if (c < 0x21 || c > 0x7e) {
             snprintf(err, errlen, "a token is printable ASCII without spaces");
             return false;
         }
+        if (!seen[c]) distinct++;
+        seen[c] = true;
+        /* a run of one character repeated or stepping by one: "aaaaaa",
+         * "123456", "fedcba" */
+        int step = i ? (int)c - (unsigned char)tok[i - 1] : 9;
+        int prev = i > 1 ? (unsigned char)tok[i - 1] - (unsigned char)tok[i - 2] : 9;
+        run = step >= -1 && step <= 1 ? (step == prev ? run + 1 : 2) : 1;
+        if (run >= TOKEN_WEAK_RUN) {
+            snprintf(err, errlen,
+                     "the token looks weak (\"%.*s\"); make a random one: openssl rand -hex 16",
+                     TOKEN_WEAK_RUN, tok + i + 1 - TOKEN_WEAK_RUN);
+            return false;
+        }
+    }
+    if (distinct < TOKEN_MIN_DISTINCT) {
+        snprintf(err, errlen,
+                 "the token looks weak (%d different characters); make a random one: openssl "
+                 "rand -hex 16",
+                 distinct);
+        return false;
+    }
     return true;
 }
 

@@ -25,11 +25,30 @@ static void test_valid(void **state)
     assert_false(token_valid("sixteen-chars-x\x01", err, sizeof err));
     assert_false(token_valid("sixteen-chars-x\xc3\xa9", err, sizeof err));
     char big[TOKEN_MAX + 2];
-    memset(big, 'a', sizeof big - 1);
+    for (size_t i = 0; i < sizeof big - 1; i++)
+        big[i] = (char)('!' + i * 7 % 94);
     big[TOKEN_MAX + 1] = '\0';
     assert_false(token_valid(big, err, sizeof err));
     big[TOKEN_MAX] = '\0';
     assert_true(token_valid(big, err, sizeof err));
+}
+
+/* Typed tokens that pass the length and alphabet (red team: all three were
+ * taken), and random ones that must not be refused. */
+static void test_weak(void **state)
+{
+    (void)state;
+    char err[128];
+    const char *weak[] = {"aaaaaaaaaaaaaaaa", "0000000000000000", "password12345678",
+                          "abcdefghijklmnop", "xyzzy-ponmlkjih-", "abababababababab"};
+    for (size_t i = 0; i < sizeof weak / sizeof *weak; i++) {
+        assert_false(token_valid(weak[i], err, sizeof err));
+        assert_non_null(strstr(err, "weak"));
+    }
+    const char *fine[] = {"3f9c2a7e01b4d865", "9d41c0e6b27f35a8e0c91d47b6a2f358",
+                          "k7Qp-2xZr_9LmW4v", "sixteen-chars-xx", "aaaaab1234zzzzz9"};
+    for (size_t i = 0; i < sizeof fine / sizeof *fine; i++)
+        assert_true(token_valid(fine[i], err, sizeof err));
 }
 
 static void test_record(void **state)
@@ -90,10 +109,10 @@ static void test_file(void **state)
     int fd = mkstemp(path);
     assert_true(fd >= 0);
     FILE *f = fdopen(fd, "w");
-    fputs("0123456789abcdef0123\r\nsecond line ignored\n", f);
+    fputs("3f9c2a7e01b4d865e0c9\r\nsecond line ignored\n", f);
     fclose(f);
     assert_int_equal(token_read_file(path, tok, sizeof tok, err, sizeof err), 0);
-    assert_string_equal(tok, "0123456789abcdef0123");
+    assert_string_equal(tok, "3f9c2a7e01b4d865e0c9");
     f = fopen(path, "w");
     fputs("weak\n", f);
     fclose(f);
@@ -106,10 +125,8 @@ static void test_file(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_valid),
-        cmocka_unit_test(test_record),
-        cmocka_unit_test(test_refused),
-        cmocka_unit_test(test_file),
+        cmocka_unit_test(test_valid),   cmocka_unit_test(test_weak), cmocka_unit_test(test_record),
+        cmocka_unit_test(test_refused), cmocka_unit_test(test_file),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -18,7 +18,8 @@ api:
   token is not a try;
 - no token, no token's hash or salt in any public page, API body or event,
   nor in `ladder status --format json`, nor in the author's own answers;
-- a weak token is refused by `ladder add` and by `web --tokens`;
+- a weak token (short, or typed: 'password12345678') is refused by `ladder add`
+  and by `web --tokens`;
 - a tournament's agent with a --tokens line: its own page with its token,
   403 with another's.
 browser (real headless Chromium, tests/web/cdp.py):
@@ -111,6 +112,12 @@ while not (os.path.exists(DB) and run("ladder", "status", DB, ok=False).returnco
 r = run("ladder", "add", DB, "carol", "builtin:random", "--token-file", weak, ok=False)
 if r.returncode != 2 or "16 to 255" not in r.stderr:
     fail("a weak token was taken by ladder add: %d %r" % (r.returncode, r.stderr))
+# Long enough, but typed, not random (red team: all were taken).
+for typed in ("password12345678", "aaaaaaaaaaaaaaaa", "0000000000000000"):
+    r = run("ladder", "add", DB, "carol", "builtin:random", "--token-file",
+            write("typed.token", typed + "\n"), ok=False)
+    if r.returncode != 2 or "looks weak" not in r.stderr:
+        fail("a typed token was taken by ladder add: %s %d %r" % (typed, r.returncode, r.stderr))
 for who in ("alice", "bob"):
     run("ladder", "add", DB, who, spec(who), "--token-file", files[who])
 if ladder_run.wait(timeout=300) != 0:
