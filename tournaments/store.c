@@ -68,6 +68,19 @@ int store_agents(store *s, char ***names, char ***specs, int *n)
     return -1;
 }
 
+bool store_agent_row_bad(long long id, int k, const char *name, const char *spec, char *err,
+                         size_t errlen)
+{
+    if (id != k)
+        snprintf(err, errlen,
+                 "the results file is corrupt: agent ids are not 0, 1, 2, ... (the agent at "
+                 "position %d has id %lld)",
+                 k, id);
+    else if (!name || !spec)
+        snprintf(err, errlen, "the results file is corrupt: agent %d has no name or spec", k);
+    return id != k || !name || !spec;
+}
+
 void store_agents_free(char **names, char **specs, int n)
 {
     for (int i = 0; i < n; i++) {

@@ -55,6 +55,11 @@ typedef struct store_row {
  * seat index outside the agents, a wrong count of seats or ranks, a bad
  * rank), so that no caller can index past an array on it. */
 int store_row_decode(const store_row *r, int n_agents, tgame *g, char *err, size_t errlen);
+/* Whether the agents table's row at position k (by id) is corrupt, with why
+ * in err: games name agents by position, so ids must run 0..N-1 (an id
+ * moved would credit games to another agent), and name and spec be set. */
+bool store_agent_row_bad(long long id, int k, const char *name, const char *spec, char *err,
+                         size_t errlen);
 
 /* A finished game's result columns as text. e starts zeroed ({0}) and may
  * be passed again for the next result: its buffers are reused, so a

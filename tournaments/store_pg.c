@@ -548,18 +548,29 @@ static char *pg_meta(store *b, const char *key)
     return out;
 }
 
+static const char *col(PGresult *r, int row, int c);
+
 static int pg_agents(store *b, char ***names, char ***specs, int *n)
 {
     pg_store *s = pg(b);
     const char *v[] = {s->tid};
-    PGresult *r = q(s, "SELECT name, spec FROM arena_agents WHERE tid = $1 ORDER BY id", 1, v);
+    PGresult *r = q(s, "SELECT id, name, spec FROM arena_agents WHERE tid = $1 ORDER BY id", 1, v);
     if (!r) return -1;
     int k = pq.ntuples(r);
     *names = xcalloc((size_t)k + 1, sizeof(char *));
     *specs = xcalloc((size_t)k + 1, sizeof(char *));
     for (int i = 0; i < k; i++) {
-        (*names)[i] = xstrdup(pq.getvalue(r, i, 0));
-        (*specs)[i] = xstrdup(pq.getvalue(r, i, 1));
+        const char *name = col(r, i, 1), *spec = col(r, i, 2);
+        if (store_agent_row_bad(strtoll(pq.getvalue(r, i, 0), NULL, 10), i, name, spec, s->base.err,
+                                sizeof s->base.err)) {
+            store_agents_free(*names, *specs, i);
+            *names = *specs = NULL;
+            *n = 0;
+            pq.clear(r);
+            return -1;
+        }
+        (*names)[i] = xstrdup(name);
+        (*specs)[i] = xstrdup(spec);
     }
     pq.clear(r);
     *n = k;

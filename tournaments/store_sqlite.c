@@ -52,24 +52,40 @@ static const char *const added_columns[][2] = {
     {"fault_msgs", "TEXT"}, {"timeout_clocks", "TEXT"},
 };
 
+/* 1 the games table has the column, 0 not, -1 error. */
+static int has_column(sqlite3 *db, const char *name)
+{
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(db, "SELECT 1 FROM pragma_table_info('games') WHERE name = ?", -1, &st,
+                           NULL) != SQLITE_OK)
+        return -1;
+    sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+    int have = sqlite3_step(st) == SQLITE_ROW;
+    sqlite3_finalize(st);
+    return have;
+}
+
+/* Looked for, then added under the write lock and looked for again: two
+ * processes opening one old file at once (a run and `ladder status`) would
+ * otherwise both add a column, and the second fail "duplicate column". */
 static int add_columns(sqlite3 *db)
 {
-    for (size_t i = 0; i < sizeof added_columns / sizeof *added_columns; i++) {
-        sqlite3_stmt *st;
-        bool have = false;
-        if (sqlite3_prepare_v2(db, "SELECT 1 FROM pragma_table_info('games') WHERE name = ?", -1,
-                               &st, NULL) != SQLITE_OK)
-            return -1;
-        sqlite3_bind_text(st, 1, added_columns[i][0], -1, SQLITE_STATIC);
-        have = sqlite3_step(st) == SQLITE_ROW;
-        sqlite3_finalize(st);
-        if (have) continue;
+    size_t n = sizeof added_columns / sizeof *added_columns, i = 0;
+    while (i < n && has_column(db, added_columns[i][0]) == 1)
+        i++;
+    if (i == n) return 0;
+    if (sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK) return -1;
+    for (; i < n; i++) {
+        int have = has_column(db, added_columns[i][0]);
         char sql[160];
         snprintf(sql, sizeof sql, "ALTER TABLE games ADD COLUMN %s %s", added_columns[i][0],
                  added_columns[i][1]);
-        if (sqlite3_exec(db, sql, NULL, NULL, NULL) != SQLITE_OK) return -1;
+        if (have < 0 || (!have && sqlite3_exec(db, sql, NULL, NULL, NULL) != SQLITE_OK)) {
+            sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+            return -1;
+        }
     }
-    return 0;
+    return sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) == SQLITE_OK ? 0 : -1;
 }
 
 static int fail(sq_store *s, const char *what)
@@ -382,20 +398,30 @@ static int sq_agents(store *b, char ***names, char ***specs, int *n)
 {
     sq_store *s = (sq_store *)b;
     sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(s->db, "SELECT name, spec FROM agents ORDER BY id", -1, &st, NULL) !=
+    if (sqlite3_prepare_v2(s->db, "SELECT id, name, spec FROM agents ORDER BY id", -1, &st, NULL) !=
         SQLITE_OK)
         return fail(s, "prepare");
     int cap = 8, k = 0;
     *names = xcalloc((size_t)cap, sizeof(char *));
     *specs = xcalloc((size_t)cap, sizeof(char *));
     while (sqlite3_step(st) == SQLITE_ROW) {
+        const char *name = (const char *)sqlite3_column_text(st, 1),
+                   *spec = (const char *)sqlite3_column_text(st, 2);
+        if (store_agent_row_bad(sqlite3_column_int64(st, 0), k, name, spec, s->base.err,
+                                sizeof s->base.err)) {
+            sqlite3_finalize(st);
+            store_agents_free(*names, *specs, k);
+            *names = *specs = NULL;
+            *n = 0;
+            return -1;
+        }
         if (k == cap) {
             cap *= 2;
             *names = xrealloc(*names, sizeof(char *) * (size_t)cap);
             *specs = xrealloc(*specs, sizeof(char *) * (size_t)cap);
         }
-        (*names)[k] = xstrdup((const char *)sqlite3_column_text(st, 0));
-        (*specs)[k] = xstrdup((const char *)sqlite3_column_text(st, 1));
+        (*names)[k] = xstrdup(name);
+        (*specs)[k] = xstrdup(spec);
         k++;
     }
     sqlite3_finalize(st);

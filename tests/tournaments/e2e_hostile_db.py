@@ -17,6 +17,10 @@ Cases:
                   names: every rating fit holds two agents x agents tables
                   (a DB of 200,000 asked for 640 GB and aborted "out of
                   memory"); past ELO_MAX_AGENTS the file is refused
+  agent_ids       an agent's id moved (1 -> 5000), or all shifted by 100: games name
+                  agents by position, so a moved id credited a game to
+                  another agent (and another seat's stderr to its author's
+                  page); refused as corrupt
   escapes         stored text with terminal escapes is printed masked, by
                   report, audit and `arena elo` (a results file's names)
 """
@@ -161,6 +165,19 @@ def many_agents():
     refused(results, "elo", results, want="more than 1024 agents")
 
 
+def agent_ids():
+    tdb = tournament_db()
+    for name, sql, want in (
+            ("moved", "UPDATE agents SET id = 5000 WHERE id = 1",
+             "agent ids are not 0, 1, 2, ... (the agent at position 1 has id 5000)"),
+            ("shifted", "UPDATE agents SET id = id + 100",
+             "agent ids are not 0, 1, 2, ... (the agent at position 0 has id 100)")):
+        db = edited(tdb, f"ids-{name}.sqlite", sql)
+        for args in readers(db):
+            refused(db, *args, want=want)
+        refused(db, "tournament", "--resume", db, "--quiet", want=want)
+
+
 # What a terminal must never receive from stored text: ESC and the other C0
 # controls but the line end, DEL, C1 (CSI as one code point), bidirectional
 # overrides, and bytes that are not UTF-8.
@@ -226,6 +243,6 @@ def escapes():
 
 
 CASES = {"edited_group": edited_group, "edited_numbers": edited_numbers,
-         "many_agents": many_agents, "escapes": escapes}
+         "many_agents": many_agents, "agent_ids": agent_ids, "escapes": escapes}
 CASES[CASE]()
 print("ok", CASE)
