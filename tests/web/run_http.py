@@ -99,28 +99,44 @@ class Reader:
     came, with the time each event arrived."""
 
     def __init__(self, addr, path):
-        self.s = socket.create_connection(addr, timeout=120)
+        # A receive buffer of 8 MiB, set before connecting (SO_RCVBUFFORCE
+        # as root, past rmem_max): a stream of 70 KB boards fills the run's
+        # 256 KiB cap in 4 boards, and on a loaded host this thread may be
+        # off the CPU that long; the kernel then holds what comes meanwhile,
+        # as a browser's socket would.
+        self.s = socket.socket()
+        try:
+            self.s.setsockopt(socket.SOL_SOCKET, getattr(socket, "SO_RCVBUFFORCE", 33), 8 << 20)
+        except OSError:
+            self.s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 8 << 20)
+        self.s.settimeout(120)
+        self.s.connect(addr)
         self.s.sendall(("GET %s HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n" % path).encode())
-        self.data = b""
+        self.nbytes = 0
         self.events = []  # (arrival time, name, data JSON)
-        self.closed = False
+        self.ended = self.closed = False
         self.t = threading.Thread(target=self.run, daemon=True)
         self.t.start()
 
     def run(self):
+        # Only the unfinished event is kept: a reader that copied all it got
+        # at every read fell behind a board stream on a loaded host, and the
+        # run dropped it as a slow reader.
         pending = b""
         try:
-            while True:
+            while not self.ended:
                 c = self.s.recv(65536)
                 if not c:
                     break
-                self.data += c
-                pending += c
-                for m in re.finditer(rb"event: (\w+)\r?\ndata: (.*)\r?\n", pending):
-                    self.events.append((time.time(), m.group(1).decode(), json.loads(m.group(2))))
-                pending = pending[pending.rfind(b"\n\n") + 2:] if b"\n\n" in pending else pending
-                if self.named("end"):  # a board stream's last event (the connection stays)
-                    break
+                self.nbytes += len(c)
+                *done, pending = (pending + c.replace(b"\r", b"")).split(b"\n\n")
+                for block in done:
+                    m = re.search(rb"event: (\w+)\ndata: (.*)", block)
+                    if m:
+                        self.events.append((time.time(), m.group(1).decode(),
+                                            json.loads(m.group(2))))
+                        # a board stream's last event (the connection stays)
+                        self.ended = self.ended or m.group(1) == b"end"
         except OSError:
             pass
         self.closed = True
@@ -346,11 +362,13 @@ def case_slow_readers():
     reader.t.join(300)
     ends = reader.named("end")
     if after < 5 and not ends:
-        fail("the reader got %d boards after the drops and no end" % after)
+        fail("the reader got %d boards after the drops and no end (%d events, %d KiB in all; "
+             "its stream closed: %s)" % (after, len(reader.events), reader.nbytes // 1024,
+                                         reader.closed))
     if not ends or ends[0][2]["reason"] != "normal" or \
             any(x["forfeit"] for x in ends[0][2]["seats"]):
         fail("the watched game did not end normally: %r" % ends)
-    sent = len(reader.data)
+    sent = reader.nbytes
     if run.wait(timeout=120) != 0:
         fail("the tournament exited %s" % run.returncode)
     with sqlite3.connect(db) as c:
