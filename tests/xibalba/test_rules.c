@@ -284,37 +284,47 @@ static void effect_phase_productivity(void **st)
     done(g);
 }
 
+/* Gives seat the first faction and level whose base value (a per-level
+ * array of xb_faction, at offset field) is v, so the rulebook's examples
+ * hold whatever the designed faction table says. */
+static void with_base(xb_game *g, int seat, size_t field, int v, const char *what)
+{
+    for (int f = 0; f < XB_FACTIONS; f++)
+        for (int lv = 0; lv < XB_LEVELS; lv++)
+            if (((const int *)((const char *)&xb_factions[f] + field))[lv] == v) {
+                g->p[seat].faction = f;
+                g->p[seat].level = lv;
+                return;
+            }
+    fail_msg("no faction has base %s %d", what, v);
+}
+#define with_resistance(g, seat, v)                                                                \
+    with_base(g, seat, offsetof(xb_faction, resistance), v, "resistance")
+#define with_productivity(g, seat, v)                                                              \
+    with_base(g, seat, offsetof(xb_faction, productivity), v, "productivity")
+
 static void effect_order_decision_all_mandatory(void **st)
 {
     (void)st;
-    xb_game *g = mk(3);
-    g->p[1].level = 1;
-    give_slot(g, 1, 0, "Priest");
-    give_slot(g, 1, 1, "Farmer");
-    g->p[1].res = 0;
-    g->p[1].faction = 3; /* Obsidian Guard: productivity 1 at level 2 */
-    begin_turn_of(g, 1);
-    assert_string_equal(kind(g), "effect_order");
-    assert_int_equal(seat_to_decide(g), 1);
-    /* Farmer first: 1 + 1 = 2 resources, then Priest pays 2 for 1 paragon */
-    act(g, "effect:slot2:Farmer");
-    assert_string_equal(kind(g), "dice_pool"); /* the last one resolved itself */
-    assert_int_equal(g->p[1].res, 0);
-    assert_int_equal(g->p[1].par, 1);
-    done(g);
-
-    /* the other order: Priest cannot pay with 1 resource */
-    g = mk(3);
-    g->p[1].level = 1;
-    give_slot(g, 1, 0, "Priest");
-    give_slot(g, 1, 1, "Farmer");
-    g->p[1].res = 0;
-    g->p[1].faction = 3;
-    begin_turn_of(g, 1);
-    act(g, "effect:slot1:Priest");
-    assert_int_equal(g->p[1].res, 2);
-    assert_int_equal(g->p[1].par, 0);
-    done(g);
+    /* Priest (pay 2: +1 paragon) and Eagle Warrior (+1 resource) on a base
+     * that yields 1: the order decides whether the Priest can pay. */
+    for (int priest_first = 0; priest_first < 2; priest_first++) {
+        xb_game *g = mk(3);
+        with_productivity(g, 1, 1);
+        give_slot(g, 1, 0, "Priest");
+        give_squad(g, 1, "Eagle Warrior");
+        g->p[1].res = 0;
+        begin_turn_of(g, 1);
+        assert_string_equal(kind(g), "effect_order");
+        assert_int_equal(seat_to_decide(g), 1);
+        act(g, priest_first ? "effect:slot1:Priest" : "effect:squad:Eagle Warrior");
+        assert_string_equal(kind(g), "dice_pool"); /* the last one resolved itself */
+        /* first: 1 + 1 = 2 resources, then Priest pays 2 for 1 paragon;
+         * Priest first cannot pay with 1 resource */
+        assert_int_equal(g->p[1].res, priest_first ? 2 : 0);
+        assert_int_equal(g->p[1].par, priest_first ? 0 : 1);
+        done(g);
+    }
 }
 
 static void dice_pool_choices(void **st)
@@ -532,20 +542,6 @@ static void attack_needs_a_soldier(void **st)
     assert_false(has(g, "attack:"));
     assert_false(has(g, "enter_ark"));
     done(g);
-}
-
-/* Gives seat the first faction and level whose base resistance is res, so
- * the rulebook's examples hold whatever the designed faction table says. */
-static void with_resistance(xb_game *g, int seat, int res)
-{
-    for (int f = 0; f < XB_FACTIONS; f++)
-        for (int lv = 0; lv < XB_LEVELS; lv++)
-            if (xb_factions[f].resistance[lv] == res) {
-                g->p[seat].faction = f;
-                g->p[seat].level = lv;
-                return;
-            }
-    fail_msg("no faction has base resistance %d", res);
 }
 
 /* Rulebook example: strength-4 soldier in the Ark, one attack and one
@@ -790,15 +786,22 @@ static void guard_reduces_steal(void **st)
     for (uint64_t seed = 1; seed < 30; seed++) {
         xb_game *g = mk_set(3, NULL, 0, seed);
         put_ark(g, 0, "Recruit", 5); /* paragon value 1: at most 2 */
-        g->p[1].faction = 2;         /* resistance 3 at level 2 */
-        g->p[1].level = 1;
+        g->p[1].level = 1;           /* two slots open */
         give_slot(g, 1, 0, "Guard");
         give_slot(g, 1, 1, "Guard");
         g->p[1].par = 10;
-        to_action(g, 0, "atk,crit,res1");
-        act(g, "attack:base:1"); /* strength 1 + 2 = 3 */
-        int two[2] = {0, 1};
-        assert_true(VT.apply(&g->base, two, 2));
+        /* strength 1 + one die a point: exactly the base's resistance */
+        int res = xb_factions[g->p[1].faction].resistance[1], dice[XB_POOL_MAX], n = 0;
+        assert_in_range(res, 1, XB_POOL_MAX - 1);
+        char faces[128] = "";
+        for (; n < res - 1; n++) {
+            strcat(faces, n % 2 ? "crit," : "atk,");
+            dice[n] = n;
+        }
+        strcat(faces, "res1");
+        to_action(g, 0, faces);
+        act(g, "attack:base:1");
+        assert_true(VT.apply(&g->base, dice, n));
         act(g, "destroy:1:slot1");
         /* one Guard left: a roll of at most 2 minus 1 */
         assert_true(g->p[1].par >= 9);
@@ -1460,7 +1463,7 @@ static void effect_cards_smuggle_heal_paragon_die(void **st)
     put_ark(g, 1, "Recruit", 3);
     g->p[1].res = 0;
     g->p[1].par = 2;
-    g->p[1].faction = 3; /* productivity 1 at level 2 */
+    int prod = xb_factions[g->p[1].faction].productivity[1];
     /* begin seat 1's turn without the Ark owner changing */
     g->cur = 0;
     to_action(g, 0, "");
@@ -1469,7 +1472,7 @@ static void effect_cards_smuggle_heal_paragon_die(void **st)
     assert_string_equal(kind(g), "effect_order");
     act(g, "effect:squad:Veteran");
     assert_int_equal(g->ark_life, 4);
-    assert_int_equal(g->p[1].res, 1 + 3);
+    assert_int_equal(g->p[1].res, prod + 3);
     assert_int_equal(g->p[1].par, par_after_income - 1);
     done(g);
     g = mk(2);

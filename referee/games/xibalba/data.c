@@ -33,21 +33,23 @@ const uint8_t xb_die_faces[3][6] = {
 const uint8_t xb_default_targets[2][3] = {{35, 25, 18}, {35, 25, 24}};
 
 /* Two factions share one board (its two sides): factions 2k and 2k+1. Level
- * costs stay within the rulebook's ranges (3-4, 5-6, 7-8); a board trades
- * resistance, productivity and the price of medicine against each other.
- * Tuned with bench/xibalba/balance to 50 +- 3 % in 2-player games and within
- * 3 points of fair at 3-4 players, both modes, in heuristic self-play; the
- * search bot favours the early-economy boards (docs/games/xibalba.md).
- * upgrade_cost[0] is unused. */
+ * costs stay within the rulebook's ranges (3-4, 5-6, 7-8). Resistance,
+ * productivity and medicine are the same on every board: the heuristic and
+ * the search bot value them differently, so no trade between them was fair
+ * to both; boards differ in upgrade path and general-action prices. Tuned
+ * with bench/xibalba/balance to 50 +- 3 % in 2-player games and within 3
+ * points of fair at 3-4 players, both modes, in heuristic self-play
+ * (docs/games/xibalba.md has the search bot's figures). upgrade_cost[0] is
+ * unused. */
 const xb_faction xb_factions[XB_FACTIONS] = {
-    {"Jaguar Clan", {0, 3, 5, 8}, {4, 5, 6, 6}, {1, 1, 2, 2}, 1, 1, 2, 2, 3, 4},
-    {"Eagle Order", {0, 3, 6, 8}, {3, 3, 4, 5}, {1, 1, 2, 3}, 1, 1, 2, 3, 4, 3},
-    {"Serpent Cult", {0, 4, 6, 8}, {2, 3, 5, 6}, {1, 2, 3, 4}, 1, 2, 3, 2, 4, 4},
-    {"Obsidian Guard", {0, 3, 6, 7}, {5, 6, 7, 8}, {1, 1, 2, 2}, 1, 2, 2, 3, 3, 4},
-    {"Sun Priests", {0, 3, 6, 8}, {4, 4, 5, 5}, {1, 2, 2, 4}, 1, 1, 3, 3, 4, 3},
-    {"River Traders", {0, 4, 6, 8}, {2, 3, 4, 6}, {1, 2, 3, 4}, 1, 1, 3, 3, 4, 4},
-    {"Bone Legion", {0, 4, 5, 7}, {3, 5, 6, 7}, {1, 1, 2, 2}, 1, 2, 2, 3, 3, 5},
-    {"Storm Riders", {0, 3, 6, 7}, {4, 5, 6, 7}, {1, 1, 2, 2}, 1, 1, 2, 3, 2, 3},
+    {"Jaguar Clan", {0, 3, 6, 8}, {4, 5, 6, 7}, {1, 2, 2, 3}, 1, 1, 3, 2, 3, 4},
+    {"Eagle Order", {0, 3, 6, 8}, {4, 5, 6, 7}, {1, 2, 2, 3}, 1, 1, 3, 3, 4, 3},
+    {"Serpent Cult", {0, 3, 6, 8}, {4, 5, 6, 7}, {1, 2, 2, 3}, 1, 2, 3, 2, 4, 4},
+    {"Obsidian Guard", {0, 3, 6, 8}, {4, 5, 6, 7}, {1, 2, 2, 3}, 1, 2, 3, 3, 3, 4},
+    {"Sun Priests", {0, 3, 6, 8}, {4, 5, 6, 7}, {1, 2, 2, 3}, 1, 1, 3, 3, 4, 3},
+    {"River Traders", {0, 4, 5, 8}, {4, 5, 6, 7}, {1, 2, 2, 3}, 1, 1, 3, 3, 4, 4},
+    {"Bone Legion", {0, 4, 6, 7}, {4, 5, 6, 7}, {1, 2, 2, 3}, 1, 2, 3, 3, 3, 5},
+    {"Storm Riders", {0, 3, 6, 8}, {4, 5, 6, 7}, {1, 2, 2, 3}, 1, 1, 3, 3, 2, 3},
 };
 
 #define S(n, f, c, ph, e, a, st, r, p)                                                             \
