@@ -22,8 +22,11 @@ CASE:
              plays once the connections are gone"""
 import json
 import os
+import re
+import resource
 import shutil
 import signal
+import socket
 import sqlite3
 import subprocess
 import sys
@@ -338,9 +341,6 @@ def case_audit():
 
 
 def case_host_fault():
-    import resource
-    import re
-    import socket
     fds = 256  # the run's hard limit: a flood of a few hundred sockets fills it
 
     def low_fd_limit():
